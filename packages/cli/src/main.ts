@@ -1,0 +1,15 @@
+import { defineCommand } from 'citty'
+import { createRequire } from 'node:module'
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string }
+
+/** `preencode <command>`; each subcommand lives in its own file and is loaded only when used. */
+export const main = defineCommand({
+  meta: { name: 'preencode', version, description: 'Pre-compress a static site and serve it right' },
+  subCommands: {
+    compress: () => import('./commands/compress.js').then((m) => m.compressCommand),
+    config: () => import('./commands/config.js').then((m) => m.configCommand),
+    deploy: () => import('./commands/deploy.js').then((m) => m.deployCommand),
+    verify: () => import('./commands/verify.js').then((m) => m.verifyCommand),
+  },
+})

@@ -1,0 +1,60 @@
+/**
+ * How long browsers and CDNs may keep a file. Content-hashed assets never change under their
+ * name, so they can be cached for a year; HTML names those assets, so it must be revalidated.
+ */
+export type CacheClass = 'immutable' | 'html' | 'default'
+
+export interface CachePolicyOptions {
+  /**
+   * Decides which files are content-hashed. A RegExp is tested against the POSIX path.
+   * @default files whose name carries an 8-character base64url hash (Vite, Rollup, Astro) or a 16-64 digit hex hash (webpack, Hugo)
+   */
+  immutable?: RegExp | ((path: string) => boolean)
+  /** @default 'public, max-age=31536000, immutable' */
+  immutableCacheControl?: string
+  /** @default 'no-cache' */
+  htmlCacheControl?: string
+  /** @default 'public, max-age=3600' */
+  defaultCacheControl?: string
+}
+
+export interface ResolvedCachePolicy {
+  isImmutable: (path: string) => boolean
+  headers: Readonly<Record<CacheClass, string>>
+}
+
+const HASH_SEGMENT = /[-.~_]([A-Za-z0-9_-]{8}|[a-f0-9]{16,64})\.[A-Za-z0-9]+$/
+
+/** The default heuristic: an 8-char base64url token needs a digit or two capitals to count as a hash. */
+export function looksContentHashed(path: string): boolean {
+  const match = HASH_SEGMENT.exec(path.slice(path.lastIndexOf('/') + 1))
+  if (!match) return false
+  const token = match[1]!
+  if (token.length > 8) return true
+  return /[0-9]/.test(token) || (token.match(/[A-Z]/g)?.length ?? 0) >= 2
+}
+
+export const DEFAULT_CACHE_CONTROL = Object.freeze({
+  immutable: 'public, max-age=31536000, immutable',
+  html: 'no-cache',
+  default: 'public, max-age=3600',
+} satisfies Record<CacheClass, string>)
+
+export function resolveCachePolicy(options: CachePolicyOptions = {}): ResolvedCachePolicy {
+  const { immutable } = options
+  const isImmutable =
+    immutable instanceof RegExp ? (path: string) => immutable.test(path) : (immutable ?? looksContentHashed)
+  return {
+    isImmutable,
+    headers: Object.freeze({
+      immutable: options.immutableCacheControl ?? DEFAULT_CACHE_CONTROL.immutable,
+      html: options.htmlCacheControl ?? DEFAULT_CACHE_CONTROL.html,
+      default: options.defaultCacheControl ?? DEFAULT_CACHE_CONTROL.default,
+    }),
+  }
+}
+
+export function cacheClassOf(path: string, policy: ResolvedCachePolicy): CacheClass {
+  if (/\.x?html?$/i.test(path)) return 'html'
+  return policy.isImmutable(path) ? 'immutable' : 'default'
+}

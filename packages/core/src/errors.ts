@@ -1,0 +1,62 @@
+/**
+ * One place for every error preencode raises, so messages share a `[preencode] [component]`
+ * prefix and user mistakes (which deserve a short message and exit code 1) can be told apart
+ * from crashes (which deserve a stack).
+ */
+export type ErrorComponent =
+  | 'core'
+  | 'options'
+  | 'cache'
+  | 'vite'
+  | 'rollup'
+  | 'cli'
+  | 'server-config'
+  | 'deploy'
+  | 'verify'
+
+export type PreencodeErrorCode =
+  /** A user-supplied option has a value outside what is accepted. */
+  | 'INVALID_OPTION'
+  /** A file or directory named by the user is missing or unreadable. */
+  | 'BAD_INPUT'
+  /** The running Node lacks a feature the options ask for. */
+  | 'UNSUPPORTED_RUNTIME'
+  /** A remote target (server, bucket) refused or failed. */
+  | 'TARGET_FAILED'
+  /** A verification found served bytes or headers that do not match the manifest. */
+  | 'VERIFY_FAILED'
+  /** Anything else: a bug or an environment failure. */
+  | 'INTERNAL'
+
+export class PreencodeError extends Error {
+  override readonly name = 'PreencodeError'
+  readonly component: ErrorComponent
+  readonly code: PreencodeErrorCode
+  /** True when the user can fix it (bad option, missing file): print the message, not a stack. */
+  readonly isUserError: boolean
+
+  constructor(
+    component: ErrorComponent,
+    code: PreencodeErrorCode,
+    message: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(`[preencode] [${component}] ${message}`, options.cause === undefined ? {} : { cause: options.cause })
+    this.component = component
+    this.code = code
+    this.isUserError = code !== 'INTERNAL'
+  }
+}
+
+/** Shorthand for the common case: an error the user can fix. */
+export function userError(
+  component: ErrorComponent,
+  message: string,
+  options: { cause?: unknown; code?: Exclude<PreencodeErrorCode, 'INTERNAL'> } = {},
+): PreencodeError {
+  return new PreencodeError(component, options.code ?? 'INVALID_OPTION', message, options)
+}
+
+export function isPreencodeError(error: unknown): error is PreencodeError {
+  return error instanceof PreencodeError
+}

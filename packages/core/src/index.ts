@@ -1,0 +1,6 @@
+export * from './errors.js'
+export * from './formats.js'
+export * from './manifest.js'
+export * from './media-types.js'
+export * from './cache-policy.js'
+export * from './options.js'

@@ -1,0 +1,89 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { userError } from './errors.js'
+import type { Format } from './formats.js'
+import type { CacheClass } from './cache-policy.js'
+
+/**
+ * The manifest lives in the output root under this name. It is what deploy, the server
+ * configs and verify read; it is never uploaded, and every generated config refuses to serve it.
+ */
+export const MANIFEST_FILENAME = '.preencode-manifest.json'
+export const MANIFEST_VERSION = 1
+
+export interface ManifestVariant {
+  format: Format
+  /** Content-Encoding token: `gzip`, `br` or `zstd`. */
+  encoding: 'gzip' | 'br' | 'zstd'
+  /** POSIX path relative to the root, e.g. `assets/app-3f2a.js.br`. */
+  path: string
+  size: number
+  /** sha256 of the variant's bytes, lowercase hex. */
+  sha256: string
+}
+
+export interface ManifestFile {
+  /** POSIX path relative to the root, e.g. `assets/app-3f2a.js`; no leading slash. */
+  path: string
+  size: number
+  /** sha256 of the original bytes, lowercase hex. Deploy's change detection and verify use it. */
+  sha256: string
+  /** The original's mtime in ms; variants carry the same mtime on disk. */
+  mtimeMs: number
+  /** Full Content-Type header value, charset included for text, e.g. `text/javascript; charset=utf-8`. */
+  contentType: string
+  cacheClass: CacheClass
+  /** The Cache-Control value resolved from the class and the user's cache policy. */
+  cacheControl: string
+  /**
+   * False when `keepOriginals: false` removed the original from disk; servers then decode the
+   * gzip variant for clients that accept no encoding.
+   */
+  originalOnDisk: boolean
+  /** Variants actually written (each strictly smaller than the original), smallest first. */
+  variants: ManifestVariant[]
+}
+
+export interface Manifest {
+  version: typeof MANIFEST_VERSION
+  /** `preencode@<version>` of the writer. */
+  generator: string
+  /** Formats that were requested; a file may have fewer variants (too small, no saving). */
+  formats: Format[]
+  /** Every file under the root except the manifest and the variants themselves, sorted by path. */
+  files: ManifestFile[]
+}
+
+/** Reads `<root>/.preencode-manifest.json`, with an error that says how to make one. */
+export async function readManifest(root: string): Promise<Manifest> {
+  const path = join(root, MANIFEST_FILENAME)
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (cause) {
+    throw userError('core', `No manifest at ${path}. Run \`preencode compress ${root}\` (or build with the plugin) first.`, {
+      cause,
+      code: 'BAD_INPUT',
+    })
+  }
+  let manifest: Manifest
+  try {
+    manifest = JSON.parse(text) as Manifest
+  } catch (cause) {
+    throw userError('core', `${path} is not valid JSON; rebuild to regenerate it.`, { cause, code: 'BAD_INPUT' })
+  }
+  if (manifest.version !== MANIFEST_VERSION || !Array.isArray(manifest.files)) {
+    throw userError('core', `${path} has manifest version ${String(manifest.version)}; this preencode reads version ${MANIFEST_VERSION}. Rebuild to regenerate it.`, { code: 'BAD_INPUT' })
+  }
+  return manifest
+}
+
+/** Every path the manifest accounts for on disk (originals kept and variants), for deploy and cleanup. */
+export function manifestPaths(manifest: Manifest): string[] {
+  const paths: string[] = []
+  for (const file of manifest.files) {
+    if (file.originalOnDisk) paths.push(file.path)
+    for (const variant of file.variants) paths.push(variant.path)
+  }
+  return paths
+}

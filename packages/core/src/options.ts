@@ -1,0 +1,156 @@
+import { availableParallelism } from 'node:os'
+import { join, resolve } from 'node:path'
+import { userError } from './errors.js'
+import { ALL_FORMATS, FORMATS, isFormat, type Format } from './formats.js'
+import { resolveCachePolicy, type CachePolicyOptions, type ResolvedCachePolicy } from './cache-policy.js'
+
+/** Options of `compressDirectory`, the plugin and `preencode compress`. Every field is optional. */
+export interface CompressOptions {
+  /**
+   * Which variants to write beside each compressible file.
+   * @default ['gzip', 'brotli', 'zstd']
+   */
+  formats?: Format[]
+  /**
+   * Level per format: gzip 1-9, brotli 0-11, zstd 1-22. zstd's window stays at most 8 MiB at
+   * every level, because browsers refuse larger windows (RFC 9659).
+   * @default { gzip: 9, brotli: 11, zstd: 19 }
+   */
+  levels?: Partial<Record<Format, number>>
+  /**
+   * Files smaller than this many bytes are left alone: the headers outweigh the saving.
+   * @default 1024
+   */
+  threshold?: number
+  /**
+   * A variant is written only if it saves at least this fraction of the original (0-1).
+   * A variant that is not smaller is never written, whatever this says.
+   * @default 0.05
+   */
+  minSaving?: number
+  /**
+   * Extra glob patterns (relative to the directory) of files to compress even if their type
+   * is not on the compressible list.
+   * @default []
+   */
+  include?: string[]
+  /**
+   * Glob patterns (relative to the directory) of files never to compress.
+   * @default []
+   */
+  exclude?: string[]
+  /**
+   * Keep the uncompressed originals on disk. With `false` only the variants stay (the gzip one
+   * always), and the generated server configs decompress for clients that accept no encoding.
+   * @default true
+   */
+  keepOriginals?: boolean
+  /**
+   * The persistent cache of compressed bytes: `false` to disable, or a directory.
+   * @default 'node_modules/.cache/preencode' under the current working directory
+   */
+  cache?: boolean | string
+  /**
+   * The cache is pruned (least recently used first) to at most this many bytes.
+   * @default 268435456 (256 MiB)
+   */
+  cacheMaxBytes?: number
+  /**
+   * How many files are compressed at once.
+   * @default os.availableParallelism()
+   */
+  concurrency?: number
+  /** Cache-Control classes written into the manifest and the server configs. */
+  cachePolicy?: CachePolicyOptions
+}
+
+export interface ResolvedCompressOptions {
+  formats: Format[]
+  levels: Record<Format, number>
+  threshold: number
+  minSaving: number
+  include: string[]
+  exclude: string[]
+  keepOriginals: boolean
+  /** Absolute cache directory, or false when caching is off. */
+  cacheDir: string | false
+  cacheMaxBytes: number
+  concurrency: number
+  cachePolicy: ResolvedCachePolicy
+}
+
+export const DEFAULT_COMPRESS_OPTIONS = Object.freeze({
+  formats: [...ALL_FORMATS],
+  levels: { gzip: FORMATS.gzip.defaultLevel, brotli: FORMATS.brotli.defaultLevel, zstd: FORMATS.zstd.defaultLevel },
+  threshold: 1024,
+  minSaving: 0.05,
+  include: [],
+  exclude: [],
+  keepOriginals: true,
+  cacheMaxBytes: 256 * 1024 * 1024,
+} satisfies Partial<ResolvedCompressOptions>)
+
+const OPTION_KEYS = new Set<string>([
+  'formats', 'levels', 'threshold', 'minSaving', 'include', 'exclude', 'keepOriginals', 'cache',
+  'cacheMaxBytes', 'concurrency', 'cachePolicy',
+])
+
+function fail(message: string): never {
+  throw userError('options', message)
+}
+
+function isNonNegativeInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0
+}
+
+/** Validates, merges with defaults and normalises. Fails naming the option and what it accepts. */
+export function resolveCompressOptions(options: CompressOptions = {}, cwd: string = process.cwd()): ResolvedCompressOptions {
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.has(key)) fail(`Unknown option \`${key}\`. Known options: ${[...OPTION_KEYS].join(', ')}.`)
+  }
+  const formats = options.formats ?? [...DEFAULT_COMPRESS_OPTIONS.formats]
+  if (!Array.isArray(formats) || formats.length === 0) fail('`formats` must be a non-empty array of gzip, brotli, zstd.')
+  for (const format of formats) {
+    if (!isFormat(format)) fail(`Unknown format \`${String(format)}\` in \`formats\`. Accepted: ${ALL_FORMATS.join(', ')}.`)
+  }
+  const levels = { ...DEFAULT_COMPRESS_OPTIONS.levels }
+  for (const [format, level] of Object.entries(options.levels ?? {})) {
+    if (!isFormat(format)) fail(`Unknown format \`${format}\` in \`levels\`. Accepted: ${ALL_FORMATS.join(', ')}.`)
+    const [min, max] = FORMATS[format].levels
+    if (typeof level !== 'number' || !Number.isInteger(level) || level < min || level > max) {
+      fail(`\`levels.${format}\` is ${String(level)}; ${format} accepts a whole number from ${min} to ${max}.`)
+    }
+    levels[format] = level
+  }
+  const threshold = options.threshold ?? DEFAULT_COMPRESS_OPTIONS.threshold
+  if (!isNonNegativeInteger(threshold)) fail(`\`threshold\` is ${String(threshold)}; it must be a whole number of bytes >= 0.`)
+  const minSaving = options.minSaving ?? DEFAULT_COMPRESS_OPTIONS.minSaving
+  if (typeof minSaving !== 'number' || !(minSaving >= 0 && minSaving < 1)) fail(`\`minSaving\` is ${String(minSaving)}; it must be a fraction from 0 to below 1.`)
+  const concurrency = options.concurrency ?? availableParallelism()
+  if (!isNonNegativeInteger(concurrency) || concurrency < 1) fail(`\`concurrency\` is ${String(concurrency)}; it must be a whole number >= 1.`)
+  const cacheMaxBytes = options.cacheMaxBytes ?? DEFAULT_COMPRESS_OPTIONS.cacheMaxBytes
+  if (!isNonNegativeInteger(cacheMaxBytes)) fail(`\`cacheMaxBytes\` is ${String(cacheMaxBytes)}; it must be a whole number of bytes >= 0.`)
+  for (const key of ['include', 'exclude'] as const) {
+    const value = options[key]
+    if (value !== undefined && (!Array.isArray(value) || value.some((p) => typeof p !== 'string'))) fail(`\`${key}\` must be an array of glob strings.`)
+  }
+  const cache = options.cache ?? true
+  if (typeof cache !== 'boolean' && typeof cache !== 'string') fail('`cache` must be true, false or a directory path.')
+  const cacheDir = cache === false ? false : cache === true ? join(cwd, 'node_modules', '.cache', 'preencode') : resolve(cwd, cache)
+  const keepOriginals = options.keepOriginals ?? DEFAULT_COMPRESS_OPTIONS.keepOriginals
+  if (typeof keepOriginals !== 'boolean') fail('`keepOriginals` must be true or false.')
+  if (!keepOriginals && !formats.includes('gzip')) fail('`keepOriginals: false` needs `gzip` in `formats`: servers decode the gzip variant for clients that accept no encoding.')
+  return {
+    formats: [...new Set(formats)],
+    levels,
+    threshold,
+    minSaving,
+    include: options.include ?? [],
+    exclude: options.exclude ?? [],
+    keepOriginals,
+    cacheDir,
+    cacheMaxBytes,
+    concurrency,
+    cachePolicy: resolveCachePolicy(options.cachePolicy),
+  }
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// Runs every test layer (Vitest, then Playwright) and ends with one line `N passed, N failed`
+// totalled over both, so a run that executed nothing is visible. Exit code: 0 only if all passed.
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs'
+import { join, dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const out = join(root, '.test-out')
+rmSync(out, { recursive: true, force: true })
+mkdirSync(out, { recursive: true })
+const bin = (name) => join(root, 'node_modules', '.bin', name)
+const run = (cmd, args, env = {}) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status
+
+const vitestJson = join(out, 'vitest.json')
+const vitestStatus = run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`])
+const playwrightJson = join(out, 'playwright.json')
+const playwrightStatus = run(bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
+  PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+})
+
+let passed = 0
+let failed = 0
+let skipped = 0
+if (existsSync(vitestJson)) {
+  const r = JSON.parse(readFileSync(vitestJson, 'utf8'))
+  passed += r.numPassedTests ?? 0
+  // A suite that failed to load has no failed test of its own: count it once.
+  failed += (r.numFailedTests ?? 0) || (r.numFailedTestSuites ?? 0)
+  skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0)
+} else {
+  failed += 1
+  console.error('[test] Vitest wrote no report')
+}
+if (existsSync(playwrightJson)) {
+  const s = JSON.parse(readFileSync(playwrightJson, 'utf8')).stats ?? {}
+  passed += (s.expected ?? 0) + (s.flaky ?? 0)
+  failed += s.unexpected ?? 0
+  skipped += s.skipped ?? 0
+} else {
+  failed += 1
+  console.error('[test] Playwright wrote no report')
+}
+if ((vitestStatus !== 0 || playwrightStatus !== 0) && failed === 0) failed = 1
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`)
+process.exit(failed === 0 && passed > 0 ? 0 : 1)
