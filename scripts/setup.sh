@@ -46,18 +46,19 @@ if [ "$want_test" = 1 ]; then
   export GOBIN="$tools/go/bin" GOFLAGS=-mod=mod GOTOOLCHAIN=local
   if ! [ -x "$GOBIN/caddy" ] || ! "$GOBIN/caddy" version 2>/dev/null | grep -q "${CADDY_VERSION}"; then
     say "go install caddy@$CADDY_VERSION"
-    go install "github.com/caddyserver/caddy/v2/cmd/caddy@$CADDY_VERSION"
+    go install "github.com/caddyserver/caddy/v2/cmd/caddy@$CADDY_VERSION" 2>"$tools/go-caddy.log" || { cat "$tools/go-caddy.log" >&2; exit 1; }
   fi
   if ! [ -x "$GOBIN/minio" ] || ! [ -f "$tools/go/minio.version" ] || [ "$(cat "$tools/go/minio.version")" != "$MINIO_VERSION" ]; then
     say "go install minio@$MINIO_VERSION (3-4 minutes the first time)"
-    go install "github.com/minio/minio@$MINIO_VERSION"
+    go install "github.com/minio/minio@$MINIO_VERSION" 2>"$tools/go-minio.log" || { cat "$tools/go-minio.log" >&2; exit 1; }
     echo "$MINIO_VERSION" > "$tools/go/minio.version"
   fi
 fi
 
 cd "$root"
 if [ -f package.json ]; then
-  pnpm install --frozen-lockfile --reporter=silent 2>/dev/null || pnpm install --reporter=silent
-  pnpm -r --filter './packages/*' run build >/dev/null
+  # The committed lockfile is the truth: a drifted one is an error, not a silent re-resolve.
+  pnpm install --frozen-lockfile --reporter=append-only >"$tools/pnpm-install.log" 2>&1 || { cat "$tools/pnpm-install.log" >&2; exit 1; }
+  pnpm -r --filter './packages/*' run build >"$tools/build.log" 2>&1 || { cat "$tools/build.log" >&2; exit 1; }
 fi
 say "ready: node $(node --version), pnpm $(pnpm --version)"
