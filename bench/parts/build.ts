@@ -1,0 +1,215 @@
+// Build part: the same Vite app (bench/app: three, echarts, monaco-editor) built plainly, with
+// preencode() and with vite-plugin-compression2, each build in a fresh child process; then
+// preencode's compressDirectory on the plain output at 1x and 3x its size for peak memory.
+import { cp, mkdir, readFile, rm } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { PEER_LEVELS, type BuildOutcome, type BuildSpec, type BuildTool } from './build-spec.ts'
+import type { CompressOutcome } from './compress-child.ts'
+import { emptyPart, type PartResult, type Table } from '../lib/report.ts'
+import type { BenchContext } from '../lib/context.ts'
+import { firstLine, fmtBytes, fmtInt, fmtMs, fmtRatio, importBuilt, listFiles, median, ratio, runChild } from '../lib/util.ts'
+
+const APP_ROOT = resolve(import.meta.dirname, '..', 'app')
+const FULL_ENTRIES = { index: 'index.html', charts: 'charts.html', scene: 'scene.html' }
+const QUICK_ENTRIES = { scene: 'scene.html' }
+const VARIANT_EXT = { gzip: '.gz', brotli: '.br', zstd: '.zst' } as const
+type Format = keyof typeof VARIANT_EXT
+const FORMAT_LIST = Object.keys(VARIANT_EXT) as Format[]
+/** What "bounded independent of site size" is held to: peak RSS at 3x within 1.25x of 1x. */
+const MEMORY_GROWTH_LIMIT = 1.25
+
+type ConfigName = 'baseline' | 'preencode cold' | 'preencode warm' | 'peer cold' | 'peer warm'
+
+interface Run extends BuildOutcome { config: ConfigName }
+
+export async function runBuild(ctx: BenchContext): Promise<PartResult> {
+  const part = emptyPart('build', 'Build: preencode vs vite-plugin-compression2')
+  const plugin = await importBuilt<Record<string, unknown>>('@preencode/vite', [])
+  const preencodeWhy = 'why' in plugin ? plugin.why : typeof (plugin.mod.preencode ?? plugin.mod.default) === 'function' ? undefined : '@preencode/vite exports no preencode() yet'
+  const core = await importBuilt('@preencode/core', ['compressDirectory'])
+  if (preencodeWhy) part.notes.push(`preencode builds skipped: ${preencodeWhy}`)
+
+  const tmp = { path: join(ctx.tmp, 'build') }
+  await mkdir(tmp.path, { recursive: true })
+  const entries = Object.fromEntries(Object.entries(ctx.quick ? QUICK_ENTRIES : FULL_ENTRIES).map(([k, v]) => [k, join(APP_ROOT, v)]))
+  const reps = ctx.quick ? 1 : ctx.reps
+  const outDir = (tool: BuildTool) => join(tmp.path, `dist-${tool}`)
+  const runs: Run[] = []
+  const build = async (config: ConfigName, tool: BuildTool, cacheDir?: string): Promise<void> => {
+    const spec: BuildSpec = { tool, appRoot: APP_ROOT, outDir: outDir(tool), cacheDir, entries, resultFile: join(tmp.path, 'result.json') }
+    ctx.log(`build: ${config}…`)
+    await rm(spec.resultFile, { force: true })
+    const child = await runChild(process.execPath, [join(import.meta.dirname, 'build-child.ts'), JSON.stringify(spec)], { timeoutMs: 15 * 60_000 })
+    let outcome: BuildOutcome
+    try {
+      outcome = JSON.parse(await readFile(spec.resultFile, 'utf8')) as BuildOutcome
+    } catch {
+      outcome = { buildMs: Number.NaN, maxRssBytes: Number.NaN, error: `child exited ${child.code ?? child.signal}: ${child.stderr.slice(-2000)}` }
+    }
+    if (outcome.error) ctx.log(`build: ${config} failed: ${firstLine(outcome.error)}`)
+    else ctx.log(`build: ${config}: ${fmtMs(outcome.buildMs)}, peak RSS ${fmtBytes(outcome.maxRssBytes)}`)
+    runs.push({ ...outcome, config })
+  }
+
+  // Interleaved repetitions, so that a burst of load from elsewhere hits every configuration.
+  for (let rep = 0; rep < reps; rep++) {
+    await build('baseline', 'baseline')
+    if (!preencodeWhy) {
+      const cacheDir = join(tmp.path, `cache-${rep}`)
+      await build('preencode cold', 'preencode', cacheDir)
+      await build('preencode warm', 'preencode', cacheDir)
+    }
+    await build('peer cold', 'peer')
+    await build('peer warm', 'peer')
+  }
+
+  const stats = (config: ConfigName) => {
+    const ok = runs.filter((r) => r.config === config && !r.error)
+    return { n: ok.length, ms: median(ok.map((r) => r.buildMs)), rss: median(ok.map((r) => r.maxRssBytes)), failed: runs.some((r) => r.config === config && r.error) }
+  }
+  const base = stats('baseline')
+  const added = (config: ConfigName) => stats(config).ms - base.ms
+  const configs: ConfigName[] = ['baseline', 'preencode cold', 'preencode warm', 'peer cold', 'peer warm']
+  const timeTable: Table = {
+    title: `Build time and peak memory (median of ${reps} run${reps > 1 ? 's' : ''} each, one child process per build)`,
+    columns: ['configuration', 'runs', 'build time', 'added over baseline', 'peak RSS', 'RSS over baseline'],
+    rows: configs.map((config) => {
+      const s = stats(config)
+      if (config.startsWith('preencode') && preencodeWhy) return [config, '0', 'skipped', '', '', '']
+      if (s.n === 0) return [config, '0', s.failed ? 'failed' : 'not run', '', '', '']
+      return [config, String(s.n), fmtMs(s.ms), config === 'baseline' ? '—' : fmtMs(added(config)), fmtBytes(s.rss), config === 'baseline' ? '—' : fmtBytes(s.rss - base.rss)]
+    }),
+    notes: [
+      `app: bench/app (${Object.keys(entries).join(', ')} entr${Object.keys(entries).length > 1 ? 'ies' : 'y'}), Vite 8 with reportCompressedSize off in every configuration`,
+      'preencode: formats gzip, brotli, zstd at its defaults (gzip 9, brotli 11, zstd 19); cold = empty cache dir, warm = the second build with the same cache dir',
+      `vite-plugin-compression2 2.5.3: gzip ${PEER_LEVELS.gzip}, brotli ${PEER_LEVELS.brotli}, zstd ${PEER_LEVELS.zstd} (its default zstd level, the same as preencode's; it has no cache, so warm is simply a second run)`,
+      'build time is measured inside the child from before `import("vite")` to the end of `build()`; peak RSS is the child\'s `process.resourceUsage().maxRSS`',
+    ],
+  }
+  part.tables.push(timeTable)
+  for (const r of runs.filter((x) => x.error)) part.notes.push(`${r.config} failed: ${firstLine(r.error)}`)
+
+  // Ratios and targets.
+  if (!preencodeWhy) {
+    const coldRatio = ratio(added('preencode cold'), added('peer cold'))
+    const warmRatio = ratio(added('preencode warm'), added('peer warm'))
+    const warmOverCold = ratio(added('preencode warm'), added('preencode cold'))
+    part.tables.push({
+      title: 'Build ratios',
+      columns: ['ratio', 'value'],
+      rows: [
+        ['preencode / peer, added time cold', fmtRatio(coldRatio)],
+        ['preencode / peer, added time warm', fmtRatio(warmRatio)],
+        ['preencode warm / preencode cold, added time', fmtRatio(warmOverCold)],
+        ['preencode / peer, peak RSS cold', fmtRatio(ratio(stats('preencode cold').rss, stats('peer cold').rss))],
+      ],
+      notes: ['a negative added time means the difference is below the noise of this machine'],
+    })
+    part.targets.push(
+      { part: 'build', target: 'cold added time ≤ 0.7× peer', measured: fmtRatio(coldRatio), pass: Number.isFinite(coldRatio) ? coldRatio <= 0.7 : undefined },
+      { part: 'build', target: 'warm added time ≤ 0.05× cold', measured: fmtRatio(warmOverCold), pass: Number.isFinite(warmOverCold) ? warmOverCold <= 0.05 : undefined },
+    )
+  } else {
+    part.targets.push(
+      { part: 'build', target: 'cold added time ≤ 0.7× peer', why: preencodeWhy },
+      { part: 'build', target: 'warm added time ≤ 0.05× cold', why: preencodeWhy },
+    )
+  }
+
+  // Bytes per format, over the files both tools compressed.
+  const listing = async (tool: BuildTool) => (runs.some((r) => r.config.startsWith(tool) && !r.error) ? listFiles(outDir(tool)) : undefined)
+  const peerFiles = await listing('peer')
+  const preFiles = preencodeWhy ? undefined : await listing('preencode')
+  if (peerFiles) {
+    const variantsOf = (files: Map<string, number>, format: Format) => {
+      const out = new Map<string, number>()
+      for (const [path, size] of files) if (path.endsWith(VARIANT_EXT[format])) out.set(path.slice(0, -VARIANT_EXT[format].length), size)
+      return out
+    }
+    const rows: string[][] = []
+    const notes: string[] = []
+    for (const format of FORMAT_LIST) {
+      const peer = variantsOf(peerFiles, format)
+      const peerTotal = [...peer.values()].reduce((a, b) => a + b, 0)
+      if (!preFiles) {
+        rows.push([format, 'skipped', String(peer.size), '', '', fmtBytes(peerTotal), '', ''])
+        continue
+      }
+      const pre = variantsOf(preFiles, format)
+      const common = [...pre.keys()].filter((p) => peer.has(p))
+      const preCommon = common.reduce((a, p) => a + pre.get(p)!, 0)
+      const peerCommon = common.reduce((a, p) => a + peer.get(p)!, 0)
+      const preTotal = [...pre.values()].reduce((a, b) => a + b, 0)
+      const r = ratio(preCommon, peerCommon)
+      rows.push([format, String(pre.size), String(peer.size), String(common.length), fmtInt(preCommon), fmtInt(peerCommon), fmtRatio(r), `${fmtBytes(preTotal)} / ${fmtBytes(peerTotal)}`])
+      part.targets.push({ part: 'build', target: `${format} bytes ≤ peer's (same files)`, measured: fmtRatio(r), pass: Number.isFinite(r) ? r <= 1 : undefined })
+      const onlyPre = [...pre.keys()].filter((p) => !peer.has(p))
+      const onlyPeer = [...peer.keys()].filter((p) => !pre.has(p))
+      if (onlyPre.length) notes.push(`${format}: only preencode wrote ${onlyPre.length}: ${summarize(onlyPre, preFiles)}`)
+      if (onlyPeer.length) notes.push(`${format}: only the peer wrote ${onlyPeer.length}: ${summarize(onlyPeer, peerFiles)}`)
+    }
+    if (!preFiles) part.targets.push({ part: 'build', target: 'bytes per format ≤ peer\'s', why: preencodeWhy ?? 'preencode build failed' })
+    part.tables.push({
+      title: 'Compressed bytes per format',
+      columns: ['format', 'files preencode', 'files peer', 'common', 'preencode bytes (common)', 'peer bytes (common)', 'preencode / peer', 'all variants preencode / peer'],
+      rows,
+      notes: [
+        'bytes are summed over the originals both tools wrote that variant for; the last column sums every variant each tool wrote',
+        'preencode skips files under 1 KiB, variants saving < 5%, and compresses more types (fonts, maps, txt); the peer compresses html/xml/css/json/js/mjs/svg/yaml/toml of any size',
+        ...notes,
+      ],
+    })
+  } else {
+    part.targets.push({ part: 'build', target: 'bytes per format ≤ peer\'s', why: 'the peer build failed' })
+  }
+
+  // Peak memory against site size: compressDirectory on the plain output, once and tripled.
+  if ('why' in core) {
+    part.targets.push({ part: 'build', target: `peak memory bounded (3x site ≤ ${MEMORY_GROWTH_LIMIT}× the RSS of 1x)`, why: core.why })
+    part.notes.push(`memory scaling skipped: ${core.why}`)
+  } else if (!runs.some((r) => r.config === 'baseline' && !r.error)) {
+    part.notes.push('memory scaling skipped: the plain build failed, so there is no site to compress')
+  } else {
+    const sizes = [1, 3]
+    const rows: string[][] = []
+    const rss: number[] = []
+    for (const copies of sizes) {
+      const site = join(tmp.path, `site-${copies}x`)
+      for (let i = 0; i < copies; i++) {
+        await mkdir(join(site, `copy${i}`), { recursive: true })
+        await cp(outDir('baseline'), join(site, `copy${i}`), { recursive: true })
+      }
+      const files = await listFiles(site)
+      const bytes = [...files.values()].reduce((a, b) => a + b, 0)
+      ctx.log(`build: compressDirectory on ${copies}x site (${fmtBytes(bytes)})…`)
+      const resultFile = join(tmp.path, 'compress-result.json')
+      await rm(resultFile, { force: true })
+      const child = await runChild(process.execPath, [join(import.meta.dirname, 'compress-child.ts'), JSON.stringify({ dir: site, resultFile })], { timeoutMs: 20 * 60_000 })
+      let outcome: CompressOutcome
+      try {
+        outcome = JSON.parse(await readFile(resultFile, 'utf8')) as CompressOutcome
+      } catch {
+        outcome = { ms: Number.NaN, maxRssBytes: Number.NaN, error: `child exited ${child.code ?? child.signal}: ${child.stderr.slice(-2000)}` }
+      }
+      if (outcome.error) part.notes.push(`compressDirectory on the ${copies}x site failed: ${firstLine(outcome.error)}`)
+      rss.push(outcome.error ? Number.NaN : outcome.maxRssBytes)
+      rows.push([`${copies}x`, String(files.size), fmtBytes(bytes), outcome.error ? 'failed' : fmtMs(outcome.ms), outcome.error ? 'failed' : fmtBytes(outcome.maxRssBytes)])
+    }
+    const growth = ratio(rss[1]!, rss[0]!)
+    rows.push(['3x / 1x', '', '', '', fmtRatio(growth)])
+    part.tables.push({
+      title: 'Peak memory of compressDirectory against site size (cache off, all three formats)',
+      columns: ['site', 'files', 'bytes', 'time', 'peak RSS'],
+      rows,
+      notes: ['the 3x site is the plain build copied three times into sub-folders; the cache is off, so every copy is compressed'],
+    })
+    part.targets.push({ part: 'build', target: `peak memory bounded (3x site ≤ ${MEMORY_GROWTH_LIMIT}× the RSS of 1x)`, measured: fmtRatio(growth), pass: Number.isFinite(growth) ? growth <= MEMORY_GROWTH_LIMIT : undefined })
+  }
+  ctx.shared.benchAppDist = runs.some((r) => r.config === 'baseline' && !r.error) ? outDir('baseline') : undefined
+  return part
+}
+
+function summarize(paths: string[], sizes: Map<string, number>): string {
+  const shown = paths.slice(0, 6).map((p) => `${p} (${fmtBytes(sizes.get(p) ?? Number.NaN)})`)
+  return shown.join(', ') + (paths.length > shown.length ? `, … ${paths.length - shown.length} more` : '')
+}

@@ -1,0 +1,107 @@
+// `pnpm bench` — runs the benchmark parts, prints each part's tables and ratios, and writes
+// docs/benchmarks.md. Flags: --only build,serve,deploy (default all), --quick (smoke run with
+// small inputs), --reps N (build repetitions, default 2), --keep (keep the scratch directory),
+// --out FILE (where the Markdown goes; default docs/benchmarks.md, `-` for none).
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import type { BenchContext } from './lib/context.ts'
+import { renderMarkdown, type MachineInfo } from './lib/markdown.ts'
+import { renderPartText, type PartResult } from './lib/report.ts'
+import { firstLine, fmtBytes } from './lib/util.ts'
+import { runBuild } from './parts/build.ts'
+import { runServe } from './parts/serve.ts'
+import { runDeploy } from './parts/deploy.ts'
+
+const PARTS = { build: runBuild, serve: runServe, deploy: runDeploy } as const
+type PartName = keyof typeof PARTS
+const TITLES: Record<PartName, string> = {
+  build: 'Build: preencode vs vite-plugin-compression2',
+  serve: 'Serving: nginx and Apache, on-the-fly vs pre-compressed',
+  deploy: 'Deploy to MinIO',
+}
+const REPO_ROOT = resolve(import.meta.dirname, '..')
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== '--'),
+  options: {
+    only: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    reps: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    out: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+  strict: true,
+})
+
+if (values.help) {
+  console.log('usage: pnpm bench [-- --only build,serve,deploy] [--quick] [--reps N] [--keep] [--out FILE|-]')
+  process.exit(0)
+}
+const selected = (values.only ?? Object.keys(PARTS).join(',')).split(',').map((s) => s.trim()).filter(Boolean)
+for (const name of selected) {
+  if (!(name in PARTS)) {
+    console.error(`[preencode] [bench] unknown part \`${name}\` in --only; accepted: ${Object.keys(PARTS).join(', ')}`)
+    process.exit(2)
+  }
+}
+const reps = values.reps === undefined ? 2 : Number(values.reps)
+if (!Number.isInteger(reps) || reps < 1) {
+  console.error(`[preencode] [bench] --reps is ${values.reps}; it must be a whole number >= 1`)
+  process.exit(2)
+}
+
+const started = new Date()
+const machine: MachineInfo = {
+  cores: availableParallelism(),
+  cpu: cpus()[0]?.model.trim() ?? 'unknown',
+  memory: fmtBytes(totalmem()),
+  kernel: release(),
+  node: process.version,
+  date: started.toISOString(),
+  loadBefore: loadavg().map((l) => l.toFixed(2)).join(', '),
+  quick: values.quick,
+  reps: values.quick ? 1 : reps,
+}
+const tmp = await mkdtemp(join(tmpdir(), 'preencode-bench-'))
+const ctx: BenchContext = {
+  quick: values.quick,
+  reps,
+  tmp,
+  log: (message) => process.stderr.write(`[bench ${((Date.now() - started.getTime()) / 1000).toFixed(0).padStart(4)}s] ${message}\n`),
+  shared: {},
+}
+ctx.log(`${machine.cores} cores, node ${machine.node}, load ${machine.loadBefore}; parts: ${selected.join(', ')}${ctx.quick ? ' (quick)' : ''}`)
+
+const results: PartResult[] = []
+try {
+  for (const name of Object.keys(PARTS) as PartName[]) {
+    if (!selected.includes(name)) {
+      results.push({ name, title: TITLES[name], skipped: 'not selected in this run (--only)', tables: [], targets: [], notes: [] })
+      continue
+    }
+    let result: PartResult
+    try {
+      result = await PARTS[name](ctx)
+    } catch (error) {
+      // A crash of one part is reported as such; the other parts still run.
+      ctx.log(`${name} crashed: ${(error as Error).stack ?? error}`)
+      result = { name, title: TITLES[name], skipped: `crashed: ${firstLine(error)}`, tables: [], targets: [], notes: [] }
+    }
+    results.push(result)
+    console.log(`\n${renderPartText(result)}\n`)
+  }
+} finally {
+  if (values.keep) ctx.log(`scratch directory kept: ${tmp}`)
+  else await rm(tmp, { recursive: true, force: true })
+}
+
+machine.loadAfter = loadavg().map((l) => l.toFixed(2)).join(', ')
+machine.durationS = Math.round((Date.now() - started.getTime()) / 1000)
+const out = values.out ?? join(REPO_ROOT, 'docs', 'benchmarks.md')
+if (out !== '-') {
+  await writeFile(out, renderMarkdown(machine, results))
+  ctx.log(`wrote ${out} (${machine.durationS} s in all)`)
+}
