@@ -1,0 +1,181 @@
+import { createRequire } from 'node:module'
+import { stat } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { openCache } from './cache.js'
+import { userError } from './errors.js'
+import { runFileJob, type FileJob, type FileJobContext, type FileOutcome } from './file-job.js'
+import { FORMATS, type Format } from './formats.js'
+import { MANIFEST_FILENAME, MANIFEST_VERSION, readManifest, type Manifest } from './manifest.js'
+import { resolveCompressOptions, type CompressOptions } from './options.js'
+import { WorkPool } from './pool.js'
+import { buildReport, type CompressReport, type SkipReason } from './report.js'
+import { scanDirectory } from './scan.js'
+import { cleanTempFiles, removeStaleVariants, writeFileAtomically } from './write.js'
+
+export interface CompressLogger {
+  info(message: string): void
+  warn(message: string): void
+}
+
+/** Per-call hooks, kept apart from `CompressOptions` because they are not configuration. */
+export interface CompressRun {
+  /**
+   * Where notes and warnings go (a corrupt previous manifest, say). Library code never prints.
+   * @default silent
+   */
+  logger?: CompressLogger
+  /** Called after each file; pass `createProgress(process.stderr).update` for a TTY display. */
+  onProgress?: (done: number, total: number, path: string) => void
+  /** Aborting stops queued work; files already complete stay, nothing half-written appears. */
+  signal?: AbortSignal
+}
+
+export interface CompressResult {
+  manifest: Manifest
+  report: CompressReport
+}
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string }
+export const GENERATOR = `preencode@${version}`
+
+const SILENT: CompressLogger = { info() {}, warn() {} }
+
+/**
+ * Compresses every qualifying file under `dir` in place: writes `.gz/.br/.zst` sidecars (only
+ * when strictly smaller and saving at least `minSaving`), removes stale ones, and writes
+ * `<dir>/.preencode-manifest.json`. Safe to rerun, and to kill: a rerun cleans up after it.
+ */
+export async function compressDirectory(dir: string, userOptions: CompressOptions = {}, run: CompressRun = {}): Promise<CompressResult> {
+  const started = performance.now()
+  const options = resolveCompressOptions(userOptions)
+  const logger = run.logger ?? SILENT
+  const root = resolve(dir)
+  await assertDirectory(root)
+
+  const previous = await readPreviousManifest(root, logger)
+  const scan = await scanDirectory(root, {
+    include: options.include,
+    exclude: options.exclude,
+    ...(previous ? { previous } : {}),
+    skipDirs: options.cacheDir === false ? [] : [options.cacheDir],
+  })
+  const tempFiles = await cleanTempFiles(root, scan.tempFiles)
+  if (tempFiles > 0) logger.info(`removed ${tempFiles} temp files left by an interrupted run`)
+
+  // Originals that `keepOriginals: false` removed last time: their .gz carries the bytes.
+  const onDisk = new Set(scan.originals)
+  const variantsOnDisk = new Set(scan.variants)
+  const jobs: FileJob[] = scan.originals.map((path) => ({ path, recoverFromGzip: false }))
+  for (const file of previous?.files ?? []) {
+    if (!file.originalOnDisk && !onDisk.has(file.path) && variantsOnDisk.has(`${file.path}${FORMATS.gzip.extension}`)) {
+      jobs.push({ path: file.path, recoverFromGzip: true })
+    }
+  }
+
+  // One controller for the run: the first failure stops queued work instead of letting it run on.
+  const controller = new AbortController()
+  const abortRun = (): void => controller.abort(run.signal?.reason)
+  run.signal?.addEventListener('abort', abortRun, { once: true })
+  if (run.signal?.aborted) abortRun()
+  const pool = new WorkPool({ concurrency: options.concurrency, signal: controller.signal })
+  const cache = openCache(options.cacheDir, options.cacheMaxBytes)
+  const ctx: FileJobContext = {
+    root,
+    options,
+    cache,
+    pool,
+    existingVariants: variantsOnDisk,
+    included: scan.included,
+    excluded: scan.excluded,
+    signal: controller.signal,
+  }
+
+  let done = 0
+  const settled = await Promise.allSettled(
+    jobs.map(async (job) => {
+      try {
+        const outcome = await runFileJob(ctx, job)
+        run.onProgress?.(++done, jobs.length, job.path)
+        return outcome
+      } catch (error) {
+        controller.abort(error)
+        throw error
+      }
+    }),
+  )
+  run.signal?.removeEventListener('abort', abortRun)
+  const outcomes: FileOutcome[] = []
+  for (const result of settled) {
+    if (result.status === 'rejected') throw run.signal?.aborted ? run.signal.reason : firstFailure(settled)
+    outcomes.push(result.value)
+  }
+
+  const keep = new Set(outcomes.flatMap((o) => o.entry.variants.map((v) => v.path)))
+  const stale = await removeStaleVariants(root, scan.variants, keep)
+  if (stale.length > 0) logger.info(`removed ${stale.length} stale variants`)
+
+  const manifest: Manifest = {
+    version: MANIFEST_VERSION,
+    generator: GENERATOR,
+    formats: [...options.formats],
+    files: outcomes.map((o) => o.entry).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+  }
+  await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(manifest, null, 2)}\n`)
+  const pruned = await cache.prune()
+
+  const skipped: Record<SkipReason, number> = { excluded: 0, incompressible: 0, 'below-threshold': 0, 'no-saving': 0 }
+  const rejected: Partial<Record<Format, number>> = {}
+  for (const outcome of outcomes) {
+    if (outcome.skipped) skipped[outcome.skipped]++
+    for (const format of outcome.rejected) rejected[format] = (rejected[format] ?? 0) + 1
+  }
+  const sum = (pick: (o: FileOutcome) => number): number => outcomes.reduce((total, o) => total + pick(o), 0)
+  const report = buildReport(manifest, {
+    dir: root,
+    formats: options.formats,
+    durationMs: performance.now() - started,
+    cacheEnabled: options.cacheDir !== false,
+    cacheHits: sum((o) => o.cacheHits),
+    cacheMisses: sum((o) => o.cacheMisses),
+    prunedEntries: pruned.removedEntries,
+    variantsWritten: sum((o) => o.written),
+    variantsUnchanged: sum((o) => o.unchanged),
+    rejected,
+    skipped,
+    staleVariants: stale.length,
+    tempFiles,
+    originalsRemoved: { files: outcomes.filter((o) => o.originalRemovedBytes > 0).length, bytes: sum((o) => o.originalRemovedBytes) },
+    peakBytesInFlight: pool.peaks.peakBytes,
+  })
+  return { manifest, report }
+}
+
+async function assertDirectory(root: string): Promise<void> {
+  const info = await stat(root).catch((cause: unknown) => {
+    const code = (cause as NodeJS.ErrnoException).code
+    throw userError('core', code === 'ENOENT' ? `Directory ${root} does not exist.` : `Cannot read directory ${root}: ${code ?? String(cause)}.`, { cause, code: 'BAD_INPUT' })
+  })
+  if (!info.isDirectory()) throw userError('core', `${root} is not a directory; pass the build output folder.`, { code: 'BAD_INPUT' })
+}
+
+/** A missing previous manifest is normal (first run); a broken one is worth a warning, not a failure. */
+async function readPreviousManifest(root: string, logger: CompressLogger): Promise<Manifest | undefined> {
+  try {
+    await stat(join(root, MANIFEST_FILENAME))
+  } catch {
+    return undefined
+  }
+  try {
+    return await readManifest(root)
+  } catch (error) {
+    logger.warn(`ignoring the previous manifest: ${(error as Error).message}`)
+    return undefined
+  }
+}
+
+/** The error that started the abort, not the AbortErrors it caused in the other jobs. */
+function firstFailure(settled: PromiseSettledResult<FileOutcome>[]): unknown {
+  const reasons = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []))
+  return reasons.find((r) => !(r instanceof Error && r.name === 'AbortError')) ?? reasons[0]
+}

@@ -1,0 +1,187 @@
+import { createHash } from 'node:crypto'
+import { readFile, stat, unlink } from 'node:fs/promises'
+import { join } from 'node:path'
+import { cacheKey, type CompressionCache } from './cache.js'
+import { cacheClassOf } from './cache-policy.js'
+import { decodeBuffer, encodeBuffer, encoderSettings } from './encoders.js'
+import { PreencodeError, userError } from './errors.js'
+import { FORMATS, type Format } from './formats.js'
+import type { ManifestFile, ManifestVariant } from './manifest.js'
+import { contentTypeOf, isCompressible } from './media-types.js'
+import type { ResolvedCompressOptions } from './options.js'
+import type { WorkPool } from './pool.js'
+import type { SkipReason } from './report.js'
+import { writeFileAtomically, writeVariantAtomically } from './write.js'
+
+/** Everything one file's job reads; shared by all jobs of a run. */
+export interface FileJobContext {
+  /** Absolute root directory. */
+  root: string
+  options: ResolvedCompressOptions
+  cache: CompressionCache
+  pool: WorkPool
+  /** Variant paths found on disk by the scan: rewritten only when their bytes differ. */
+  existingVariants: ReadonlySet<string>
+  included: ReadonlySet<string>
+  excluded: ReadonlySet<string>
+  signal: AbortSignal
+}
+
+/**
+ * A file to process. `recoverFromGzip`: the previous run used `keepOriginals: false`, so only
+ * `<path>.gz` is on disk; the original bytes are its decoded content.
+ */
+export interface FileJob {
+  path: string
+  recoverFromGzip: boolean
+}
+
+export interface FileOutcome {
+  entry: ManifestFile
+  skipped?: SkipReason
+  cacheHits: number
+  cacheMisses: number
+  written: number
+  unchanged: number
+  rejected: Format[]
+  /** Bytes of the original deleted from disk this run by `keepOriginals: false`. */
+  originalRemovedBytes: number
+}
+
+export async function runFileJob(ctx: FileJobContext, job: FileJob): Promise<FileOutcome> {
+  ctx.signal.throwIfAborted()
+  const absolute = join(ctx.root, job.path)
+  const sourcePath = job.recoverFromGzip ? `${absolute}${FORMATS.gzip.extension}` : absolute
+  const info = await stat(sourcePath).catch((cause: unknown) => {
+    throw unreadable(sourcePath, cause)
+  })
+  if (!info.isFile()) throw userError('core', `Cannot read ${sourcePath}: not a regular file.`, { code: 'BAD_INPUT' })
+  // The budget weighs the file on disk; a recovered original is about 3-10x its .gz, so weigh that more.
+  const weight = job.recoverFromGzip ? info.size * 8 : info.size
+  return ctx.pool.withBytes(weight, () => processBytes(ctx, job, absolute, sourcePath, info.mtimeMs))
+}
+
+async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string, sourcePath: string, mtimeMs: number): Promise<FileOutcome> {
+  const { options } = ctx
+  const raw = await readFile(sourcePath).catch((cause: unknown) => {
+    throw unreadable(sourcePath, cause)
+  })
+  const data = job.recoverFromGzip
+    ? await decodeBuffer('gzip', raw).catch((cause: unknown) => {
+        throw userError('core', `${absolute} is missing and its gzip variant ${sourcePath} does not decode; restore the original and rerun.`, { cause, code: 'BAD_INPUT' })
+      })
+    : raw
+  const size = data.byteLength
+  const sha256 = sha256Hex(data)
+  const outcome: FileOutcome = {
+    entry: {
+      path: job.path,
+      size,
+      sha256,
+      mtimeMs,
+      contentType: contentTypeOf(job.path),
+      cacheClass: cacheClassOf(job.path, options.cachePolicy),
+      cacheControl: '',
+      originalOnDisk: true,
+      variants: [],
+    },
+    cacheHits: 0,
+    cacheMisses: 0,
+    written: 0,
+    unchanged: 0,
+    rejected: [],
+    originalRemovedBytes: 0,
+  }
+  outcome.entry.cacheControl = options.cachePolicy.headers[outcome.entry.cacheClass]
+
+  const skip = skipReason(ctx, job.path, size)
+  if (skip) {
+    outcome.skipped = skip
+  } else {
+    const results = await Promise.all(options.formats.map((format) => encodeCached(ctx, outcome, format, data, sha256, job.path)))
+    for (const [index, format] of options.formats.entries()) {
+      const bytes = results[index]!
+      const saving = 1 - bytes.byteLength / size
+      // Never a variant that is not strictly smaller, whatever minSaving says.
+      if (bytes.byteLength >= size || saving < options.minSaving) {
+        outcome.rejected.push(format)
+        continue
+      }
+      ctx.signal.throwIfAborted()
+      const variantPath = `${job.path}${FORMATS[format].extension}`
+      const changed = await writeIfChanged(ctx, variantPath, bytes, mtimeMs)
+      if (changed) outcome.written++
+      else outcome.unchanged++
+      outcome.entry.variants.push({ format, encoding: FORMATS[format].encoding, path: variantPath, size: bytes.byteLength, sha256: sha256Hex(bytes) } satisfies ManifestVariant)
+    }
+    outcome.entry.variants.sort((a, b) => a.size - b.size)
+    if (outcome.entry.variants.length === 0) outcome.skipped = 'no-saving'
+  }
+
+  const hasGzip = outcome.entry.variants.some((v) => v.format === 'gzip')
+  if (!options.keepOriginals && hasGzip) {
+    // Only now that the .gz is complete under its final name may the original go.
+    outcome.entry.originalOnDisk = false
+    if (!job.recoverFromGzip) {
+      await unlink(absolute)
+      outcome.originalRemovedBytes = size
+    }
+  } else if (job.recoverFromGzip) {
+    // The original is needed on disk again (keepOriginals back to true, or no gzip variant now).
+    await writeFileAtomically(absolute, data, mtimeMs)
+  }
+  return outcome
+}
+
+function skipReason(ctx: FileJobContext, path: string, size: number): SkipReason | undefined {
+  if (ctx.excluded.has(path)) return 'excluded'
+  if (!ctx.included.has(path) && !isCompressible(path)) return 'incompressible'
+  if (size < ctx.options.threshold || size === 0) return 'below-threshold'
+  return undefined
+}
+
+/** Cache first; on a miss, encode in a pool slot and store the result (even if not smaller: the next run then skips the work too). */
+async function encodeCached(ctx: FileJobContext, outcome: FileOutcome, format: Format, data: Buffer, sha256: string, path: string): Promise<Buffer> {
+  const level = ctx.options.levels[format]
+  const settings = encoderSettings(format, data, level, { path })
+  const key = cacheKey({ contentSha256: sha256, format, settings })
+  const cached = await ctx.cache.get(key)
+  if (cached) {
+    outcome.cacheHits++
+    return cached
+  }
+  outcome.cacheMisses++
+  const encoded = await ctx.pool.run(() => {
+    ctx.signal.throwIfAborted()
+    return encodeBuffer(format, data, level, { path })
+  }).catch((cause: unknown) => {
+    if (ctx.signal.aborted) throw cause
+    throw new PreencodeError('core', 'INTERNAL', `${format} failed on ${join(ctx.root, path)}`, { cause })
+  })
+  await ctx.cache.set(key, encoded)
+  return encoded
+}
+
+/** Leaves an identical variant (same bytes, same mtime) alone: a warm rebuild then writes nothing. */
+async function writeIfChanged(ctx: FileJobContext, variantPath: string, bytes: Buffer, mtimeMs: number): Promise<boolean> {
+  const absolute = join(ctx.root, variantPath)
+  if (ctx.existingVariants.has(variantPath)) {
+    const current = await stat(absolute).catch(() => undefined)
+    if (current?.isFile() && current.size === bytes.byteLength && Math.abs(current.mtimeMs - mtimeMs) < 1) {
+      const onDisk = await readFile(absolute).catch(() => undefined)
+      if (onDisk?.equals(bytes)) return false
+    }
+  }
+  await writeVariantAtomically(absolute, bytes, mtimeMs)
+  return true
+}
+
+function sha256Hex(data: Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex')
+}
+
+function unreadable(path: string, cause: unknown): PreencodeError {
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code
+  const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOENT' ? 'it disappeared during the run' : (code ?? String(cause))
+  return userError('core', `Cannot read ${path}: ${why}.`, { cause, code: 'BAD_INPUT' })
+}
