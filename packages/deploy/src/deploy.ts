@@ -1,0 +1,129 @@
+// Runs a plan against a target in the safe order: every upload phase completes before the next
+// starts, the release (if any) goes live after the last phase, the deploy state is written, and
+// only then are stale objects deleted. A failure at any point leaves the old site served; a
+// rerun plans again from what the target holds, so it converges.
+import { resolve } from 'node:path'
+import { readManifest, type Manifest } from '@preencode/core'
+import { isDefaultEntry, planDeploy, siteObjects, type DeployPlan, type PlanOptions } from './plan.js'
+import { newDeployId, nextDeployState, type KeepPolicy } from './state.js'
+import type { DeployEvent, DeployTarget, TargetContext } from './target.js'
+
+export interface DeployOptions extends Omit<PlanOptions, 'now'> {
+  /**
+   * The site directory holding `.preencode-manifest.json`.
+   * @default 'dist'
+   */
+  dir?: string
+  /** Where to deploy: {@link localTarget}, {@link rsyncTarget} or {@link s3Target}. */
+  target: DeployTarget
+  /**
+   * Plan only: list what would be uploaded, skipped and deleted, and write nothing.
+   * @default false
+   */
+  dryRun?: boolean
+  /**
+   * Uploads and requests in flight at most.
+   * @default 8
+   */
+  concurrency?: number
+  /** The manifest, if already read; otherwise read from `dir`. */
+  manifest?: Manifest
+  /** Progress and diagnostics. */
+  onEvent?: (event: DeployEvent) => void
+}
+
+export interface DeploySummary {
+  target: string
+  deployId: string
+  dryRun: boolean
+  /** Objects written (for rsync: those rsync found different). */
+  uploaded: number
+  uploadedBytes: number
+  skipped: number
+  deleted: number
+  /** Stale objects left in place (grace period, or `delete` off). */
+  kept: number
+  /** Requests the target made (HTTP requests for S3). */
+  requests: number
+  durationMs: number
+}
+
+export interface DeployResult {
+  plan: DeployPlan
+  summary: DeploySummary
+}
+
+export const DEFAULT_CONCURRENCY = 8
+
+/** Deploys the site in `dir` to `target`; see the module comment for the guarantees. */
+export async function deploy(options: DeployOptions): Promise<DeployResult> {
+  const started = performance.now()
+  const { target } = options
+  const root = resolve(options.dir ?? 'dist')
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY
+  const deployId = newDeployId()
+  const context: TargetContext = { root, deployId, concurrency, emit: options.onEvent ?? (() => {}) }
+  const manifest = options.manifest ?? (await readManifest(root))
+  const keep: KeepPolicy = options.keep ?? {}
+  try {
+    const isEntry = options.isEntry ?? isDefaultEntry
+    const remote = await target.readRemote(siteObjects(manifest, isEntry), context)
+    context.emit({ type: 'remote', objects: remote.objects.size })
+    const now = Date.now()
+    const plan = planDeploy(manifest, remote, { delete: options.delete, keep, isEntry, now })
+    const summary: DeploySummary = {
+      target: target.description,
+      deployId,
+      dryRun: options.dryRun ?? false,
+      uploaded: 0,
+      uploadedBytes: 0,
+      skipped: plan.skipped.length,
+      deleted: 0,
+      kept: plan.kept.length,
+      requests: 0,
+      durationMs: 0,
+    }
+    if (options.dryRun) {
+      summary.uploaded = plan.phases.reduce((n, p) => n + p.uploads.length, 0)
+      summary.uploadedBytes = plan.uploadBytes
+    } else {
+      for (const phase of plan.phases) {
+        if (phase.uploads.length === 0) continue
+        context.emit({ type: 'phase', phase: phase.phase, uploads: phase.uploads.length, bytes: phase.uploads.reduce((n, u) => n + u.size, 0) })
+        const result = await target.uploadPhase(phase, context)
+        summary.uploaded += result.uploaded
+        summary.uploadedBytes += result.bytes
+      }
+      // rsync checks files the plan could not hash itself and may find them identical.
+      summary.skipped += plan.phases.reduce((n, p) => n + p.uploads.length, 0) - summary.uploaded
+      await target.commit?.(deployId, context)
+      const learnt = target.storedObjects?.() ?? {}
+      const changed =
+        summary.uploaded > 0 ||
+        plan.deletions.length > 0 ||
+        !sameKeys(remote.state?.deploys[0]?.keys, plan.keys) ||
+        Object.entries(learnt).some(([key, stored]) => remote.state?.objects[key]?.etag !== stored.etag)
+      if (changed) {
+        const remaining = [...plan.keys, ...plan.kept]
+        const state = nextDeployState(remote.state, { id: deployId, time: now, keys: plan.keys }, learnt, remaining, keep)
+        await target.writeState(state, context)
+      }
+      if (plan.deletions.length > 0) {
+        await target.deleteKeys(plan.deletions, context)
+        context.emit({ type: 'delete', keys: plan.deletions })
+        summary.deleted = plan.deletions.length
+      }
+    }
+    summary.requests = target.requestCount()
+    summary.durationMs = Math.round(performance.now() - started)
+    return { plan, summary }
+  } finally {
+    await target.close?.()
+  }
+}
+
+function sameKeys(a: readonly string[] | undefined, b: readonly string[]): boolean {
+  if (!a || a.length !== b.length) return false
+  const set = new Set(a)
+  return b.every((key) => set.has(key))
+}

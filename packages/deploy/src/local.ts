@@ -1,0 +1,140 @@
+// The local-directory target: a folder another process serves (nginx root, a mounted volume).
+// Each file is copied to a temporary name in its final directory, given the original's mtime,
+// then renamed over the old one, so a reader sees the old bytes or the new, never a mix.
+import { createHash, randomBytes } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import { userError } from '@preencode/core'
+import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from './plan.js'
+import { runPool } from './pool.js'
+import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState } from './state.js'
+import type { DeployTarget, PhaseResult, TargetContext } from './target.js'
+
+const TEMP_MARK = '.preencode-tmp-'
+
+/** Deploys into `dir` (created if missing) on this machine. */
+export function localTarget(dir: string): DeployTarget {
+  const root = resolve(dir)
+  const description = `local folder ${root}`
+  let operations = 0
+
+  async function fail<T>(action: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run()
+    } catch (cause) {
+      throw userError('deploy', `${description}: ${action} failed: ${(cause as Error).message}`, { cause, code: 'TARGET_FAILED' })
+    }
+  }
+
+  return {
+    kind: 'local',
+    description,
+
+    async readRemote(objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
+      if (resolve(context.root) === root) throw userError('deploy', `The deploy target ${root} is the site directory itself.`)
+      const files = await fail('listing', () => listFiles(root))
+      const remote = new Map<string, RemoteObject>()
+      for (const [key, size] of files) remote.set(key, { size })
+      // Hash only where it can matter: same key, same size.
+      const candidates = objects.filter((o) => files.get(o.key) === o.size)
+      await runPool(candidates, context.concurrency, async (object) => {
+        operations++
+        remote.set(object.key, { size: object.size, sha256: await sha256File(join(root, object.key)) })
+      })
+      let state: DeployState | undefined
+      if (files.has(DEPLOY_STATE_FILENAME)) {
+        const path = join(root, DEPLOY_STATE_FILENAME)
+        state = parseDeployState(await readFile(path, 'utf8'), path)
+      }
+      return { objects: remote, state }
+    },
+
+    async uploadPhase(phase: PlannedPhase, context: TargetContext): Promise<PhaseResult> {
+      let bytes = 0
+      await runPool(phase.uploads, context.concurrency, async (object) => {
+        const to = join(root, object.key)
+        await fail(`copying ${object.key}`, async () => {
+          await mkdir(dirname(to), { recursive: true })
+          const temp = `${dirname(to)}${sep}${TEMP_MARK}${randomBytes(6).toString('hex')}`
+          try {
+            await copyFile(join(context.root, object.key), temp)
+            const time = new Date(object.mtimeMs)
+            await utimes(temp, time, time)
+            await rename(temp, to)
+          } catch (error) {
+            await rm(temp, { force: true })
+            throw error
+          }
+        })
+        operations++
+        bytes += object.size
+        context.emit({ type: 'upload', key: object.key, bytes: object.size, phase: phase.phase })
+      })
+      return { uploaded: phase.uploads.length, bytes }
+    },
+
+    async writeState(state: DeployState): Promise<void> {
+      const path = join(root, DEPLOY_STATE_FILENAME)
+      const temp = `${root}${sep}${TEMP_MARK}${randomBytes(6).toString('hex')}`
+      await fail(`writing ${DEPLOY_STATE_FILENAME}`, async () => {
+        await mkdir(root, { recursive: true })
+        await writeFile(temp, `${JSON.stringify(state)}\n`)
+        await rename(temp, path)
+      })
+      operations++
+    },
+
+    async deleteKeys(keys: readonly string[]): Promise<void> {
+      for (const key of keys) {
+        await fail(`deleting ${key}`, () => unlink(join(root, key)).catch(ignoreMissing))
+        operations++
+        await removeEmptyParents(root, dirname(join(root, key)))
+      }
+    },
+
+    requestCount: () => operations,
+  }
+}
+
+function ignoreMissing(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'ENOENT') throw error
+}
+
+/** Every regular file under `root` (POSIX relative path -> size); a missing root is empty. Leftover temp files are skipped. */
+export async function listFiles(root: string): Promise<Map<string, number>> {
+  const files = new Map<string, number>()
+  let entries
+  try {
+    entries = await readdir(root, { recursive: true, withFileTypes: true })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return files
+    throw error
+  }
+  for (const entry of entries) {
+    if (!entry.isFile() || entry.name.startsWith(TEMP_MARK)) continue
+    const path = join(entry.parentPath, entry.name)
+    files.set(relative(root, path).split(sep).join('/'), (await stat(path)).size)
+  }
+  return files
+}
+
+export function sha256File(path: string): Promise<string> {
+  return new Promise((done, reject) => {
+    const hash = createHash('sha256')
+    createReadStream(path)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => done(hash.digest('hex')))
+  })
+}
+
+async function removeEmptyParents(root: string, dir: string): Promise<void> {
+  for (let current = dir; current.startsWith(root + sep); current = dirname(current)) {
+    try {
+      await rmdir(current)
+    } catch {
+      return
+    }
+  }
+}

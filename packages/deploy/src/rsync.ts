@@ -1,0 +1,249 @@
+// The rsync target: over ssh (`user@host:path`), to a daemon (`rsync://host[:port]/module/path`)
+// or to a local path. Each phase is one rsync run over that phase's files; deletions are a last
+// run. In release mode the site goes into `releases/<id>` (unchanged files hard-linked from the
+// live release) and becomes live by an atomic `current` symlink swap.
+import { spawn } from 'node:child_process'
+import { mkdtemp, readFile, readlink, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { userError } from '@preencode/core'
+import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from './plan.js'
+import {
+  deleteArgs,
+  parseListing,
+  parseRsyncDestination,
+  releasesToPrune,
+  rsyncUrl,
+  sshScriptArgs,
+  swapScript,
+  transferArgs,
+  transferredFiles,
+  type RsyncDestination,
+} from './rsync-command.js'
+import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState } from './state.js'
+import type { DeployTarget, PhaseResult, TargetContext } from './target.js'
+
+export interface RsyncTargetOptions {
+  /**
+   * Upload into `releases/<id>` and switch a `current` symlink atomically once every file is
+   * there. Needs a local path or ssh (a daemon cannot run the swap).
+   * @default false
+   */
+  release?: boolean
+  /**
+   * Releases kept in release mode, the live one included.
+   * @default 5
+   */
+  keepReleases?: number
+  /**
+   * The remote shell for `user@host:path`, e.g. `ssh -p 2222 -i key`.
+   * @default 'ssh'
+   */
+  ssh?: string
+  /**
+   * Compare files by checksum rather than size and mtime.
+   * @default false
+   */
+  checksum?: boolean
+  /** @default 'rsync' */
+  rsyncPath?: string
+  /** Extra rsync arguments for the upload runs, e.g. `['--chmod=F644,D755']`. */
+  extraArgs?: string[]
+}
+
+export const DEFAULT_KEEP_RELEASES = 5
+
+interface RunResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** An rsync target; `dest` is `user@host:path`, `rsync://host[:port]/module/path` or a local path. */
+export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): DeployTarget {
+  const destination = parseRsyncDestination(dest)
+  const release = options.release ?? false
+  if (release && destination.kind === 'daemon') {
+    throw userError('deploy', `Release mode needs a local path or ssh destination; ${dest} is an rsync daemon, which cannot switch the current symlink.`)
+  }
+  const keepReleases = options.keepReleases ?? DEFAULT_KEEP_RELEASES
+  if (!Number.isInteger(keepReleases) || keepReleases < 1) throw userError('deploy', `keepReleases must be a whole number >= 1; got ${keepReleases}.`)
+  const rsync = options.rsyncPath ?? 'rsync'
+  const ssh = destination.kind === 'ssh' ? (options.ssh ?? 'ssh') : undefined
+  const description = `rsync ${dest}${release ? ' (release mode)' : ''}`
+  let runs = 0
+  let work: string | undefined
+  let releaseId: string | undefined
+  let live: string | undefined
+  let releases: string[] = []
+
+  async function run(command: string, args: string[], action: string, okCodes: number[] = [0]): Promise<RunResult> {
+    runs++
+    const result = await new Promise<RunResult>((done, reject) => {
+      const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
+      child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+      child.on('error', reject)
+      child.on('close', (code) => done({ code: code ?? 1, stdout, stderr }))
+    }).catch((cause: unknown) => {
+      throw userError('deploy', `${description}: ${action} failed: cannot run ${command} (${(cause as Error).message}).`, { cause, code: 'TARGET_FAILED' })
+    })
+    if (!okCodes.includes(result.code)) {
+      const detail = result.stderr.trim().split('\n').slice(-3).join(' | ')
+      throw userError('deploy', `${description}: ${action} failed (${command} exit ${result.code}): ${detail}`, { code: 'TARGET_FAILED' })
+    }
+    return result
+  }
+
+  async function workDir(): Promise<string> {
+    work ??= await mkdtemp(join(tmpdir(), 'preencode-rsync-'))
+    return work
+  }
+
+  async function fileList(name: string, keys: readonly string[]): Promise<string> {
+    const path = join(await workDir(), name)
+    await writeFile(path, keys.map((k) => `${k}\0`).join(''))
+    return path
+  }
+
+  async function list(sub: string, recursive: boolean): Promise<ReturnType<typeof parseListing> | undefined> {
+    const args = ['--list-only', ...(recursive ? ['-r'] : []), ...(ssh ? ['-e', ssh] : []), rsyncUrl(destination, sub)]
+    // 23: partial transfer, here "no such file or directory": an empty destination.
+    const result = await run(rsync, args, `listing ${rsyncUrl(destination, sub)}`, [0, 23])
+    if (result.code === 23) {
+      if (/No such file or directory|change_dir.*failed/i.test(result.stderr)) return undefined
+      throw userError('deploy', `${description}: listing failed: ${result.stderr.trim()}`, { code: 'TARGET_FAILED' })
+    }
+    return parseListing(result.stdout)
+  }
+
+  async function readState(): Promise<DeployState | undefined> {
+    const dir = await workDir()
+    const args = [...(ssh ? ['-e', ssh] : []), rsyncUrl(destination).replace(/\/$/, `/${DEPLOY_STATE_FILENAME}`), `${dir}/`]
+    await run(rsync, args, `reading ${DEPLOY_STATE_FILENAME}`)
+    return parseDeployState(await readFile(join(dir, DEPLOY_STATE_FILENAME), 'utf8'), `${dest}/${DEPLOY_STATE_FILENAME}`)
+  }
+
+  async function runScript(script: string, action: string): Promise<void> {
+    if (destination.kind !== 'ssh') return
+    const { command, args } = sshScriptArgs(ssh ?? 'ssh', destination.host, script)
+    await run(command, args, action)
+  }
+
+  return {
+    kind: 'rsync',
+    description,
+
+    async readRemote(_objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
+      void context
+      const remote = new Map<string, RemoteObject>()
+      if (release) {
+        const top = (await list('', false)) ?? []
+        const current = top.find((e) => e.path === 'current' && e.type === 'link')
+        releases = ((await list('releases', false)) ?? []).filter((e) => e.type === 'dir' && e.path !== '.').map((e) => e.path)
+        if (current) live = await liveRelease(destination, releases)
+        const state = top.some((e) => e.path === DEPLOY_STATE_FILENAME) ? await readState() : undefined
+        // A release starts empty: everything is uploaded into it (unchanged files hard-linked).
+        return { objects: remote, state }
+      }
+      const entries = (await list('', true)) ?? []
+      for (const entry of entries) {
+        if (entry.type === 'file' && !entry.path.includes('/.~tmp~/')) remote.set(entry.path, { size: entry.size })
+      }
+      const state = remote.has(DEPLOY_STATE_FILENAME) ? await readState() : undefined
+      return { objects: remote, state }
+    },
+
+    async uploadPhase(phase: PlannedPhase, context: TargetContext): Promise<PhaseResult> {
+      if (release) releaseId ??= context.deployId
+      const to = release ? rsyncUrl(destination, `releases/${releaseId}`) : rsyncUrl(destination)
+      const keys = phase.uploads.map((u) => u.key)
+      const filesFrom = await fileList(`phase-${phase.phase}`, keys)
+      const args = transferArgs(context.root, to, {
+        filesFrom,
+        ssh,
+        checksum: options.checksum,
+        mkpath: true,
+        linkDest: release && live ? `../${live}` : undefined,
+        extra: options.extraArgs,
+      })
+      const result = await run(rsync, args, `uploading the ${phase.phase} phase (${keys.length} files)`)
+      const sent = new Set(transferredFiles(result.stdout))
+      let bytes = 0
+      for (const upload of phase.uploads) {
+        if (!sent.has(upload.key)) continue
+        bytes += upload.size
+        context.emit({ type: 'upload', key: upload.key, bytes: upload.size, phase: phase.phase })
+      }
+      return { uploaded: sent.size, bytes }
+    },
+
+    async commit(_deployId: string, context: TargetContext): Promise<void> {
+      if (!release || !releaseId) return
+      if (destination.kind === 'local') {
+        const tmp = join(destination.path, 'current.tmp')
+        await rm(tmp, { force: true })
+        await symlink(`releases/${releaseId}`, tmp)
+        await rename(tmp, join(destination.path, 'current'))
+        runs++
+      } else if (destination.kind === 'ssh') {
+        await runScript(swapScript(destination.path, releaseId), 'switching the current symlink')
+      }
+      context.emit({ type: 'commit', release: releaseId })
+      const prune = releasesToPrune([...releases, releaseId], keepReleases, releaseId)
+      if (prune.length === 0) return
+      if (destination.kind === 'local') {
+        for (const id of prune) await rm(join(destination.path, 'releases', id), { recursive: true, force: true })
+      } else if (destination.kind === 'ssh') {
+        const paths = prune.map((id) => `releases/${id}`)
+        await runScript(`cd ${shellWord(destination.path)} && rm -rf -- ${paths.map(shellWord).join(' ')}`, 'pruning old releases')
+      }
+    },
+
+    async writeState(state: DeployState): Promise<void> {
+      const dir = await workDir()
+      await writeFile(join(dir, DEPLOY_STATE_FILENAME), `${JSON.stringify(state)}\n`)
+      const filesFrom = await fileList('state', [DEPLOY_STATE_FILENAME])
+      await run(rsync, transferArgs(dir, rsyncUrl(destination), { filesFrom, ssh, mkpath: true }), `writing ${DEPLOY_STATE_FILENAME}`)
+    },
+
+    async deleteKeys(keys: readonly string[], context: TargetContext): Promise<void> {
+      if (release) return
+      const filesFrom = await fileList('delete', keys)
+      await run(rsync, deleteArgs(context.root, rsyncUrl(destination), filesFrom, ssh), `deleting ${keys.length} stale files`)
+    },
+
+    requestCount: () => runs,
+
+    async close(): Promise<void> {
+      if (work) await rm(work, { recursive: true, force: true })
+    },
+  }
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
+}
+
+/** The release `current` points at; only knowable for local paths without a round trip, else the newest. */
+async function liveRelease(destination: RsyncDestination, releases: readonly string[]): Promise<string | undefined> {
+  if (destination.kind === 'local') {
+    try {
+      return (await readlink(join(destination.path, 'current'))).replace(/^releases\//, '').replace(/\/$/, '')
+    } catch {
+      return undefined
+    }
+  }
+  return [...releases].sort().at(-1)
+}
+
+/** The ids under `<dir>/releases`, for tests and tools. */
+export async function localReleases(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(join(dir, 'releases'))).sort()
+  } catch {
+    return []
+  }
+}

@@ -1,0 +1,256 @@
+// The S3-compatible target (AWS S3, MinIO, R2…). Objects are written with the metadata a CDN
+// needs to serve them as they are: the original's Content-Type, Content-Encoding for variants
+// (sibling keys `app.js.br`), Cache-Control by class, and `x-amz-meta-preencode-sha256` for
+// change detection.
+import { createReadStream } from 'node:fs'
+import { join } from 'node:path'
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  type PutObjectCommandInput,
+} from '@aws-sdk/client-s3'
+import { Upload } from '@aws-sdk/lib-storage'
+import { userError } from '@preencode/core'
+import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from './plan.js'
+import { runPool } from './pool.js'
+import { withRetry, type RetryOptions } from './retry.js'
+import { isRetryableS3Error, redact, s3Error } from './s3-errors.js'
+import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState, type StoredObject } from './state.js'
+import type { DeployTarget, PhaseResult, TargetContext } from './target.js'
+
+/** Static credentials; without them the SDK's standard chain (environment, shared files, SSO, IMDS) is used. */
+export interface S3Credentials {
+  accessKeyId: string
+  secretAccessKey: string
+  sessionToken?: string
+}
+
+/** One HTTP request seen by the client, for tests and diagnostics. */
+export interface S3RequestRecord {
+  operation: string
+  key: string | undefined
+  /** `start` before sending, `end` after the response (or failure). */
+  stage: 'start' | 'end'
+  ok: boolean
+}
+
+export interface S3TargetOptions {
+  bucket: string
+  /**
+   * Key prefix under which the site lives; a trailing slash is added.
+   * @default ''
+   */
+  prefix?: string
+  /** A custom endpoint (MinIO, R2…), e.g. `http://127.0.0.1:9000`. @default AWS */
+  endpoint?: string
+  /** @default process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1' */
+  region?: string
+  /**
+   * Path-style addressing (`endpoint/bucket/key`).
+   * @default true when `endpoint` is set
+   */
+  forcePathStyle?: boolean
+  /** @default the SDK's standard credential chain */
+  credentials?: S3Credentials
+  /**
+   * Files at least this big are uploaded in parts with `@aws-sdk/lib-storage`.
+   * @default 16777216 (16 MiB)
+   */
+  multipartThreshold?: number
+  /**
+   * Part size of multipart uploads (S3's minimum is 5 MiB).
+   * @default 8388608 (8 MiB)
+   */
+  partSize?: number
+  /** Back-off for retryable errors (network, 5xx, throttling). */
+  retry?: RetryOptions
+  /** Socket connect timeout in ms. @default 5000 */
+  connectionTimeoutMs?: number
+  /** Called around every HTTP request the client sends. */
+  onRequest?: (record: S3RequestRecord) => void
+}
+
+export const DEFAULT_MULTIPART_THRESHOLD = 16 * 1024 * 1024
+export const DEFAULT_PART_SIZE = 8 * 1024 * 1024
+const MIN_PART_SIZE = 5 * 1024 * 1024
+/** DeleteObjects takes at most 1000 keys per request. */
+export const DELETE_BATCH_SIZE = 1000
+const METADATA_SHA256 = 'preencode-sha256'
+
+/** Parses `s3://bucket/prefix` into bucket and prefix. */
+export function parseS3Url(url: string): { bucket: string; prefix: string } {
+  const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(url)
+  if (!match || !match[1]) throw userError('deploy', `"${url}" is not an S3 target; expected s3://bucket or s3://bucket/prefix.`)
+  return { bucket: match[1], prefix: match[2] ?? '' }
+}
+
+/** An S3-compatible target. Its client is created at once; nothing is sent until the deploy runs. */
+export function s3Target(options: S3TargetOptions): DeployTarget {
+  const prefix = options.prefix ? options.prefix.replace(/^\/+/, '').replace(/\/*$/, '/') : ''
+  if (!options.bucket) throw userError('deploy', 'The S3 target needs a bucket (s3://bucket/prefix).')
+  const partSize = options.partSize ?? DEFAULT_PART_SIZE
+  if (partSize < MIN_PART_SIZE) throw userError('deploy', `partSize must be at least ${MIN_PART_SIZE} bytes (S3's minimum); got ${partSize}.`)
+  const threshold = options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD
+  const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1'
+  const description = `s3://${options.bucket}/${prefix}${options.endpoint ? ` (endpoint ${options.endpoint})` : ''}`
+  const secrets = [options.credentials?.secretAccessKey, options.credentials?.sessionToken, process.env.AWS_SECRET_ACCESS_KEY, process.env.AWS_SESSION_TOKEN]
+  const client = new S3Client({
+    region,
+    endpoint: options.endpoint,
+    forcePathStyle: options.forcePathStyle ?? options.endpoint !== undefined,
+    credentials: options.credentials,
+    // The SDK's defaults since 2025 (WHEN_SUPPORTED) send streamed bodies as aws-chunked with a
+    // trailing checksum, and some stores then keep `aws-chunked` in Content-Encoding.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    // Retries are ours (with jitter, and visible in events); one attempt per SDK call.
+    maxAttempts: 1,
+    requestHandler: { connectionTimeout: options.connectionTimeoutMs ?? 5000, requestTimeout: 120_000 },
+  })
+  let requests = 0
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      requests++
+      const input = args.input as { Key?: string }
+      const record = { operation: context.commandName ?? 'unknown', key: input.Key }
+      options.onRequest?.({ ...record, stage: 'start', ok: true })
+      try {
+        const result = await next(args)
+        options.onRequest?.({ ...record, stage: 'end', ok: true })
+        return result
+      } catch (error) {
+        options.onRequest?.({ ...record, stage: 'end', ok: false })
+        throw error
+      }
+    },
+    { step: 'finalizeRequest', name: 'preencodeRequestCounter', priority: 'low' },
+  )
+  const stored: Record<string, StoredObject> = {}
+  const Bucket = options.bucket
+
+  async function call<T>(action: string, context: TargetContext, attempt: () => Promise<T>): Promise<T> {
+    try {
+      return await withRetry(attempt, isRetryableS3Error, options.retry, (n, delayMs, error) =>
+        context.emit({ type: 'retry', what: action, attempt: n, delayMs, error: redact(String((error as Error)?.name ?? error), secrets) }),
+      )
+    } catch (error) {
+      throw s3Error(error, description, action, secrets)
+    }
+  }
+
+  async function putObject(object: PlannedUpload, context: TargetContext): Promise<void> {
+    const params = (): PutObjectCommandInput => ({
+      Bucket,
+      Key: prefix + object.key,
+      Body: createReadStream(join(context.root, object.key)),
+      ContentLength: object.size,
+      ContentType: object.contentType,
+      ContentEncoding: object.contentEncoding,
+      CacheControl: object.cacheControl,
+      Metadata: { [METADATA_SHA256]: object.sha256 },
+    })
+    const etag = await call(`upload of ${object.key}`, context, async () => {
+      if (object.size < threshold) return (await client.send(new PutObjectCommand(params()))).ETag
+      const upload = new Upload({ client, params: params(), partSize, queueSize: 2, leavePartsOnError: false })
+      return (await upload.done()).ETag
+    })
+    stored[object.key] = { sha256: object.sha256, etag, size: object.size }
+  }
+
+  return {
+    kind: 's3',
+    description,
+
+    async readRemote(objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
+      const listed = new Map<string, { size: number | undefined; etag: string | undefined }>()
+      let token: string | undefined
+      do {
+        const page = await call('listing the bucket', context, () =>
+          client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix || undefined, ContinuationToken: token })),
+        )
+        for (const item of page.Contents ?? []) {
+          if (item.Key) listed.set(item.Key.slice(prefix.length), { size: item.Size, etag: item.ETag })
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined
+      } while (token)
+
+      let state: DeployState | undefined
+      if (listed.has(DEPLOY_STATE_FILENAME)) {
+        const text = await call(`reading ${DEPLOY_STATE_FILENAME}`, context, async () => {
+          const response = await client.send(new GetObjectCommand({ Bucket, Key: prefix + DEPLOY_STATE_FILENAME }))
+          return (await response.Body?.transformToString('utf8')) ?? ''
+        })
+        state = parseDeployState(text, `${description} ${DEPLOY_STATE_FILENAME}`)
+      }
+
+      const remote = new Map<string, RemoteObject>()
+      for (const [key, item] of listed) remote.set(key, { size: item.size })
+      // Hashes: from the state when the object is still the one preencode wrote (same ETag and
+      // size), otherwise from the object's metadata with a HEAD.
+      const toHead: string[] = []
+      for (const object of objects) {
+        const item = listed.get(object.key)
+        if (!item) continue
+        const known = state?.objects[object.key]
+        if (known && known.etag !== undefined && known.etag === item.etag && (known.size === undefined || known.size === item.size)) {
+          remote.set(object.key, { size: item.size, sha256: known.sha256 })
+        } else {
+          toHead.push(object.key)
+        }
+      }
+      await runPool(toHead, context.concurrency, async (key) => {
+        const head = await call(`reading metadata of ${key}`, context, () => client.send(new HeadObjectCommand({ Bucket, Key: prefix + key })))
+        const sha256 = head.Metadata?.[METADATA_SHA256]
+        remote.set(key, { size: head.ContentLength, sha256 })
+        if (sha256) stored[key] = { sha256, etag: head.ETag, size: head.ContentLength }
+      })
+      return { objects: remote, state }
+    },
+
+    async uploadPhase(phase: PlannedPhase, context: TargetContext): Promise<PhaseResult> {
+      let bytes = 0
+      await runPool(phase.uploads, context.concurrency, async (object) => {
+        await putObject(object, context)
+        bytes += object.size
+        context.emit({ type: 'upload', key: object.key, bytes: object.size, phase: phase.phase })
+      })
+      return { uploaded: phase.uploads.length, bytes }
+    },
+
+    storedObjects: () => ({ ...stored }),
+
+    async writeState(state: DeployState, context: TargetContext): Promise<void> {
+      const body = `${JSON.stringify(state)}\n`
+      await call(`writing ${DEPLOY_STATE_FILENAME}`, context, () =>
+        client.send(
+          new PutObjectCommand({ Bucket, Key: prefix + DEPLOY_STATE_FILENAME, Body: body, ContentType: 'application/json', CacheControl: 'no-store' }),
+        ),
+      )
+    },
+
+    async deleteKeys(keys: readonly string[], context: TargetContext): Promise<void> {
+      const batches: string[][] = []
+      for (let i = 0; i < keys.length; i += DELETE_BATCH_SIZE) batches.push(keys.slice(i, i + DELETE_BATCH_SIZE))
+      await runPool(batches, Math.min(2, context.concurrency), async (batch) => {
+        const result = await call(`deleting ${batch.length} stale objects`, context, () =>
+          client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: batch.map((key) => ({ Key: prefix + key })), Quiet: true } })),
+        )
+        const errors = result.Errors ?? []
+        if (errors.length > 0) {
+          const first = errors.slice(0, 3).map((e) => `${e.Key ?? '?'} (${e.Code ?? 'error'}: ${e.Message ?? ''})`).join(', ')
+          throw userError('deploy', `${description}: ${errors.length} of ${batch.length} deletions failed: ${first}. Rerun the deploy to retry.`, { code: 'TARGET_FAILED' })
+        }
+      })
+    },
+
+    requestCount: () => requests,
+
+    async close(): Promise<void> {
+      client.destroy()
+    },
+  }
+}

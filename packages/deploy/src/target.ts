@@ -1,0 +1,48 @@
+// What every deploy target implements. The orchestrator (deploy.ts) owns the order; a target
+// only knows how to list, write and delete on its kind of storage.
+import type { DeployPhase, PlannedPhase, RemoteState, SiteObject } from './plan.js'
+import type { DeployState, StoredObject } from './state.js'
+
+/** Progress and diagnostics; the CLI turns them into a TTY progress line. */
+export type DeployEvent =
+  | { type: 'remote'; objects: number }
+  | { type: 'phase'; phase: DeployPhase; uploads: number; bytes: number }
+  | { type: 'upload'; key: string; bytes: number; phase: DeployPhase }
+  | { type: 'retry'; what: string; attempt: number; delayMs: number; error: string }
+  | { type: 'commit'; release: string }
+  | { type: 'delete'; keys: string[] }
+
+export interface TargetContext {
+  /** Absolute path of the site directory. */
+  root: string
+  /** This deploy's id (also the release directory name in release mode). */
+  deployId: string
+  /** Uploads and requests in flight at most. */
+  concurrency: number
+  emit: (event: DeployEvent) => void
+}
+
+export interface PhaseResult {
+  /** Objects actually written (rsync may skip files it finds identical). */
+  uploaded: number
+  bytes: number
+}
+
+export interface DeployTarget {
+  readonly kind: 'local' | 'rsync' | 's3'
+  /** Names the target in messages, e.g. `s3://site/www (endpoint http://127.0.0.1:9000)`; no secrets. */
+  readonly description: string
+  /** Lists what the target holds under its root, with hashes where it can tell, and its deploy state. */
+  readRemote(objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState>
+  /** Writes one phase; resolves only when every object of it is stored. */
+  uploadPhase(phase: PlannedPhase, context: TargetContext): Promise<PhaseResult>
+  /** After every phase: make the new site live where that is a separate step (release symlink). */
+  commit?(deployId: string, context: TargetContext): Promise<void>
+  /** Hashes and ETags learnt while uploading, for the deploy state. */
+  storedObjects?(): Record<string, StoredObject>
+  writeState(state: DeployState, context: TargetContext): Promise<void>
+  deleteKeys(keys: readonly string[], context: TargetContext): Promise<void>
+  /** Requests made so far (HTTP requests for S3, process runs for rsync, file operations for local). */
+  requestCount(): number
+  close?(): Promise<void>
+}
