@@ -1,0 +1,6 @@
+export { preencode, preencode as default } from './plugin.js'
+export {
+  resolvePreencodeRollupOptions,
+  type PreencodeRollupOptions,
+  type ResolvedPreencodeRollupOptions,
+} from './options.js'

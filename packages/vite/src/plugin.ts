@@ -1,0 +1,117 @@
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
+import { compressDirectory, formatReport, isPreencodeError, type CompressReport } from '@preencode/core'
+import type { Logger, Plugin, ResolvedConfig } from 'vite'
+import { resolvePreencodeViteOptions, type PreencodeViteOptions, type ResolvedPreencodeViteOptions } from './options.js'
+
+/**
+ * Pre-compresses every client output of a Vite build (gzip, brotli and zstd beside each file)
+ * once every other plugin has written, so the variants hold the final bytes.
+ */
+export function preencode(options: PreencodeViteOptions = {}): Plugin {
+  let config: ResolvedConfig
+  let resolved: ResolvedPreencodeViteOptions
+  /** Output directories written in this build (one per `output` entry), collected in writeBundle. */
+  let outDirs = new Set<string>()
+  /** Compressions run one after another: in watch mode Vite does not wait for closeBundle. */
+  let queue: Promise<void> = Promise.resolve()
+
+  return {
+    name: 'preencode',
+    apply: 'build',
+    enforce: 'post',
+
+    configResolved(resolvedConfig) {
+      config = resolvedConfig
+      try {
+        resolved = resolvePreencodeViteOptions(options, config.root, backendFiles(config))
+      } catch (error) {
+        if (isPreencodeError(error) && error.isUserError) this.error(error.message)
+        throw error
+      }
+    },
+
+    applyToEnvironment(environment) {
+      return resolved.environments({ name: environment.name, consumer: environment.config.consumer })
+    },
+
+    buildStart() {
+      outDirs = new Set()
+    },
+
+    writeBundle(outputOptions) {
+      // Rolldown/Rollup give the directory actually written; `file` outputs write beside it.
+      const dir = outputOptions.dir ?? (outputOptions.file ? dirname(outputOptions.file) : undefined)
+      if (dir) outDirs.add(resolve(config.root, dir))
+    },
+
+    // configurePreviewServer: reserved. The lead wires `@preencode/server-config`'s middleware
+    // here (issue 3) so `vite preview` serves the variants by the same rules as the servers.
+
+    closeBundle: {
+      // Last, and alone: files other plugins write in their own closeBundle (or copy there) must
+      // be on disk in their final form before we read them. Rolldown runs closeBundle hooks in
+      // sequence already; Rollup needs `sequential` to wait for the parallel ones before us.
+      order: 'post',
+      sequential: true,
+      async handler(error?: Error) {
+        if (error || outDirs.size === 0) return
+        const dirs = outermost([...outDirs])
+        const logger = this.environment?.logger ?? config.logger
+        const environmentName = this.environment?.name
+        const run = queue.then(() => compressAll(dirs, resolved, logger, environmentName))
+        queue = run.catch(() => {})
+        try {
+          await run
+        } catch (failure) {
+          if (isPreencodeError(failure) && failure.isUserError) this.error(failure.message)
+          throw failure
+        }
+      },
+    },
+  }
+}
+
+async function compressAll(
+  dirs: string[],
+  resolved: ResolvedPreencodeViteOptions,
+  logger: Logger,
+  environmentName: string | undefined,
+): Promise<void> {
+  for (const dir of dirs) {
+    const { report } = await compressDirectory(dir, resolved.compressOptions, {
+      logger: {
+        info: (message) => { if (resolved.report === true) logger.info(message) },
+        warn: (message) => logger.warn(message),
+      },
+    })
+    printReport(report, resolved.report, logger, environmentName)
+  }
+}
+
+function printReport(report: CompressReport, mode: boolean | 'json', logger: Logger, environmentName: string | undefined): void {
+  if (mode === false) return
+  if (mode === 'json') {
+    logger.info(JSON.stringify(report))
+    return
+  }
+  const where = environmentName && environmentName !== 'client' ? ` (${environmentName})` : ''
+  const color = process.stdout.isTTY === true && !process.env.CI
+  logger.info(`\npreencode${where}: ${report.dir}\n${formatReport(report, { color })}`)
+}
+
+/** Drops directories inside another one of the list: compressing the outer one covers them. */
+function outermost(dirs: string[]): string[] {
+  return dirs.filter((dir) => !dirs.some((other) => other !== dir && isInside(dir, other)))
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = relative(parent, child)
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel)
+}
+
+/** `build.manifest: 'assets.json'` and `build.ssrManifest: '...'` name files for a backend, not browsers. */
+function backendFiles(config: ResolvedConfig): string[] {
+  return [config.build.manifest, config.build.ssrManifest]
+    .filter((value): value is string => typeof value === 'string')
+    .map((path) => path.replace(/^\.?\//, ''))
+}

@@ -1,0 +1,5 @@
+import './style.css'
+import { EXPECTED, mark, showWhenReady } from './markers.js'
+
+mark('about')
+showWhenReady(EXPECTED.about)

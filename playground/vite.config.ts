@@ -1,0 +1,47 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { defineConfig, type Plugin } from 'vite'
+import preencode from '@preencode/vite'
+
+/**
+ * Stands for the plugins that write or rewrite files after the bundle is written (prerenderers,
+ * sitemap and license generators): a placeholder in `writeBundle`, the final `late.json` in its
+ * own `closeBundle`, after a delay. preencode must compress the final bytes, not the placeholder.
+ * It is listed after preencode() on purpose: ordering must come from the hooks, not the array.
+ */
+function lateWriter(): Plugin {
+  let outDir = ''
+  return {
+    name: 'playground:late-writer',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir)
+    },
+    async writeBundle() {
+      await writeFile(join(outDir, 'late.json'), `${JSON.stringify({ stage: 'writeBundle', placeholder: true })}\n`)
+    },
+    async closeBundle() {
+      await new Promise((done) => setTimeout(done, 200))
+      const entries = Array.from({ length: 40 }, (_, i) => ({
+        path: `/generated/page-${i}/`,
+        title: `Generated page ${i}`,
+        changefreq: i % 3 === 0 ? 'daily' : 'weekly',
+      }))
+      await mkdir(outDir, { recursive: true })
+      await writeFile(join(outDir, 'late.json'), `${JSON.stringify({ stage: 'closeBundle', final: true, entries }, null, 2)}\n`)
+    },
+  }
+}
+
+export default defineConfig({
+  build: {
+    rolldownOptions: {
+      input: {
+        index: resolve(import.meta.dirname, 'index.html'),
+        about: resolve(import.meta.dirname, 'about/index.html'),
+        sub: resolve(import.meta.dirname, 'sub/index.html'),
+      },
+    },
+  },
+  plugins: [preencode(), lateWriter()],
+})
