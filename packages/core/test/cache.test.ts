@@ -1,0 +1,90 @@
+import { mkdir, readdir, readFile, rm, truncate, utimes, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { tempDir } from '@preencode/test-utils'
+import { ENGINE_VERSION, cacheKey, openCache } from '@preencode/core'
+
+const key = (n: number): string => cacheKey({ contentSha256: String(n).padStart(64, '0'), format: 'brotli', settings: 'brotli:q11' })
+const entryPath = (dir: string, k: string): string => join(dir, 'v1', k.slice(0, 2), k)
+
+describe('the persistent cache', () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>
+  beforeEach(async () => { dir = await tempDir('cache') })
+  afterEach(async () => { await dir.remove() })
+
+  it('returns what was stored, and misses what was not', async () => {
+    const cache = openCache(dir.path, 1 << 20)
+    await cache.set(key(1), Buffer.from('compressed bytes'))
+    expect((await cache.get(key(1)))?.toString()).toBe('compressed bytes')
+    expect(await cache.get(key(2))).toBeUndefined()
+    // Only complete entries under their final names: no temp files left behind.
+    const shard = await readdir(join(dir.path, 'v1', key(1).slice(0, 2)))
+    expect(shard).toEqual([key(1)])
+  })
+
+  it('keys on content, format, settings and the engine (library versions included)', () => {
+    const base = { contentSha256: 'a'.repeat(64), format: 'zstd', settings: 'zstd:l19:w17:pledged' }
+    const keys = new Set([
+      cacheKey(base),
+      cacheKey({ ...base, contentSha256: 'b'.repeat(64) }),
+      cacheKey({ ...base, format: 'gzip' }),
+      cacheKey({ ...base, settings: 'zstd:l22:w17:pledged' }),
+      cacheKey({ ...base, engine: `${ENGINE_VERSION} other-zstd` }),
+    ])
+    expect(keys.size).toBe(5)
+    expect(ENGINE_VERSION).toContain(`zstd/${process.versions.zstd}`)
+    expect(ENGINE_VERSION).toContain(`brotli/${process.versions.brotli}`)
+    expect(ENGINE_VERSION).toContain(`zlib/${process.versions.zlib}`)
+  })
+
+  it('treats truncated, altered or unreadable entries as misses, never as errors', async () => {
+    const cache = openCache(dir.path, 1 << 20)
+    for (const n of [1, 2, 3, 4]) await cache.set(key(n), Buffer.from(`payload ${n} `.repeat(20)))
+    await truncate(entryPath(dir.path, key(1)), 50)
+    const altered = await readFile(entryPath(dir.path, key(2)))
+    altered[altered.length - 1] ^= 0xff
+    await writeFile(entryPath(dir.path, key(2)), altered)
+    await writeFile(entryPath(dir.path, key(3)), '')
+    // An entry path that is a directory: reading it fails with EISDIR.
+    await rm(entryPath(dir.path, key(4)))
+    await mkdir(entryPath(dir.path, key(4)))
+    for (const n of [1, 2, 3, 4]) expect(await cache.get(key(n))).toBeUndefined()
+    // A miss is repaired by the next set.
+    await cache.set(key(1), Buffer.from('fresh'))
+    expect((await cache.get(key(1)))?.toString()).toBe('fresh')
+  })
+
+  it('prunes least recently used entries to the size bound, and a hit makes an entry young', async () => {
+    const payload = Buffer.alloc(1000, 1)
+    const cache = openCache(dir.path, 2500)
+    for (const n of [1, 2, 3, 4]) {
+      await cache.set(key(n), payload)
+      // Spread the mtimes out: 1 oldest, 4 newest.
+      const when = new Date(Date.now() - (10 - n) * 60_000)
+      await utimes(entryPath(dir.path, key(n)), when, when)
+    }
+    expect(await cache.get(key(1))).toBeDefined()
+    const result = await cache.prune()
+    expect(result.removedEntries).toBe(2)
+    expect(result.keptBytes).toBeLessThanOrEqual(2500)
+    expect(await cache.get(key(1))).toBeDefined()
+    expect(await cache.get(key(2))).toBeUndefined()
+    expect(await cache.get(key(3))).toBeUndefined()
+    expect(await cache.get(key(4))).toBeDefined()
+  })
+
+  it('does nothing when disabled', async () => {
+    const cache = openCache(false, 0)
+    await cache.set(key(1), Buffer.from('x'))
+    expect(await cache.get(key(1))).toBeUndefined()
+    expect(await cache.prune()).toEqual({ removedEntries: 0, removedBytes: 0, keptBytes: 0 })
+  })
+
+  it('survives a cache directory it cannot create (a file in the way)', async () => {
+    const blocked = join(dir.path, 'blocked')
+    await writeFile(blocked, 'not a directory')
+    const cache = openCache(blocked, 1 << 20)
+    await expect(cache.set(key(1), Buffer.from('x'))).resolves.toBeUndefined()
+    expect(await cache.get(key(1))).toBeUndefined()
+  })
+})

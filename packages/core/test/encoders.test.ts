@@ -1,0 +1,128 @@
+import { execFileSync } from 'node:child_process'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { tempDir } from '@preencode/test-utils'
+import {
+  ZSTD_MAX_WINDOW_LOG,
+  brotliModeOf,
+  decodeBuffer,
+  encodeBuffer,
+  encoderSettings,
+  zstdWindowLog,
+  type Format,
+} from '@preencode/core'
+import { decodeWithCli, randomBytesOf, textOf } from './fixtures.js'
+
+/**
+ * The window a zstd frame declares (RFC 8878 §3.1.1.1): Window_Descriptor when present; with the
+ * Single_Segment flag the window is the Frame_Content_Size instead.
+ */
+function zstdFrameWindow(frame: Buffer): number {
+  expect(frame.readUInt32LE(0)).toBe(0xfd2fb528)
+  const descriptor = frame[4]!
+  const singleSegment = (descriptor >> 5) & 1
+  const fcsFlag = descriptor >> 6
+  const dictIdFlag = descriptor & 3
+  if (!singleSegment) {
+    const window = frame[5]!
+    const exponent = window >> 3
+    const mantissa = window & 7
+    const base = 2 ** (10 + exponent)
+    return base + (base / 8) * mantissa
+  }
+  const offset = 5 + [0, 1, 2, 4][dictIdFlag]!
+  const fcsBytes = [1, 2, 4, 8][fcsFlag]!
+  if (fcsBytes === 1) return frame[offset]!
+  if (fcsBytes === 2) return frame.readUInt16LE(offset) + 256
+  if (fcsBytes === 4) return frame.readUInt32LE(offset)
+  return Number(frame.readBigUInt64LE(offset))
+}
+
+const FORMATS: Format[] = ['gzip', 'brotli', 'zstd']
+const EXTENSION: Record<Format, string> = { gzip: '.gz', brotli: '.br', zstd: '.zst' }
+
+describe('encodeBuffer / decodeBuffer', () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>
+  beforeAll(async () => { dir = await tempDir('encoders') })
+  afterAll(async () => { await dir.remove() })
+
+  const inputs: [string, Buffer, string][] = [
+    ['text', textOf(50_000), 'app.js'],
+    ['binary', randomBytesOf(20_000), 'blob.bin'],
+    ['font-ish', Buffer.concat([textOf(5_000, 3), randomBytesOf(500)]), 'face.ttf'],
+    ['empty', Buffer.alloc(0), 'empty.txt'],
+  ]
+  for (const format of FORMATS) {
+    for (const [label, data, path] of inputs) {
+      it(`${format} round-trips ${label} through node:zlib and the system ${format} CLI`, async () => {
+        const encoded = await encodeBuffer(format, data, { gzip: 9, brotli: 11, zstd: 19 }[format], { path })
+        expect((await decodeBuffer(format, encoded)).equals(data)).toBe(true)
+        const file = join(dir.path, `${label}${EXTENSION[format]}`)
+        await writeFile(file, encoded)
+        expect(decodeWithCli(format, file).equals(data)).toBe(true)
+      })
+    }
+  }
+
+  it('compresses text at the default levels well below the original', async () => {
+    const data = textOf(50_000)
+    for (const format of FORMATS) {
+      const encoded = await encodeBuffer(format, data, { gzip: 9, brotli: 11, zstd: 19 }[format], { path: 'a.js' })
+      expect(encoded.length).toBeLessThan(data.length * 0.5)
+    }
+  })
+
+  it('accepts Content-Encoding tokens in decodeBuffer, x-gzip included, and rejects unknown ones', async () => {
+    const data = textOf(3_000)
+    expect((await decodeBuffer('x-gzip', await encodeBuffer('gzip', data, 6))).equals(data)).toBe(true)
+    expect((await decodeBuffer('BR', await encodeBuffer('brotli', data, 5))).equals(data)).toBe(true)
+    await expect(decodeBuffer('deflate', data)).rejects.toThrow(/unknown encoding `deflate`/)
+  })
+
+  it('refuses a level outside the format range', async () => {
+    await expect(encodeBuffer('brotli', Buffer.from('x'), 12)).rejects.toThrow(/brotli level 12/)
+  })
+
+  it('fits zstd windows to the file and caps them at 2^23', () => {
+    expect(zstdWindowLog(500)).toBe(10)
+    expect(zstdWindowLog(100_000)).toBe(17)
+    expect(zstdWindowLog(8 * 1024 * 1024)).toBe(23)
+    expect(zstdWindowLog(500 * 1024 * 1024)).toBe(ZSTD_MAX_WINDOW_LOG)
+  })
+
+  it('picks brotli text mode for text types and font mode for fonts', () => {
+    expect(brotliModeOf('a/app.js')).toBe('text')
+    expect(brotliModeOf('data.json')).toBe('text')
+    expect(brotliModeOf('icon.svg')).toBe('text')
+    expect(brotliModeOf('face.ttf')).toBe('font')
+    expect(brotliModeOf('face.otf')).toBe('font')
+    expect(brotliModeOf('module.wasm')).toBe('generic')
+    expect(encoderSettings('brotli', { byteLength: 10 }, 11, { path: 'a.css' })).not.toBe(encoderSettings('brotli', { byteLength: 10 }, 11, { path: 'a.ttf' }))
+  })
+
+  describe('a file larger than 8 MiB', () => {
+    // Text with long-range repetition: an unbounded window would want to reach back past 8 MiB.
+    const block = Buffer.concat([textOf(1024 * 1024, 21), randomBytesOf(512 * 1024, 22)])
+    const big = Buffer.concat(Array.from({ length: 7 }, () => block)).subarray(0, 9 * 1024 * 1024 + 123)
+
+    for (const level of [19, 22]) {
+      it(`declares a window of at most 8 MiB at zstd level ${level}`, async () => {
+        const frame = await encodeBuffer('zstd', big, level)
+        const window = zstdFrameWindow(frame)
+        expect(window).toBeLessThanOrEqual(8 * 1024 * 1024)
+        // The zstd CLI agrees, and decodes it with its default (browser-like) 2^27 limit.
+        const file = join(dir.path, `big-${level}.zst`)
+        await writeFile(file, frame)
+        const listing = execFileSync('zstd', ['-lv', file], { stdio: ['ignore', 'pipe', 'ignore'] }).toString()
+        const match = /Window Size:\s*([\d.]+)\s*(KiB|MiB|B)/.exec(listing)
+        expect(match, listing).not.toBeNull()
+        const cliWindow = Number(match![1]) * { B: 1, KiB: 1024, MiB: 1024 * 1024 }[match![2] as 'B' | 'KiB' | 'MiB']
+        expect(cliWindow).toBeLessThanOrEqual(8 * 1024 * 1024)
+        expect(decodeWithCli('zstd', file).equals(big)).toBe(true)
+        // decodeBuffer caps its window at 2^23 like a browser: it must accept the frame.
+        expect((await decodeBuffer('zstd', frame)).equals(big)).toBe(true)
+      })
+    }
+  })
+})

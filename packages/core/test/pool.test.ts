@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import { WorkPool } from '@preencode/core'
+
+/** A task that finishes only when the test says so, to observe what runs at the same time. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void
+  const promise = new Promise<void>((r) => { resolve = r })
+  return { promise, resolve }
+}
+
+const tick = (): Promise<void> => new Promise((r) => setImmediate(r))
+
+describe('WorkPool', () => {
+  it('never runs more than `concurrency` tasks at once', async () => {
+    const pool = new WorkPool({ concurrency: 3 })
+    let running = 0
+    let peak = 0
+    await Promise.all(Array.from({ length: 20 }, () => pool.run(async () => {
+      running++
+      peak = Math.max(peak, running)
+      await tick()
+      running--
+    })))
+    expect(peak).toBe(3)
+    expect(pool.peaks.peakRunning).toBe(3)
+  })
+
+  it('keeps bytes in flight within the budget, whatever the number of files', async () => {
+    const pool = new WorkPool({ concurrency: 100, maxBytesInFlight: 100 })
+    let held = 0
+    let peak = 0
+    await Promise.all(Array.from({ length: 50 }, (_, i) => pool.withBytes(10 + (i % 4) * 10, async () => {
+      held += 10 + (i % 4) * 10
+      peak = Math.max(peak, held)
+      await tick()
+      held -= 10 + (i % 4) * 10
+    })))
+    expect(peak).toBeLessThanOrEqual(100)
+    expect(pool.peaks.peakBytes).toBeLessThanOrEqual(100)
+  })
+
+  it('runs a file larger than the budget alone, and does not starve it behind small ones', async () => {
+    const pool = new WorkPool({ concurrency: 8, maxBytesInFlight: 100 })
+    const small = deferred()
+    const order: string[] = []
+    const first = pool.withBytes(30, async () => { order.push('small-1'); await small.promise })
+    const big = pool.withBytes(500, async () => { order.push('big'); expect(pool.peaks.peakBytes).toBe(500) })
+    // Queued after the big one: FIFO admission keeps it waiting until the big one ran.
+    const later = pool.withBytes(10, async () => { order.push('small-2') })
+    await tick()
+    expect(order).toEqual(['small-1'])
+    small.resolve()
+    await Promise.all([first, big, later])
+    expect(order).toEqual(['small-1', 'big', 'small-2'])
+  })
+
+  it('rejects queued work with the abort reason and lets running work finish', async () => {
+    const controller = new AbortController()
+    const pool = new WorkPool({ concurrency: 1, signal: controller.signal })
+    const gate = deferred()
+    const running = pool.run(() => gate.promise.then(() => 'done'))
+    const queued = pool.run(async () => 'never')
+    controller.abort(new Error('stop'))
+    await expect(queued).rejects.toThrow('stop')
+    gate.resolve()
+    await expect(running).resolves.toBe('done')
+    await expect(pool.run(async () => 'late')).rejects.toThrow('stop')
+  })
+
+  it('does not deadlock when byte holders wait for slots', async () => {
+    const pool = new WorkPool({ concurrency: 1, maxBytesInFlight: 1000 })
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+      pool.withBytes(100, () => Promise.all([pool.run(async () => i), pool.run(async () => i * 2)]))))
+    expect(results.at(-1)).toEqual([9, 18])
+  })
+})
