@@ -1,5 +1,257 @@
-import { emptyPart, type PartResult } from '../lib/report.ts'
+// Serving part: wrk on loopback against nginx and Apache, on-the-fly compression vs
+// pre-compressed variants (hand-written gzip_static/brotli_static, and the configs that
+// @preencode/server-config generates), on a ~400 KB HTML page and the playground's largest script.
+import { chmod, cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { constants, brotliCompressSync, gzipSync } from 'node:zlib'
+import { emptyPart, type PartResult, type Table } from '../lib/report.ts'
 import type { BenchContext } from '../lib/context.ts'
-export async function runServe(_ctx: BenchContext): Promise<PartResult> {
-  return { ...emptyPart('serve', 'Serving'), skipped: 'not written yet' }
+import { buildLargePage } from '../lib/page.ts'
+import { BROTLI_STATIC_MODULE, startApache, startNginx, type Server } from '../lib/servers.ts'
+import { generatedConfigs, type GeneratedConfigs } from '../lib/generated.ts'
+import { ACCEPT_ENCODING, probe, runWrk, writeWrkScript, type Probe, type WrkResult } from '../lib/wrk.ts'
+import { firstLine, fmtBytes, fmtInt, fmtRatio, importBuilt, ratio, runChild } from '../lib/util.ts'
+
+const REPO_ROOT = resolve(import.meta.dirname, '..', '..')
+const PLAYGROUND = join(REPO_ROOT, 'playground')
+const WRK = { threads: 2, connections: 32, seconds: 5 }
+const WRK_QUICK = { threads: 2, connections: 8, seconds: 1 }
+
+type ConfigId = 'nginx-onthefly' | 'nginx-static' | 'nginx-generated-modules' | 'nginx-generated-stock' | 'apache-deflate' | 'apache-generated-htaccess' | 'apache-generated-vhost'
+
+interface ServerConfig {
+  id: ConfigId
+  label: string
+  start?: (dir: string) => Promise<Server>
+  skip?: string
+}
+
+interface Measurement { probe: Probe; wrk: WrkResult }
+
+export async function runServe(ctx: BenchContext): Promise<PartResult> {
+  const part = emptyPart('serve', 'Serving: nginx and Apache, on-the-fly vs pre-compressed')
+  const dir = join(ctx.tmp, 'serve')
+  const site = join(dir, 'site')
+  await mkdir(join(site, 'assets'), { recursive: true })
+  // nginx workers and Apache's children run as another user when we are root: let them read.
+  for (const d of [ctx.tmp, dir, site, join(site, 'assets')]) await chmod(d, 0o755)
+
+  // The two files.
+  await writeFile(join(site, 'page.html'), await buildLargePage())
+  const script = await largestPlaygroundScript(ctx, dir)
+  if ('why' in script) return { ...part, skipped: script.why }
+  await cp(script.path, join(site, 'assets', script.name))
+  const files = [
+    { label: 'HTML page', path: '/page.html', bytes: (await stat(join(site, 'page.html'))).size },
+    { label: `script (${script.source})`, path: `/assets/${script.name}`, bytes: (await stat(script.path)).size },
+  ]
+
+  // Variants and manifest by preencode's engine; without it, node:zlib at the same levels so the
+  // hand-written configs can still be measured (the generated ones need the manifest).
+  const core = await importBuilt<{ compressDirectory: (d: string, o: object) => Promise<unknown> }>('@preencode/core', ['compressDirectory'])
+  let variantsBy: string
+  if ('mod' in core) {
+    await core.mod.compressDirectory(site, { formats: ['gzip', 'brotli', 'zstd'], cache: join(dir, 'cache') })
+    variantsBy = '@preencode/core compressDirectory (gzip 9, brotli 11, zstd 19)'
+  } else {
+    for (const f of files) {
+      const data = await readFile(join(site, f.path))
+      await writeFile(join(site, `${f.path}.gz`), gzipSync(data, { level: 9 }))
+      await writeFile(join(site, `${f.path}.br`), brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }))
+    }
+    variantsBy = `node:zlib gzip 9 and brotli 11 written by the bench, because ${core.why}`
+  }
+  const generated: GeneratedConfigs = 'mod' in core ? await generatedConfigs(site) : { why: `no manifest: ${core.why}` }
+
+  const configs = serverConfigs(site, generated)
+  const wrkScript = await writeWrkScript(dir)
+  const wrkOptions = ctx.quick ? WRK_QUICK : WRK
+  const results = new Map<ConfigId, Map<string, Measurement | { error: string }>>()
+  for (const config of configs) {
+    if (!config.start) continue
+    const perFile = new Map<string, Measurement | { error: string }>()
+    results.set(config.id, perFile)
+    const serverDir = join(dir, config.id)
+    await mkdir(serverDir, { recursive: true })
+    ctx.log(`serve: ${config.label}…`)
+    let server: Server | undefined
+    try {
+      server = await config.start(serverDir)
+      for (const file of files) {
+        const url = server.url + file.path
+        try {
+          const answer = await probe(url)
+          if (answer.status !== 200) throw new Error(`GET ${file.path} answered ${answer.status}`)
+          const wrk = await runWrk(url, wrkScript, wrkOptions)
+          perFile.set(file.path, { probe: answer, wrk })
+          ctx.log(`serve: ${config.label} ${file.path}: ${fmtInt(wrk.rps)} req/s, ${answer.contentEncoding}, ${fmtInt(wrk.bytesPerResponse)} B/response`)
+        } catch (error) {
+          perFile.set(file.path, { error: firstLine(error) })
+          ctx.log(`serve: ${config.label} ${file.path} failed: ${firstLine(error)}`)
+        }
+      }
+    } catch (error) {
+      for (const file of files) perFile.set(file.path, { error: `did not start: ${firstLine(error)}` })
+      ctx.log(`serve: ${config.label} did not start: ${(error as Error).message}`)
+    } finally {
+      await server?.stop()
+    }
+  }
+
+  // Tables.
+  const rows: string[][] = []
+  for (const config of configs) {
+    for (const file of files) {
+      if (config.skip) { rows.push([config.label, file.label, 'skipped', '', '', '', '']); continue }
+      const m = results.get(config.id)?.get(file.path)
+      if (!m || 'error' in m) { rows.push([config.label, file.label, `failed: ${m && 'error' in m ? m.error : '?'}`, '', '', '', '']); continue }
+      rows.push([config.label, file.label, m.probe.contentEncoding, fmtInt(m.probe.bodyBytes), fmtInt(m.wrk.bytesPerResponse), fmtInt(m.wrk.rps), String(m.wrk.errors)])
+    }
+  }
+  const table: Table = {
+    title: `Requests per second and bytes per response (wrk -t${wrkOptions.threads} -c${wrkOptions.connections} -d${wrkOptions.seconds}s -H 'Accept-Encoding: ${ACCEPT_ENCODING}', loopback)`,
+    columns: ['server and configuration', 'file', 'Content-Encoding', 'body bytes', 'bytes/response', 'requests/s', 'errors'],
+    rows,
+    notes: [
+      ...files.map((f) => `${f.label}: ${f.path}, ${fmtBytes(f.bytes)} uncompressed`),
+      `variants: ${variantsBy}`,
+      'bytes/response is what wrk read per response, headers included; body bytes is one probe GET with the same Accept-Encoding',
+      'wrk and the server share the same 2 cores; nginx runs `worker_processes auto`, Apache the event MPM with its defaults; access logs off',
+      ...configs.filter((c) => c.skip).map((c) => `${c.label}: skipped: ${c.skip}`),
+    ],
+  }
+  part.tables.push(table)
+
+  const rps = (id: ConfigId, path: string) => {
+    const m = results.get(id)?.get(path)
+    return m && !('error' in m) ? m.wrk.rps : Number.NaN
+  }
+  const comparisons: Array<{ label: string; a: ConfigId; b: ConfigId; min?: number; target?: string }> = [
+    { label: 'generated nginx (modules) / hand-written static', a: 'nginx-generated-modules', b: 'nginx-static', min: 0.9, target: 'generated nginx ≥ 0.9× hand-written static' },
+    { label: 'generated nginx (modules) / on-the-fly gzip 6', a: 'nginx-generated-modules', b: 'nginx-onthefly', min: 100, target: 'generated nginx ≥ 100× on-the-fly gzip' },
+    { label: 'generated nginx (stock) / hand-written static', a: 'nginx-generated-stock', b: 'nginx-static' },
+    { label: 'generated nginx (stock) / on-the-fly gzip 6', a: 'nginx-generated-stock', b: 'nginx-onthefly' },
+    { label: 'hand-written static / on-the-fly gzip 6', a: 'nginx-static', b: 'nginx-onthefly' },
+    { label: 'generated Apache (.htaccess) / mod_deflate', a: 'apache-generated-htaccess', b: 'apache-deflate', min: 10, target: 'generated Apache ≥ 10× mod_deflate' },
+    { label: 'generated Apache (vhost) / mod_deflate', a: 'apache-generated-vhost', b: 'apache-deflate' },
+  ]
+  const ratioRows: string[][] = []
+  for (const c of comparisons) {
+    const cells = files.map((f) => ratio(rps(c.a, f.path), rps(c.b, f.path)))
+    ratioRows.push([c.label, ...cells.map(fmtRatio)])
+    if (c.target && c.min !== undefined) {
+      files.forEach((f, i) => {
+        const r = cells[i]!
+        const why = configs.find((x) => x.id === c.a)?.skip ?? configs.find((x) => x.id === c.b)?.skip ?? 'a measurement failed'
+        part.targets.push(Number.isFinite(r)
+          ? { part: 'serve', target: `${c.target} (${f.label}, requests/s)`, measured: fmtRatio(r), pass: r >= c.min! }
+          : { part: 'serve', target: `${c.target} (${f.label}, requests/s)`, why })
+      })
+    }
+  }
+  const bytesOf = (id: ConfigId, path: string) => {
+    const m = results.get(id)?.get(path)
+    return m && !('error' in m) ? m.wrk.bytesPerResponse : Number.NaN
+  }
+  ratioRows.push(
+    ...(['nginx-static', 'nginx-generated-modules', 'nginx-generated-stock'] as ConfigId[]).map((id) => [
+      `bytes/response: ${configs.find((c) => c.id === id)!.label} / on-the-fly gzip 6`,
+      ...files.map((f) => fmtRatio(ratio(bytesOf(id, f.path), bytesOf('nginx-onthefly', f.path)))),
+    ]),
+    ['bytes/response: generated Apache (.htaccess) / mod_deflate', ...files.map((f) => fmtRatio(ratio(bytesOf('apache-generated-htaccess', f.path), bytesOf('apache-deflate', f.path))))],
+  )
+  part.tables.push({ title: 'Serving ratios (requests/s unless marked bytes)', columns: ['ratio', ...files.map((f) => f.label)], rows: ratioRows })
+  return part
+}
+
+function serverConfigs(site: string, generated: GeneratedConfigs): ServerConfig[] {
+  const brotliModule = `load_module ${BROTLI_STATIC_MODULE};`
+  const withHtaccess = async (dir: string, htaccess: string) => {
+    // A docroot of its own, so the .htaccess does not reach the other Apache configurations.
+    const root = join(dir, 'root')
+    await cp(site, root, { recursive: true })
+    await writeFile(join(root, '.htaccess'), htaccess)
+    await chmodTree(root)
+    return root
+  }
+  const configs: ServerConfig[] = [
+    {
+      id: 'nginx-onthefly',
+      label: 'nginx on-the-fly gzip 6',
+      start: (d) => startNginx(d, site, { server: 'gzip on;\ngzip_comp_level 6;\ngzip_vary on;\ngzip_types text/css application/javascript text/javascript application/json image/svg+xml;' }),
+    },
+    {
+      id: 'nginx-static',
+      label: 'nginx hand-written gzip_static + brotli_static',
+      start: (d) => startNginx(d, site, { main: brotliModule, server: 'gzip_static on;\nbrotli_static on;\ngzip_vary on;' }),
+    },
+  ]
+  for (const flavor of ['modules', 'stock'] as const) {
+    const id: ConfigId = flavor === 'modules' ? 'nginx-generated-modules' : 'nginx-generated-stock'
+    const label = `nginx generated (${flavor})`
+    const text = 'why' in generated ? undefined : generated.nginx[flavor]
+    if (typeof text !== 'string') {
+      configs.push({ id, label, skip: 'why' in generated ? generated.why : (generated.nginx[flavor] as { why: string }).why })
+      continue
+    }
+    const mainLines = text.split('\n').filter((l) => /^\s*load_module\b/.test(l))
+    const body = text.split('\n').filter((l) => !/^\s*load_module\b/.test(l)).join('\n')
+    const main = mainLines.length ? mainLines.join('\n') : /brotli_static/.test(body) ? brotliModule : ''
+    configs.push({ id, label, start: (d) => startNginx(d, site, { main, server: body }) })
+  }
+  configs.push({
+    id: 'apache-deflate',
+    label: 'Apache mod_deflate (Debian default)',
+    start: (d) => startApache(d, site, { server: DEBIAN_DEFLATE_CONF }),
+  })
+  const apache = 'why' in generated ? { htaccess: { why: generated.why }, vhost: { why: generated.why } } : generated.apache
+  configs.push(typeof apache.htaccess === 'string'
+    ? { id: 'apache-generated-htaccess', label: 'Apache generated .htaccess', start: async (d) => startApache(d, await withHtaccess(d, apache.htaccess as string), {}) }
+    : { id: 'apache-generated-htaccess', label: 'Apache generated .htaccess', skip: apache.htaccess.why })
+  configs.push(typeof apache.vhost === 'string'
+    ? { id: 'apache-generated-vhost', label: 'Apache generated vhost', start: (d) => startApache(d, site, { server: apache.vhost as string }) }
+    : { id: 'apache-generated-vhost', label: 'Apache generated vhost', skip: apache.vhost.why })
+  return configs
+}
+
+/** /etc/apache2/mods-available/deflate.conf on Debian, i.e. what `a2enmod deflate` turns on. */
+const DEBIAN_DEFLATE_CONF = `<IfModule mod_filter.c>
+  AddOutputFilterByType DEFLATE text/html text/plain text/xml text/css text/javascript
+  AddOutputFilterByType DEFLATE application/x-javascript application/javascript application/ecmascript
+  AddOutputFilterByType DEFLATE application/rss+xml
+  AddOutputFilterByType DEFLATE application/wasm
+  AddOutputFilterByType DEFLATE application/xml
+</IfModule>`
+
+async function chmodTree(root: string): Promise<void> {
+  await chmod(root, 0o755)
+  for (const entry of await readdir(root, { withFileTypes: true, recursive: true })) {
+    await chmod(join(entry.parentPath, entry.name), entry.isDirectory() ? 0o755 : 0o644)
+  }
+}
+
+/** The playground's largest script: from playground/dist, else a fresh build of it, else bench/app's. */
+async function largestPlaygroundScript(ctx: BenchContext, dir: string): Promise<{ path: string; name: string; source: string } | { why: string }> {
+  const largest = async (dist: string) => {
+    let best: { path: string; name: string; size: number } | undefined
+    try {
+      for (const entry of await readdir(dist, { withFileTypes: true, recursive: true })) {
+        if (!entry.isFile() || !/\.m?js$/.test(entry.name)) continue
+        const path = join(entry.parentPath, entry.name)
+        const size = (await stat(path)).size
+        if (!best || size > best.size) best = { path, name: entry.name, size }
+      }
+    } catch { /* no such directory */ }
+    return best
+  }
+  const existing = await largest(join(PLAYGROUND, 'dist'))
+  if (existing) return { ...existing, source: 'playground/dist' }
+  ctx.log('serve: playground/dist is missing; building the playground…')
+  const out = join(dir, 'playground-dist')
+  const run = await runChild(process.execPath, [join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', out, '--emptyOutDir'], { cwd: PLAYGROUND, timeoutMs: 10 * 60_000 })
+  const built = run.code === 0 ? await largest(out) : undefined
+  if (built) return { ...built, source: 'playground, built by the bench' }
+  const app = ctx.shared.benchAppDist ? await largest(ctx.shared.benchAppDist) : undefined
+  if (app) return { ...app, source: `bench/app, because the playground did not build: ${firstLine(run.stderr || run.stdout)}` }
+  return { why: `no playground script: playground/dist is missing and \`vite build\` in playground/ failed (${firstLine(run.stderr || run.stdout)})` }
 }

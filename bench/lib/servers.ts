@@ -1,0 +1,102 @@
+// nginx and Apache as real processes on a free loopback port with a throw-away config root,
+// for the serving benchmark. Same tuning for every configuration of one server, so that only
+// the compression directives differ.
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { freePort, startProcess, toolPath, type RunningProcess } from '@preencode/test-utils'
+
+export interface Server {
+  url: string
+  process: RunningProcess
+  stop(): Promise<void>
+}
+
+export const BROTLI_STATIC_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so'
+const APACHE_MODULES = '/usr/lib/apache2/modules'
+
+/**
+ * Starts nginx serving `root`. `main` goes in the main context (load_module), `server` inside
+ * the `server` block, after `root` and `index`.
+ */
+export async function startNginx(dir: string, root: string, config: { main?: string; http?: string; server: string }): Promise<Server> {
+  await mkdir(join(dir, 'logs'), { recursive: true })
+  const port = await freePort()
+  const conf = `${config.main ?? ''}
+${process.getuid?.() === 0 ? 'user root;' : ''}
+daemon off;
+worker_processes auto;
+pid ${join(dir, 'nginx.pid')};
+error_log ${join(dir, 'logs', 'error.log')} warn;
+events { worker_connections 4096; }
+http {
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  client_body_temp_path ${join(dir, 'body')};
+  proxy_temp_path ${join(dir, 'proxy')};
+  fastcgi_temp_path ${join(dir, 'fastcgi')};
+  uwsgi_temp_path ${join(dir, 'uwsgi')};
+  scgi_temp_path ${join(dir, 'scgi')};
+  ${config.http ?? ''}
+  server {
+    listen 127.0.0.1:${port};
+    server_name localhost;
+    root ${root};
+    index index.html;
+${indent(config.server, 4)}
+  }
+}
+`
+  const confPath = join(dir, 'nginx.conf')
+  await writeFile(confPath, conf)
+  const proc = await startProcess('nginx', toolPath('nginx'), ['-p', dir, '-e', join(dir, 'logs', 'error.log'), '-c', confPath], { port })
+  return { url: `http://127.0.0.1:${port}`, process: proc, stop: () => proc.stop() }
+}
+
+/** Starts Apache 2.4 (event MPM) serving `root` with `AllowOverride All`, so an `.htaccess` applies. */
+export async function startApache(dir: string, root: string, config: { server?: string; directory?: string; modules?: string[] }): Promise<Server> {
+  await mkdir(join(dir, 'logs'), { recursive: true })
+  const port = await freePort()
+  const modules = ['mpm_event', 'authz_core', 'mime', 'dir', 'filter', 'deflate', 'rewrite', 'headers', 'setenvif', 'env', 'alias', ...(config.modules ?? [])]
+  const conf = `ServerRoot ${dir}
+ServerName localhost
+Listen 127.0.0.1:${port}
+PidFile ${join(dir, 'httpd.pid')}
+DefaultRuntimeDir ${dir}
+Mutex file:${dir} default
+ErrorLog ${join(dir, 'logs', 'error.log')}
+LogLevel warn
+${[...new Set(modules)].map((m) => `LoadModule ${m}_module ${APACHE_MODULES}/mod_${m}.so`).join('\n')}
+${process.getuid?.() === 0 ? 'User www-data\nGroup www-data' : ''}
+TypesConfig /etc/mime.types
+AddDefaultCharset off
+KeepAlive On
+MaxKeepAliveRequests 0
+EnableSendfile On
+DocumentRoot ${root}
+DirectoryIndex index.html
+<Directory />
+  AllowOverride None
+  Require all denied
+</Directory>
+<Directory ${root}>
+  Options FollowSymLinks
+  AllowOverride All
+  Require all granted
+${indent(config.directory ?? '', 2)}
+</Directory>
+${config.server ?? ''}
+`
+  const confPath = join(dir, 'httpd.conf')
+  await writeFile(confPath, conf)
+  const proc = await startProcess('apache2', toolPath('apache2'), ['-f', confPath, '-DFOREGROUND'], { port })
+  return { url: `http://127.0.0.1:${port}`, process: proc, stop: () => proc.stop() }
+}
+
+function indent(text: string, spaces: number): string {
+  const pad = ' '.repeat(spaces)
+  return text.split('\n').map((l) => (l.trim() ? pad + l : l)).join('\n')
+}
