@@ -7,13 +7,15 @@ import preencode from '@preencode/vite'
  * Stands for the plugins that write or rewrite files after the bundle is written (prerenderers,
  * sitemap and license generators): a placeholder in `writeBundle`, the final `late.json` in its
  * own `closeBundle`, after a delay. preencode must compress the final bytes, not the placeholder.
- * It is listed after preencode() on purpose: ordering must come from the hooks, not the array.
+ * It is `enforce: 'post'` like preencode and listed after it on purpose: the ordering must come
+ * from preencode's `closeBundle: { order: 'post' }`, not from the plugin array.
  */
 function lateWriter(): Plugin {
   let outDir = ''
   return {
     name: 'playground:late-writer',
     apply: 'build',
+    enforce: 'post',
     configResolved(config) {
       outDir = resolve(config.root, config.build.outDir)
     },

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // The only place that prints errors and sets the exit code: user mistakes get one clear line
-// (exit 1), crashes get a stack (exit 2).
-import { runMain } from 'citty'
+// (exit 1), crashes get a stack (exit 2). citty's runMain is not used: it catches every error
+// itself, prints it and exits 1, so crashes and mistakes would look alike.
 import { isPreencodeError } from '@preencode/core'
-import { main } from './main.js'
+import { run } from './run.js'
 
 process.on('unhandledRejection', (error) => { throw error })
 try {
-  await runMain(main, { rawArgs: process.argv.slice(2) })
+  process.exitCode = await run(process.argv.slice(2))
 } catch (error) {
   if (isPreencodeError(error) && error.isUserError) {
     process.stderr.write(`${error.message}\n`)

@@ -1,1 +1,2 @@
 export { main } from './main.js'
+export { run } from './run.js'

@@ -1,0 +1,80 @@
+/**
+ * Small helpers every `preencode` subcommand shares, so flags parse, fail and print alike:
+ * comma lists, whole numbers, unknown-flag rejection, JSON output and a logger honouring
+ * `--quiet`. Only commands (and bin.ts) print; nothing here calls `process.exit`.
+ */
+import { userError, type CompressLogger } from '@preencode/core'
+import type { ArgsDef } from 'citty'
+
+/** What the logger and the printers need of a stream: `process.stdout`/`process.stderr` fit. */
+export interface OutputStream {
+  write(chunk: string): unknown
+  isTTY?: boolean
+}
+
+/** `"gzip, brotli,,zstd"` -> `['gzip', 'brotli', 'zstd']`; undefined when the flag was not given. */
+export function parseList(value: string | undefined, flag: string): string[] | undefined {
+  if (value === undefined) return undefined
+  const items = String(value).split(',').map((item) => item.trim()).filter(Boolean)
+  if (items.length === 0) throw userError('cli', `--${flag} needs a comma-separated list, e.g. --${flag} gzip,brotli.`)
+  return items
+}
+
+/** `"9"` -> 9; undefined when the flag was not given; a clear error for `"nine"` or `"1.5"`. */
+export function parseInteger(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined
+  const text = String(value).trim()
+  if (!/^-?\d+$/.test(text)) throw userError('cli', `--${flag} must be a whole number; got \`${String(value)}\`.`)
+  return Number(text)
+}
+
+/**
+ * citty ignores flags it does not know; a typo such as `--formts` would then silently do
+ * nothing. This rejects any `--flag`/`-f` not declared in `args` (kebab or camel case, `--no-`
+ * negations of booleans included) and names the flags that exist.
+ */
+export function assertKnownFlags(rawArgs: readonly string[], args: ArgsDef): void {
+  const known = new Set<string>(['help', 'h'])
+  for (const [name, def] of Object.entries(args)) {
+    if (def.type === 'positional') continue
+    const alias = 'alias' in def ? def.alias : undefined
+    const names = [name, ...(alias === undefined ? [] : [alias].flat())]
+    for (const n of names) {
+      known.add(kebab(n))
+      if (def.type === 'boolean') known.add(`no-${kebab(n)}`)
+    }
+  }
+  for (const arg of rawArgs) {
+    if (arg === '--') break
+    if (!arg.startsWith('-') || arg === '-' || /^-\d/.test(arg)) continue
+    const flag = kebab(arg.replace(/^--?/, '').split('=')[0] ?? '')
+    if (!known.has(flag)) {
+      const listed = Object.entries(args).filter(([, d]) => d.type !== 'positional').map(([n]) => `--${kebab(n)}`)
+      throw userError('cli', `Unknown option \`${arg.split('=')[0]}\`. Options: ${listed.join(', ')}.`)
+    }
+  }
+}
+
+/** Pretty JSON plus a newline: the only thing a command prints to stdout in `--json` mode. */
+export function printJson(value: unknown, stream: OutputStream = process.stdout): void {
+  stream.write(`${JSON.stringify(value, null, 2)}\n`)
+}
+
+/** A `CompressLogger` writing to stderr (stdout stays for the result); silent with `quiet`. */
+export function createLogger(options: { quiet?: boolean; stream?: OutputStream } = {}): CompressLogger {
+  const stream = options.stream ?? process.stderr
+  if (options.quiet) return { info() {}, warn() {} }
+  return {
+    info: (message) => { stream.write(`${message}\n`) },
+    warn: (message) => { stream.write(`warning: ${message}\n`) },
+  }
+}
+
+/** Colour only for a person at a terminal: not in pipes, CI or with NO_COLOR / TERM=dumb. */
+export function wantsColor(stream: OutputStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  return stream.isTTY === true && !env.NO_COLOR && !env.CI && env.TERM !== 'dumb'
+}
+
+function kebab(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()
+}

@@ -1,0 +1,64 @@
+import { compressDirectory, createProgress, formatReport, type CompressOptions, type Format } from '@preencode/core'
+import { defineCommand } from 'citty'
+import { assertKnownFlags, createLogger, parseInteger, parseList, printJson, wantsColor } from '../cli-utils.js'
+
+const args = {
+  dir: { type: 'positional', description: 'The build output folder to compress in place', required: true },
+  formats: { type: 'string', description: 'Comma-separated formats: gzip,brotli,zstd (default: all three)', valueHint: 'list' },
+  'level-gzip': { type: 'string', description: 'gzip level, 1-9 (default 9)', valueHint: 'n' },
+  'level-brotli': { type: 'string', description: 'brotli quality, 0-11 (default 11)', valueHint: 'n' },
+  'level-zstd': { type: 'string', description: 'zstd level, 1-22 (default 19; window stays <= 8 MiB)', valueHint: 'n' },
+  threshold: { type: 'string', description: 'Leave files smaller than this many bytes alone (default 1024)', valueHint: 'bytes' },
+  'keep-originals': { type: 'boolean', default: true, description: 'Keep the uncompressed originals', negativeDescription: 'Keep only the variants (gzip always); servers decode for clients without gzip' },
+  cache: { type: 'boolean', default: true, description: 'Reuse compressed bytes from the persistent cache', negativeDescription: 'Compress everything afresh, without reading or writing the cache' },
+  'cache-dir': { type: 'string', description: 'Cache directory (default node_modules/.cache/preencode)', valueHint: 'dir' },
+  json: { type: 'boolean', description: 'Print only the report, as JSON' },
+  quiet: { type: 'boolean', description: 'Print nothing but errors' },
+} as const
+
+/** `preencode compress <dir>`: what the plugins do, for any static-site generator's output. */
+export const compressCommand = defineCommand({
+  meta: { name: 'compress', description: 'Write .gz/.br/.zst beside every compressible file of a folder, and its manifest' },
+  args,
+  async run({ args: parsed, rawArgs }) {
+    assertKnownFlags(rawArgs, args)
+    const quiet = parsed.quiet === true
+    const json = parsed.json === true
+    const options = toCompressOptions(parsed)
+    const progress = createProgress(process.stderr)
+    const { report } = await compressDirectory(parsed.dir, options, {
+      logger: createLogger({ quiet: quiet || json }),
+      ...(quiet ? {} : { onProgress: progress.update }),
+    })
+    progress.done()
+    if (json) printJson(report)
+    else if (!quiet) process.stdout.write(`${formatReport(report, { color: wantsColor(process.stdout) })}\n`)
+  },
+})
+
+function toCompressOptions(parsed: {
+  formats?: string | undefined
+  'level-gzip'?: string | undefined
+  'level-brotli'?: string | undefined
+  'level-zstd'?: string | undefined
+  threshold?: string | undefined
+  'keep-originals'?: boolean | undefined
+  cache?: boolean | undefined
+  'cache-dir'?: string | undefined
+}): CompressOptions {
+  const options: CompressOptions = {}
+  const formats = parseList(parsed.formats, 'formats')
+  // Core validates the names, so the message lists the accepted formats in one place.
+  if (formats) options.formats = formats as Format[]
+  const levels: Partial<Record<Format, number>> = {}
+  for (const format of ['gzip', 'brotli', 'zstd'] as const) {
+    const level = parseInteger(parsed[`level-${format}`], `level-${format}`)
+    if (level !== undefined) levels[format] = level
+  }
+  if (Object.keys(levels).length > 0) options.levels = levels
+  const threshold = parseInteger(parsed.threshold, 'threshold')
+  if (threshold !== undefined) options.threshold = threshold
+  if (parsed['keep-originals'] === false) options.keepOriginals = false
+  options.cache = parsed.cache === false ? false : (parsed['cache-dir'] ?? true)
+  return options
+}
