@@ -88,8 +88,10 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
       summary.uploadedBytes = plan.uploadBytes
     } else {
       for (const phase of plan.phases) {
-        if (phase.uploads.length === 0) continue
-        context.emit({ type: 'phase', phase: phase.phase, uploads: phase.uploads.length, bytes: phase.uploads.reduce((n, u) => n + u.size, 0) })
+        if (phase.uploads.length === 0 && phase.unchanged.length === 0) continue
+        if (phase.uploads.length > 0) {
+          context.emit({ type: 'phase', phase: phase.phase, uploads: phase.uploads.length, bytes: phase.uploads.reduce((n, u) => n + u.size, 0) })
+        }
         const result = await target.uploadPhase(phase, context)
         summary.uploaded += result.uploaded
         summary.uploadedBytes += result.bytes
@@ -102,7 +104,10 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
         summary.uploaded > 0 ||
         plan.deletions.length > 0 ||
         !sameKeys(remote.state?.deploys[0]?.keys, plan.keys) ||
-        Object.entries(learnt).some(([key, stored]) => remote.state?.objects[key]?.etag !== stored.etag)
+        Object.entries(learnt).some(([key, stored]) => {
+          const known = remote.state?.objects[key]
+          return !known || known.sha256 !== stored.sha256 || known.etag !== stored.etag
+        })
       if (changed) {
         const remaining = [...plan.keys, ...plan.kept]
         const state = nextDeployState(remote.state, { id: deployId, time: now, keys: plan.keys }, learnt, remaining, keep)

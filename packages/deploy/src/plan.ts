@@ -52,6 +52,8 @@ export interface PlannedUpload extends SiteObject {
 export interface PlannedPhase {
   phase: DeployPhase
   uploads: PlannedUpload[]
+  /** Objects of this phase already stored with the same sha256 (release mode links them). */
+  unchanged: SiteObject[]
 }
 
 export interface DeployPlan {
@@ -131,7 +133,7 @@ export function siteObjects(manifest: Manifest, isEntry: (path: string) => boole
  */
 export function planDeploy(manifest: Manifest, remote: RemoteState, options: PlanOptions = {}): DeployPlan {
   const objects = siteObjects(manifest, options.isEntry ?? isDefaultEntry)
-  const phases = PHASE_ORDER.map((phase): PlannedPhase => ({ phase, uploads: [] }))
+  const phases = PHASE_ORDER.map((phase): PlannedPhase => ({ phase, uploads: [], unchanged: [] }))
   const skipped: SiteObject[] = []
   let uploadBytes = 0
   for (const object of objects) {
@@ -142,6 +144,7 @@ export function planDeploy(manifest: Manifest, remote: RemoteState, options: Pla
     else if (existing.sha256 !== object.sha256) reason = 'changed'
     if (reason === undefined) {
       skipped.push(object)
+      phases[PHASE_ORDER.indexOf(object.phase)]!.unchanged.push(object)
       continue
     }
     phases[PHASE_ORDER.indexOf(object.phase)]!.uploads.push({ ...object, reason })

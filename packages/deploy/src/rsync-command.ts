@@ -47,6 +47,8 @@ export interface TransferArgsOptions {
   checksum?: boolean | undefined
   /** `--link-dest` directory (relative to the destination). */
   linkDest?: string | undefined
+  /** Transfer even when size and mtime match: the plan knows the content differs. */
+  ignoreTimes?: boolean | undefined
   /** Create missing parent directories of the destination (rsync >= 3.2.3). */
   mkpath?: boolean | undefined
   extra?: readonly string[] | undefined
@@ -61,6 +63,7 @@ export function transferArgs(source: string, destination: string, options: Trans
   const args = ['--times', '--delay-updates', '--itemize-changes', '--from0', `--files-from=${options.filesFrom}`]
   if (options.mkpath) args.push('--mkpath')
   if (options.checksum) args.push('--checksum')
+  if (options.ignoreTimes) args.push('--ignore-times')
   if (options.linkDest) args.push(`--link-dest=${options.linkDest}`)
   if (options.ssh) args.push('-e', options.ssh)
   args.push(...(options.extra ?? []))

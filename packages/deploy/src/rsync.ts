@@ -20,7 +20,7 @@ import {
   transferredFiles,
   type RsyncDestination,
 } from './rsync-command.js'
-import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState } from './state.js'
+import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState, type StoredObject } from './state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from './target.js'
 
 export interface RsyncTargetOptions {
@@ -76,6 +76,7 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
   let releaseId: string | undefined
   let live: string | undefined
   let releases: string[] = []
+  const learnt: Record<string, StoredObject> = {}
 
   async function run(command: string, args: string[], action: string, okCodes: number[] = [0]): Promise<RunResult> {
     runs++
@@ -136,8 +137,7 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
     kind: 'rsync',
     description,
 
-    async readRemote(_objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
-      void context
+    async readRemote(_objects: readonly SiteObject[], _context: TargetContext): Promise<RemoteState> {
       const remote = new Map<string, RemoteObject>()
       if (release) {
         const top = (await list('', false)) ?? []
@@ -145,32 +145,52 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
         releases = ((await list('releases', false)) ?? []).filter((e) => e.type === 'dir' && e.path !== '.').map((e) => e.path)
         if (current) live = await liveRelease(destination, releases)
         const state = top.some((e) => e.path === DEPLOY_STATE_FILENAME) ? await readState() : undefined
-        // A release starts empty: everything is uploaded into it (unchanged files hard-linked).
+        // The live release holds what the last deploy recorded; a new release links those files.
+        if (live && state && !options.checksum) {
+          for (const [key, stored] of Object.entries(state.objects)) remote.set(key, { size: stored.size, sha256: stored.sha256 })
+        }
         return { objects: remote, state }
       }
       const entries = (await list('', true)) ?? []
       for (const entry of entries) {
-        if (entry.type === 'file' && !entry.path.includes('/.~tmp~/')) remote.set(entry.path, { size: entry.size })
+        if (entry.type === 'file' && !entry.path.includes('.~tmp~/')) remote.set(entry.path, { size: entry.size })
       }
       const state = remote.has(DEPLOY_STATE_FILENAME) ? await readState() : undefined
+      // rsync's quick check (size + mtime) misses an edit that keeps the size within the same
+      // second; the state's sha256 of what the last deploy wrote is the reliable comparison.
+      if (state && !options.checksum) {
+        for (const [key, item] of remote) {
+          const stored = state.objects[key]
+          if (stored && stored.size === item.size) remote.set(key, { size: item.size, sha256: stored.sha256 })
+        }
+      }
       return { objects: remote, state }
     },
 
     async uploadPhase(phase: PlannedPhase, context: TargetContext): Promise<PhaseResult> {
       if (release) releaseId ??= context.deployId
       const to = release ? rsyncUrl(destination, `releases/${releaseId}`) : rsyncUrl(destination)
-      const keys = phase.uploads.map((u) => u.key)
-      const filesFrom = await fileList(`phase-${phase.phase}`, keys)
-      const args = transferArgs(context.root, to, {
-        filesFrom,
-        ssh,
-        checksum: options.checksum,
-        mkpath: true,
-        linkDest: release && live ? `../${live}` : undefined,
-        extra: options.extraArgs,
-      })
-      const result = await run(rsync, args, `uploading the ${phase.phase} phase (${keys.length} files)`)
-      const sent = new Set(transferredFiles(result.stdout))
+      // Known to differ (or missing): transferred whatever size and mtime say. Unknown (and, in
+      // release mode, unchanged ones to hard-link from the live release): rsync decides.
+      const forced = phase.uploads.filter((u) => u.reason !== 'unknown').map((u) => u.key)
+      const checked = [...phase.uploads.filter((u) => u.reason === 'unknown'), ...(release ? phase.unchanged : [])].map((u) => u.key)
+      const sent = new Set<string>()
+      for (const [keys, ignoreTimes] of [[checked, false], [forced, true]] as const) {
+        if (keys.length === 0) continue
+        const filesFrom = await fileList(`phase-${phase.phase}-${ignoreTimes ? 'forced' : 'checked'}`, keys)
+        const args = transferArgs(context.root, to, {
+          filesFrom,
+          ssh,
+          checksum: options.checksum,
+          ignoreTimes,
+          mkpath: true,
+          linkDest: release && live ? `../${live}` : undefined,
+          extra: options.extraArgs,
+        })
+        const result = await run(rsync, args, `uploading the ${phase.phase} phase (${keys.length} files)`)
+        for (const file of transferredFiles(result.stdout)) sent.add(file)
+      }
+      for (const object of [...phase.uploads, ...phase.unchanged]) learnt[object.key] = { sha256: object.sha256, size: object.size }
       let bytes = 0
       for (const upload of phase.uploads) {
         if (!sent.has(upload.key)) continue
@@ -201,6 +221,8 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
         await runScript(`cd ${shellWord(destination.path)} && rm -rf -- ${paths.map(shellWord).join(' ')}`, 'pruning old releases')
       }
     },
+
+    storedObjects: () => ({ ...learnt }),
 
     async writeState(state: DeployState): Promise<void> {
       const dir = await workDir()

@@ -80,6 +80,7 @@ const MIN_PART_SIZE = 5 * 1024 * 1024
 /** DeleteObjects takes at most 1000 keys per request. */
 export const DELETE_BATCH_SIZE = 1000
 const METADATA_SHA256 = 'preencode-sha256'
+const SILENT_LOGGER = { trace() {}, debug() {}, info() {}, warn() {}, error() {} }
 
 /** Parses `s3://bucket/prefix` into bucket and prefix. */
 export function parseS3Url(url: string): { bucket: string; prefix: string } {
@@ -109,6 +110,8 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
     responseChecksumValidation: 'WHEN_REQUIRED',
     // Retries are ours (with jitter, and visible in events); one attempt per SDK call.
     maxAttempts: 1,
+    // The SDK falls back to console.warn when given its NoOpLogger; a library must not print.
+    logger: SILENT_LOGGER,
     requestHandler: { connectionTimeout: options.connectionTimeoutMs ?? 5000, requestTimeout: 120_000 },
   })
   let requests = 0

@@ -1,0 +1,151 @@
+// One deploy suite run by every target that ends in a folder: the local target, rsync to a local
+// path and rsync to a daemon on loopback. The S3 target has its own file (s3.test.ts).
+import { lstat, readFile, readlink, readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readManifest } from '@preencode/core'
+import { tempDir } from '@preencode/test-utils'
+import { deploy, localTarget, rsyncTarget, siteObjects, DEPLOY_STATE_FILENAME, type DeployTarget } from '@preencode/deploy'
+import { fixtureFiles, makeSite, mtimeOf, recompress, removeFile, startRsyncDaemon, writeSite } from './helpers.js'
+
+async function listTree(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true })
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(root.length + 1))
+    .sort()
+}
+
+async function assertTreeMatches(siteRoot: string, deployed: string): Promise<void> {
+  const manifest = await readManifest(siteRoot)
+  const objects = siteObjects(manifest)
+  expect((await listTree(deployed)).filter((k) => k !== DEPLOY_STATE_FILENAME)).toEqual(objects.map((o) => o.key))
+  for (const object of objects) {
+    expect((await readFile(join(deployed, object.key))).equals(await readFile(join(siteRoot, object.key))), object.key).toBe(true)
+  }
+  // Variants carry their original's mtime on the far side too.
+  for (const file of manifest.files) {
+    const original = await mtimeOf(join(deployed, file.path))
+    expect(original).toBe(Math.floor(file.mtimeMs / 1000))
+    for (const variant of file.variants) expect(await mtimeOf(join(deployed, variant.path)), variant.path).toBe(original)
+  }
+}
+
+function folderSuite(name: string, setup: () => Promise<{ dir: string; target: () => DeployTarget; cleanup: () => Promise<void> }>): void {
+  describe(name, () => {
+    let site: Awaited<ReturnType<typeof makeSite>>
+    let env: Awaited<ReturnType<typeof setup>>
+    beforeAll(async () => {
+      site = await makeSite(1)
+      env = await setup()
+    })
+    afterAll(async () => {
+      await env?.cleanup()
+      await site?.remove()
+    })
+
+    it('deploys the tree with variant mtimes equal to the originals', async () => {
+      const { summary } = await deploy({ dir: site.root, target: env.target(), delete: true })
+      expect(summary.uploaded).toBe(siteObjects(site.manifest).length)
+      await assertTreeMatches(site.root, env.dir)
+    })
+
+    it('a second run transfers nothing', async () => {
+      const { summary } = await deploy({ dir: site.root, target: env.target(), delete: true })
+      expect(summary.uploaded).toBe(0)
+      expect(summary.deleted).toBe(0)
+      expect(summary.skipped).toBe(siteObjects(site.manifest).length)
+    })
+
+    it('one changed file: its outputs and the HTML naming it are transferred; the old one deleted last', async () => {
+      await removeFile(site.root, 'assets/app-Ab1Cd34E.js')
+      const v2 = fixtureFiles(2)
+      await writeSite(site.root, { 'assets/app-Ab2Cd34E.js': v2['assets/app-Ab2Cd34E.js']!, 'index.html': v2['index.html']!, 'about/index.html': v2['about/index.html']! })
+      await recompress(site.root)
+      const uploaded: string[] = []
+      const { summary, plan } = await deploy({
+        dir: site.root,
+        target: env.target(),
+        delete: true,
+        onEvent: (e) => {
+          if (e.type === 'upload') uploaded.push(e.key)
+          if (e.type === 'delete') uploaded.push('<delete>')
+        },
+      })
+      expect(uploaded.every((k) => k === '<delete>' || k.startsWith('assets/app-Ab2Cd34E.js') || k.includes('index.html'))).toBe(true)
+      expect(uploaded).toContain('assets/app-Ab2Cd34E.js')
+      expect(uploaded).toContain('index.html')
+      // HTML after the asset, deletions last.
+      expect(uploaded.indexOf('index.html')).toBeGreaterThan(uploaded.indexOf('assets/app-Ab2Cd34E.js'))
+      expect(uploaded.at(-1)).toBe('<delete>')
+      expect(plan.deletions).toContain('assets/app-Ab1Cd34E.js')
+      expect(summary.uploaded).toBe(12)
+      await assertTreeMatches(site.root, env.dir)
+    })
+  })
+}
+
+folderSuite('localTarget', async () => {
+  const dir = await tempDir('local-target')
+  return { dir: dir.path, target: () => localTarget(dir.path), cleanup: dir.remove }
+})
+
+folderSuite('rsyncTarget to a local path', async () => {
+  const dir = await tempDir('rsync-local')
+  return { dir: dir.path, target: () => rsyncTarget(dir.path), cleanup: dir.remove }
+})
+
+folderSuite('rsyncTarget to an rsync daemon on loopback', async () => {
+  const dir = await tempDir('rsync-daemon')
+  const daemon = await startRsyncDaemon(dir.path)
+  return {
+    dir: dir.path,
+    target: () => rsyncTarget(`${daemon.url}/`),
+    cleanup: async () => {
+      await daemon.stop()
+      await dir.remove()
+    },
+  }
+})
+
+describe('rsyncTarget release mode', () => {
+  let site: Awaited<ReturnType<typeof makeSite>>
+  let dir: Awaited<ReturnType<typeof tempDir>>
+  beforeAll(async () => {
+    site = await makeSite(1)
+    dir = await tempDir('rsync-release')
+  })
+  afterAll(async () => {
+    await dir?.remove()
+    await site?.remove()
+  })
+
+  it('uploads into releases/<id>, swaps current atomically, hard-links unchanged files and keeps N releases', async () => {
+    const first = await deploy({ dir: site.root, target: rsyncTarget(dir.path, { release: true, keepReleases: 2 }) })
+    const current = join(dir.path, 'current')
+    expect((await lstat(current)).isSymbolicLink()).toBe(true)
+    expect(await readlink(current)).toBe(`releases/${first.summary.deployId}`)
+    await assertTreeMatches(site.root, current)
+
+    await writeSite(site.root, { 'robots.txt': 'User-agent: *\nDisallow: /private\n' })
+    await recompress(site.root)
+    const second = await deploy({ dir: site.root, target: rsyncTarget(dir.path, { release: true, keepReleases: 2 }) })
+    expect(second.summary.uploaded).toBe(1)
+    expect(await readlink(current)).toBe(`releases/${second.summary.deployId}`)
+    await assertTreeMatches(site.root, current)
+    // Unchanged files are hard links into the previous release.
+    const a = await stat(join(dir.path, 'releases', first.summary.deployId, 'index.html'))
+    const b = await stat(join(dir.path, 'releases', second.summary.deployId, 'index.html'))
+    expect(b.ino).toBe(a.ino)
+    expect(await readdir(dir.path)).not.toContain('current.tmp')
+
+    const third = await deploy({ dir: site.root, target: rsyncTarget(dir.path, { release: true, keepReleases: 2 }) })
+    expect(third.summary.uploaded).toBe(0)
+    expect((await readdir(join(dir.path, 'releases'))).sort()).toEqual([second.summary.deployId, third.summary.deployId].sort())
+    expect(await readlink(current)).toBe(`releases/${third.summary.deployId}`)
+  })
+
+  it('refuses release mode for a daemon, and names the destination', () => {
+    expect(() => rsyncTarget('rsync://127.0.0.1:873/site', { release: true })).toThrow(/rsync:\/\/127\.0\.0\.1:873\/site is an rsync daemon/)
+  })
+})
