@@ -2,9 +2,9 @@
 // empty bucket (full), again unchanged, and after one output file changed — counting objects,
 // bytes, HTTP requests by operation, and time.
 import { appendFile, chmod, cp, mkdir, readdir, stat } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { join, relative, resolve, sep } from 'node:path'
 import { toolPath } from '@preencode/test-utils'
-import { emptyPart, type PartResult } from '../lib/report.ts'
+import { emptyPart, type PartResult, type Table } from '../lib/report.ts'
 import type { BenchContext } from '../lib/context.ts'
 import { startMinio, type Minio } from '../lib/minio.ts'
 import { firstLine, fmtBytes, fmtInt, fmtMs, importBuilt, ratio, fmtRatio, runChild } from '../lib/util.ts'
@@ -34,73 +34,92 @@ export async function runDeploy(ctx: BenchContext): Promise<PartResult> {
   }
 
   const dir = join(ctx.tmp, 'deploy')
-  const site = join(dir, 'site')
   await mkdir(dir, { recursive: true })
-  const source = await playgroundSite(ctx, dir)
-  if ('why' in source) return { ...part, skipped: source.why }
-  await cp(source.dir, site, { recursive: true })
-  // The manifest must describe this copy (sizes, hashes, mtimes): recompress in place, from a cache.
-  const cache = join(dir, 'cache')
-  await core.mod.compressDirectory(site, { cache })
-  const fileCount = (await readdir(site, { recursive: true, withFileTypes: true })).filter((e) => e.isFile() && e.name !== MANIFEST).length
+  await chmod(dir, 0o755)
+  const sites: Array<{ name: string; dir: string; from: string }> = []
+  const playground = await playgroundSite(ctx, dir)
+  if ('why' in playground) part.notes.push(`playground deploys skipped: ${playground.why}`)
+  else sites.push({ name: 'the built playground', ...playground })
+  if (ctx.shared.preencodeDist) sites.push({ name: 'bench/app as built with preencode()', dir: ctx.shared.preencodeDist, from: 'the build part\'s output' })
+  if (sites.length === 0) return { ...part, skipped: part.notes.join('; ') }
 
   let minio: Minio | undefined
   try {
-    await chmod(dir, 0o755)
     minio = await startMinio(join(dir, 'minio'))
-    await minio.createBucket(BUCKET)
-    const rows: string[][] = []
-    const times: Record<string, number> = {}
-    const run = async (label: string) => {
-      const ops = new Map<string, number>()
-      const target = api.mod.s3Target({
-        bucket: BUCKET,
-        endpoint: minio!.endpoint,
-        credentials: minio!.credentials,
-        onRequest: (r) => { if (r.stage === 'start') ops.set(r.operation, (ops.get(r.operation) ?? 0) + 1) },
-      })
-      ctx.log(`deploy: ${label}…`)
-      const started = performance.now()
-      const { summary } = await api.mod.deploy({ dir: site, target, delete: true })
-      const wallMs = performance.now() - started
-      times[label] = wallMs
-      ctx.log(`deploy: ${label}: ${summary.uploaded} uploaded, ${summary.requests} requests, ${fmtMs(wallMs)}`)
-      const byOp = [...ops].sort((a, b) => b[1] - a[1]).map(([op, n]) => `${op.replace(/Command$/, '')} ${n}`).join(', ')
-      rows.push([label, fmtInt(summary.uploaded), fmtBytes(summary.uploadedBytes), fmtInt(summary.skipped), fmtInt(summary.deleted), fmtInt(summary.requests), byOp, fmtMs(wallMs)])
+    for (const [i, source] of sites.entries()) {
+      const bucket = `bench-${i}`
+      try {
+        await minio.createBucket(bucket)
+        part.tables.push(await deploySite(ctx, api.mod, core.mod, minio, bucket, source, join(dir, `site-${i}`)))
+      } catch (error) {
+        ctx.log(`deploy: ${source.name} failed: ${(error as Error).stack ?? error}`)
+        part.notes.push(`deploys of ${source.name} failed: ${firstLine(error)}`)
+      }
     }
-    await run('full (empty bucket)')
-    await run('unchanged')
-    // One output file changes: the largest script gets a trailing comment, its variants and the
-    // manifest are remade by the engine (the other files come from the cache).
-    const changed = await largestScript(site)
-    await appendFile(join(site, changed), `\n/* bench: changed at ${new Date().toISOString()} */\n`)
-    await core.mod.compressDirectory(site, { cache })
-    await run(`one file changed (${changed} + its variants)`)
-    part.tables.push({
-      title: `Deploys of the built playground to MinIO (${fileCount} files with variants, ${source.from})`,
-      columns: ['deploy', 'objects uploaded', 'bytes uploaded', 'skipped', 'deleted', 'requests', 'requests by operation', 'time'],
-      rows,
-      notes: [
-        '@preencode/deploy s3Target with `delete: true`, its default concurrency; MinIO on loopback with a throw-away data directory',
-        'requests are those the S3 client sent (its own count, and per operation from its onRequest hook); time is the wall time of deploy()',
-        `unchanged / full time: ${fmtRatio(ratio(times['unchanged']!, times['full (empty bucket)']!))}`,
-      ],
-    })
   } finally {
     await minio?.stop()
   }
   return part
 }
 
-async function largestScript(site: string): Promise<string> {
-  let best = { path: '', size: -1 }
+async function deploySite(ctx: BenchContext, api: DeployApi, core: CoreApi, minio: Minio, bucket: string, source: { name: string; dir: string; from: string }, site: string): Promise<Table> {
+  await cp(source.dir, site, { recursive: true })
+  // The manifest must describe this copy (sizes, hashes, mtimes): recompress in place, from a cache.
+  const cache = join(site, '..', `${bucket}-cache`)
+  await core.compressDirectory(site, { cache })
+  const files = (await readdir(site, { recursive: true, withFileTypes: true })).filter((e) => e.isFile() && e.name !== MANIFEST)
+  const rows: string[][] = []
+  const times: Record<string, number> = {}
+  const run = async (label: string) => {
+    const ops = new Map<string, number>()
+    const target = api.s3Target({
+      bucket,
+      endpoint: minio.endpoint,
+      credentials: minio.credentials,
+      onRequest: (r) => { if (r.stage === 'start') ops.set(r.operation, (ops.get(r.operation) ?? 0) + 1) },
+    })
+    ctx.log(`deploy: ${source.name}: ${label}…`)
+    const started = performance.now()
+    const { summary } = await api.deploy({ dir: site, target, delete: true })
+    const wallMs = performance.now() - started
+    times[label] = wallMs
+    ctx.log(`deploy: ${source.name}: ${label}: ${summary.uploaded} uploaded, ${summary.requests} requests, ${fmtMs(wallMs)}`)
+    const byOp = [...ops].sort((a, b) => b[1] - a[1]).map(([op, n]) => `${op.replace(/Command$/, '')} ${n}`).join(', ')
+    rows.push([label, fmtInt(summary.uploaded), fmtBytes(summary.uploadedBytes), fmtInt(summary.skipped), fmtInt(summary.deleted), fmtInt(summary.requests), byOp, fmtMs(wallMs)])
+  }
+  await run('full (empty bucket)')
+  await run('unchanged')
+  // One output file changes: a script gets a trailing comment; the engine remakes its variants
+  // and the manifest (every other file comes from the cache).
+  const changed = await scriptToChange(site)
+  await appendFile(join(site, changed), `\n/* bench: changed at ${new Date().toISOString()} */\n`)
+  await core.compressDirectory(site, { cache })
+  await run(`one file changed (${changed})`)
+  const bytes = (await Promise.all(files.map((e) => stat(join(e.parentPath, e.name))))).reduce((a, s) => a + s.size, 0)
+  return {
+    title: `Deploys of ${source.name} to MinIO (${files.length} files with variants, ${fmtBytes(bytes)}; ${source.from})`,
+    columns: ['deploy', 'objects uploaded', 'bytes uploaded', 'skipped', 'deleted', 'requests', 'requests by operation', 'time'],
+    rows,
+    notes: [
+      '@preencode/deploy s3Target with `delete: true` and its default concurrency; MinIO on loopback with a throw-away data directory',
+      'requests: the S3 client\'s own count; by operation from its onRequest hook; time: wall time of deploy(). The changed file\'s variants are re-made, so it uploads as up to 4 objects',
+      `unchanged / full time: ${fmtRatio(ratio(times['unchanged']!, times['full (empty bucket)']!))}`,
+    ],
+  }
+}
+
+/** The largest script of at most 512 KiB (a typical app chunk, not a multi-MB worker), else the smallest. */
+async function scriptToChange(site: string): Promise<string> {
+  const scripts: Array<{ path: string; size: number }> = []
   for (const entry of await readdir(site, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.js')) continue
     const path = join(entry.parentPath, entry.name)
-    const size = (await stat(path)).size
-    if (size > best.size) best = { path, size }
+    scripts.push({ path, size: (await stat(path)).size })
   }
-  return best.path.slice(site.length + 1)
+  if (scripts.length === 0) throw new Error(`no script in ${site} to change`)
+  scripts.sort((a, b) => b.size - a.size)
+  const pick = scripts.find((s) => s.size <= 512 * 1024) ?? scripts[scripts.length - 1]!
+  return relative(site, pick.path).split(sep).join('/')
 }
 
 /** playground/dist if it was built with the plugin (it has a manifest), else a fresh build. */
