@@ -10,6 +10,7 @@ import { resolvePreencodeRollupOptions, type PreencodeRollupOptions } from './op
  */
 export function preencode(options: PreencodeRollupOptions = {}): Plugin {
   let resolved: ReturnType<typeof resolvePreencodeRollupOptions> | undefined
+  /** Directories written since the last closeBundle; emptied there, when they are compressed. */
   let outDirs = new Set<string>()
   /** Runs one at a time: a watch rebuild may close while the previous compression still runs. */
   let queue: Promise<void> = Promise.resolve()
@@ -18,7 +19,6 @@ export function preencode(options: PreencodeRollupOptions = {}): Plugin {
     name: 'preencode',
 
     buildStart() {
-      outDirs = new Set()
       try {
         resolved ??= resolvePreencodeRollupOptions(options)
       } catch (error) {
@@ -38,9 +38,10 @@ export function preencode(options: PreencodeRollupOptions = {}): Plugin {
       order: 'post',
       sequential: true,
       async handler(error?: Error) {
-        if (error || !resolved || outDirs.size === 0) return
-        const settings = resolved
         const dirs = outermost([...outDirs])
+        outDirs = new Set()
+        if (error || !resolved || dirs.length === 0) return
+        const settings = resolved
         const run = queue.then(() => compressAll(this, dirs, settings))
         queue = run.catch(() => {})
         try {

@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
-import { compressDirectory, formatReport, isPreencodeError, type CompressReport } from '@preencode/core'
+import { compressDirectory, formatReport, isPreencodeError } from '@preencode/core'
 import type { Logger, Plugin, ResolvedConfig } from 'vite'
 import { resolvePreencodeViteOptions, type PreencodeViteOptions, type ResolvedPreencodeViteOptions } from './options.js'
 
@@ -10,7 +10,11 @@ import { resolvePreencodeViteOptions, type PreencodeViteOptions, type ResolvedPr
 export function preencode(options: PreencodeViteOptions = {}): Plugin {
   let config: ResolvedConfig
   let resolved: ResolvedPreencodeViteOptions
-  /** Output directories written in this build (one per `output` entry), collected in writeBundle. */
+  /**
+   * Output directories written since the last closeBundle (one per `output` entry). Not reset
+   * in buildStart: Rolldown runs the build hooks again for each output of a multi-output build,
+   * and only the last output's directory would be left.
+   */
   let outDirs = new Set<string>()
   /** Compressions run one after another: in watch mode Vite does not wait for closeBundle. */
   let queue: Promise<void> = Promise.resolve()
@@ -34,10 +38,6 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       return resolved.environments({ name: environment.name, consumer: environment.config.consumer })
     },
 
-    buildStart() {
-      outDirs = new Set()
-    },
-
     writeBundle(outputOptions) {
       // Rolldown/Rollup give the directory actually written; `file` outputs write beside it.
       const dir = outputOptions.dir ?? (outputOptions.file ? dirname(outputOptions.file) : undefined)
@@ -54,11 +54,12 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       order: 'post',
       sequential: true,
       async handler(error?: Error) {
-        if (error || outDirs.size === 0) return
         const dirs = outermost([...outDirs])
+        outDirs = new Set()
+        if (error || dirs.length === 0) return
         const logger = this.environment?.logger ?? config.logger
         const environmentName = this.environment?.name
-        const run = queue.then(() => compressAll(dirs, resolved, logger, environmentName))
+        const run = queue.then(() => compressAll(dirs, resolved, config, logger, environmentName))
         queue = run.catch(() => {})
         try {
           await run
@@ -74,6 +75,7 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
 async function compressAll(
   dirs: string[],
   resolved: ResolvedPreencodeViteOptions,
+  config: ResolvedConfig,
   logger: Logger,
   environmentName: string | undefined,
 ): Promise<void> {
@@ -84,19 +86,20 @@ async function compressAll(
         warn: (message) => logger.warn(message),
       },
     })
-    printReport(report, resolved.report, logger, environmentName)
+    if (resolved.report === 'json') logger.info(JSON.stringify(report))
+    else if (resolved.report) logger.info(`\n${heading(dir, dirs, config, environmentName)}${formatReport(report, { color: wantsColor() })}`)
   }
 }
 
-function printReport(report: CompressReport, mode: boolean | 'json', logger: Logger, environmentName: string | undefined): void {
-  if (mode === false) return
-  if (mode === 'json') {
-    logger.info(JSON.stringify(report))
-    return
-  }
-  const where = environmentName && environmentName !== 'client' ? ` (${environmentName})` : ''
-  const color = process.stdout.isTTY === true && !process.env.CI
-  logger.info(`\npreencode${where}: ${report.dir}\n${formatReport(report, { color })}`)
+/** Which output a report is about, when that is not obvious (several outputs, a non-client environment). */
+function heading(dir: string, dirs: string[], config: ResolvedConfig, environmentName: string | undefined): string {
+  if (dirs.length === 1 && (environmentName === undefined || environmentName === 'client')) return ''
+  const where = environmentName && environmentName !== 'client' ? ` [${environmentName}]` : ''
+  return `${relative(config.root, dir) || '.'}${where}\n`
+}
+
+function wantsColor(): boolean {
+  return process.stdout.isTTY === true && !process.env.CI && !process.env.NO_COLOR
 }
 
 /** Drops directories inside another one of the list: compressing the outer one covers them. */

@@ -1,0 +1,69 @@
+// Shared by the @preencode/vite suites: a throw-away copy of a fixture, a Vite logger that
+// keeps what it was told, and checks on the files a build left on disk.
+import { cp, readFile, readdir } from 'node:fs/promises'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
+import { tempDir } from '@preencode/test-utils'
+import type { CompressReport } from '@preencode/core'
+import type { Logger } from 'vite'
+
+export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures')
+export const VARIANT_EXTENSIONS = ['.gz', '.br', '.zst'] as const
+
+const DECODERS: Record<(typeof VARIANT_EXTENSIONS)[number], (data: Buffer) => Buffer> = {
+  '.gz': gunzipSync,
+  '.br': brotliDecompressSync,
+  '.zst': zstdDecompressSync,
+}
+
+/** Copies `fixtures/<name>` into a temp dir, so builds, caches and edits never touch the repo. */
+export async function fixtureCopy(name: string): Promise<{ root: string; remove: () => Promise<void> }> {
+  const dir = await tempDir(`vite-${name}`)
+  const root = join(dir.path, name)
+  await cp(join(FIXTURES, name), root, { recursive: true })
+  return { root, remove: dir.remove }
+}
+
+/** A Vite logger that records every line; `reports()` parses the `report: 'json'` lines. */
+export function captureLogger(): { logger: Logger; lines: string[]; reports: () => CompressReport[] } {
+  const lines: string[] = []
+  const record = (message: string): void => { lines.push(message) }
+  const logger: Logger = {
+    hasWarned: false,
+    info: record,
+    warn: record,
+    warnOnce: record,
+    error: record,
+    clearScreen() {},
+    hasErrorLogged: () => false,
+  }
+  const reports = (): CompressReport[] =>
+    lines.filter((line) => line.startsWith('{"dir"')).map((line) => JSON.parse(line) as CompressReport)
+  return { logger, lines, reports }
+}
+
+/** Every file under `dir`, as POSIX paths relative to it, sorted. */
+export async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split('\\').join('/'))
+    .sort()
+}
+
+/** The variant extensions present beside `path` (e.g. `['.gz', '.br', '.zst']`). */
+export function variantsOf(files: string[], path: string): string[] {
+  return VARIANT_EXTENSIONS.filter((ext) => files.includes(`${path}${ext}`))
+}
+
+/** Asserts-by-throwing that each variant of `path` decodes to exactly the original's bytes. */
+export async function expectVariantsDecode(dir: string, path: string, extensions: readonly string[]): Promise<Buffer> {
+  const original = await readFile(join(dir, path))
+  for (const ext of extensions) {
+    const decode = DECODERS[ext as (typeof VARIANT_EXTENSIONS)[number]]
+    const decoded = decode(await readFile(join(dir, `${path}${ext}`)))
+    if (!decoded.equals(original)) throw new Error(`${path}${ext} does not decode to ${path}`)
+  }
+  return original
+}
