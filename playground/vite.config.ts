@@ -10,7 +10,7 @@ import preencode from '@preencode/vite'
  * It is `enforce: 'post'` like preencode and listed after it on purpose: the ordering must come
  * from preencode's `closeBundle: { order: 'post' }`, not from the plugin array.
  */
-function lateWriter(): Plugin {
+export function lateWriter(): Plugin {
   let outDir = ''
   return {
     name: 'playground:late-writer',
