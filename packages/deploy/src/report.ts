@@ -1,0 +1,53 @@
+// Text renderers for the CLI: they return strings, the command prints them.
+import type { DeployPlan } from './plan.js'
+import type { DeploySummary } from './deploy.js'
+import type { VerifyResult } from './verify.js'
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+}
+
+/** The dry-run plan: every upload by phase with its reason, then deletions and kept objects. */
+export function formatPlan(plan: DeployPlan, target: string): string {
+  const lines = [`Plan for ${target}:`]
+  for (const phase of plan.phases) {
+    lines.push(`  ${phase.phase}: ${phase.uploads.length} to upload, ${phase.unchanged.length} unchanged`)
+    for (const upload of phase.uploads) lines.push(`    upload ${upload.key} (${upload.reason}, ${formatBytes(upload.size)})`)
+  }
+  for (const key of plan.deletions) lines.push(`  delete ${key}`)
+  for (const key of plan.kept) lines.push(`  keep   ${key}`)
+  return lines.join('\n')
+}
+
+export function formatSummary(summary: DeploySummary): string {
+  const verb = summary.dryRun ? 'would upload' : 'uploaded'
+  return (
+    `${summary.dryRun ? 'Dry run: ' : ''}${summary.target}: ${verb} ${summary.uploaded} objects (${formatBytes(summary.uploadedBytes)}), ` +
+    `skipped ${summary.skipped} unchanged, ${summary.dryRun ? 'would delete' : 'deleted'} ${summary.deleted}` +
+    `${summary.kept ? `, kept ${summary.kept} stale` : ''}; ${summary.requests} requests in ${(summary.durationMs / 1000).toFixed(2)} s`
+  )
+}
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + ' '.repeat(width - text.length)
+}
+
+/** A plain-text table of the failed checks (none: a one-line success). */
+export function formatVerifyReport(result: VerifyResult): string {
+  if (result.failures.length === 0) {
+    return `verify ${result.url}: ${result.checks.length} checks on ${result.files} files passed in ${(result.durationMs / 1000).toFixed(2)} s`
+  }
+  const rows = result.failures.map((c) => [new URL(c.url).pathname, c.acceptEncoding ?? '(none)', String(c.status), c.contentEncoding ?? '-', c.problems.join('; ')])
+  const header = ['URL', 'Accept-Encoding', 'Status', 'Content-Encoding', 'Problem']
+  const widths = header.map((h, i) => Math.min(60, Math.max(h.length, ...rows.map((r) => r[i]!.length))))
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : pad(c, widths[i]!))).join('  ')
+  return [
+    line(header),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map(line),
+    '',
+    `verify ${result.url}: ${result.failures.length} of ${result.checks.length} checks failed on ${result.files} files`,
+  ].join('\n')
+}
