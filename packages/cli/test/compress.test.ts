@@ -1,0 +1,185 @@
+// The real binary (`node packages/cli/dist/bin.js`), as users and CI run it, on a small site.
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
+import { afterEach, describe, expect, it } from 'vitest'
+import { tempDir } from '@preencode/test-utils'
+import type { CompressReport } from '@preencode/core'
+
+const BIN = resolve(import.meta.dirname, '../dist/bin.js')
+
+interface Result { status: number | null; stdout: string; stderr: string }
+
+function cli(args: string[], cwd: string): Result {
+  const run = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', CI: '' },
+  })
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr }
+}
+
+const cleanups: (() => Promise<void>)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup()
+})
+
+/** A small static site: HTML, JS, CSS, SVG, a tiny file and a PNG-like binary. */
+async function site(): Promise<{ work: string; dir: string; cache: string }> {
+  const tmp = await tempDir('cli')
+  cleanups.push(tmp.remove)
+  const dir = join(tmp.path, 'site')
+  await mkdir(join(dir, 'assets'), { recursive: true })
+  const paragraph = '<p>preencode writes .gz, .br and .zst files beside each compressible file of a site.</p>\n'
+  await writeFile(join(dir, 'index.html'), `<!doctype html><html><head><title>site</title></head><body>\n${paragraph.repeat(40)}</body></html>\n`)
+  await writeFile(join(dir, 'assets', 'app-3f2a9c1b.js'), `export const rows = ${JSON.stringify(Array.from({ length: 300 }, (_, i) => ({ id: i, label: `row ${i}` })))}\n`)
+  await writeFile(join(dir, 'assets', 'style-9a8b7c6d.css'), 'body { margin: 0; font-family: system-ui; }\n'.repeat(60))
+  await writeFile(join(dir, 'logo.svg'), `<svg xmlns="http://www.w3.org/2000/svg">${'<rect width="10" height="10"/>'.repeat(60)}</svg>\n`)
+  await writeFile(join(dir, 'robots.txt'), 'User-agent: *\n')
+  await writeFile(join(dir, 'photo.png'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251)))
+  return { work: tmp.path, dir, cache: join(tmp.path, 'cache') }
+}
+
+async function variants(dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true })).filter((f) => /\.(gz|br|zst)$/.test(f)).sort()
+}
+
+describe('preencode compress', () => {
+  it('compresses a folder, prints the report on stdout and exits 0; variants decode', async () => {
+    const { work, dir, cache } = await site()
+    const run = cli(['compress', dir, '--cache-dir', cache], work)
+    expect(run.stderr).toBe('')
+    expect(run.status).toBe(0)
+    expect(run.stdout).toMatch(/^preencode: 4 of 6 files -> 12 variants in .* \(12 compressed, 0 from cache\)/)
+    expect(run.stdout).toMatch(/brotli\s+4/)
+    const original = await readFile(join(dir, 'index.html'))
+    expect(gunzipSync(await readFile(join(dir, 'index.html.gz'))).equals(original)).toBe(true)
+    expect(brotliDecompressSync(await readFile(join(dir, 'index.html.br'))).equals(original)).toBe(true)
+    expect(zstdDecompressSync(await readFile(join(dir, 'index.html.zst'))).equals(original)).toBe(true)
+    expect(await variants(dir)).not.toContain('photo.png.gz')
+    expect(existsSync(join(dir, '.preencode-manifest.json'))).toBe(true)
+  })
+
+  it('a second run says everything came from the cache', async () => {
+    const { work, dir, cache } = await site()
+    expect(cli(['compress', dir, '--cache-dir', cache], work).status).toBe(0)
+    await writeFile(join(dir, 'index.html.br'), 'not brotli') // a damaged variant is rewritten from the cache
+    const second = cli(['compress', dir, '--cache-dir', cache], work)
+    expect(second.status).toBe(0)
+    expect(second.stdout).toMatch(/all 12 cached, nothing compressed/)
+    const original = await readFile(join(dir, 'index.html'))
+    expect(brotliDecompressSync(await readFile(join(dir, 'index.html.br'))).equals(original)).toBe(true)
+  })
+
+  it('uses node_modules/.cache/preencode under the working directory by default', async () => {
+    const { work, dir } = await site()
+    expect(cli(['compress', dir], work).status).toBe(0)
+    expect(existsSync(join(work, 'node_modules', '.cache', 'preencode'))).toBe(true)
+    expect(cli(['compress', dir], work).stdout).toMatch(/all 12 cached/)
+  })
+
+  it('--formats, --level-*, --threshold and --no-cache', async () => {
+    const { work, dir } = await site()
+    const run = cli(['compress', dir, '--formats', 'gzip,brotli', '--level-gzip', '6', '--level-brotli', '4', '--level-zstd', '3', '--threshold', '100', '--no-cache'], work)
+    expect(run.stderr).toBe('')
+    expect(run.status).toBe(0)
+    expect(run.stdout).toMatch(/cache off/)
+    const written = await variants(dir)
+    expect(written.some((f) => f.endsWith('.zst'))).toBe(false)
+    expect(written).toContain('index.html.gz')
+    expect(written).toContain('index.html.br')
+    expect(existsSync(join(work, 'node_modules'))).toBe(false)
+  })
+
+  it('--json prints only the report as JSON', async () => {
+    const { work, dir, cache } = await site()
+    const run = cli(['compress', dir, '--json', '--cache-dir', cache], work)
+    expect(run.status).toBe(0)
+    const report = JSON.parse(run.stdout) as CompressReport
+    expect(report.dir).toBe(dir)
+    expect(report.compressedFiles).toBe(4)
+    expect(report.formats.map((f) => f.format).sort()).toEqual(['brotli', 'gzip', 'zstd'])
+  })
+
+  it('--quiet prints nothing', async () => {
+    const { work, dir, cache } = await site()
+    const run = cli(['compress', dir, '--quiet', '--cache-dir', cache], work)
+    expect(run).toMatchObject({ status: 0, stdout: '', stderr: '' })
+    expect((await variants(dir)).length).toBe(12)
+  })
+
+  it('--no-keep-originals keeps only the variants', async () => {
+    const { work, dir, cache } = await site()
+    const run = cli(['compress', dir, '--no-keep-originals', '--cache-dir', cache], work)
+    expect(run.status).toBe(0)
+    expect(existsSync(join(dir, 'index.html'))).toBe(false)
+    expect(existsSync(join(dir, 'index.html.gz'))).toBe(true)
+    expect(existsSync(join(dir, 'robots.txt'))).toBe(true) // too small: nothing replaces it
+  })
+
+  it('an unknown format fails with exit 1, naming it and the accepted formats', async () => {
+    const { work, dir } = await site()
+    const run = cli(['compress', dir, '--formats', 'brotly'], work)
+    expect(run.status).toBe(1)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toMatch(/brotly/)
+    expect(run.stderr).toMatch(/brotli, zstd, gzip/)
+    expect(run.stderr.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('a level out of range or not a number fails with exit 1 and the accepted range', async () => {
+    const { work, dir } = await site()
+    const high = cli(['compress', dir, '--level-brotli', '12'], work)
+    expect(high.status).toBe(1)
+    expect(high.stderr).toMatch(/brotli accepts a whole number from 0 to 11/)
+    const word = cli(['compress', dir, '--level-gzip', 'max'], work)
+    expect(word.status).toBe(1)
+    expect(word.stderr).toMatch(/--level-gzip must be a whole number; got `max`/)
+  })
+
+  it('a missing directory, or a file where a directory is expected, fails with exit 1', async () => {
+    const { work, dir } = await site()
+    const missing = cli(['compress', join(work, 'nope')], work)
+    expect(missing.status).toBe(1)
+    expect(missing.stderr).toMatch(/nope does not exist/)
+    const file = cli(['compress', join(dir, 'index.html')], work)
+    expect(file.status).toBe(1)
+    expect(file.stderr).toMatch(/is not a directory/)
+    const none = cli(['compress'], work)
+    expect(none.status).toBe(1)
+    expect(none.stderr).toMatch(/Missing required positional argument: DIR/)
+  })
+
+  it('an unknown flag or command is a clear error, not silently ignored', async () => {
+    const { work, dir } = await site()
+    const flag = cli(['compress', dir, '--formts', 'gzip'], work)
+    expect(flag.status).toBe(1)
+    expect(flag.stderr).toMatch(/Unknown option `--formts`.*--formats/)
+    const command = cli(['compres', dir], work)
+    expect(command.status).toBe(1)
+    expect(command.stderr).toMatch(/Unknown command `compres`\. Commands: compress/)
+  })
+
+  it('--help prints usage and exits 0, for the command and for `compress`', async () => {
+    const { work } = await site()
+    const sub = cli(['compress', '--help'], work)
+    expect(sub.status).toBe(0)
+    expect(sub.stdout).toMatch(/USAGE preencode compress/)
+    for (const flag of ['--formats', '--level-brotli', '--threshold', '--no-keep-originals', '--json', '--no-cache', '--quiet']) {
+      expect(sub.stdout).toContain(flag)
+    }
+    const main = cli(['--help'], work)
+    expect(main.stderr).toBe('')
+    expect(main.status).toBe(0)
+    expect(main.stdout).toMatch(/compress/)
+  })
+
+  it('--version prints the version', async () => {
+    const { work } = await site()
+    const run = cli(['--version'], work)
+    expect(run.status).toBe(0)
+    expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
+  })
+})
