@@ -1,0 +1,138 @@
+import { resolve } from 'node:path'
+import { userError } from '@preencode/core'
+import {
+  createTarget,
+  deploy,
+  formatBytes,
+  formatPlan,
+  formatSummary,
+  loadConfig,
+  validateDeployConfig,
+  type DeployConfig,
+  type DeployEvent,
+  type KeepPolicy,
+} from '@preencode/deploy'
+import { defineCommand } from 'citty'
+import { assertKnownFlags, parseInteger, printJson, type OutputStream } from '../cli-utils.js'
+
+const args = {
+  dir: { type: 'positional', description: 'The built site (holding .preencode-manifest.json); default: deploy.dir of the config file, else dist', required: false },
+  to: { type: 'string', description: 'Target: ./path, user@host:path, rsync://host[:port]/module/path or s3://bucket/prefix', valueHint: 'target' },
+  'dry-run': { type: 'boolean', description: 'Print the plan (upload, skip, delete) and change nothing' },
+  json: { type: 'boolean', description: 'Print the summary (and the plan) as JSON' },
+  concurrency: { type: 'string', description: 'Uploads in flight at most (default 8)', valueHint: 'n' },
+  delete: { type: 'boolean', description: 'Delete objects the site no longer has, after every upload succeeded' },
+  keep: { type: 'string', description: 'With --delete: keep files of the last N deploys (grace period); with --release: releases kept (default 5)', valueHint: 'n' },
+  endpoint: { type: 'string', description: 'S3 endpoint for MinIO, R2… (path-style addressing)', valueHint: 'url' },
+  region: { type: 'string', description: 'S3 region (default AWS_REGION, else us-east-1)', valueHint: 'region' },
+  release: { type: 'boolean', description: 'rsync/local: upload into releases/<id>, then switch the current symlink atomically' },
+} as const
+
+/**
+ * `preencode deploy [dir] --to <target>`: settings from `preencode.config.*` in the working
+ * directory, flags override them. There is no default target: without `--to` or `deploy.to`
+ * the command stops and says how to name one, rather than writing somewhere implicit.
+ */
+export const deployCommand = defineCommand({
+  meta: { name: 'deploy', description: 'Upload a compressed site in a safe order: assets, then HTML, then deletions' },
+  args,
+  async run({ args: parsed, rawArgs }) {
+    assertKnownFlags(rawArgs, args)
+    const loaded = await loadConfig(process.cwd())
+    const fromFile = validateDeployConfig(loaded?.config.deploy, loaded?.path ?? 'config')
+    const settings = merge(fromFile, parsed)
+    if (!settings.to) {
+      throw userError(
+        'cli',
+        `No deploy target. Pass --to <./folder | user@host:path | rsync://host/module/path | s3://bucket/prefix>, or set deploy.to in preencode.config.{ts,js,mjs,json}${loaded ? ` (${loaded.path} has none)` : ''}.`,
+      )
+    }
+    const json = parsed.json === true
+    const target = createTarget(settings.to, settings)
+    const progress = createDeployProgress(process.stderr)
+    const { plan, summary } = await deploy({
+      dir: resolve(settings.dir ?? 'dist'),
+      target,
+      dryRun: settings.dryRun,
+      concurrency: settings.concurrency,
+      delete: settings.delete,
+      keep: settings.keep,
+      onEvent: json ? undefined : progress.update,
+    })
+    progress.done()
+    if (json) {
+      printJson({
+        summary,
+        plan: {
+          uploads: plan.phases.flatMap((p) => p.uploads.map((u) => ({ key: u.key, phase: p.phase, reason: u.reason, size: u.size }))),
+          skipped: plan.skipped.map((s) => s.key),
+          deletions: plan.deletions,
+          kept: plan.kept,
+        },
+      })
+      return
+    }
+    if (summary.dryRun) process.stdout.write(`${formatPlan(plan, summary.target)}\n`)
+    process.stdout.write(`${formatSummary(summary)}\n`)
+  },
+})
+
+interface ParsedDeployArgs {
+  dir?: string | undefined
+  to?: string | undefined
+  'dry-run'?: boolean | undefined
+  concurrency?: string | undefined
+  delete?: boolean | undefined
+  keep?: string | undefined
+  endpoint?: string | undefined
+  region?: string | undefined
+  release?: boolean | undefined
+}
+
+function merge(file: DeployConfig, parsed: ParsedDeployArgs): DeployConfig {
+  const settings: DeployConfig = { ...file }
+  if (parsed.dir) settings.dir = parsed.dir
+  if (parsed.to) settings.to = parsed.to
+  if (parsed['dry-run'] !== undefined) settings.dryRun = parsed['dry-run']
+  if (parsed.delete !== undefined) settings.delete = parsed.delete
+  if (parsed.release !== undefined) settings.release = parsed.release
+  if (parsed.endpoint) settings.endpoint = parsed.endpoint
+  if (parsed.region) settings.region = parsed.region
+  const concurrency = parseInteger(parsed.concurrency, 'concurrency')
+  if (concurrency !== undefined) {
+    if (concurrency < 1) throw userError('cli', `--concurrency must be at least 1; got ${concurrency}.`)
+    settings.concurrency = concurrency
+  }
+  const keep = parseInteger(parsed.keep, 'keep')
+  if (keep !== undefined) {
+    if (keep < 0 || (settings.release && keep < 1)) throw userError('cli', `--keep must be ${settings.release ? 'at least 1 (releases)' : 'at least 0 (deploys)'}; got ${keep}.`)
+    if (settings.release) settings.keepReleases = keep
+    else settings.keep = { ...settings.keep, deploys: keep } satisfies KeepPolicy
+  }
+  return settings
+}
+
+/** One updating line on a terminal; nothing at all in CI, pipes or files. */
+function createDeployProgress(stream: OutputStream & { columns?: number }): { update: (event: DeployEvent) => void; done: () => void } {
+  const live = stream.isTTY === true && !process.env.CI
+  let total = 0
+  let done = 0
+  let bytes = 0
+  let shown = false
+  return {
+    update(event) {
+      if (!live) return
+      if (event.type === 'phase') total += event.uploads
+      else if (event.type === 'upload') {
+        done++
+        bytes += event.bytes
+      } else return
+      const line = `deploy: ${done}/${total} objects, ${formatBytes(bytes)}${event.type === 'upload' ? ` — ${event.key}` : ''}`
+      stream.write(`\r\x1b[2K${line.slice(0, (stream.columns ?? 100) - 1)}`)
+      shown = true
+    },
+    done() {
+      if (shown) stream.write('\r\x1b[2K')
+    },
+  }
+}

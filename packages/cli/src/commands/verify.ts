@@ -1,0 +1,38 @@
+import { resolve } from 'node:path'
+import { readManifest, userError } from '@preencode/core'
+import { formatVerifyReport, verifySite } from '@preencode/deploy'
+import { defineCommand } from 'citty'
+import { assertKnownFlags, parseInteger, printJson } from '../cli-utils.js'
+
+const args = {
+  url: { type: 'positional', description: 'Where the site is served, e.g. https://example.com/', required: true },
+  dir: { type: 'positional', description: 'The local build it should match (holding .preencode-manifest.json)', required: true },
+  limit: { type: 'string', description: 'Check at most N files (HTML first, then a spread sample)', valueHint: 'n' },
+  concurrency: { type: 'string', description: 'Requests in flight at most (default 8)', valueHint: 'n' },
+  json: { type: 'boolean', description: 'Print every check as JSON' },
+} as const
+
+/**
+ * `preencode verify <url> <dir>`: requests each file with Accept-Encoding br, gzip, zstd,
+ * identity, none and `br;q=0, gzip`, and checks the answers against the manifest. Prints a table
+ * of what failed; any failure exits non-zero.
+ */
+export const verifyCommand = defineCommand({
+  meta: { name: 'verify', description: 'Check a deployed site serves the right variants, types, Vary and bytes' },
+  args,
+  async run({ args: parsed, rawArgs }) {
+    assertKnownFlags(rawArgs, args)
+    const root = resolve(parsed.dir)
+    const manifest = await readManifest(root)
+    const limit = parseInteger(parsed.limit, 'limit')
+    if (limit !== undefined && limit < 1) throw userError('cli', `--limit must be at least 1; got ${limit}.`)
+    const concurrency = parseInteger(parsed.concurrency, 'concurrency')
+    if (concurrency !== undefined && concurrency < 1) throw userError('cli', `--concurrency must be at least 1; got ${concurrency}.`)
+    const result = await verifySite(parsed.url, manifest, root, { limit, concurrency })
+    if (parsed.json === true) printJson(result)
+    else process.stdout.write(`${formatVerifyReport(result)}\n`)
+    if (result.failures.length > 0) {
+      throw userError('verify', `${result.failures.length} of ${result.checks.length} checks failed against ${parsed.url}.`, { code: 'VERIFY_FAILED' })
+    }
+  },
+})
