@@ -1,10 +1,9 @@
 // MinIO as a real process on a free loopback port with a throw-away data directory, and a
 // bucket in it, for the deploy benchmark.
-import { createRequire } from 'node:module'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { freePort, startProcess, toolPath, type RunningProcess } from '@preencode/test-utils'
+import { resolveVia } from './util.ts'
 
 export const MINIO_USER = 'preencode-bench'
 export const MINIO_SECRET = 'preencode-bench-secret'
@@ -41,8 +40,7 @@ export async function startMinio(dir: string): Promise<Minio> {
     credentials,
     async createBucket(name) {
       // The bench does not depend on the AWS SDK itself: borrow @preencode/deploy's copy.
-      const require = createRequire(fileURLToPath(import.meta.resolve('@preencode/deploy')))
-      const s3 = require('@aws-sdk/client-s3') as typeof import('@aws-sdk/client-s3')
+      const s3 = (await import(resolveVia('@aws-sdk/client-s3', '@preencode/deploy'))) as typeof import('@aws-sdk/client-s3')
       const client = new s3.S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials })
       try {
         await client.send(new s3.CreateBucketCommand({ Bucket: name }))

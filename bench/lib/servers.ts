@@ -14,14 +14,28 @@ export interface Server {
 export const BROTLI_STATIC_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so'
 const APACHE_MODULES = '/usr/lib/apache2/modules'
 
-/**
- * Starts nginx serving `root`. `main` goes in the main context (load_module), `server` inside
- * the `server` block, after `root` and `index`.
- */
-export async function startNginx(dir: string, root: string, config: { main?: string; http?: string; server: string }): Promise<Server> {
+export interface NginxParts {
+  /** Main context (load_module). */
+  main?: string
+  /** http context, before the server block. */
+  http?: string
+  /** Inside the bench's `server` block, after `root` and `index`; `null` for no server block of ours (`http` brings one). */
+  server: string | null
+}
+
+/** Starts nginx serving `root`; `config` gets the port the server must listen on. */
+export async function startNginx(dir: string, root: string, config: (port: number) => NginxParts | Promise<NginxParts>): Promise<Server> {
   await mkdir(join(dir, 'logs'), { recursive: true })
   const port = await freePort()
-  const conf = `${config.main ?? ''}
+  const parts = await config(port)
+  const server = parts.server === null ? '' : `  server {
+    listen 127.0.0.1:${port};
+    server_name localhost;
+    root ${root};
+    index index.html;
+${indent(parts.server, 4)}
+  }`
+  const conf = `${parts.main ?? ''}
 ${process.getuid?.() === 0 ? 'user root;' : ''}
 daemon off;
 worker_processes auto;
@@ -40,14 +54,8 @@ http {
   fastcgi_temp_path ${join(dir, 'fastcgi')};
   uwsgi_temp_path ${join(dir, 'uwsgi')};
   scgi_temp_path ${join(dir, 'scgi')};
-  ${config.http ?? ''}
-  server {
-    listen 127.0.0.1:${port};
-    server_name localhost;
-    root ${root};
-    index index.html;
-${indent(config.server, 4)}
-  }
+${indent(parts.http ?? '', 2)}
+${server}
 }
 `
   const confPath = join(dir, 'nginx.conf')

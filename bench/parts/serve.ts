@@ -8,7 +8,7 @@ import { emptyPart, type PartResult, type Table } from '../lib/report.ts'
 import type { BenchContext } from '../lib/context.ts'
 import { buildLargePage } from '../lib/page.ts'
 import { BROTLI_STATIC_MODULE, startApache, startNginx, type Server } from '../lib/servers.ts'
-import { generatedConfigs, type GeneratedConfigs } from '../lib/generated.ts'
+import { generators, type Generators } from '../lib/generated.ts'
 import { ACCEPT_ENCODING, probe, runWrk, writeWrkScript, type Probe, type WrkResult } from '../lib/wrk.ts'
 import { firstLine, fmtBytes, fmtInt, fmtRatio, importBuilt, ratio, runChild } from '../lib/util.ts'
 
@@ -16,6 +16,8 @@ const REPO_ROOT = resolve(import.meta.dirname, '..', '..')
 const PLAYGROUND = join(REPO_ROOT, 'playground')
 const WRK = { threads: 2, connections: 32, seconds: 5 }
 const WRK_QUICK = { threads: 2, connections: 8, seconds: 1 }
+/** Interleaved rounds per configuration and file in a full run; the median is reported. */
+const ROUNDS = 3
 
 type ConfigId = 'nginx-onthefly' | 'nginx-static' | 'nginx-generated-modules' | 'nginx-generated-stock' | 'apache-deflate' | 'apache-generated-htaccess' | 'apache-generated-vhost'
 
@@ -26,7 +28,13 @@ interface ServerConfig {
   skip?: string
 }
 
-interface Measurement { probe: Probe; wrk: WrkResult }
+interface Measurement { probe: Probe; runs: WrkResult[] }
+
+/** The median run by requests/s. */
+function medianRun(m: Measurement): WrkResult {
+  const sorted = [...m.runs].sort((a, b) => a.rps - b.rps)
+  return sorted[(sorted.length - 1) >> 1]!
+}
 
 export async function runServe(ctx: BenchContext): Promise<PartResult> {
   const part = emptyPart('serve', 'Serving: nginx and Apache, on-the-fly vs pre-compressed')
@@ -61,56 +69,74 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
     }
     variantsBy = `node:zlib gzip 9 and brotli 11 written by the bench, because ${core.why}`
   }
-  const generated: GeneratedConfigs = 'mod' in core ? await generatedConfigs(site) : { why: `no manifest: ${core.why}` }
+  const generated = 'mod' in core ? await generators(site) : { why: `no manifest: ${core.why}` }
 
-  const configs = serverConfigs(site, generated)
+  const configs = await serverConfigs(site, generated)
   const wrkScript = await writeWrkScript(dir)
   const wrkOptions = ctx.quick ? WRK_QUICK : WRK
   const results = new Map<ConfigId, Map<string, Measurement | { error: string }>>()
-  for (const config of configs) {
-    if (!config.start) continue
-    const perFile = new Map<string, Measurement | { error: string }>()
-    results.set(config.id, perFile)
-    const serverDir = join(dir, config.id)
-    await mkdir(serverDir, { recursive: true })
-    ctx.log(`serve: ${config.label}…`)
-    let server: Server | undefined
-    try {
-      server = await config.start(serverDir)
-      for (const file of files) {
-        const url = server.url + file.path
-        try {
-          const answer = await probe(url)
-          if (answer.status !== 200) throw new Error(`GET ${file.path} answered ${answer.status}`)
-          const wrk = await runWrk(url, wrkScript, wrkOptions)
-          perFile.set(file.path, { probe: answer, wrk })
-          ctx.log(`serve: ${config.label} ${file.path}: ${fmtInt(wrk.rps)} req/s, ${answer.contentEncoding}, ${fmtInt(wrk.bytesPerResponse)} B/response`)
-        } catch (error) {
-          perFile.set(file.path, { error: firstLine(error) })
-          ctx.log(`serve: ${config.label} ${file.path} failed: ${firstLine(error)}`)
+  // Every server runs at once (idle ones cost nothing), so the rounds can interleave: a burst
+  // of load from elsewhere then hits every configuration, and the median of the rounds is kept.
+  const servers = new Map<ConfigId, Server>()
+  try {
+    for (const config of configs) {
+      if (!config.start) continue
+      const perFile = new Map<string, Measurement | { error: string }>()
+      results.set(config.id, perFile)
+      const serverDir = join(dir, config.id)
+      await mkdir(serverDir, { recursive: true })
+      try {
+        const server = await config.start(serverDir)
+        servers.set(config.id, server)
+        for (const file of files) {
+          const answer = await probe(server.url + file.path).catch((error: unknown) => ({ error: firstLine(error) }))
+          if ('error' in answer) perFile.set(file.path, answer)
+          else if (answer.status !== 200) perFile.set(file.path, { error: `GET ${file.path} answered ${answer.status}` })
+          else perFile.set(file.path, { probe: answer, runs: [] })
+        }
+      } catch (error) {
+        for (const file of files) perFile.set(file.path, { error: `did not start: ${firstLine(error)}` })
+        ctx.log(`serve: ${config.label} did not start: ${(error as Error).message}`)
+      }
+    }
+    const rounds = ctx.quick ? 1 : ROUNDS
+    for (let round = 1; round <= rounds; round++) {
+      for (const config of configs) {
+        const server = servers.get(config.id)
+        if (!server) continue
+        for (const file of files) {
+          const m = results.get(config.id)!.get(file.path)!
+          if ('error' in m) continue
+          try {
+            const wrk = await runWrk(server.url + file.path, wrkScript, wrkOptions)
+            m.runs.push(wrk)
+            ctx.log(`serve: round ${round}/${rounds} ${config.label} ${file.path}: ${fmtInt(wrk.rps)} req/s, ${m.probe.contentEncoding}, ${fmtInt(wrk.bytesPerResponse)} B/response`)
+          } catch (error) {
+            results.get(config.id)!.set(file.path, { error: firstLine(error) })
+            ctx.log(`serve: ${config.label} ${file.path} failed: ${firstLine(error)}`)
+          }
         }
       }
-    } catch (error) {
-      for (const file of files) perFile.set(file.path, { error: `did not start: ${firstLine(error)}` })
-      ctx.log(`serve: ${config.label} did not start: ${(error as Error).message}`)
-    } finally {
-      await server?.stop()
     }
+  } finally {
+    for (const server of servers.values()) await server.stop()
   }
 
   // Tables.
   const rows: string[][] = []
   for (const config of configs) {
     for (const file of files) {
-      if (config.skip) { rows.push([config.label, file.label, 'skipped', '', '', '', '']); continue }
+      if (config.skip) { rows.push([config.label, file.label, 'skipped', '', '', '', '', '']); continue }
       const m = results.get(config.id)?.get(file.path)
-      if (!m || 'error' in m) { rows.push([config.label, file.label, `failed: ${m && 'error' in m ? m.error : '?'}`, '', '', '', '']); continue }
-      rows.push([config.label, file.label, m.probe.contentEncoding, fmtInt(m.probe.bodyBytes), fmtInt(m.wrk.bytesPerResponse), fmtInt(m.wrk.rps), String(m.wrk.errors)])
+      if (!m || 'error' in m || m.runs.length === 0) { rows.push([config.label, file.label, `failed: ${m && 'error' in m ? m.error : '?'}`, '', '', '', '', '']); continue }
+      const run = medianRun(m)
+      const errors = m.runs.reduce((a, r) => a + r.errors, 0)
+      rows.push([config.label, file.label, m.probe.contentEncoding, fmtInt(m.probe.bodyBytes), fmtInt(run.bytesPerResponse), fmtInt(run.rps), `${fmtInt(Math.min(...m.runs.map((r) => r.rps)))}–${fmtInt(Math.max(...m.runs.map((r) => r.rps)))}`, String(errors)])
     }
   }
   const table: Table = {
-    title: `Requests per second and bytes per response (wrk -t${wrkOptions.threads} -c${wrkOptions.connections} -d${wrkOptions.seconds}s -H 'Accept-Encoding: ${ACCEPT_ENCODING}', loopback)`,
-    columns: ['server and configuration', 'file', 'Content-Encoding', 'body bytes', 'bytes/response', 'requests/s', 'errors'],
+    title: `Requests per second and bytes per response (wrk -t${wrkOptions.threads} -c${wrkOptions.connections} -d${wrkOptions.seconds}s -H 'Accept-Encoding: ${ACCEPT_ENCODING}', loopback; median of ${ctx.quick ? 1 : ROUNDS} interleaved round(s))`,
+    columns: ['server and configuration', 'file', 'Content-Encoding', 'body bytes', 'bytes/response', 'requests/s', 'range', 'errors'],
     rows,
     notes: [
       ...files.map((f) => `${f.label}: ${f.path}, ${fmtBytes(f.bytes)} uncompressed`),
@@ -124,7 +150,7 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
 
   const rps = (id: ConfigId, path: string) => {
     const m = results.get(id)?.get(path)
-    return m && !('error' in m) ? m.wrk.rps : Number.NaN
+    return m && !('error' in m) && m.runs.length ? medianRun(m).rps : Number.NaN
   }
   const comparisons: Array<{ label: string; a: ConfigId; b: ConfigId; min?: number; target?: string }> = [
     { label: 'generated nginx (modules) / hand-written static', a: 'nginx-generated-modules', b: 'nginx-static', min: 0.9, target: 'generated nginx ≥ 0.9× hand-written static' },
@@ -151,7 +177,7 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
   }
   const bytesOf = (id: ConfigId, path: string) => {
     const m = results.get(id)?.get(path)
-    return m && !('error' in m) ? m.wrk.bytesPerResponse : Number.NaN
+    return m && !('error' in m) && m.runs.length ? medianRun(m).bytesPerResponse : Number.NaN
   }
   ratioRows.push(
     ...(['nginx-static', 'nginx-generated-modules', 'nginx-generated-stock'] as ConfigId[]).map((id) => [
@@ -164,53 +190,64 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
   return part
 }
 
-function serverConfigs(site: string, generated: GeneratedConfigs): ServerConfig[] {
+async function serverConfigs(site: string, generated: Generators | { why: string }): Promise<ServerConfig[]> {
   const brotliModule = `load_module ${BROTLI_STATIC_MODULE};`
-  const withHtaccess = async (dir: string, htaccess: string) => {
-    // A docroot of its own, so the .htaccess does not reach the other Apache configurations.
-    const root = join(dir, 'root')
-    await cp(site, root, { recursive: true })
-    await writeFile(join(root, '.htaccess'), htaccess)
-    await chmodTree(root)
-    return root
-  }
   const configs: ServerConfig[] = [
     {
       id: 'nginx-onthefly',
       label: 'nginx on-the-fly gzip 6',
-      start: (d) => startNginx(d, site, { server: 'gzip on;\ngzip_comp_level 6;\ngzip_vary on;\ngzip_types text/css application/javascript text/javascript application/json image/svg+xml;' }),
+      start: (d) => startNginx(d, site, () => ({ server: 'gzip on;\ngzip_comp_level 6;\ngzip_vary on;\ngzip_types text/css application/javascript text/javascript application/json image/svg+xml;' })),
     },
     {
       id: 'nginx-static',
       label: 'nginx hand-written gzip_static + brotli_static',
-      start: (d) => startNginx(d, site, { main: brotliModule, server: 'gzip_static on;\nbrotli_static on;\ngzip_vary on;' }),
+      start: (d) => startNginx(d, site, () => ({ main: brotliModule, server: 'gzip_static on;\nbrotli_static on;\ngzip_vary on;' })),
     },
   ]
   for (const flavor of ['modules', 'stock'] as const) {
     const id: ConfigId = flavor === 'modules' ? 'nginx-generated-modules' : 'nginx-generated-stock'
     const label = `nginx generated (${flavor})`
-    const text = 'why' in generated ? undefined : generated.nginx[flavor]
-    if (typeof text !== 'string') {
-      configs.push({ id, label, skip: 'why' in generated ? generated.why : (generated.nginx[flavor] as { why: string }).why })
+    // A dry call first, so a missing or throwing generator is a "skipped" row, not a failure.
+    const probeText = 'why' in generated ? generated : await generated.nginx(flavor, '127.0.0.1:8080')
+    if (typeof probeText !== 'string') {
+      configs.push({ id, label, skip: probeText.why })
       continue
     }
-    const mainLines = text.split('\n').filter((l) => /^\s*load_module\b/.test(l))
-    const body = text.split('\n').filter((l) => !/^\s*load_module\b/.test(l)).join('\n')
-    const main = mainLines.length ? mainLines.join('\n') : /brotli_static/.test(body) ? brotliModule : ''
-    configs.push({ id, label, start: (d) => startNginx(d, site, { main, server: body }) })
+    configs.push({
+      id,
+      label,
+      start: (d) => startNginx(d, site, async (port) => {
+        const text = await (generated as Generators).nginx(flavor, `127.0.0.1:${port}`)
+        if (typeof text !== 'string') throw new Error(text.why)
+        // The file is for the http context; the modules flavour needs its module in the main one.
+        return { main: flavor === 'modules' ? brotliModule : '', http: text, server: null }
+      }),
+    })
   }
   configs.push({
     id: 'apache-deflate',
     label: 'Apache mod_deflate (Debian default)',
     start: (d) => startApache(d, site, { server: DEBIAN_DEFLATE_CONF }),
   })
-  const apache = 'why' in generated ? { htaccess: { why: generated.why }, vhost: { why: generated.why } } : generated.apache
-  configs.push(typeof apache.htaccess === 'string'
-    ? { id: 'apache-generated-htaccess', label: 'Apache generated .htaccess', start: async (d) => startApache(d, await withHtaccess(d, apache.htaccess as string), {}) }
-    : { id: 'apache-generated-htaccess', label: 'Apache generated .htaccess', skip: apache.htaccess.why })
-  configs.push(typeof apache.vhost === 'string'
-    ? { id: 'apache-generated-vhost', label: 'Apache generated vhost', start: (d) => startApache(d, site, { server: apache.vhost as string }) }
-    : { id: 'apache-generated-vhost', label: 'Apache generated vhost', skip: apache.vhost.why })
+  const htaccess = 'why' in generated ? generated : await generated.apache('htaccess')
+  configs.push(typeof htaccess === 'string'
+    ? {
+        id: 'apache-generated-htaccess',
+        label: 'Apache generated .htaccess',
+        start: async (d) => {
+          // A docroot of its own, so the .htaccess does not reach the other Apache configurations.
+          const root = join(d, 'root')
+          await cp(site, root, { recursive: true })
+          await writeFile(join(root, '.htaccess'), htaccess)
+          await chmodTree(root)
+          return startApache(d, root, {})
+        },
+      }
+    : { id: 'apache-generated-htaccess', label: 'Apache generated .htaccess', skip: htaccess.why })
+  const vhost = 'why' in generated ? generated : await generated.apache('vhost')
+  configs.push(typeof vhost === 'string'
+    ? { id: 'apache-generated-vhost', label: 'Apache generated vhost', start: (d) => startApache(d, site, { server: vhost }) }
+    : { id: 'apache-generated-vhost', label: 'Apache generated vhost', skip: vhost.why })
   return configs
 }
 
