@@ -11,11 +11,12 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
   let config: ResolvedConfig
   let resolved: ResolvedPreencodeViteOptions
   /**
-   * Output directories written since the last closeBundle (one per `output` entry). Not reset
+   * Output directories written since the last closeBundle, per environment (one per `output`
+   * entry; keyed so a plugin instance shared between environments keeps them apart). Not reset
    * in buildStart: Rolldown runs the build hooks again for each output of a multi-output build,
    * and only the last output's directory would be left.
    */
-  let outDirs = new Set<string>()
+  const outDirs = new Map<string, Set<string>>()
   /** Compressions run one after another: in watch mode Vite does not wait for closeBundle. */
   let queue: Promise<void> = Promise.resolve()
 
@@ -41,7 +42,9 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
     writeBundle(outputOptions) {
       // Rolldown/Rollup give the directory actually written; `file` outputs write beside it.
       const dir = outputOptions.dir ?? (outputOptions.file ? dirname(outputOptions.file) : undefined)
-      if (dir) outDirs.add(resolve(config.root, dir))
+      if (dir === undefined) return
+      const key = this.environment.name
+      outDirs.set(key, (outDirs.get(key) ?? new Set()).add(resolve(config.root, dir)))
     },
 
     // configurePreviewServer: reserved. The lead wires `@preencode/server-config`'s middleware
@@ -54,11 +57,10 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       order: 'post',
       sequential: true,
       async handler(error?: Error) {
-        const dirs = outermost([...outDirs])
-        outDirs = new Set()
+        const dirs = outermost([...(outDirs.get(this.environment.name) ?? [])])
+        outDirs.delete(this.environment.name)
         if (error || dirs.length === 0) return
-        const logger = this.environment?.logger ?? config.logger
-        const environmentName = this.environment?.name
+        const { logger, name: environmentName } = this.environment
         const run = queue.then(() => compressAll(dirs, resolved, config, logger, environmentName))
         queue = run.catch(() => {})
         try {

@@ -147,10 +147,10 @@ describe('@preencode/vite', () => {
     expect(variantsOf(files, entry!)).toEqual([...VARIANT_EXTENSIONS])
   })
 
-  it('with the environment API, compresses the client environment only', async () => {
+  it.each([false, true])('with the environment API (sharedPlugins: %s), compresses the client environment only', async (sharedPlugins) => {
     const root = await app()
     const { capture, ...inline } = config(root, [preencode(options(root))], {
-      builder: {},
+      builder: { sharedPlugins },
       environments: {
         client: { build: { outDir: 'dist/client' } },
         ssr: { build: { outDir: 'dist/server', rolldownOptions: { input: join(root, 'src/entry-server.js') } } },
