@@ -28,7 +28,7 @@ export interface KeepPolicy {
 }
 
 export interface DeployRecord {
-  /** The deploy id, e.g. `20261121T130226Z-3f2a`. */
+  /** The deploy id, e.g. `20261121T130226.123Z-3f2a`. */
   id: string
   /** When it went live, ms since the epoch. */
   time: number
@@ -114,8 +114,8 @@ export function nextDeployState(
   return { version: DEPLOY_STATE_VERSION, deploys: needed.slice(0, MAX_DEPLOY_HISTORY), objects: kept }
 }
 
-/** A sortable, readable deploy id: `20261121T130226Z-3f2a`. */
+/** A readable id that sorts by time (to the millisecond): `20261121T130226.123Z-3f2a`. */
 export function newDeployId(now: Date = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
+  const stamp = now.toISOString().replace(/[-:]/g, '')
   return `${stamp}-${Math.floor(Math.random() * 0x10000).toString(16).padStart(4, '0')}`
 }

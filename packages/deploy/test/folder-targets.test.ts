@@ -1,6 +1,6 @@
 // One deploy suite run by every target that ends in a folder: the local target, rsync to a local
 // path and rsync to a daemon on loopback. The S3 target has its own file (s3.test.ts).
-import { lstat, readFile, readlink, readdir, stat } from 'node:fs/promises'
+import { chmod, lstat, readFile, readlink, readdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readManifest } from '@preencode/core'
@@ -108,6 +108,42 @@ folderSuite('rsyncTarget to an rsync daemon on loopback', async () => {
   }
 })
 
+/**
+ * A stand-in for ssh that runs the remote command on this machine the way sshd does: the words
+ * after the host joined by spaces and run by a shell. rsync's own ssh transport and the release
+ * swap (`ssh host sh -c '…'`) then go through exactly the quoting they get in production.
+ */
+async function fakeSsh(dir: string): Promise<string> {
+  const path = join(dir, 'fake-ssh')
+  await writeFile(
+    path,
+    [
+      '#!/bin/sh',
+      '# usage: fake-ssh [-l user] [options] host command...',
+      'while [ $# -gt 0 ]; do case "$1" in -l|-p|-i|-o|-e) shift 2;; -*) shift;; *) break;; esac; done',
+      'shift',
+      'exec sh -c "$*"',
+      '',
+    ].join('\n'),
+  )
+  await chmod(path, 0o755)
+  return path
+}
+
+folderSuite('rsyncTarget over ssh (user@host:path)', async () => {
+  const dir = await tempDir('rsync-ssh')
+  const tools = await tempDir('rsync-ssh-tools')
+  const ssh = await fakeSsh(tools.path)
+  return {
+    dir: dir.path,
+    target: () => rsyncTarget(`deployer@example.test:${dir.path}`, { ssh }),
+    cleanup: async () => {
+      await dir.remove()
+      await tools.remove()
+    },
+  }
+})
+
 describe('rsyncTarget release mode', () => {
   let site: Awaited<ReturnType<typeof makeSite>>
   let dir: Awaited<ReturnType<typeof tempDir>>
@@ -143,6 +179,25 @@ describe('rsyncTarget release mode', () => {
     expect(third.summary.uploaded).toBe(0)
     expect((await readdir(join(dir.path, 'releases'))).sort()).toEqual([second.summary.deployId, third.summary.deployId].sort())
     expect(await readlink(current)).toBe(`releases/${third.summary.deployId}`)
+  })
+
+  it('over ssh: the swap and pruning run remotely through sh -c', async () => {
+    const remote = await tempDir('rsync-release-ssh')
+    const tools = await tempDir('rsync-ssh-tools')
+    try {
+      const ssh = await fakeSsh(tools.path)
+      const target = () => rsyncTarget(`deployer@example.test:${remote.path}`, { ssh, release: true, keepReleases: 1 })
+      const first = await deploy({ dir: site.root, target: target() })
+      expect(await readlink(join(remote.path, 'current'))).toBe(`releases/${first.summary.deployId}`)
+      const second = await deploy({ dir: site.root, target: target() })
+      expect(second.summary.uploaded).toBe(0)
+      expect(await readlink(join(remote.path, 'current'))).toBe(`releases/${second.summary.deployId}`)
+      expect(await readdir(join(remote.path, 'releases'))).toEqual([second.summary.deployId])
+      await assertTreeMatches(site.root, join(remote.path, 'current'))
+    } finally {
+      await remote.remove()
+      await tools.remove()
+    }
   })
 
   it('refuses release mode for a daemon, and names the destination', () => {
