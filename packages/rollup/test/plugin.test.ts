@@ -3,7 +3,7 @@ import { cp, readFile, readdir, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
-import { rollup, type OutputOptions, type Plugin, type RollupLog } from 'rollup'
+import { rollup, watch, type OutputOptions, type Plugin, type RollupLog } from 'rollup'
 import { MANIFEST_FILENAME, readManifest, type CompressReport } from '@preencode/core'
 import { tempDir } from '@preencode/test-utils'
 import preencode, { preencode as namedPreencode, type PreencodeRollupOptions } from '@preencode/rollup'
@@ -122,6 +122,40 @@ describe('@preencode/rollup', () => {
     expect(warm!.cache.hits).toBe(cold!.cache.misses)
   })
 
+  it('in watch mode, recompresses after each rebuild (closing each result, as the CLI does)', async () => {
+    const root = await fixture()
+    const logs: string[] = []
+    const watcher = watch({
+      input: join(root, 'src/main.js'),
+      plugins: [preencode(options(root))],
+      output: { dir: join(root, 'dist'), format: 'es' },
+      onLog: (_level, log) => { logs.push(log.message) },
+      watch: { skipWrite: false },
+    })
+    const reports = (): CompressReport[] => logs.filter((m) => m.includes('{"dir"')).map((m) => JSON.parse(m.slice(m.indexOf('{"dir"'))) as CompressReport)
+    watcher.on('event', (event) => {
+      if (event.code === 'BUNDLE_END') void event.result.close()
+    })
+    try {
+      await waitFor(() => reports().length >= 1)
+      const lazySource = join(root, 'src/lazy.js')
+      await writeFile(lazySource, (await readFile(lazySource, 'utf8')).replace('The lazy chunk ran', 'The edited lazy chunk ran'))
+      await waitFor(() => reports().length >= 2)
+    } finally {
+      await watcher.close()
+    }
+    const [cold, rebuilt] = reports()
+    expect(cold!.cache.misses).toBe(6) // main.js and the lazy chunk, 3 formats each
+    // Rollup does not empty dist: the edited lazy chunk and main.js (which names its new hash)
+    // are compressed; the previous lazy chunk comes from the cache and its variants stay as they are.
+    expect(rebuilt!.cache.misses).toBe(6)
+    expect(rebuilt!.cache.hits).toBe(3)
+    expect(rebuilt!.variantsUnchanged).toBe(3)
+    const files = await listFiles(join(root, 'dist'))
+    const lazy = files.find((f) => /^lazy-.*\.js$/.test(f) && files.includes(`${f}.br`) && !f.endsWith('.br'))
+    expect(await expectDecodes(join(root, 'dist'), lazy!)).toContain('The edited lazy chunk ran')
+  })
+
   it('prints the table by default through the Rollup log', async () => {
     const root = await fixture()
     const { logs } = await rollupBuild(root, [preencode({ ...options(root), report: true })], [{ dir: join(root, 'dist'), format: 'es' }])
@@ -136,3 +170,11 @@ describe('@preencode/rollup', () => {
     await expect(rollupBuild(root, [preencode({ threshold: -1 })], [])).rejects.toThrow(/`threshold` is -1/)
   })
 })
+
+async function waitFor(condition: () => boolean, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the build')
+    await new Promise((done) => setTimeout(done, 50))
+  }
+}
