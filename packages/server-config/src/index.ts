@@ -1,0 +1,5 @@
+export * from './negotiate.js'
+export * from './options.js'
+export { nginxConfig } from './nginx.js'
+export { apacheConfig } from './apache.js'
+export { caddyConfig, MIN_CADDY_VERSION } from './caddy.js'

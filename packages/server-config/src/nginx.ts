@@ -1,0 +1,303 @@
+/**
+ * nginx: a file for the `http {}` context (e.g. `/etc/nginx/conf.d/site.conf`) holding the
+ * `map`s that parse Accept-Encoding and one `server {}` block. Maps are only allowed in the
+ * http context, which is why this is a whole server block rather than a snippet.
+ *
+ * How a request is served:
+ * - `map`s turn Accept-Encoding into "acceptable" flags per coding with the regexes of
+ *   `accept-regex.ts` (q-values, whole tokens, `x-gzip`, `*`), then, with the file's variant
+ *   order (smallest first, from the manifest), into the suffix(es) `try_files` tries.
+ * - One regex `location` per original Content-Type (`types {}` + `default_type`), so a `.br`
+ *   sidecar found by `try_files` keeps the original's type.
+ * - `add_header` values come from `volatile` maps over the final `$uri`, so Content-Encoding,
+ *   Vary and Cache-Control match the file actually sent; `gzip off` prevents double compression.
+ * - ETag and Last-Modified are nginx's own (mtime + size of the file sent): variants are
+ *   strictly smaller than the original and variants of equal size are dropped from the order
+ *   (site-model.ts), so every representation has its own ETag and nginx's If-None-Match,
+ *   If-Range and Range handling is per representation.
+ * - flavor `modules`: `brotli_static`/`gzip_static` serve br and gzip when the client names
+ *   them plainly; `try_files` covers zstd, `x-gzip`, `*` and files whose gzip beats br.
+ * - `keepOriginals: false`: a named location with `gzip_static always; gunzip on;` decodes
+ *   the gzip variant for clients that take no gzip.
+ */
+import type { Manifest } from '@preencode/core'
+import { acceptPattern, refusePattern } from './accept-regex.js'
+import type { Encoding } from './negotiate.js'
+import { resolveNginxOptions, type NginxConfigOptions } from './options.js'
+import {
+  LETTER, SUFFIX, escapeRegex, generatedHeader, orderKey, siteModel, type SiteModel,
+} from './site-model.js'
+
+export type { NginxConfigOptions } from './options.js'
+
+const ENCODINGS: readonly Encoding[] = ['br', 'zstd', 'gzip']
+/** nginx's default `map_hash_bucket_size` is the CPU cache line; longer keys need more. */
+const DEFAULT_BUCKET = 64
+
+/** Generates the nginx config (http context: maps + one server block). Pure. */
+export function nginxConfig(manifest: Manifest, options: NginxConfigOptions): string {
+  const resolved = resolveNginxOptions(options)
+  const model = siteModel(manifest)
+  const modules = resolved.flavor === 'modules'
+  const out: string[] = [
+    generatedHeader('#', manifest),
+    `# nginx ${resolved.flavor} flavour. Include from the http {} context; needs nginx >= 1.11.7 (map volatile).`,
+    ...(modules ? ['# Needs in the main context: load_module modules/ngx_http_brotli_static_module.so;'] : []),
+    ...(model.withoutOriginal.length > 0 ? ['# keepOriginals: false — needs the gzip_static and gunzip modules (built into Debian\'s nginx).'] : []),
+    '',
+  ]
+  out.push(...acceptMaps(modules))
+  out.push(...uriMaps(model))
+  out.push(...slotMaps(model, modules))
+  out.push(...serverBlock(model, resolved, modules))
+  return `${out.join('\n')}\n`
+}
+
+function q(value: string): string {
+  return `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"`
+}
+
+function acceptMaps(modules: boolean): string[] {
+  const lines = ['# Accept-Encoding, per RFC 9110 §12.5.3: "" = not named, 0 = refused (q=0), 1 = accepted.']
+  const names: [Encoding | '*', string][] = [['br', 'br'], ['zstd', 'zstd'], ['gzip', 'gzip'], ['*', 'star']]
+  for (const [coding, name] of names) {
+    lines.push(
+      `map $http_accept_encoding $preencode_ae_${name} {`,
+      '    default "";',
+      `    ${q(`~*${refusePattern(coding)}`)} 0;`,
+      `    ${q(`~*${acceptPattern(coding)}`)} 1;`,
+      '}',
+    )
+  }
+  for (const [coding, name] of names.slice(0, 3)) {
+    // Named and accepted, or not named while `*` is accepted.
+    lines.push(
+      `map "$preencode_ae_${name}:$preencode_ae_star" $preencode_ok_${LETTER[coding as Encoding]} {`,
+      '    default 0;',
+      '    "~^1:" 1;',
+      '    ":1" 1;',
+      '}',
+    )
+  }
+  if (modules) {
+    // What nginx's own gzip_static sees: the plain `gzip` token (it knows neither x-gzip nor `*`).
+    lines.push(
+      'map $http_accept_encoding $preencode_ae_gzip_plain {',
+      '    default 0;',
+      `    ${q(`~*${refusePattern('gzip').replace('(?:x-)?gzip', 'gzip')}`)} 0;`,
+      `    ${q(`~*${acceptPattern('gzip').replace('(?:x-)?gzip', 'gzip')}`)} 1;`,
+      '}',
+      'map $http_range $preencode_range {',
+      '    default 1;',
+      '    "" 0;',
+      '}',
+    )
+  }
+  lines.push('')
+  return lines
+}
+
+function mapBlock(name: string, source: string, entries: [string, string][], defaultValue = '""'): string[] {
+  return [
+    `map ${source} ${name} {`,
+    '    volatile;',
+    `    default ${defaultValue};`,
+    ...entries.map(([key, value]) => `    ${q(key)} ${value};`),
+    '}',
+  ]
+}
+
+function uriMaps(model: SiteModel): string[] {
+  const order: [string, string][] = []
+  const encoding: [string, string][] = []
+  const vary: [string, string][] = []
+  for (const f of model.withVariants) {
+    const filtered = model.defaultOrder.filter((e) => f.file.variants.some((v) => v.encoding === e))
+    if (orderKey(filtered) !== orderKey(f.order)) order.push([f.url, orderKey(f.order)])
+    vary.push([f.url, 'Accept-Encoding'])
+    for (const v of f.file.variants) {
+      encoding.push([`/${v.path}`, v.encoding])
+      vary.push([`/${v.path}`, 'Accept-Encoding'])
+    }
+  }
+  const cache: [string, string][] = []
+  for (const [value, files] of model.byCacheControl) {
+    for (const file of files) {
+      cache.push([`/${file.path}`, q(value)])
+      for (const v of file.variants) cache.push([`/${v.path}`, q(value)])
+    }
+  }
+  const longest = Math.max(0, ...cache.map(([k]) => Buffer.byteLength(k)))
+  const lines: string[] = []
+  // nginx fails with "could not build map_hash" when a key does not fit a bucket.
+  if (longest + 16 > DEFAULT_BUCKET) {
+    lines.push(`map_hash_bucket_size ${2 ** Math.ceil(Math.log2(longest + 16))};  # longest URL is ${longest} bytes`)
+  }
+  if (cache.length > 2048) lines.push(`map_hash_max_size ${2 ** Math.ceil(Math.log2(cache.length * 2))};`)
+  lines.push(
+    `# Variant order per URL (b = br, z = zstd, g = gzip), smallest first; default ${orderKey(model.defaultOrder)}.`,
+    ...mapBlock('$preencode_order', '$uri', order, orderKey(model.defaultOrder)),
+    '# Content-Encoding of the file actually sent (only the sidecars named here).',
+    ...mapBlock('$preencode_ce', '$uri', encoding),
+    '# Vary on every response of a URL that has variants, the original included.',
+    ...mapBlock('$preencode_vary', '$uri', vary),
+    '# Cache-Control by class, from the manifest.',
+    ...mapBlock('$preencode_cc', '$uri', cache),
+    '',
+  )
+  return lines
+}
+
+/** Every order string the site uses, plus the default. */
+function ordersInUse(model: SiteModel): string[] {
+  const orders = new Set([orderKey(model.defaultOrder)])
+  for (const f of model.withVariants) orders.add(orderKey(f.order))
+  return [...orders]
+}
+
+function decode(order: string): Encoding[] {
+  return [...order].map((c) => ENCODINGS.find((e) => LETTER[e] === c)!)
+}
+
+function flagCombos(): { b: boolean; z: boolean; g: boolean; key: string }[] {
+  const combos = []
+  for (let i = 0; i < 8; i++) {
+    const b = (i & 4) !== 0, z = (i & 2) !== 0, g = (i & 1) !== 0
+    combos.push({ b, z, g, key: `${+b}${+z}${+g}` })
+  }
+  return combos
+}
+
+function slotMaps(model: SiteModel, modules: boolean): string[] {
+  const orders = ordersInUse(model)
+  if (!modules) {
+    // Stock: the acceptable codings in the file's order, packed into three slots; an empty slot
+    // makes try_files fall back to the original at that point, which is right because no
+    // acceptable coding is left after it.
+    const slots: [string, string][][] = [[], [], []]
+    for (const order of orders) {
+      for (const combo of flagCombos()) {
+        const ok = { br: combo.b, zstd: combo.z, gzip: combo.g }
+        const accepted = decode(order).filter((e) => ok[e])
+        accepted.forEach((e, i) => slots[i]!.push([`${order}:${combo.key}`, SUFFIX[e]]))
+      }
+    }
+    const source = '"$preencode_order:$preencode_ok_b$preencode_ok_z$preencode_ok_g"'
+    return [
+      '# Suffixes try_files tries, best first.',
+      ...slots.flatMap((entries, i) => mapBlock(`$preencode_s${i + 1}`, source, entries)),
+      '',
+    ]
+  }
+  // Modules: one slot. Empty when brotli_static/gzip_static will pick the same coding as we
+  // would (br/gzip named plainly); a suffix when only try_files can: zstd, x-gzip or `*`, or
+  // gzip smaller than br, or br refused while the module would still see a br token.
+  const entries: [string, string][] = []
+  for (const order of orders) {
+    const codings = decode(order)
+    for (const combo of flagCombos()) {
+      const ok = { br: combo.b, zstd: combo.z, gzip: combo.g }
+      for (const aeBr of ['', '0', '1']) {
+        for (const plainGzip of ['0', '1']) {
+         for (const range of ['0', '1']) {
+          const first = codings.find((e) => ok[e])
+          let slot = ''
+          // Neither module allows byte ranges (nginx 1.22): a Range request goes through try_files.
+          if (first !== undefined && range === '1') slot = SUFFIX[first]
+          else if (first === 'zstd') slot = SUFFIX.zstd
+          else if (first === 'br') slot = aeBr === '1' ? '' : SUFFIX.br
+          else if (first === 'gzip') {
+            const brotliStaticWouldWin = codings.includes('br') && aeBr !== ''
+            slot = plainGzip === '1' && !brotliStaticWouldWin ? '' : SUFFIX.gzip
+          }
+          if (slot) entries.push([`${order}:${combo.key}:${aeBr}:${plainGzip}:${range}`, slot])
+         }
+        }
+      }
+    }
+  }
+  return [
+    '# The suffix try_files adds before the modules see the request ("" = leave it to them).',
+    ...mapBlock('$preencode_slot', '"$preencode_order:$preencode_ok_b$preencode_ok_z$preencode_ok_g:$preencode_ae_br:$preencode_ae_gzip_plain:$preencode_range"', entries),
+    '',
+  ]
+}
+
+function serverBlock(model: SiteModel, options: ReturnType<typeof resolveNginxOptions>, modules: boolean): string[] {
+  const headers = [
+    'add_header Content-Encoding $preencode_ce;',
+    'add_header Vary $preencode_vary;',
+    'add_header Cache-Control $preencode_cc;',
+    'add_header X-Content-Type-Options nosniff always;',
+  ]
+  const noOriginals = model.withoutOriginal.length > 0
+  const compression = modules
+    ? ['gzip off;', 'gzip_vary off;', 'gzip_proxied any;', 'gzip_http_version 1.0;', 'gzip_static on;', 'brotli_static on;']
+    : ['gzip off;']
+  const lines = [
+    'server {',
+    `    listen ${options.listen};`,
+    `    server_name ${options.serverName};`,
+    ...options.serverDirectives.map((d) => `    ${d};`),
+    `    root ${q(options.root)};`,
+    '    index index.html;',
+    '',
+    '    # The manifest is for deploy and configs only.',
+    `    location = /${model.manifestFilename} { return 404; }`,
+    '',
+  ]
+  // Group extensions by Content-Type: one location each.
+  const byType = new Map<string, string[]>()
+  for (const [extension, type] of model.typeByExtension) {
+    const list = byType.get(type) ?? []
+    list.push(extension)
+    byType.set(type, list)
+  }
+  let index = 0
+  for (const [type, extensions] of byType) {
+    const pattern = `\\.(?:${extensions.map(escapeRegex).join('|')})$`
+    const fallback = noOriginals ? `@preencode_decode_${index}` : '=404'
+    const tries = modules
+      ? `try_files $uri$preencode_slot $uri ${fallback};`
+      : `try_files $uri$preencode_s1 $uri$preencode_s2 $uri$preencode_s3 $uri ${fallback};`
+    const typeLines = ['types { }', `default_type ${q(type)};`]
+    lines.push(
+      `    # ${extensions.join(', ')}: sidecars found by try_files keep this type.`,
+      `    location ~* ${q(pattern)} {`,
+      ...[...typeLines, ...compression, tries, ...headers].map((l) => `        ${l}`),
+      '    }',
+    )
+    if (noOriginals) {
+      lines.push(
+        '    # keepOriginals: false — the original is not on disk: send the gzip variant, decoded for clients without gzip.',
+        `    location @preencode_decode_${index} {`,
+        ...[...typeLines, 'gzip off;', 'gzip_vary off;', 'gzip_proxied any;', 'gzip_http_version 1.0;', ...(modules ? ['brotli_static on;'] : []), 'gzip_static always;', 'gunzip on;', ...headers].map((l) => `        ${l}`),
+        '    }',
+      )
+    }
+    index++
+  }
+  if (model.manifest.files.some((f) => /\.(?:gz|tgz)$/i.test(f.path))) {
+    lines.push(
+      '    # Real .gz downloads: their own type, never a Content-Encoding.',
+      '    location ~* "\\.t?gz$" {',
+      '        types { application/gzip gz tgz; }',
+      '        gzip off;',
+      '        add_header Cache-Control $preencode_cc;',
+      '        add_header X-Content-Type-Options nosniff always;',
+      '    }',
+    )
+  }
+  lines.push(
+    '    location / {',
+    '        # Directory URLs go to their index.html explicitly, so it gets its variants (and works',
+    '        # when only the variants are on disk).',
+    '        rewrite ^(.*/)$ $1index.html last;',
+    '        try_files $uri $uri/ =404;',
+    '        add_header Cache-Control $preencode_cc;',
+    '        add_header X-Content-Type-Options nosniff always;',
+    '    }',
+    '}',
+  )
+  return lines
+}

@@ -1,0 +1,104 @@
+/**
+ * Options of the config generators, their frozen defaults and one resolver per generator that
+ * validates and names the option at fault.
+ */
+import { userError } from '@preencode/core'
+
+export type NginxFlavor = 'modules' | 'stock'
+export type ApacheForm = 'htaccess' | 'vhost'
+
+export interface NginxConfigOptions {
+  /**
+   * `modules`: `gzip_static` + `brotli_static` (Debian's `libnginx-mod-http-brotli-static`)
+   * negotiate gzip and br, `map` + `try_files` add zstd. `stock`: no extra module, `map` +
+   * `try_files` for all three codings.
+   * @default 'stock'
+   */
+  flavor?: NginxFlavor
+  /** Absolute path of the site on the server (the `root` directive). Required. */
+  root: string
+  /**
+   * `listen` parameters of the generated `server` block.
+   * @default '80'
+   */
+  listen?: string
+  /** @default '_' */
+  serverName?: string
+  /**
+   * Extra directives placed verbatim at the top of the `server` block (TLS certificates,
+   * `include` of your own snippets...), one per entry, without the trailing `;`.
+   * @default []
+   */
+  serverDirectives?: string[]
+}
+
+export interface ApacheConfigOptions {
+  /**
+   * `htaccess`: a `.htaccess` for the site root (needs `AllowOverride FileInfo`).
+   * `vhost`: the same rules inside `<Directory root>`, to include in a `<VirtualHost>`.
+   * @default 'htaccess'
+   */
+  form?: ApacheForm
+  /** Absolute path of the site on the server; required for `vhost`, unused for `htaccess`. */
+  root?: string
+}
+
+export interface CaddyConfigOptions {
+  /** Absolute path of the site on the server (the `root` directive). Required. */
+  root: string
+  /**
+   * The site address the block answers for; `''` emits only the directives, to paste into
+   * an existing site block.
+   * @default ':80'
+   */
+  address?: string
+}
+
+export const DEFAULT_NGINX_OPTIONS = Object.freeze({
+  flavor: 'stock',
+  listen: '80',
+  serverName: '_',
+  serverDirectives: [],
+} satisfies Omit<Required<NginxConfigOptions>, 'root'>)
+
+export const DEFAULT_APACHE_OPTIONS = Object.freeze({ form: 'htaccess' } satisfies Pick<Required<ApacheConfigOptions>, 'form'>)
+
+export const DEFAULT_CADDY_OPTIONS = Object.freeze({ address: ':80' } satisfies Omit<Required<CaddyConfigOptions>, 'root'>)
+
+function fail(message: string): never {
+  throw userError('server-config', message)
+}
+
+function checkRoot(root: unknown, generator: string): string {
+  if (typeof root !== 'string' || !root.startsWith('/')) {
+    fail(`\`root\` is ${JSON.stringify(root)}; ${generator} needs the absolute path of the site on the server, e.g. '/srv/www/site'.`)
+  }
+  if (/["\\\n\r{}]/.test(root)) fail(`\`root\` ${JSON.stringify(root)} contains a quote, backslash, brace or newline; use a plain path.`)
+  return root.replace(/\/+$/, '') || '/'
+}
+
+export function resolveNginxOptions(options: NginxConfigOptions): Required<NginxConfigOptions> {
+  const flavor = options.flavor ?? DEFAULT_NGINX_OPTIONS.flavor
+  if (flavor !== 'modules' && flavor !== 'stock') fail(`\`flavor\` is ${JSON.stringify(flavor)}; accepted: 'modules', 'stock'.`)
+  return {
+    flavor,
+    root: checkRoot(options.root, 'nginxConfig'),
+    listen: options.listen ?? DEFAULT_NGINX_OPTIONS.listen,
+    serverName: options.serverName ?? DEFAULT_NGINX_OPTIONS.serverName,
+    serverDirectives: options.serverDirectives ?? [...DEFAULT_NGINX_OPTIONS.serverDirectives],
+  }
+}
+
+export function resolveApacheOptions(options: ApacheConfigOptions = {}): { form: ApacheForm; root: string | undefined } {
+  const form = options.form ?? DEFAULT_APACHE_OPTIONS.form
+  if (form !== 'htaccess' && form !== 'vhost') fail(`\`form\` is ${JSON.stringify(form)}; accepted: 'htaccess', 'vhost'.`)
+  const root = form === 'vhost' || options.root !== undefined ? checkRoot(options.root, "apacheConfig({ form: 'vhost' })") : undefined
+  return { form, root }
+}
+
+export function resolveCaddyOptions(options: CaddyConfigOptions): Required<CaddyConfigOptions> {
+  return {
+    root: checkRoot(options.root, 'caddyConfig'),
+    address: options.address ?? DEFAULT_CADDY_OPTIONS.address,
+  }
+}
