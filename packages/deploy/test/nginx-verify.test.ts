@@ -1,0 +1,76 @@
+// The issue's end-to-end check for folder targets: a site rsync-deployed into a folder, served by
+// the generated nginx config (stock flavour) on loopback, passes verifySite; the same folder
+// served with nginx's on-the-fly gzip and no variants handling fails it.
+import { existsSync } from 'node:fs'
+import { writeFile, mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort, startProcess, tempDir, type RunningProcess } from '@preencode/test-utils'
+import { deploy, formatVerifyReport, rsyncTarget, verifySite } from '@preencode/deploy'
+import { makeSite } from './helpers.js'
+
+// @preencode/server-config is not a dependency of deploy; its build is read from the workspace.
+const SERVER_CONFIG = join(import.meta.dirname, '../../server-config/dist/index.js')
+const NGINX = '/usr/sbin/nginx'
+
+interface ServerConfigApi {
+  nginxConfig: (manifest: unknown, options: { root: string; listen?: string }) => string
+}
+
+async function startNginx(dir: string, serverBlock: string): Promise<{ url: string; proc: RunningProcess }> {
+  const port = await freePort()
+  await mkdir(join(dir, 'logs'), { recursive: true })
+  await writeFile(join(dir, 'site.conf'), serverBlock.replaceAll('__LISTEN__', `127.0.0.1:${port}`))
+  await writeFile(
+    join(dir, 'nginx.conf'),
+    [
+      `pid ${join(dir, 'nginx.pid')};`,
+      `error_log ${join(dir, 'logs', 'error.log')} warn;`,
+      'events { worker_connections 256; }',
+      'http {',
+      `  access_log off; client_body_temp_path ${dir}/cb; proxy_temp_path ${dir}/px; fastcgi_temp_path ${dir}/fc; uwsgi_temp_path ${dir}/uw; scgi_temp_path ${dir}/sc;`,
+      '  include /etc/nginx/mime.types;',
+      // As most sites have it: text types without variants get their charset from nginx itself.
+      '  charset utf-8; charset_types text/plain text/css text/xml application/json;',
+      `  include ${join(dir, 'site.conf')};`,
+      '}',
+      '',
+    ].join('\n'),
+  )
+  const proc = await startProcess('nginx', NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off; master_process off;'], { port })
+  return { url: `http://127.0.0.1:${port}/`, proc }
+}
+
+describe.skipIf(!existsSync(NGINX) || !existsSync(SERVER_CONFIG))('rsync-deployed folder behind nginx', () => {
+  let site: Awaited<ReturnType<typeof makeSite>>
+  let served: Awaited<ReturnType<typeof tempDir>>
+  let conf: Awaited<ReturnType<typeof tempDir>>
+  const procs: RunningProcess[] = []
+  beforeAll(async () => {
+    site = await makeSite(1)
+    served = await tempDir('nginx-root')
+    conf = await tempDir('nginx-conf')
+    await deploy({ dir: site.root, target: rsyncTarget(served.path), delete: true })
+  })
+  afterAll(async () => {
+    for (const p of procs) await p.stop()
+    await Promise.all([site?.remove(), served?.remove(), conf?.remove()])
+  })
+
+  it('passes verify with the generated nginx config', async () => {
+    const { nginxConfig } = (await import(SERVER_CONFIG)) as ServerConfigApi
+    const { url, proc } = await startNginx(join(conf.path, 'good'), nginxConfig(site.manifest, { root: served.path, listen: '__LISTEN__' }))
+    procs.push(proc)
+    const result = await verifySite(url, site.manifest, site.root)
+    expect(result.failures, formatVerifyReport(result)).toEqual([])
+  })
+
+  it('fails verify, with a table, when nginx compresses on the fly instead', async () => {
+    const block = `server { listen __LISTEN__; root ${served.path}; gzip on; gzip_types *; gzip_min_length 0; gzip_vary on; }\n`
+    const { url, proc } = await startNginx(join(conf.path, 'bad'), block)
+    procs.push(proc)
+    const result = await verifySite(url, site.manifest, site.root)
+    expect(result.failures.length).toBeGreaterThan(0)
+    expect(formatVerifyReport(result)).toMatch(/no Content-Encoding, expected br/)
+  })
+})
