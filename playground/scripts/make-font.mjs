@@ -101,7 +101,9 @@ function glyphData(rects) {
 const chars = Object.keys(GLYPHS)
 // glyph 0 .notdef (a box), 1 space, then the bitmaps
 const notdef = [[50, 0, 550, 100], [50, 600, 550, 700], [50, 100, 150, 600], [450, 100, 550, 600]]
-const glyphs = [glyphData(notdef), glyphData([]), ...chars.map((ch) => glyphData(rectangles(GLYPHS[ch])))]
+const outlines = [notdef, [], ...chars.map((ch) => rectangles(GLYPHS[ch]))]
+const glyphs = outlines.map(glyphData)
+const maxContours = Math.max(...outlines.map((rects) => rects.length))
 const glyf = Buffer.concat(glyphs)
 const loca = Buffer.alloc((glyphs.length + 1) * 4)
 let offset = 0
@@ -117,7 +119,10 @@ const head = Buffer.concat([
   u16(0, 0, 600, 700), u16(0, 8, 2, 1, 0), // bbox, macStyle, lowestRecPPEM, direction hint, indexToLocFormat=1 (long), glyphDataFormat
 ])
 const hhea = Buffer.concat([u32(0x00010000), u16(ASCENT, -DESCENT, 0, ADVANCE, 0, 0, 600, 1, 0, 0), Buffer.alloc(8), u16(0, glyphs.length)])
-const maxp = Buffer.concat([u32(0x00010000), u16(glyphs.length, 64, 16, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0)])
+// maxp 1.0: numGlyphs, maxPoints, maxContours, maxCompositePoints, maxCompositeContours,
+// maxZones, maxTwilightPoints, maxStorage, maxFunctionDefs, maxInstructionDefs,
+// maxStackElements, maxSizeOfInstructions, maxComponentElements, maxComponentDepth (32 bytes).
+const maxp = Buffer.concat([u32(0x00010000), u16(glyphs.length, maxContours * 4, maxContours, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0)])
 const hmtx = Buffer.concat(glyphs.map((_, i) => u16(ADVANCE, i === 1 ? 0 : 50)))
 
 // cmap: format 4, one segment per character plus the final 0xFFFF.
