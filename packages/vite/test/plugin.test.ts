@@ -98,6 +98,12 @@ describe('@preencode/vite', () => {
     const entry = viteManifest['index.html']
     expect(entry).toBeDefined()
     expect(variantsOf(files, entry!.file)).toEqual([...VARIANT_EXTENSIONS])
+
+    // A custom manifest name is a backend file too.
+    await viteBuild(root, [preencode(options(root))], { build: { manifest: 'backend/assets.json' } })
+    const custom = await listFiles(dist)
+    expect(custom).toContain('backend/assets.json')
+    expect(variantsOf(custom, 'backend/assets.json')).toEqual([])
   })
 
   it('compresses a custom outDir', async () => {
