@@ -36,6 +36,10 @@ export interface S3RequestRecord {
   /** `start` before sending, `end` after the response (or failure). */
   stage: 'start' | 'end'
   ok: boolean
+  /** The Content-Encoding header as sent (S3 stores it as sent; `aws-chunked` must not be in it). */
+  contentEncoding?: string | undefined
+  /** True when the body went out as a stream rather than a buffer in memory. */
+  streamedBody?: boolean | undefined
 }
 
 export interface S3TargetOptions {
@@ -119,7 +123,14 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
     (next, context) => async (args) => {
       requests++
       const input = args.input as { Key?: string }
-      const record = { operation: context.commandName ?? 'unknown', key: input.Key }
+      const request = args.request as { headers?: Record<string, string>; body?: unknown } | undefined
+      const body = request?.body
+      const record = {
+        operation: context.commandName ?? 'unknown',
+        key: input.Key,
+        contentEncoding: request?.headers?.['content-encoding'] ?? request?.headers?.['Content-Encoding'],
+        streamedBody: body !== undefined && body !== null ? typeof (body as { pipe?: unknown }).pipe === 'function' : undefined,
+      }
       options.onRequest?.({ ...record, stage: 'start', ok: true })
       try {
         const result = await next(args)

@@ -96,6 +96,14 @@ describe('s3Target against MinIO', () => {
     const archive = await getObject(minio, BUCKET, 'www/downloads/data.tar.gz')
     expect(archive.contentType).toBe('application/gzip')
     expect(archive.contentEncoding).toBeUndefined()
+    // As sent: streamed bodies, Content-Encoding exactly the token (no aws-chunked framing).
+    const puts = records.filter((r) => r.operation === 'PutObjectCommand' && r.stage === 'start' && !r.key?.endsWith(DEPLOY_STATE_FILENAME))
+    expect(puts.length).toBeGreaterThan(0)
+    for (const put of puts) {
+      expect(put.streamedBody, put.key).toBe(true)
+      const object = objects.find((o) => `www/${o.key}` === put.key)!
+      expect(put.contentEncoding, put.key).toBe(object.contentEncoding)
+    }
     // The large file went up in parts.
     expect(records.filter((r) => r.operation === 'CompleteMultipartUploadCommand' && r.key === 'www/data/big.bin' && r.stage === 'end')).toHaveLength(1)
     expect(await listKeys(minio, BUCKET, 'www/')).not.toContain('.preencode-manifest.json')
