@@ -1,5 +1,5 @@
 // The real binary (`node packages/cli/dist/bin.js`), as users and CI run it, on a small site.
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
@@ -174,6 +174,30 @@ describe('preencode compress', () => {
     expect(main.stderr).toBe('')
     expect(main.status).toBe(0)
     expect(main.stdout).toMatch(/compress/)
+  })
+
+  it('Ctrl-C (SIGINT) stops with exit 1 and a clear line, leaving no temp or partial file', async () => {
+    const { work, dir } = await site()
+    // Enough brotli-11 work that the run is still busy when the signal comes.
+    let seed = 1
+    const word = (): string => ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma'][(seed = (seed * 16807) % 2147483647) % 6]!
+    for (let i = 0; i < 60; i++) {
+      await writeFile(join(dir, `page-${i}.html`), Array.from({ length: 40_000 }, word).join(' '))
+    }
+    const child = spawn(process.execPath, [BIN, 'compress', dir, '--no-cache', '--formats', 'brotli'], { cwd: work, env: { ...process.env, NO_COLOR: '1' } })
+    let stderr = ''
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+    await new Promise((done) => setTimeout(done, 700))
+    child.kill('SIGINT')
+    const status = await new Promise<number | null>((done) => child.once('exit', (code) => done(code)))
+    expect(status).toBe(1)
+    expect(stderr).toMatch(/Interrupted/)
+    const leftovers = (await readdir(dir)).filter((f) => f.includes('.tmp-'))
+    expect(leftovers).toEqual([])
+    for (const file of (await readdir(dir)).filter((f) => f.endsWith('.br'))) {
+      const original = await readFile(join(dir, file.slice(0, -3)))
+      expect(brotliDecompressSync(await readFile(join(dir, file))).equals(original), file).toBe(true)
+    }
   })
 
   it('--version prints the version', async () => {

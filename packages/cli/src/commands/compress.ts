@@ -1,4 +1,4 @@
-import { compressDirectory, createProgress, formatReport, type CompressOptions, type Format } from '@preencode/core'
+import { compressDirectory, createProgress, formatReport, userError, type CompressOptions, type Format } from '@preencode/core'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger, parseInteger, parseList, printJson, wantsColor } from '../cli-utils.js'
 
@@ -26,13 +26,26 @@ export const compressCommand = defineCommand({
     const json = parsed.json === true
     const options = toCompressOptions(parsed)
     const progress = createProgress(process.stderr)
-    const { report } = await compressDirectory(parsed.dir, options, {
-      logger: createLogger({ quiet: quiet || json }),
-      ...(quiet ? {} : { onProgress: progress.update }),
-    })
-    progress.done()
-    if (json) printJson(report)
-    else if (!quiet) process.stdout.write(`${formatReport(report, { color: wantsColor(process.stdout) })}\n`)
+    // Ctrl-C stops queued work and lets running files finish, so nothing is left half-written
+    // (writes are atomic anyway); a second Ctrl-C finds no listener and ends the process at once.
+    const controller = new AbortController()
+    const interrupt = (): void => {
+      progress.done()
+      controller.abort(userError('cli', 'Interrupted. Files finished so far are complete; run again to finish (the cache keeps the work done).'))
+    }
+    process.once('SIGINT', interrupt)
+    try {
+      const { report } = await compressDirectory(parsed.dir, options, {
+        logger: createLogger({ quiet: quiet || json }),
+        signal: controller.signal,
+        ...(quiet ? {} : { onProgress: progress.update }),
+      })
+      progress.done()
+      if (json) printJson(report)
+      else if (!quiet) process.stdout.write(`${formatReport(report, { color: wantsColor(process.stdout) })}\n`)
+    } finally {
+      process.removeListener('SIGINT', interrupt)
+    }
   },
 })
 
