@@ -29,11 +29,20 @@ export interface FileJobContext {
 
 /**
  * A file to process. `recoverFromGzip`: the previous run used `keepOriginals: false`, so only
- * `<path>.gz` is on disk; the original bytes are its decoded content.
+ * `<path>.gz` is on disk; the original bytes are its decoded content, `expectedSize` long.
  */
 export interface FileJob {
   path: string
   recoverFromGzip: boolean
+  expectedSize?: number
+}
+
+/** A job after `statFileJob`: where its bytes come from, their mtime, and its memory weight. */
+export interface StatedFileJob extends FileJob {
+  sourcePath: string
+  mtimeMs: number
+  /** Bytes the original holds in memory: the pool's byte budget and the scheduling order use it. */
+  weight: number
 }
 
 export interface FileOutcome {
@@ -48,17 +57,22 @@ export interface FileOutcome {
   originalRemovedBytes: number
 }
 
-export async function runFileJob(ctx: FileJobContext, job: FileJob): Promise<FileOutcome> {
-  ctx.signal.throwIfAborted()
-  const absolute = join(ctx.root, job.path)
+/** Stats a job's source, failing with a message naming the file when it cannot be read. */
+export async function statFileJob(root: string, job: FileJob): Promise<StatedFileJob> {
+  const absolute = join(root, job.path)
   const sourcePath = job.recoverFromGzip ? `${absolute}${FORMATS.gzip.extension}` : absolute
   const info = await stat(sourcePath).catch((cause: unknown) => {
     throw unreadable(sourcePath, cause)
   })
   if (!info.isFile()) throw userError('core', `Cannot read ${sourcePath}: not a regular file.`, { code: 'BAD_INPUT' })
-  // The budget weighs the file on disk; a recovered original is about 3-10x its .gz, so weigh that more.
-  const weight = job.recoverFromGzip ? info.size * 8 : info.size
-  return ctx.pool.withBytes(weight, () => processBytes(ctx, job, absolute, sourcePath, info.mtimeMs))
+  // A recovered original weighs what the manifest says it decodes to, not its .gz.
+  const weight = job.recoverFromGzip ? Math.max(info.size, job.expectedSize ?? info.size * 8) : info.size
+  return { ...job, sourcePath, mtimeMs: info.mtimeMs, weight }
+}
+
+export async function runFileJob(ctx: FileJobContext, job: StatedFileJob): Promise<FileOutcome> {
+  ctx.signal.throwIfAborted()
+  return ctx.pool.withBytes(job.weight, () => processBytes(ctx, job, join(ctx.root, job.path), job.sourcePath, job.mtimeMs))
 }
 
 async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string, sourcePath: string, mtimeMs: number): Promise<FileOutcome> {
