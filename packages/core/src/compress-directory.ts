@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { stat } from 'node:fs/promises'
+import { stat, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { openCache } from './cache.js'
@@ -125,7 +125,17 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
     files: outcomes.map((o) => o.entry).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
   }
   await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(manifest, null, 2)}\n`)
-  const pruned = await cache.prune()
+  // keepOriginals: false. The .gz variants are complete and the manifest records the originals
+  // as gone: only now may they go. A run killed here leaves originals the next run reuses.
+  let originalsRemoved = { files: 0, bytes: 0 }
+  for (const outcome of outcomes) {
+    if (!outcome.removeOriginal) continue
+    await unlink(join(root, outcome.entry.path))
+    originalsRemoved = { files: originalsRemoved.files + 1, bytes: originalsRemoved.bytes + outcome.entry.size }
+  }
+  const cacheMisses = outcomes.reduce((total, o) => total + o.cacheMisses, 0)
+  // Only new entries can push the cache over its bound; a fully cached run skips the directory walk.
+  const pruned = cacheMisses > 0 ? await cache.prune() : { removedEntries: 0 }
 
   const skipped: Record<SkipReason, number> = { excluded: 0, incompressible: 0, 'below-threshold': 0, 'no-saving': 0 }
   const rejected: Partial<Record<Format, number>> = {}
@@ -140,7 +150,7 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
     durationMs: performance.now() - started,
     cacheEnabled: options.cacheDir !== false,
     cacheHits: sum((o) => o.cacheHits),
-    cacheMisses: sum((o) => o.cacheMisses),
+    cacheMisses,
     prunedEntries: pruned.removedEntries,
     variantsWritten: sum((o) => o.written),
     variantsUnchanged: sum((o) => o.unchanged),
@@ -148,7 +158,7 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
     skipped,
     staleVariants: stale.length,
     tempFiles,
-    originalsRemoved: { files: outcomes.filter((o) => o.originalRemovedBytes > 0).length, bytes: sum((o) => o.originalRemovedBytes) },
+    originalsRemoved,
     peakBytesInFlight: pool.peaks.peakBytes,
   })
   return { manifest, report }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { readFile, stat, unlink } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { cacheKey, type CompressionCache } from './cache.js'
 import { cacheClassOf } from './cache-policy.js'
@@ -53,8 +53,12 @@ export interface FileOutcome {
   written: number
   unchanged: number
   rejected: Format[]
-  /** Bytes of the original deleted from disk this run by `keepOriginals: false`. */
-  originalRemovedBytes: number
+  /**
+   * `keepOriginals: false` and the original is still on disk: the caller deletes it, but only
+   * after the manifest saying `originalOnDisk: false` is written, so that a run killed in between
+   * never leaves a `.gz` whose original nothing records.
+   */
+  removeOriginal: boolean
 }
 
 /** Stats a job's source, failing with a message naming the file when it cannot be read. */
@@ -104,7 +108,7 @@ async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string,
     written: 0,
     unchanged: 0,
     rejected: [],
-    originalRemovedBytes: 0,
+    removeOriginal: false,
   }
   outcome.entry.cacheControl = options.cachePolicy.headers[outcome.entry.cacheClass]
 
@@ -134,12 +138,8 @@ async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string,
 
   const hasGzip = outcome.entry.variants.some((v) => v.format === 'gzip')
   if (!options.keepOriginals && hasGzip) {
-    // Only now that the .gz is complete under its final name may the original go.
     outcome.entry.originalOnDisk = false
-    if (!job.recoverFromGzip) {
-      await unlink(absolute)
-      outcome.originalRemovedBytes = size
-    }
+    outcome.removeOriginal = !job.recoverFromGzip
   } else if (job.recoverFromGzip) {
     // The original is needed on disk again (keepOriginals back to true, or no gzip variant now).
     await writeFileAtomically(absolute, data, mtimeMs)

@@ -51,7 +51,8 @@ export const TEMP_FILE_PATTERN = /(^|\/)\.[^/]+\.tmp-\d+-[0-9a-f]+$/
  * manifest recorded it as one.
  */
 export async function scanDirectory(dir: string, options: ScanOptions = {}): Promise<ScanResult> {
-  const ignore = [MANIFEST_FILENAME, `.${MANIFEST_FILENAME}.tmp-*`]
+  // The manifest's own temp files stay listed: TEMP_FILE_PATTERN sends them to clean-up.
+  const ignore = [MANIFEST_FILENAME]
   for (const skip of options.skipDirs ?? []) {
     const rel = relative(dir, skip)
     if (rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep)) ignore.push(`${rel.split(sep).join('/')}/**`)

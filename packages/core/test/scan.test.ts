@@ -10,7 +10,7 @@ describe('scanDirectory', () => {
 
   it('sorts files into originals, sidecars and temp leftovers', async () => {
     for (const path of ['index.html', 'index.html.br', 'index.html.gz', 'assets/app.js', 'assets/app.js.zst', '.hidden/x.txt',
-      'download.tar.gz', 'pic.png', 'pic.png.gz', 'assets/.app.js.br.tmp-123-abcdef01', MANIFEST_FILENAME]) {
+      'download.tar.gz', 'pic.png', 'pic.png.gz', 'assets/.app.js.br.tmp-123-abcdef01', `.${MANIFEST_FILENAME}.tmp-9-0a1b2c3d`, MANIFEST_FILENAME]) {
       await put(dir.path, path, 'x')
     }
     const scan = await scanDirectory(dir.path)
@@ -18,7 +18,7 @@ describe('scanDirectory', () => {
     // an original preencode never compresses, so it is the user's own file too.
     expect(scan.originals).toEqual(['.hidden/x.txt', 'assets/app.js', 'download.tar.gz', 'index.html', 'pic.png', 'pic.png.gz'])
     expect(scan.variants).toEqual(['assets/app.js.zst', 'index.html.br', 'index.html.gz'])
-    expect(scan.tempFiles).toEqual(['assets/.app.js.br.tmp-123-abcdef01'])
+    expect(scan.tempFiles).toEqual([`.${MANIFEST_FILENAME}.tmp-9-0a1b2c3d`, 'assets/.app.js.br.tmp-123-abcdef01'])
   })
 
   it('counts a sidecar whose original is gone as a variant when the previous manifest recorded it', async () => {
