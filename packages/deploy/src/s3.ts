@@ -187,7 +187,8 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
           client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix || undefined, ContinuationToken: token })),
         )
         for (const item of page.Contents ?? []) {
-          if (item.Key) listed.set(item.Key.slice(prefix.length), { size: item.Size, etag: item.ETag })
+          // A bare `prefix/` key is a folder marker some consoles create, not part of the site.
+          if (item.Key && item.Key.length > prefix.length) listed.set(item.Key.slice(prefix.length), { size: item.Size, etag: item.ETag })
         }
         token = page.IsTruncated ? page.NextContinuationToken : undefined
       } while (token)
