@@ -1,0 +1,85 @@
+// Builds the sites every project serves, once per run (brotli 11 on a tree is slow): the
+// playground built by Vite with the preencode plugin, plus what the suite needs beside it (a
+// > 8 MiB zstd-only asset, a second directory index); and a `keepOriginals: false` site.
+// Falls back to the hand-made fixture when the playground does not build.
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdir, readFile, utimes, stat, writeFile, chmod } from 'node:fs/promises'
+import { join } from 'node:path'
+import { constants, zstdCompressSync } from 'node:zlib'
+import { compressDirectory, MANIFEST_FILENAME, type Manifest } from '@preencode/core'
+import { REPO_ROOT } from '@preencode/test-utils'
+import { bigText, fixtureFiles } from '../../packages/server-config/test/fixture.ts'
+
+export const BIG_ASSET = 'big/huge.txt'
+
+export interface BuiltSites {
+  /** Site with originals (playground or fixture). */
+  keep: string
+  /** Site built with `keepOriginals: false`. */
+  nokeep: string
+  /** What the keep site is made of, for the report. */
+  source: 'playground' | 'fixture'
+}
+
+function sha256(data: Buffer): string {
+  return createHash('sha256').update(data).digest('hex')
+}
+
+async function writeFiles(dir: string, files: Record<string, string | Buffer>): Promise<void> {
+  for (const [path, contents] of Object.entries(files)) {
+    await mkdir(join(dir, path, '..'), { recursive: true })
+    await writeFile(join(dir, path), contents)
+  }
+}
+
+function buildPlayground(outDir: string): boolean {
+  const pnpm = spawnSync('pnpm', ['--filter', 'playground', 'exec', 'vite', 'build', '--outDir', outDir, '--emptyOutDir'], {
+    cwd: REPO_ROOT, encoding: 'utf8', timeout: 300_000,
+  })
+  return pnpm.status === 0
+}
+
+/**
+ * Adds the > 8 MiB asset with only a zstd variant (window <= 8 MiB, as browsers require),
+ * so Chromium must decode a large zstd response. Done by hand because the engine would also
+ * write a br variant, which a browser would prefer.
+ */
+async function addBigZstdAsset(dir: string): Promise<void> {
+  const data = bigText()
+  await writeFiles(dir, { [BIG_ASSET]: data })
+  const manifestPath = join(dir, MANIFEST_FILENAME)
+  const { manifest } = await compressDirectory(dir, { exclude: [BIG_ASSET], cache: join(REPO_ROOT, 'node_modules', '.cache', 'preencode-e2e') })
+  const zst = zstdCompressSync(data, {
+    params: { [constants.ZSTD_c_compressionLevel]: 3, [constants.ZSTD_c_windowLog]: 23 },
+    pledgedSrcSize: data.length,
+  })
+  const info = await stat(join(dir, BIG_ASSET))
+  await writeFile(join(dir, `${BIG_ASSET}.zst`), zst)
+  await utimes(join(dir, `${BIG_ASSET}.zst`), info.atime, info.mtime)
+  const entry = manifest.files.find((f) => f.path === BIG_ASSET)
+  if (!entry) throw new Error(`${BIG_ASSET} missing from the manifest`)
+  entry.variants = [{ format: 'zstd', encoding: 'zstd', path: `${BIG_ASSET}.zst`, size: zst.length, sha256: sha256(zst) }]
+  await writeFile(manifestPath, JSON.stringify(manifest, null, 2))
+}
+
+/** Builds both sites under `dir` (created, world-readable for the servers' workers). */
+export async function buildSites(dir: string): Promise<BuiltSites> {
+  const keep = join(dir, 'site')
+  const nokeep = join(dir, 'site-nokeep')
+  await mkdir(dir, { recursive: true })
+  await chmod(dir, 0o755)
+  let source: BuiltSites['source'] = 'playground'
+  if (!buildPlayground(keep)) {
+    source = 'fixture'
+    await writeFiles(keep, fixtureFiles())
+  }
+  await addBigZstdAsset(keep)
+  await writeFiles(nokeep, fixtureFiles())
+  await compressDirectory(nokeep, { keepOriginals: false, cache: join(REPO_ROOT, 'node_modules', '.cache', 'preencode-e2e') })
+  return { keep, nokeep, source }
+}
+
+export async function loadManifest(root: string): Promise<Manifest> {
+  return JSON.parse(await readFile(join(root, MANIFEST_FILENAME), 'utf8')) as Manifest
+}

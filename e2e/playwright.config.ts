@@ -1,0 +1,37 @@
+import { defineConfig } from '@playwright/test'
+import type { ServerOptions } from './harness/fixtures.ts'
+
+// One project per server and flavour; every project runs the same suite (tests/serving.spec.ts).
+// `keepOriginals: false` projects serve a second site built with only the variants on disk.
+const projects: { name: string; use: ServerOptions }[] = [
+  { name: 'apache-htaccess', use: { serverKind: 'apache-htaccess', keepOriginals: true } },
+  { name: 'apache-vhost', use: { serverKind: 'apache-vhost', keepOriginals: true } },
+  { name: 'nginx-modules', use: { serverKind: 'nginx-modules', keepOriginals: true } },
+  { name: 'nginx-stock', use: { serverKind: 'nginx-stock', keepOriginals: true } },
+  { name: 'caddy', use: { serverKind: 'caddy', keepOriginals: true } },
+  { name: 'node-middleware', use: { serverKind: 'node', keepOriginals: true } },
+  { name: 'apache-vhost-nokeep', use: { serverKind: 'apache-vhost', keepOriginals: false } },
+  { name: 'nginx-modules-nokeep', use: { serverKind: 'nginx-modules', keepOriginals: false } },
+  { name: 'nginx-stock-nokeep', use: { serverKind: 'nginx-stock', keepOriginals: false } },
+  { name: 'node-middleware-nokeep', use: { serverKind: 'node', keepOriginals: false } },
+]
+
+export default defineConfig({
+  testDir: './tests',
+  globalSetup: './global-setup.ts',
+  timeout: 60_000,
+  fullyParallel: false,
+  workers: 2,
+  reporter: 'list',
+  use: {
+    launchOptions: {
+      // Debian's Chromium; no browser download works here.
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      ],
+    },
+  },
+  projects,
+})

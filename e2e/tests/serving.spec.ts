@@ -1,0 +1,277 @@
+// The one negotiation suite every server and flavour passes (issue 3, "What it must show").
+// Raw node:http requests check the true headers and bytes; Chromium checks the page runs.
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { ManifestFile } from '@preencode/core'
+import { negotiate, siteModel, type Encoding } from '@preencode/server-config'
+import { expect, test, type Site } from '../harness/fixtures.ts'
+import { decode, get, type RawResponse } from '../harness/http.ts'
+import type { ServerKind } from '../harness/servers.ts'
+import { BIG_ASSET } from '../harness/site.ts'
+import { EXPECTED } from '../../playground/src/markers.js'
+
+const MANIFEST = '.preencode-manifest.json'
+const FIXTURE_MARKERS = ['chunk-a', 'chunk-b', 'main']
+
+/** Accept-Encoding values of the negotiation table (`undefined` = no header). */
+const ACCEPT_ENCODINGS: (string | undefined)[] = [
+  undefined, '', 'identity', 'gzip, deflate, br, zstd', 'gzip', 'GZIP', 'x-gzip', 'br', 'BR', 'zstd',
+  'brotli', 'gzip;q=0', 'br;q=0, gzip', 'br;q=0, zstd;q=0, gzip;q=0.5', 'gzip, zstd', 'deflate',
+  '*', '*;q=0, gzip', 'identity;q=0, br', 'gzip;q=0, br;q=0, zstd;q=0', ' gzip ;q=1.0 , br ; q=0 ',
+]
+
+const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex')
+const norm = (value: string | undefined): string | undefined => value?.toLowerCase().replace(/\s+/g, '')
+
+/**
+ * The coding a server is expected to pick. The same rule as negotiate() for all but Caddy,
+ * whose file_server takes one fixed order (the site's usual smallest-first) and ignores `*`
+ * (documented in docs/servers/caddy.md).
+ */
+function expectedCoding(kind: ServerKind, site: Site, header: string | undefined, file: ManifestFile): Encoding | 'identity' {
+  let order = [...file.variants].sort((a, b) => a.size - b.size).map((v) => v.encoding)
+  let value = header
+  if (kind === 'caddy') {
+    const usual = siteModel(site.manifest).defaultOrder
+    order = usual.filter((e) => order.includes(e))
+    value = header?.split(',').filter((e) => e.split(';')[0]!.trim() !== '*').join(',')
+  }
+  return negotiate(value, order) ?? 'identity'
+}
+
+function urlOf(file: ManifestFile): string {
+  return `/${file.path.replace(/(^|\/)index\.html$/, '$1')}`
+}
+
+/** A few files with variants of each kind the issue names: HTML, JS, CSS, and a directory index. */
+function samples(site: Site): ManifestFile[] {
+  const withVariants = site.manifest.files.filter((f) => f.variants.length > 0 && f.path !== BIG_ASSET)
+  const pick = (re: RegExp): ManifestFile[] => withVariants.filter((f) => re.test(f.path)).sort((a, b) => b.size - a.size).slice(0, 2)
+  return [...pick(/\.html$/), ...pick(/\.m?js$/), ...pick(/\.css$/), ...pick(/\.(json|svg|ttf|txt)$/)]
+}
+
+function acceptHeaders(value: string | undefined): Record<string, string> {
+  return value === undefined ? {} : { 'accept-encoding': value }
+}
+
+function expectVaryOnce(res: RawResponse): void {
+  const vary = res.headers.get('vary') ?? []
+  expect(vary, 'exactly one Vary header').toHaveLength(1)
+  const tokens = vary[0]!.split(',').map((t) => t.trim().toLowerCase())
+  expect(tokens.filter((t) => t === 'accept-encoding'), `Vary: ${vary[0]}`).toHaveLength(1)
+}
+
+async function variantBytes(site: Site, file: ManifestFile, coding: Encoding): Promise<Buffer> {
+  return readFile(join(site.root, file.variants.find((v) => v.encoding === coding)!.path))
+}
+
+function fileWithAll(site: Site): ManifestFile {
+  const file = samples(site).find((f) => f.variants.length === 3 && new Set(f.variants.map((v) => v.size)).size === 3)
+  if (!file) throw new Error('the site has no file with three variants of different sizes')
+  return file
+}
+
+test.describe('negotiation', () => {
+  for (const header of ACCEPT_ENCODINGS) {
+    test(`Accept-Encoding ${header === undefined ? '(none)' : JSON.stringify(header)}`, async ({ server, site, serverKind, keepOriginals }) => {
+      for (const file of samples(site)) {
+        const res = await get(server.url + urlOf(file), acceptHeaders(header))
+        const where = `${urlOf(file)} with ${JSON.stringify(header)}`
+        expect(res.status, where).toBe(200)
+        const coding = expectedCoding(serverKind, site, header, file)
+        const encoding = res.one('content-encoding')
+        expect(encoding ?? 'identity', `Content-Encoding of ${where}`).toBe(coding)
+        expect(norm(res.one('content-type')), `Content-Type of ${where}`).toBe(norm(file.contentType))
+        expectVaryOnce(res)
+        const decodedOnTheFly = !keepOriginals && coding === 'identity' && !file.originalOnDisk
+        if (!decodedOnTheFly) expect(res.one('content-length'), `Content-Length of ${where}`).toBe(String(res.body.length))
+        expect(sha256(decode(res.body, encoding)), `decoded body of ${where}`).toBe(file.sha256)
+        expect(res.one('x-content-type-options')).toBe('nosniff')
+        expect(res.one('cache-control'), `Cache-Control of ${where}`).toBe(file.cacheControl)
+      }
+    })
+  }
+
+  test('HEAD answers like GET, without a body', async ({ server, site }) => {
+    for (const file of samples(site)) {
+      for (const header of ['br', 'gzip', undefined]) {
+        const [g, h] = [await get(server.url + urlOf(file), acceptHeaders(header)), await get(server.url + urlOf(file), acceptHeaders(header), 'HEAD')]
+        expect(h.status).toBe(g.status)
+        expect(h.body.length).toBe(0)
+        for (const name of ['content-type', 'content-encoding', 'content-length', 'etag', 'vary', 'cache-control', 'last-modified']) {
+          expect(h.one(name), `${name} of HEAD ${urlOf(file)} ${header}`).toBe(g.one(name))
+        }
+      }
+    }
+  })
+})
+
+test.describe('representations', () => {
+  test('each representation has its own ETag', async ({ server, site, serverKind }) => {
+    const file = fileWithAll(site)
+    const tags = new Map<string, string>()
+    for (const header of ['identity', 'gzip', 'br', 'zstd']) {
+      const res = await get(server.url + urlOf(file), { 'accept-encoding': header })
+      expect(res.one('content-encoding') ?? 'identity').toBe(expectedCoding(serverKind, site, header, file))
+      const etag = res.one('etag')
+      expect(etag, `ETag for ${header}`).toBeTruthy()
+      tags.set(header, etag!)
+    }
+    expect(new Set(tags.values()).size, JSON.stringify([...tags])).toBe(4)
+  })
+
+  test('If-None-Match and If-Modified-Since per representation', async ({ server, site }) => {
+    const file = fileWithAll(site)
+    const url = server.url + urlOf(file)
+    const br = await get(url, { 'accept-encoding': 'br' })
+    const etag = br.one('etag')!
+    const notModified = await get(url, { 'accept-encoding': 'br', 'if-none-match': etag })
+    expect(notModified.status).toBe(304)
+    expect(notModified.one('etag')).toBe(etag)
+    expectVaryOnce(notModified)
+    // The brotli ETag must not validate the gzip representation.
+    const gzip = await get(url, { 'accept-encoding': 'gzip', 'if-none-match': etag })
+    expect(gzip.status).toBe(200)
+    expect(gzip.one('content-encoding')).toBe('gzip')
+    expect(sha256(gzip.body)).toBe(file.variants.find((v) => v.encoding === 'gzip')!.sha256)
+    const lastModified = br.one('last-modified')
+    expect(lastModified).toBeTruthy()
+    const ims = await get(url, { 'accept-encoding': 'br', 'if-modified-since': lastModified! })
+    expect(ims.status).toBe(304)
+  })
+
+  test('Range and If-Range per representation', async ({ server, site, serverKind }) => {
+    const file = fileWithAll(site)
+    const url = server.url + urlOf(file)
+    for (const coding of ['br', 'gzip', 'zstd'] as const) {
+      const bytes = await variantBytes(site, file, coding)
+      const res = await get(url, { 'accept-encoding': coding, range: 'bytes=0-99' })
+      expect(res.status, `${coding} range on ${serverKind}`).toBe(206)
+      expect(res.one('content-encoding')).toBe(coding)
+      expect(res.one('content-range')).toBe(`bytes 0-99/${bytes.length}`)
+      expect(res.body.equals(bytes.subarray(0, 100))).toBe(true)
+    }
+    const brTag = (await get(url, { 'accept-encoding': 'br' })).one('etag')!
+    const gzipTag = (await get(url, { 'accept-encoding': 'gzip' })).one('etag')!
+    const stale = await get(url, { 'accept-encoding': 'gzip', range: 'bytes=0-99', 'if-range': brTag })
+    expect(stale.status, 'If-Range with the br ETag on a gzip request: the whole gzip body').toBe(200)
+    expect(stale.body.equals(await variantBytes(site, file, 'gzip'))).toBe(true)
+    const fresh = await get(url, { 'accept-encoding': 'gzip', range: 'bytes=0-99', 'if-range': gzipTag })
+    expect(fresh.status).toBe(206)
+  })
+})
+
+test.describe('site', () => {
+  test('directory index and query strings get variants', async ({ server, site, serverKind }) => {
+    const indexes = site.manifest.files.filter((f) => /(^|\/)index\.html$/.test(f.path) && f.variants.length > 0)
+    expect(indexes.length).toBeGreaterThan(1)
+    for (const file of indexes) {
+      for (const suffix of ['', '?utm=1&x=%20y']) {
+        const path = urlOf(file) + suffix
+        const res = await get(server.url + path, { 'accept-encoding': 'gzip, deflate, br, zstd' })
+        expect(res.status, path).toBe(200)
+        expect(res.one('content-encoding'), path).toBe(expectedCoding(serverKind, site, 'gzip, deflate, br, zstd', file))
+        expect(norm(res.one('content-type'))).toBe(norm(file.contentType))
+        expectVaryOnce(res)
+        expect(res.one('cache-control')).toBe('no-cache')
+        expect(sha256(decode(res.body, res.one('content-encoding')))).toBe(file.sha256)
+      }
+    }
+  })
+
+  test('a real .tar.gz stays application/gzip without Content-Encoding', async ({ server, site }) => {
+    const file = site.manifest.files.find((f) => f.path.endsWith('.tar.gz'))!
+    expect(file).toBeTruthy()
+    const res = await get(`${server.url}/${file.path}`, { 'accept-encoding': 'gzip, deflate, br, zstd' })
+    expect(res.status).toBe(200)
+    expect(res.one('content-type')).toBe('application/gzip')
+    expect(res.one('content-encoding')).toBeUndefined()
+    expect(sha256(res.body)).toBe(file.sha256)
+  })
+
+  test('the manifest is not served', async ({ server }) => {
+    for (const path of [`/${MANIFEST}`, `/${MANIFEST}?x=1`]) {
+      const res = await get(server.url + path, { 'accept-encoding': 'gzip, br' })
+      expect([403, 404], path).toContain(res.status)
+    }
+  })
+
+  test('Cache-Control by class and nosniff', async ({ server, site }) => {
+    const immutable = site.manifest.files.find((f) => f.cacheClass === 'immutable' && f.variants.length > 0)!
+    const res = await get(server.url + urlOf(immutable), { 'accept-encoding': 'br' })
+    expect(res.one('cache-control')).toBe('public, max-age=31536000, immutable')
+    expect(res.one('x-content-type-options')).toBe('nosniff')
+    const html = await get(`${server.url}/`, { 'accept-encoding': 'br' })
+    expect(html.one('cache-control')).toBe('no-cache')
+    expect(html.one('x-content-type-options')).toBe('nosniff')
+    const other = site.manifest.files.find((f) => f.cacheClass === 'default' && f.path !== BIG_ASSET)!
+    const plain = await get(server.url + urlOf(other))
+    expect(plain.one('cache-control')).toBe(other.cacheControl)
+  })
+
+  test('keepOriginals: false — a client without gzip gets the decoded bytes', async ({ server, site, keepOriginals }) => {
+    test.skip(keepOriginals, 'only for sites built with keepOriginals: false')
+    const missing = site.manifest.files.filter((f) => !f.originalOnDisk)
+    expect(missing.length).toBeGreaterThan(0)
+    for (const file of missing) {
+      for (const header of [undefined, 'identity', 'deflate']) {
+        const res = await get(server.url + urlOf(file), acceptHeaders(header))
+        expect(res.status, file.path).toBe(200)
+        expect(res.one('content-encoding'), file.path).toBeUndefined()
+        expect(sha256(res.body), file.path).toBe(file.sha256)
+        expectVaryOnce(res)
+      }
+    }
+  })
+})
+
+test.describe('Chromium', () => {
+  test.beforeEach(({ keepOriginals }) => {
+    test.skip(!keepOriginals, 'the browser suite runs on the sites with originals')
+  })
+
+  test('the site loads, every chunk runs, and JS, CSS and HTML arrive as br or zstd', async ({ page, server, site }) => {
+    const seen: { url: string; type: string; encoding: string | undefined }[] = []
+    page.on('response', (response) => {
+      const type = response.request().resourceType()
+      if (response.url().startsWith(server.url) && ['document', 'script', 'stylesheet'].includes(type)) {
+        seen.push({ url: response.url(), type, encoding: response.headers()['content-encoding'] })
+      }
+    })
+    for (const [path, markers] of site.source === 'playground'
+      ? ([['/', EXPECTED.index], ['/about/', EXPECTED.about]] as const)
+      : ([['/', FIXTURE_MARKERS]] as const)) {
+      await page.goto(server.url + path)
+      if (site.source === 'playground') await expect(page.locator('#status')).toHaveAttribute('data-ready', 'true')
+      else await expect(page.locator('#status')).toHaveText(/^ready:/)
+      const ran = await page.evaluate(() => (window as unknown as { __preencodeMarkers?: string[] }).__preencodeMarkers ?? [])
+      for (const marker of markers) expect(ran, `marker ${marker} on ${path}`).toContain(marker)
+    }
+    const hasVariants = (url: string): boolean => {
+      let path = new URL(url).pathname.slice(1)
+      if (path === '' || path.endsWith('/')) path += 'index.html'
+      return (site.manifest.files.find((f) => f.path === path)?.variants.length ?? 0) > 0
+    }
+    for (const type of ['document', 'script', 'stylesheet']) {
+      const ofType = seen.filter((r) => r.type === type && hasVariants(r.url))
+      expect(ofType.length, `${type} responses with variants`).toBeGreaterThan(0)
+      for (const r of ofType) expect(['br', 'zstd'], `${r.url}`).toContain(r.encoding)
+    }
+  })
+
+  test('a zstd asset larger than 8 MiB decodes', async ({ page, server, site }) => {
+    const file = site.manifest.files.find((f) => f.path === BIG_ASSET)!
+    expect(file.size).toBeGreaterThan(8 * 1024 * 1024)
+    await page.goto(`${server.url}/`)
+    const response = page.waitForResponse((r) => r.url().endsWith(`/${BIG_ASSET}`))
+    const result = await page.evaluate(async (path) => {
+      const res = await fetch(path)
+      const buffer = await res.arrayBuffer()
+      const digest = await crypto.subtle.digest('SHA-256', buffer)
+      return { status: res.status, length: buffer.byteLength, sha256: [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('') }
+    }, `/${BIG_ASSET}`)
+    expect((await response).headers()['content-encoding']).toBe('zstd')
+    expect(result).toEqual({ status: 200, length: file.size, sha256: file.sha256 })
+  })
+})
