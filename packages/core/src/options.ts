@@ -56,7 +56,8 @@ export interface CompressOptions {
    */
   cacheMaxBytes?: number
   /**
-   * How many files are compressed at once.
+   * How many encodes run at once. Node's zlib runs them on libuv's threadpool, which has 4
+   * threads unless `UV_THREADPOOL_SIZE` is set before the process starts: above 4 cores, set it.
    * @default os.availableParallelism()
    */
   concurrency?: number
