@@ -67,6 +67,15 @@ describe('WorkPool', () => {
     await expect(pool.run(async () => 'late')).rejects.toThrow('stop')
   })
 
+  it('admits tens of thousands of queued waiters in order', async () => {
+    const pool = new WorkPool({ concurrency: 2, maxBytesInFlight: 10 })
+    const order: number[] = []
+    await Promise.all(Array.from({ length: 20_000 }, (_, i) => pool.withBytes(5, () => pool.run(async () => { order.push(i) }))))
+    expect(order).toHaveLength(20_000)
+    expect(order.slice(0, 5)).toEqual([0, 1, 2, 3, 4])
+    expect(pool.peaks).toEqual({ peakRunning: 2, peakBytes: 10 })
+  })
+
   it('does not deadlock when byte holders wait for slots', async () => {
     const pool = new WorkPool({ concurrency: 1, maxBytesInFlight: 1000 })
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
