@@ -57,7 +57,13 @@ export const deployCommand = defineCommand({
       concurrency: settings.concurrency,
       delete: settings.delete,
       keep: settings.keep,
-      onEvent: json ? undefined : progress.update,
+      onEvent: (event) => {
+        // DEBUG=preencode:* (or preencode:deploy) shows retries on stderr; they are otherwise silent.
+        if (event.type === 'retry' && /(^|,)\s*preencode:(\*|deploy)/.test(process.env.DEBUG ?? '')) {
+          process.stderr.write(`preencode:deploy retry ${event.attempt} of ${event.what} in ${event.delayMs} ms (${event.error})\n`)
+        }
+        if (!json) progress.update(event)
+      },
     })
     progress.done()
     if (json) {
