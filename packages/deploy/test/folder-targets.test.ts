@@ -1,6 +1,6 @@
 // One deploy suite run by every target that ends in a folder: the local target, rsync to a local
 // path and rsync to a daemon on loopback. The S3 target has its own file (s3.test.ts).
-import { chmod, lstat, readFile, readlink, readdir, stat, writeFile } from 'node:fs/promises'
+import { chmod, lstat, readFile, readlink, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readManifest } from '@preencode/core'
@@ -55,6 +55,16 @@ function folderSuite(name: string, setup: () => Promise<{ dir: string; target: (
       expect(summary.uploaded).toBe(0)
       expect(summary.deleted).toBe(0)
       expect(summary.skipped).toBe(siteObjects(site.manifest).length)
+    })
+
+    it('without the deploy state, a rerun still transfers nothing (rsync: its itemized changes are empty)', async () => {
+      await rm(join(env.dir, DEPLOY_STATE_FILENAME))
+      const { summary, plan } = await deploy({ dir: site.root, target: env.target(), delete: true })
+      expect(summary.uploaded).toBe(0)
+      expect(summary.skipped).toBe(siteObjects(site.manifest).length)
+      expect(plan.deletions).toEqual([])
+      // The state is written again for the next run.
+      expect((await listTree(env.dir)).includes(DEPLOY_STATE_FILENAME)).toBe(true)
     })
 
     it('one changed file: its outputs and the HTML naming it are transferred; the old one deleted last', async () => {
