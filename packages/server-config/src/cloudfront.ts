@@ -85,6 +85,13 @@ export function cloudfrontFunction(manifest: Manifest, options: CloudfrontFuncti
   for (const encoding of encodings) {
     if (!Object.hasOwn(BITS, encoding)) throw userError('server-config', `cloudfront encodings: "${String(encoding)}" is not one of br, zstd, gzip.`)
   }
+  const missing = manifest.files.filter((f) => !f.originalOnDisk)
+  if (missing.length > 0) {
+    throw userError(
+      'server-config',
+      `${missing.length} files (e.g. ${missing[0]!.path}) were built with keepOriginals: false. CloudFront cannot decode a variant for clients that accept no encoding, so they would get an error; build with keepOriginals: true for S3 + CloudFront.`,
+    )
+  }
   const indexFile = options.indexFile ?? 'index.html'
   const maxBytes = options.maxBytes ?? CLOUDFRONT_FUNCTION_MAX_BYTES
   const { byExtension, exceptions } = encodeMasks(manifest, encodings)

@@ -148,6 +148,11 @@ describe('cloudfrontFunction', () => {
     expect(() => cloudfrontFunction({ ...manifest, files })).toThrow(/above CloudFront's 10240-byte limit/)
   })
 
+  it('refuses a site built without originals, which CloudFront could not serve to every client', () => {
+    const files = [{ ...file('index.html', ['gzip']), originalOnDisk: false }]
+    expect(() => cloudfrontFunction({ ...manifest, files })).toThrow(/built with keepOriginals: false/)
+  })
+
   it('uses only ES5 syntax (no let/const/arrow functions/template literals)', () => {
     const code = cloudfrontFunction(manifest)
     expect(code).not.toMatch(/\b(let|const)\s|=>|`/)
