@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { createDebug } from './debug.js'
 import { ENGINE_VERSION } from './encoders.js'
 
 /**
@@ -36,6 +37,16 @@ const LAYOUT = 'v1'
 const MAGIC = Buffer.from('PEC1')
 const HEADER_BYTES = MAGIC.length + 32
 const ENTRY_NAME = /^[0-9a-f]{64}$/
+const debug = createDebug('preencode:cache')
+
+export interface CacheHooks {
+  /**
+   * Called when an entry cannot be stored (read-only or full disk, a file in the way). The run
+   * goes on without it; the caller decides whether to tell the user.
+   * @default ignore
+   */
+  onWriteError?: (error: unknown) => void
+}
 
 /** The key: sha256 over everything the compressed bytes depend on. */
 export function cacheKey(parts: CacheKeyParts): string {
@@ -44,7 +55,7 @@ export function cacheKey(parts: CacheKeyParts): string {
     .digest('hex')
 }
 
-export function openCache(dir: string | false, maxBytes: number): CompressionCache {
+export function openCache(dir: string | false, maxBytes: number, hooks: CacheHooks = {}): CompressionCache {
   if (dir === false) {
     return {
       dir: false,
@@ -63,7 +74,8 @@ export function openCache(dir: string | false, maxBytes: number): CompressionCac
       let entry: Buffer
       try {
         entry = await readFile(path)
-      } catch {
+      } catch (error) {
+        debug('miss %s (%s)', key.slice(0, 12), (error as NodeJS.ErrnoException).code)
         return undefined
       }
       const payload = entry.subarray(HEADER_BYTES)
@@ -72,6 +84,7 @@ export function openCache(dir: string | false, maxBytes: number): CompressionCac
         entry.subarray(0, MAGIC.length).equals(MAGIC) &&
         createHash('sha256').update(payload).digest().equals(entry.subarray(MAGIC.length, HEADER_BYTES))
       if (!intact) {
+        debug('corrupt entry %s treated as a miss and removed', path)
         await rm(path, { force: true }).catch(() => {})
         return undefined
       }
@@ -90,9 +103,11 @@ export function openCache(dir: string | false, maxBytes: number): CompressionCac
         await writeFile(temp, Buffer.concat([MAGIC, digest, payload]))
         // rename is atomic: a concurrent reader sees the old entry, the new one, or none.
         await rename(temp, path)
-      } catch {
+      } catch (error) {
         // A cache that cannot be written (read-only, full disk) slows the next run; it must
         // not fail this one.
+        debug('cannot store %s: %s', path, (error as Error).message)
+        hooks.onWriteError?.(error)
         await rm(temp, { force: true }).catch(() => {})
       }
     },
@@ -141,6 +156,7 @@ export function openCache(dir: string | false, maxBytes: number): CompressionCac
           removedEntries++
         }
       }
+      debug('pruned %d entries (%d bytes); %d bytes kept of %d allowed', removedEntries, removedBytes, total, maxBytes)
       return { removedEntries, removedBytes, keptBytes: total }
     },
   }

@@ -3,6 +3,7 @@ import { stat, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { openCache } from './cache.js'
+import { createDebug } from './debug.js'
 import { userError } from './errors.js'
 import { runFileJob, statFileJob, type FileJob, type FileJobContext, type FileOutcome } from './file-job.js'
 import { FORMATS, type Format } from './formats.js'
@@ -40,6 +41,7 @@ const { version } = createRequire(import.meta.url)('../package.json') as { versi
 export const GENERATOR = `preencode@${version}`
 
 const SILENT: CompressLogger = { info() {}, warn() {} }
+const debug = createDebug('preencode:run')
 
 /**
  * Compresses every qualifying file under `dir` in place: writes `.gz/.br/.zst` sidecars (only
@@ -82,7 +84,13 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
   run.signal?.addEventListener('abort', abortRun, { once: true })
   if (run.signal?.aborted) abortRun()
   const pool = new WorkPool({ concurrency: options.concurrency, signal: controller.signal })
-  const cache = openCache(options.cacheDir, options.cacheMaxBytes)
+  let cacheWriteErrors = 0
+  const cache = openCache(options.cacheDir, options.cacheMaxBytes, {
+    onWriteError: (error) => {
+      if (cacheWriteErrors++ === 0) logger.warn(`cannot write to the cache at ${String(options.cacheDir)} (${(error as Error).message}); this run goes on, the next one will compress again`)
+    },
+  })
+  debug('%d files (%d to recover from .gz), %d variants on disk, %d temp files removed', jobs.length, jobs.filter((j) => j.recoverFromGzip).length, scan.variants.length, tempFiles)
   const ctx: FileJobContext = {
     root,
     options,
@@ -98,7 +106,9 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
   const settled = await Promise.allSettled(
     jobs.map(async (job) => {
       try {
+        const fileStarted = performance.now()
         const outcome = await runFileJob(ctx, job)
+        if (debug.enabled) debug('%s %d B: %d hits, %d misses, %s (%d ms)', job.path, outcome.entry.size, outcome.cacheHits, outcome.cacheMisses, outcome.skipped ?? outcome.entry.variants.map((v) => `${v.format} ${v.size}`).join(', '), Math.round(performance.now() - fileStarted))
         run.onProgress?.(++done, jobs.length, job.path)
         return outcome
       } catch (error) {

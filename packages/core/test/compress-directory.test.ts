@@ -255,6 +255,17 @@ describe('compressDirectory', () => {
     expect(warnings.join('\n')).toMatch(/ignoring the previous manifest/)
   })
 
+  it('goes on with a warning when the cache cannot be written', async () => {
+    const blocked = join(cacheDir.path, 'a-file')
+    await writeFile(blocked, 'in the way')
+    const warnings: string[] = []
+    const { manifest, report } = await compressDirectory(site.path, { ...options, cache: blocked }, { logger: { info() {}, warn: (m) => warnings.push(m) } })
+    expect(report.variantsWritten).toBe(24)
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toContain(`cannot write to the cache at ${blocked}`)
+    await checkVariants(site.path, manifest, await snapshot(site.path, manifest))
+  })
+
   it('stops when the signal aborts', async () => {
     const controller = new AbortController()
     controller.abort(new Error('user pressed ctrl-c'))

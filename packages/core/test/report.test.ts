@@ -100,3 +100,14 @@ describe('createProgress', () => {
     expect(s.out.endsWith('\r\x1b[2K')).toBe(true)
   })
 })
+
+describe('createDebug', () => {
+  it('turns on by DEBUG namespace patterns, with exclusions', async () => {
+    const { createDebug } = await import('@preencode/core')
+    expect(createDebug('preencode:cache', { DEBUG: 'preencode:*' }).enabled).toBe(true)
+    expect(createDebug('preencode:cache', { DEBUG: 'preencode:run,preencode:cache' }).enabled).toBe(true)
+    expect(createDebug('preencode:cache', { DEBUG: 'preencode:*,-preencode:cache' }).enabled).toBe(false)
+    expect(createDebug('preencode:cache', { DEBUG: 'vite:*' }).enabled).toBe(false)
+    expect(createDebug('preencode:cache', {}).enabled).toBe(false)
+  })
+})
