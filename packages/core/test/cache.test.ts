@@ -42,7 +42,7 @@ describe('the persistent cache', () => {
     for (const n of [1, 2, 3, 4]) await cache.set(key(n), Buffer.from(`payload ${n} `.repeat(20)))
     await truncate(entryPath(dir.path, key(1)), 50)
     const altered = await readFile(entryPath(dir.path, key(2)))
-    altered[altered.length - 1] ^= 0xff
+    altered[altered.length - 1]! ^= 0xff
     await writeFile(entryPath(dir.path, key(2)), altered)
     await writeFile(entryPath(dir.path, key(3)), '')
     // An entry path that is a directory: reading it fails with EISDIR.
