@@ -2,7 +2,7 @@
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import type { Manifest, ManifestFile } from '@preencode/core'
-import { cloudfrontFunction } from '../dist/cloudfront.js'
+import { cloudfrontFunction } from '@preencode/server-config'
 
 interface CfRequest {
   uri: string
