@@ -3,7 +3,7 @@
 // only then are stale objects deleted. A failure at any point leaves the old site served; a
 // rerun plans again from what the target holds, so it converges.
 import { resolve } from 'node:path'
-import { readManifest, type Manifest } from '@preencode/core'
+import { readManifest, userError, type Manifest } from '@preencode/core'
 import { isDefaultEntry, planDeploy, siteObjects, type DeployPlan, type PlanOptions } from './plan.js'
 import { newDeployId, nextDeployState, type KeepPolicy } from './state.js'
 import type { DeployEvent, DeployTarget, TargetContext } from './target.js'
@@ -55,12 +55,35 @@ export interface DeployResult {
 
 export const DEFAULT_CONCURRENCY = 8
 
+/** Defaults of {@link DeployOptions}. */
+export const DEFAULT_DEPLOY_OPTIONS = Object.freeze({
+  dir: 'dist',
+  dryRun: false,
+  concurrency: DEFAULT_CONCURRENCY,
+  delete: false,
+  keep: Object.freeze({ deploys: 0, maxAgeMs: 0 }),
+} satisfies Required<Pick<DeployOptions, 'dir' | 'dryRun' | 'concurrency' | 'delete' | 'keep'>>)
+
+function checkOptions(options: DeployOptions): void {
+  const { concurrency, keep } = options
+  if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) {
+    throw userError('options', `deploy: concurrency must be a whole number >= 1; got ${concurrency}.`)
+  }
+  for (const [name, value] of Object.entries(keep ?? {})) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw userError('options', `deploy: keep.${name} must be a number >= 0; got ${String(value)}.`)
+  }
+  if (!options.target || typeof options.target.uploadPhase !== 'function') {
+    throw userError('options', 'deploy: target must be a DeployTarget (localTarget(), rsyncTarget(), s3Target() or createTarget()).')
+  }
+}
+
 /** Deploys the site in `dir` to `target`; see the module comment for the guarantees. */
 export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const started = performance.now()
+  checkOptions(options)
   const { target } = options
-  const root = resolve(options.dir ?? 'dist')
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY
+  const root = resolve(options.dir ?? DEFAULT_DEPLOY_OPTIONS.dir)
+  const concurrency = options.concurrency ?? DEFAULT_DEPLOY_OPTIONS.concurrency
   const deployId = newDeployId()
   const context: TargetContext = { root, deployId, concurrency, emit: options.onEvent ?? (() => {}) }
   const manifest = options.manifest ?? (await readManifest(root))

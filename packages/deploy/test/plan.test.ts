@@ -195,3 +195,11 @@ describe('retries and errors', () => {
     expect(started.length).toBeLessThan(8)
   })
 })
+
+describe('deploy() options', () => {
+  it('names the bad option', async () => {
+    const { deploy, localTarget } = await import('@preencode/deploy')
+    await expect(deploy({ dir: '.', target: localTarget('/tmp/x'), concurrency: 0 })).rejects.toThrow(/deploy: concurrency must be a whole number >= 1; got 0/)
+    await expect(deploy({ dir: '.', target: localTarget('/tmp/x'), keep: { deploys: -1 } })).rejects.toThrow(/deploy: keep\.deploys must be a number >= 0/)
+  })
+})
