@@ -1,11 +1,11 @@
 // The S3 target against MinIO as a real process: metadata as stored, change detection, order
 // of requests, failures and convergence.
 import { existsSync } from 'node:fs'
-import { readFile, writeFile } from 'node:fs/promises'
+import { cp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readManifest } from '@preencode/core'
-import { freePort } from '@preencode/test-utils'
+import { freePort, tempDir } from '@preencode/test-utils'
 import { deploy, s3Target, siteObjects, DEPLOY_STATE_FILENAME, type S3RequestRecord, type S3TargetOptions, type DeploySummary } from '@preencode/deploy'
 import { createBucket, credentials, fixtureFiles, getObject, listKeys, makeSite, recompress, removeFile, startMinio, writeSite, MINIO_SECRET, type Minio } from './helpers.js'
 
@@ -235,8 +235,15 @@ describe('s3Target against MinIO', () => {
 
   const playground = join(import.meta.dirname, '../../../playground/dist')
   it.skipIf(!existsSync(join(playground, '.preencode-manifest.json')))('deploys the built playground: every object as stored matches', async () => {
-    const { summary } = await deploy({ dir: playground, target: target([], { prefix: 'playground' }), delete: true })
-    expect(summary.uploaded).toBeGreaterThan(0)
-    await assertBucketMatchesSite('playground/', playground)
+    // A copy, so a rebuild of the playground running meanwhile cannot change files under the test.
+    const copy = await tempDir('playground-copy')
+    try {
+      await cp(playground, copy.path, { recursive: true })
+      const { summary } = await deploy({ dir: copy.path, target: target([], { prefix: 'playground' }), delete: true })
+      expect(summary.uploaded).toBe(siteObjects(await readManifest(copy.path)).length)
+      await assertBucketMatchesSite('playground/', copy.path)
+    } finally {
+      await copy.remove()
+    }
   })
 })
