@@ -4,6 +4,7 @@
 // Also used by the Vitest generator tests for the servers' own syntax checks.
 import { spawnSync } from 'node:child_process'
 import { createServer } from 'node:http'
+import { readdirSync, readFileSync } from 'node:fs'
 import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Manifest } from '@preencode/core'
@@ -83,7 +84,7 @@ export async function writeServerFiles(
     await writeFile(join(dir, 'httpd.conf'), [
       `ServerRoot ${dir}`,
       `PidFile ${join(dir, 'httpd.pid')}`,
-      'ErrorLog /dev/stderr',
+      `ErrorLog ${join(dir, 'logs', 'error.log')}`,
       'LogLevel warn',
       `Mutex file:${join(dir, 'tmp')} default`,
       `DefaultRuntimeDir ${join(dir, 'tmp')}`,
@@ -140,13 +141,33 @@ export async function startServer(kind: ServerKind, manifest: Manifest, root: st
   // Workers run as www-data/nobody when started as root: they must be able to read the config root.
   await chmod(temp.path, 0o755)
   const files = await writeServerFiles(kind, manifest, root, temp.path, port)
-  const proc = await startProcess(kind, files.command, files.args, { port, ...(files.env ? { env: files.env } : {}) })
+  let proc
+  try {
+    proc = await startProcess(kind, files.command, files.args, { port, ...(files.env ? { env: files.env } : {}) })
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${await readLogs(files.dir)}`)
+  }
+  const started = proc
   return {
     kind, url,
-    logs: () => `--- generated config ---\n${files.generated}\n--- ${kind} output ---\n${proc.output()}`,
+    logs: () => `--- generated config ---\n${files.generated}\n--- ${kind} output ---\n${started.output()}\n${readLogsSync(files.dir)}`,
     async stop() {
-      await proc.stop()
+      await started.stop()
       await temp.remove()
     },
   }
+}
+
+/** The log files the server wrote into its config root (Apache's error log, nginx's access log). */
+function readLogsSync(dir: string): string {
+  const logs = join(dir, 'logs')
+  try {
+    return readdirSync(logs).map((name) => `--- ${name} ---\n${readFileSync(join(logs, name), 'utf8')}`).join('\n')
+  } catch {
+    return ''
+  }
+}
+
+async function readLogs(dir: string): Promise<string> {
+  return readLogsSync(dir)
 }

@@ -47,7 +47,7 @@ export function nginxConfig(manifest: Manifest, options: NginxConfigOptions): st
     '',
   ]
   out.push(...acceptMaps(modules))
-  out.push(...uriMaps(model))
+  out.push(...uriMaps(model, modules))
   out.push(...slotMaps(model, modules))
   out.push(...serverBlock(model, resolved, modules))
   return `${out.join('\n')}\n`
@@ -107,12 +107,15 @@ function mapBlock(name: string, source: string, entries: [string, string][], def
   ]
 }
 
-function uriMaps(model: SiteModel): string[] {
+function uriMaps(model: SiteModel, modules: boolean): string[] {
   const order: [string, string][] = []
   const encoding: [string, string][] = []
   const vary: [string, string][] = []
   for (const f of model.withVariants) {
-    const filtered = model.defaultOrder.filter((e) => f.file.variants.some((v) => v.encoding === e))
+    // try_files skips a missing sidecar, so stock needs an entry only when the order differs;
+    // with modules the slot is decided from the order alone (a br the file lacks would leave
+    // it to brotli_static, which finds nothing), so every file with fewer variants gets one.
+    const filtered = modules ? model.defaultOrder : model.defaultOrder.filter((e) => f.file.variants.some((v) => v.encoding === e))
     if (orderKey(filtered) !== orderKey(f.order)) order.push([f.url, orderKey(f.order)])
     vary.push([f.url, 'Accept-Encoding'])
     for (const v of f.file.variants) {
