@@ -13,7 +13,7 @@ import {
   type CompressOptions,
   type Manifest,
 } from '@preencode/core'
-import { CORE_DIST, decodeWithCli, makeSite, put, textOf } from './fixtures.js'
+import { CORE_DIST, decodeWithCli, makeSite, put, randomBytesOf, textOf, zstdFrameWindow } from './fixtures.js'
 
 const exists = (path: string): Promise<boolean> => access(path).then(() => true, () => false)
 
@@ -138,6 +138,17 @@ describe('compressDirectory', () => {
       expect(await exists(join(site.path, `${file.path}.br`))).toBe(false)
       expect(await exists(join(site.path, `${file.path}.zst`))).toBe(false)
     }
+  })
+
+  it('keeps the zstd window at most 8 MiB for a file over 8 MiB at the level the user sets (22)', async () => {
+    const block = Buffer.concat([textOf(1024 * 1024, 41), randomBytesOf(256 * 1024, 42)])
+    await put(site.path, 'assets/huge.js', Buffer.concat(Array.from({ length: 8 }, () => block)))
+    const { manifest } = await compressDirectory(site.path, { ...options, formats: ['zstd'], levels: { zstd: 22 } })
+    const huge = manifest.files.find((f) => f.path === 'assets/huge.js')!
+    expect(huge.size).toBeGreaterThan(8 * 1024 * 1024)
+    const frame = await readFile(join(site.path, 'assets/huge.js.zst'))
+    expect(zstdFrameWindow(frame)).toBeLessThanOrEqual(8 * 1024 * 1024)
+    expect(decodeWithCli('zstd', join(site.path, 'assets/huge.js.zst')).equals(await readFile(join(site.path, 'assets/huge.js')))).toBe(true)
   })
 
   it('honours include, exclude, threshold and minSaving', async () => {

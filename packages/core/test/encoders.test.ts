@@ -12,32 +12,7 @@ import {
   zstdWindowLog,
   type Format,
 } from '@preencode/core'
-import { decodeWithCli, randomBytesOf, textOf } from './fixtures.js'
-
-/**
- * The window a zstd frame declares (RFC 8878 §3.1.1.1): Window_Descriptor when present; with the
- * Single_Segment flag the window is the Frame_Content_Size instead.
- */
-function zstdFrameWindow(frame: Buffer): number {
-  expect(frame.readUInt32LE(0)).toBe(0xfd2fb528)
-  const descriptor = frame[4]!
-  const singleSegment = (descriptor >> 5) & 1
-  const fcsFlag = descriptor >> 6
-  const dictIdFlag = descriptor & 3
-  if (!singleSegment) {
-    const window = frame[5]!
-    const exponent = window >> 3
-    const mantissa = window & 7
-    const base = 2 ** (10 + exponent)
-    return base + (base / 8) * mantissa
-  }
-  const offset = 5 + [0, 1, 2, 4][dictIdFlag]!
-  const fcsBytes = [1, 2, 4, 8][fcsFlag]!
-  if (fcsBytes === 1) return frame[offset]!
-  if (fcsBytes === 2) return frame.readUInt16LE(offset) + 256
-  if (fcsBytes === 4) return frame.readUInt32LE(offset)
-  return Number(frame.readBigUInt64LE(offset))
-}
+import { decodeWithCli, randomBytesOf, textOf, zstdFrameWindow } from './fixtures.js'
 
 const FORMATS: Format[] = ['gzip', 'brotli', 'zstd']
 const EXTENSION: Record<Format, string> = { gzip: '.gz', brotli: '.br', zstd: '.zst' }
