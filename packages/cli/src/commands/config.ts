@@ -1,0 +1,74 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import { readManifest, userError } from '@preencode/core'
+import { apacheConfig, caddyConfig, cloudfrontFunction, nginxConfig } from '@preencode/server-config'
+import { defineCommand } from 'citty'
+import { assertKnownFlags } from '../cli-utils.js'
+
+const SERVERS = ['apache', 'nginx', 'caddy', 'cloudfront'] as const
+type Server = (typeof SERVERS)[number]
+
+const args = {
+  server: { type: 'positional', description: `One of ${SERVERS.join(', ')}`, required: true },
+  dir: { type: 'positional', description: 'The compressed site (holding .preencode-manifest.json)', required: true },
+  flavor: { type: 'string', description: 'nginx: modules (gzip_static + brotli_static) or stock (map + try_files; default)', valueHint: 'modules|stock' },
+  form: { type: 'string', description: 'apache: htaccess (default) or vhost', valueHint: 'htaccess|vhost' },
+  root: { type: 'string', description: 'Where the site lives on the server (nginx, caddy, apache vhost); default: <dir> made absolute', valueHint: 'path' },
+  listen: { type: 'string', description: 'nginx: listen parameters (default 80)' },
+  serverName: { type: 'string', description: 'nginx: server_name (default _)' },
+  address: { type: 'string', description: 'caddy: site address (default :80; "" for the directives only)' },
+  out: { type: 'string', description: 'Write to this file instead of stdout', valueHint: 'file' },
+} as const
+
+function isServer(value: string): value is Server {
+  return (SERVERS as readonly string[]).includes(value)
+}
+
+/**
+ * `preencode config <apache|nginx|caddy|cloudfront> <dir>`: prints (or writes with `--out`) the
+ * server config generated from the manifest in `<dir>`.
+ */
+export const configCommand = defineCommand({
+  meta: { name: 'config', description: 'Generate the Apache, nginx, Caddy or CloudFront config that serves the variants' },
+  args,
+  async run({ args: parsed, rawArgs }) {
+    assertKnownFlags(rawArgs, args)
+    const server = String(parsed.server)
+    if (!isServer(server)) throw userError('cli', `Unknown server \`${server}\`. Accepted: ${SERVERS.join(', ')}.`)
+    if (parsed.flavor !== undefined && server !== 'nginx') throw userError('cli', '--flavor applies to nginx only.')
+    if (parsed.form !== undefined && server !== 'apache') throw userError('cli', '--form applies to apache only.')
+    const dir = resolve(parsed.dir)
+    const manifest = await readManifest(dir)
+    const root = parsed.root ?? dir
+    let text: string
+    switch (server) {
+      case 'nginx':
+        text = nginxConfig(manifest, {
+          flavor: (parsed.flavor ?? 'stock') as 'modules' | 'stock',
+          root,
+          ...(parsed.listen === undefined ? {} : { listen: parsed.listen }),
+          ...(parsed.serverName === undefined ? {} : { serverName: parsed.serverName }),
+        })
+        break
+      case 'apache': {
+        const form = (parsed.form ?? 'htaccess') as 'htaccess' | 'vhost'
+        text = apacheConfig(manifest, form === 'vhost' ? { form, root } : { form })
+        break
+      }
+      case 'caddy':
+        text = caddyConfig(manifest, { root, ...(parsed.address === undefined ? {} : { address: parsed.address }) })
+        break
+      case 'cloudfront':
+        text = cloudfrontFunction(manifest)
+        break
+    }
+    if (parsed.out === undefined) {
+      process.stdout.write(text)
+      return
+    }
+    const out = resolve(parsed.out)
+    await mkdir(dirname(out), { recursive: true })
+    await writeFile(out, text)
+    process.stderr.write(`wrote ${out}\n`)
+  },
+})
