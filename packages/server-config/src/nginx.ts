@@ -199,22 +199,12 @@ function slotMaps(model: SiteModel, modules: boolean): string[] {
   for (const order of orders) {
     const codings = decode(order)
     for (const combo of flagCombos()) {
-      const ok = { br: combo.b, zstd: combo.z, gzip: combo.g }
-      for (const aeBr of ['', '0', '1']) {
-        for (const plainGzip of ['0', '1']) {
-         for (const range of ['0', '1']) {
-          const first = codings.find((e) => ok[e])
-          let slot = ''
-          // Neither module allows byte ranges (nginx 1.22): a Range request goes through try_files.
-          if (first !== undefined && range === '1') slot = SUFFIX[first]
-          else if (first === 'zstd') slot = SUFFIX.zstd
-          else if (first === 'br') slot = aeBr === '1' ? '' : SUFFIX.br
-          else if (first === 'gzip') {
-            const brotliStaticWouldWin = codings.includes('br') && aeBr !== ''
-            slot = plainGzip === '1' && !brotliStaticWouldWin ? '' : SUFFIX.gzip
+      for (const aeBr of ['', '0', '1'] as const) {
+        for (const plainGzip of [false, true]) {
+          for (const range of [false, true]) {
+            const slot = modulesSlot(codings, combo, aeBr, plainGzip, range)
+            if (slot) entries.push([`${order}:${combo.key}:${aeBr}:${+plainGzip}:${+range}`, slot])
           }
-          if (slot) entries.push([`${order}:${combo.key}:${aeBr}:${plainGzip}:${range}`, slot])
-         }
         }
       }
     }
@@ -224,6 +214,27 @@ function slotMaps(model: SiteModel, modules: boolean): string[] {
     ...mapBlock('$preencode_slot', '"$preencode_order:$preencode_ok_b$preencode_ok_z$preencode_ok_g:$preencode_ae_br:$preencode_ae_gzip_plain:$preencode_range"', entries),
     '',
   ]
+}
+
+/**
+ * The suffix try_files must add in the modules flavour, or '' to leave the request to
+ * brotli_static/gzip_static: they pick br, then gzip, by their own parsing of the plain tokens.
+ */
+function modulesSlot(
+  codings: readonly Encoding[],
+  ok: { b: boolean; z: boolean; g: boolean },
+  aeBr: '' | '0' | '1',
+  plainGzip: boolean,
+  range: boolean,
+): string {
+  const first = codings.find((e) => ok[LETTER[e]])
+  if (first === undefined) return ''
+  // Neither module allows byte ranges (nginx 1.22): a Range request goes through try_files.
+  if (range || first === 'zstd') return SUFFIX[first]
+  if (first === 'br') return aeBr === '1' ? '' : SUFFIX.br // `*` only: brotli_static does not know it
+  // gzip first: gzip_static only if it sees a plain `gzip` token and brotli_static won't step in.
+  const brotliStaticMayAnswer = codings.includes('br') && aeBr !== ''
+  return plainGzip && !brotliStaticMayAnswer ? '' : SUFFIX.gzip
 }
 
 function serverBlock(model: SiteModel, options: ReturnType<typeof resolveNginxOptions>, modules: boolean): string[] {
