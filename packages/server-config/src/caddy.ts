@@ -1,7 +1,8 @@
 /**
  * Caddy: a Caddyfile site block (or only its directives) serving the sidecars with
- * `file_server { precompressed ... }`. Needs Caddy >= 2.8: older releases (Debian's 2.6.2)
- * send no Content-Length on pre-compressed responses and no Vary on the uncompressed one.
+ * `file_server { precompressed ... }`. Needs Caddy >= 2.11: Content-Length on pre-compressed
+ * responses came with caddyserver/caddy#7251 (fixing #7040, still missing in 2.10.0), Vary on
+ * 206/304 with #5849 (2.8); Debian's 2.6.2 sends no Vary on the uncompressed response either.
  *
  * Caddy parses Accept-Encoding itself (q-values, `q=0`, case-insensitive tokens) and picks the
  * highest q; among equal q it uses the order listed after `precompressed`, which is the order
@@ -16,8 +17,8 @@ import { generatedHeader, siteModel } from './site-model.js'
 
 export type { CaddyConfigOptions } from './options.js'
 
-/** The oldest Caddy release the generated block is tested against / needs. */
-export const MIN_CADDY_VERSION = '2.8.0'
+/** The oldest Caddy release whose file_server sends Content-Length with sidecars (tested with 2.11.9). */
+export const MIN_CADDY_VERSION = '2.11.0'
 
 const PRECOMPRESSED_NAME: Readonly<Record<Encoding, string>> = { br: 'br', zstd: 'zstd', gzip: 'gzip' }
 const PATHS_PER_MATCHER = 200
