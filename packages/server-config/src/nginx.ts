@@ -31,8 +31,8 @@ import {
 export type { NginxConfigOptions } from './options.js'
 
 const ENCODINGS: readonly Encoding[] = ['br', 'zstd', 'gzip']
-/** nginx's default `map_hash_bucket_size` is the CPU cache line; longer keys need more. */
-const DEFAULT_BUCKET = 64
+/** The longest key a default 64-byte `map_hash_bucket_size` holds: 8 + align8(len + 2) <= 56. */
+const MAX_HASHED_KEY = 46
 
 /** Generates the nginx config (http context: maps + one server block). Pure. */
 export function nginxConfig(manifest: Manifest, options: NginxConfigOptions): string {
@@ -50,7 +50,9 @@ export function nginxConfig(manifest: Manifest, options: NginxConfigOptions): st
   out.push(...uriMaps(model, modules))
   out.push(...slotMaps(model, modules))
   out.push(...serverBlock(model, resolved, modules))
-  return `${out.join('\n')}\n`
+  const text = `${out.join('\n')}\n`
+  // Written with the default prefix; a custom one renames every variable and named location.
+  return resolved.prefix === 'preencode' ? text : text.replace(/([$@])preencode_/g, `$1${resolved.prefix}_`)
 }
 
 function q(value: string): string {
@@ -97,19 +99,26 @@ function acceptMaps(modules: boolean): string[] {
   return lines
 }
 
+/**
+ * A `map` over URLs. Keys longer than fit nginx's default `map_hash_bucket_size` (one CPU cache
+ * line, 64 bytes: 46-byte keys) become anchored regex entries, which need no bucket; changing
+ * the bucket size instead would fail when any `map` precedes this file (nginx: "is duplicate").
+ */
 function mapBlock(name: string, source: string, entries: [string, string][], defaultValue = '""'): string[] {
+  const hashed = entries.filter(([key]) => Buffer.byteLength(key) <= MAX_HASHED_KEY)
+  const long = entries.filter(([key]) => Buffer.byteLength(key) > MAX_HASHED_KEY)
   return [
     `map ${source} ${name} {`,
     '    volatile;',
     `    default ${defaultValue};`,
-    ...entries.map(([key, value]) => `    ${q(key)} ${value};`),
+    ...hashed.map(([key, value]) => `    ${q(key)} ${value};`),
+    ...long.map(([key, value]) => `    ${q(`~^${escapeRegex(key)}$`)} ${value};`),
     '}',
   ]
 }
 
 function uriMaps(model: SiteModel, modules: boolean): string[] {
   const order: [string, string][] = []
-  const encoding: [string, string][] = []
   const vary: [string, string][] = []
   for (const f of model.withVariants) {
     // try_files skips a missing sidecar, so stock needs an entry only when the order differs;
@@ -118,37 +127,37 @@ function uriMaps(model: SiteModel, modules: boolean): string[] {
     const filtered = modules ? model.defaultOrder : model.defaultOrder.filter((e) => f.file.variants.some((v) => v.encoding === e))
     if (orderKey(filtered) !== orderKey(f.order)) order.push([f.url, orderKey(f.order)])
     vary.push([f.url, 'Accept-Encoding'])
-    for (const v of f.file.variants) {
-      encoding.push([`/${v.path}`, v.encoding])
-      vary.push([`/${v.path}`, 'Accept-Encoding'])
-    }
   }
   const cache: [string, string][] = []
   for (const [value, files] of model.byCacheControl) {
     for (const file of files) {
       cache.push([`/${file.path}`, q(value)])
-      for (const v of file.variants) cache.push([`/${v.path}`, q(value)])
+      // A real `x.tar.gz` is looked up as `/x.tar` through $preencode_base.
+      if (/\.(?:br|gz|zst)$/.test(file.path)) cache.push([`/${file.path.replace(/\.(?:br|gz|zst)$/, '')}`, q(value)])
     }
   }
-  const longest = Math.max(0, ...cache.map(([k]) => Buffer.byteLength(k)))
-  const lines: string[] = []
-  // nginx fails with "could not build map_hash" when a key does not fit a bucket.
-  if (longest + 16 > DEFAULT_BUCKET) {
-    lines.push(`map_hash_bucket_size ${2 ** Math.ceil(Math.log2(longest + 16))};  # longest URL is ${longest} bytes`)
-  }
-  if (cache.length > 2048) lines.push(`map_hash_max_size ${2 ** Math.ceil(Math.log2(cache.length * 2))};`)
-  lines.push(
+  return [
+    '# The URL without a sidecar suffix: the per-URL maps below are keyed by the original\'s URL.',
+    'map $uri $preencode_base {',
+    '    volatile;',
+    '    default $uri;',
+    '    "~^(.+)\\.(?:br|gz|zst)$" $1;',
+    '}',
     `# Variant order per URL (b = br, z = zstd, g = gzip), smallest first; default ${orderKey(model.defaultOrder)}.`,
     ...mapBlock('$preencode_order', '$uri', order, orderKey(model.defaultOrder)),
-    '# Content-Encoding of the file actually sent (only the sidecars named here).',
-    ...mapBlock('$preencode_ce', '$uri', encoding),
+    '# Content-Encoding of the file actually sent; only used in the locations of compressed types,',
+    '# where a name ending in a sidecar suffix is always a sidecar.',
+    'map $uri $preencode_ce {',
+    '    volatile;',
+    '    default "";',
+    ...(['br', 'zstd', 'gzip'] as const).map((e) => `    "~\\${SUFFIX[e]}$" ${e};`),
+    '}',
     '# Vary on every response of a URL that has variants, the original included.',
-    ...mapBlock('$preencode_vary', '$uri', vary),
+    ...mapBlock('$preencode_vary', '$preencode_base', vary),
     '# Cache-Control by class, from the manifest.',
-    ...mapBlock('$preencode_cc', '$uri', cache),
+    ...mapBlock('$preencode_cc', '$preencode_base', cache),
     '',
-  )
-  return lines
+  ]
 }
 
 /** Every order string the site uses, plus the default. */

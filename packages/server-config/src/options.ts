@@ -25,6 +25,12 @@ export interface NginxConfigOptions {
   /** @default '_' */
   serverName?: string
   /**
+   * Prefix of every nginx variable and named location the config defines. nginx refuses a
+   * variable defined twice, so two preencode sites in one nginx need different prefixes.
+   * @default 'preencode'
+   */
+  prefix?: string
+  /**
    * Extra directives placed verbatim at the top of the `server` block (TLS certificates,
    * `include` of your own snippets...), one per entry, without the trailing `;`.
    * @default []
@@ -58,6 +64,7 @@ export const DEFAULT_NGINX_OPTIONS = Object.freeze({
   flavor: 'stock',
   listen: '80',
   serverName: '_',
+  prefix: 'preencode',
   serverDirectives: [],
 } satisfies Omit<Required<NginxConfigOptions>, 'root'>)
 
@@ -77,6 +84,13 @@ function checkRoot(root: unknown, generator: string): string {
   return root.replace(/\/+$/, '') || '/'
 }
 
+function checkPrefix(prefix: unknown): string {
+  if (typeof prefix !== 'string' || !/^[a-z][a-z0-9_]{0,30}$/i.test(prefix)) {
+    fail(`\`prefix\` is ${JSON.stringify(prefix)}; use a letter followed by letters, digits or _ (at most 31), e.g. 'site_a'.`)
+  }
+  return prefix
+}
+
 export function resolveNginxOptions(options: NginxConfigOptions): Required<NginxConfigOptions> {
   const flavor = options.flavor ?? DEFAULT_NGINX_OPTIONS.flavor
   if (flavor !== 'modules' && flavor !== 'stock') fail(`\`flavor\` is ${JSON.stringify(flavor)}; accepted: 'modules', 'stock'.`)
@@ -85,6 +99,7 @@ export function resolveNginxOptions(options: NginxConfigOptions): Required<Nginx
     root: checkRoot(options.root, 'nginxConfig'),
     listen: options.listen ?? DEFAULT_NGINX_OPTIONS.listen,
     serverName: options.serverName ?? DEFAULT_NGINX_OPTIONS.serverName,
+    prefix: checkPrefix(options.prefix ?? DEFAULT_NGINX_OPTIONS.prefix),
     serverDirectives: options.serverDirectives ?? [...DEFAULT_NGINX_OPTIONS.serverDirectives],
   }
 }

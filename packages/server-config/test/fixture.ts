@@ -30,6 +30,8 @@ export function fixtureFiles(): Record<string, string | Buffer> {
   return {
     'index.html': html('preencode fixture', '<h1>fixture</h1><p id="status">loading</p>'),
     'about/index.html': html('about', '<h1>about</h1><p id="status">loading</p>'),
+    // Longer than an nginx map hash bucket holds (46 bytes): exercises the regex map entries.
+    'guides/a-rather-long-section-name/and-an-even-longer-page-name/index.html': html('long', '<h1>long</h1><p id="status">loading</p>'),
     'assets/main-Ab3dEf9h.js':
       `window.__preencodeMarkers = window.__preencodeMarkers || [];\nwindow.__preencodeMarkers.push('main');\n` +
       `Promise.all([import('./chunk-a-Xy12Zw34.js'), import('./chunk-b-Pq98Rs76.js')]).then(() => {\n` +

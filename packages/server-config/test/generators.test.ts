@@ -1,12 +1,13 @@
 // Each generator's output is accepted by the real server's own checker (nginx -t, apache2 -t,
 // caddy validate), for both sites (with and without originals). Serving behaviour is proven
 // end to end in e2e/ (one shared suite per server and flavour).
-import { chmod } from 'node:fs/promises'
+import { spawnSync } from 'node:child_process'
+import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest } from '@preencode/core'
 import { apacheConfig, caddyConfig, nginxConfig } from '@preencode/server-config'
-import { tempDir } from '@preencode/test-utils'
+import { tempDir, toolPath } from '@preencode/test-utils'
 import { checkServerFiles, writeServerFiles, type ServerKind } from '../../../e2e/harness/servers.ts'
 import { buildFixtureSite } from './fixture.ts'
 
@@ -39,7 +40,7 @@ describe('generated content', () => {
   it('nginx stock: maps, volatile per-URI maps, one location per type, the manifest hidden', () => {
     const text = nginxConfig(sites.keep.manifest, { root: '/srv/site' })
     expect(text).toContain('map $http_accept_encoding $preencode_ae_br {')
-    expect(text).toMatch(/map \$uri \$preencode_cc \{\n {4}volatile;/)
+    expect(text).toMatch(/map \$preencode_base \$preencode_cc \{\n {4}volatile;/)
     expect(text).toContain('location = /.preencode-manifest.json { return 404; }')
     expect(text).toContain('try_files $uri$preencode_s1 $uri$preencode_s2 $uri$preencode_s3 $uri =404;')
     expect(text).toContain('default_type "text/javascript; charset=utf-8";')
@@ -92,5 +93,33 @@ describe('generated content', () => {
     expect(nginx).toMatch(/"\/data\.json" zbg;/)
     const apache = apacheConfig(manifest)
     expect(apache).toContain('RewriteRule "^data\\.json$" "data.json.zst" [END]')
+  })
+})
+
+describe('nginx in real setups', () => {
+  it('two sites in one nginx (own prefixes) and a URL longer than a map hash bucket', async () => {
+    const manifest: Manifest = structuredClone(sites.keep.manifest)
+    const long = structuredClone(manifest.files.find((f) => f.path === 'data.json')!)
+    long.path = `${'deeply/nested/'.repeat(8)}a-rather-long-file-name-for-the-bucket.json`
+    long.variants = long.variants.map((v) => ({ ...v, path: `${long.path}${v.path.slice('data.json'.length)}` }))
+    manifest.files.push(long)
+    const conf = join(dir.path, 'nginx-two')
+    await mkdir(join(conf, 'logs'), { recursive: true })
+    const a = nginxConfig(manifest, { root: sites.keep.root, listen: '127.0.0.1:8081', prefix: 'site_a' })
+    const b = nginxConfig(sites.nokeep.manifest, { root: sites.nokeep.root, listen: '127.0.0.1:8082', prefix: 'site_b', flavor: 'modules' })
+    expect(a).not.toContain('map_hash_bucket_size')
+    expect(a).toContain('"~^\\\\/deeply\\\\/nested')
+    expect(a).not.toContain('$preencode_')
+    expect(b).toContain('@site_b_decode_0')
+    await writeFile(join(conf, 'a.conf'), a)
+    await writeFile(join(conf, 'b.conf'), b)
+    await writeFile(join(conf, 'nginx.conf'), [
+      'load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;',
+      `pid ${join(conf, 'nginx.pid')};`, 'error_log stderr;', 'events {}',
+      `http { include /etc/nginx/mime.types; include ${join(conf, 'a.conf')}; include ${join(conf, 'b.conf')}; }`,
+    ].join('\n'))
+    const check = spawnSync(toolPath('nginx'), ['-p', conf, '-c', join(conf, 'nginx.conf'), '-t'], { encoding: 'utf8' })
+    expect(check.status, check.stderr).toBe(0)
+    expect(() => nginxConfig(manifest, { root: '/srv', prefix: '1-bad' })).toThrow(/`prefix`/)
   })
 })
