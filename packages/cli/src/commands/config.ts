@@ -16,6 +16,7 @@ const args = {
   root: { type: 'string', description: 'Where the site lives on the server (nginx, caddy, apache vhost); default: <dir> made absolute', valueHint: 'path' },
   listen: { type: 'string', description: 'nginx: listen parameters (default 80)' },
   serverName: { type: 'string', description: 'nginx: server_name (default _)' },
+  prefix: { type: 'string', description: 'nginx: prefix of the variables, for a second site in one nginx (default preencode)' },
   address: { type: 'string', description: 'caddy: site address (default :80; "" for the directives only)' },
   out: { type: 'string', description: 'Write to this file instead of stdout', valueHint: 'file' },
 } as const
@@ -37,6 +38,10 @@ export const configCommand = defineCommand({
     if (!isServer(server)) throw userError('cli', `Unknown server \`${server}\`. Accepted: ${SERVERS.join(', ')}.`)
     if (parsed.flavor !== undefined && server !== 'nginx') throw userError('cli', '--flavor applies to nginx only.')
     if (parsed.form !== undefined && server !== 'apache') throw userError('cli', '--form applies to apache only.')
+    for (const flag of ['listen', 'serverName', 'prefix'] as const) {
+      if (parsed[flag] !== undefined && server !== 'nginx') throw userError('cli', `--${flag === 'serverName' ? 'server-name' : flag} applies to nginx only.`)
+    }
+    if (parsed.address !== undefined && server !== 'caddy') throw userError('cli', '--address applies to caddy only.')
     const dir = resolve(parsed.dir)
     const manifest = await readManifest(dir)
     const root = parsed.root ?? dir
@@ -48,6 +53,7 @@ export const configCommand = defineCommand({
           root,
           ...(parsed.listen === undefined ? {} : { listen: parsed.listen }),
           ...(parsed.serverName === undefined ? {} : { serverName: parsed.serverName }),
+          ...(parsed.prefix === undefined ? {} : { prefix: parsed.prefix }),
         })
         break
       case 'apache': {

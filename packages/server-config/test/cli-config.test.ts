@@ -1,0 +1,49 @@
+// `preencode config` (packages/cli/src/commands/config.ts) run as the real binary: it prints
+// exactly what the generators return, writes --out, and rejects flags of another server.
+import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Manifest } from '@preencode/core'
+import { apacheConfig, caddyConfig, nginxConfig } from '@preencode/server-config'
+import { REPO_ROOT, tempDir } from '@preencode/test-utils'
+import { buildFixtureSite } from './fixture.ts'
+
+const BIN = join(REPO_ROOT, 'packages', 'cli', 'dist', 'bin.js')
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, 'config', ...args], { encoding: 'utf8' })
+
+let dir: { path: string; remove: () => Promise<void> }
+let manifest: Manifest
+let root: string
+
+beforeAll(async () => {
+  dir = await tempDir('cli-config')
+  root = join(dir.path, 'site')
+  manifest = await buildFixtureSite(root)
+})
+afterAll(() => dir.remove())
+
+describe.skipIf(!existsSync(BIN))('preencode config', () => {
+  it('prints the generated configs', () => {
+    expect(run('nginx', root, '--flavor', 'modules', '--root', '/srv/site').stdout).toBe(nginxConfig(manifest, { flavor: 'modules', root: '/srv/site' }))
+    expect(run('apache', root).stdout).toBe(apacheConfig(manifest))
+    expect(run('apache', root, '--form', 'vhost', '--root', '/srv/site').stdout).toBe(apacheConfig(manifest, { form: 'vhost', root: '/srv/site' }))
+    expect(run('caddy', root).stdout).toBe(caddyConfig(manifest, { root }))
+    expect(run('cloudfront', root).stdout).toMatch(/function handler\(event\)/)
+  })
+
+  it('writes --out', () => {
+    const out = join(dir.path, 'out', 'site.conf')
+    const result = run('nginx', root, '--out', out, '--listen', '8080')
+    expect(result.status).toBe(0)
+    expect(readFileSync(out, 'utf8')).toBe(nginxConfig(manifest, { root, listen: '8080' }))
+  })
+
+  it('fails clearly on a wrong server or a flag of another server', () => {
+    const unknown = run('iis', root)
+    expect(unknown.status).toBe(1)
+    expect(unknown.stderr).toMatch(/Unknown server `iis`/)
+    expect(run('caddy', root, '--flavor', 'stock').stderr).toMatch(/--flavor applies to nginx only/)
+    expect(run('nginx', dir.path).stderr).toMatch(/No manifest/)
+  })
+})
