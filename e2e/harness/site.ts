@@ -12,6 +12,12 @@ import { REPO_ROOT } from '@preencode/test-utils'
 import { bigText, fixtureFiles } from '../../packages/server-config/test/fixture.ts'
 
 export const BIG_ASSET = 'big/huge.txt'
+/** A name with a space and non-ASCII letters: URL-encoded on the wire, raw in every config. */
+export const ODD_NAME = 'files/naïve café (1).json'
+
+function oddFile(): string {
+  return JSON.stringify({ rows: Array.from({ length: 80 }, (_, i) => ({ i, text: `crème brûlée n°${i}` })) }, null, 1)
+}
 
 export interface BuiltSites {
   /** Site with originals (playground or fixture). */
@@ -47,7 +53,7 @@ function buildPlayground(outDir: string): boolean {
  */
 async function addBigZstdAsset(dir: string): Promise<void> {
   const data = bigText()
-  await writeFiles(dir, { [BIG_ASSET]: data })
+  await writeFiles(dir, { [BIG_ASSET]: data, [ODD_NAME]: oddFile() })
   const manifestPath = join(dir, MANIFEST_FILENAME)
   const { manifest } = await compressDirectory(dir, { exclude: [BIG_ASSET], cache: join(REPO_ROOT, 'node_modules', '.cache', 'preencode-e2e') })
   const zst = zstdCompressSync(data, {
@@ -75,7 +81,8 @@ export async function buildSites(dir: string): Promise<BuiltSites> {
     await writeFiles(keep, fixtureFiles())
   }
   await addBigZstdAsset(keep)
-  await writeFiles(nokeep, fixtureFiles())
+  process.stdout.write(`[e2e] site built from the ${source} in ${dir}\n`)
+  await writeFiles(nokeep, { ...fixtureFiles(), [ODD_NAME]: oddFile() })
   await compressDirectory(nokeep, { keepOriginals: false, cache: join(REPO_ROOT, 'node_modules', '.cache', 'preencode-e2e') })
   return { keep, nokeep, source }
 }

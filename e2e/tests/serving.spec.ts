@@ -8,7 +8,7 @@ import { negotiate, siteModel, type Encoding } from '@preencode/server-config'
 import { expect, test, type Site } from '../harness/fixtures.ts'
 import { decode, get, type RawResponse } from '../harness/http.ts'
 import type { ServerKind } from '../harness/servers.ts'
-import { BIG_ASSET } from '../harness/site.ts'
+import { BIG_ASSET, ODD_NAME } from '../harness/site.ts'
 import { EXPECTED } from '../../playground/src/markers.js'
 
 const MANIFEST = '.preencode-manifest.json'
@@ -188,6 +188,21 @@ test.describe('site', () => {
     expect(res.one('content-type')).toBe('application/gzip')
     expect(res.one('content-encoding')).toBeUndefined()
     expect(sha256(res.body)).toBe(file.sha256)
+  })
+
+  test('a file name with a space, parentheses and non-ASCII letters', async ({ server, site, serverKind }) => {
+    const file = site.manifest.files.find((f) => f.path === ODD_NAME)!
+    expect(file.variants.length).toBe(3)
+    const url = `${server.url}/${ODD_NAME.split('/').map(encodeURIComponent).join('/')}`
+    for (const header of ['gzip, deflate, br, zstd', 'gzip', undefined]) {
+      const res = await get(url, acceptHeaders(header))
+      expect(res.status, String(header)).toBe(200)
+      expect(res.one('content-encoding') ?? 'identity').toBe(expectedCoding(serverKind, site, header, file))
+      expect(norm(res.one('content-type'))).toBe(norm(file.contentType))
+      expectVaryOnce(res)
+      expect(res.one('cache-control')).toBe(file.cacheControl)
+      expect(sha256(decode(res.body, res.one('content-encoding')))).toBe(file.sha256)
+    }
   })
 
   test('the manifest is not served', async ({ server }) => {
