@@ -16,7 +16,7 @@ const projects: { name: string; use: ServerOptions }[] = [
   { name: 'node-middleware-nokeep', use: { serverKind: 'node', keepOriginals: false } },
 ]
 
-export default defineConfig({
+export default defineConfig<object, ServerOptions>({
   testDir: './tests',
   globalSetup: './global-setup.ts',
   timeout: 60_000,
