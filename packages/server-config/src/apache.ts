@@ -83,7 +83,10 @@ function rewriteRules(model: SiteModel, ctx: Context): string[] {
   const dir = ctx.kind === 'dir'
   const fileOf = (ref: string): string => (dir ? `%{REQUEST_FILENAME}` : `${ctx.root}${ref}`)
   const target = (ref: string): string => (dir ? ref : `${ctx.root}${ref}`)
-  const all = dir ? '^(.+)$' : '^(/.+)$'
+  // Only names with an extension that has a type rule below: a sidecar of anything else would
+  // go out without its Content-Type and Content-Encoding. Case-insensitive, like the FilesMatch.
+  const extensions = [...model.typeByExtension.keys()].map(escapeRegex).join('|')
+  const all = `(?i)^(${dir ? '' : '/'}.+\\.(?:${extensions}))$`
   const end = dir ? 'END' : 'L'
   const lines: string[] = [
     'RewriteEngine On',
@@ -119,6 +122,7 @@ function rewriteRules(model: SiteModel, ctx: Context): string[] {
       }
     }
   }
+  if (model.withVariants.length === 0) return lines
   lines.push('', `# Every other file: the smallest acceptable variant that exists (${model.defaultOrder.join(', ')}).`)
   for (const coding of model.defaultOrder) {
     lines.push(okCondition(coding), `RewriteCond "${fileOf('$1')}${SUFFIX[coding]}" -f`, `RewriteRule "${all}" "${target('$1')}${SUFFIX[coding]}" [${end}]`)
@@ -167,7 +171,7 @@ function typeRules(model: SiteModel): string[] {
   lines.push('', '# A sidecar keeps the Content-Type of its original.')
   for (const [type, extensions] of byType) {
     lines.push(
-      `<FilesMatch "\\.(?:${extensions.map(escapeRegex).join('|')})(?:\\.(?:br|gz|zst))?$">`,
+      `<FilesMatch "(?i)\\.(?:${extensions.map(escapeRegex).join('|')})(?:\\.(?:br|gz|zst))?$">`,
       `    ForceType ${quote(type)}`,
       '</FilesMatch>',
     )
@@ -176,7 +180,7 @@ function typeRules(model: SiteModel): string[] {
     '',
     '# Content-Encoding for sidecars only; never compressed again on the fly; one Vary on every',
     '# response of these types, the original included.',
-    `<FilesMatch "\\.(?:${allExtensions})(?:\\.(?:br|gz|zst))?$">`,
+    `<FilesMatch "(?i)\\.(?:${allExtensions})(?:\\.(?:br|gz|zst))?$">`,
     '    SetEnv no-gzip 1',
     '    SetEnv no-brotli 1',
     '    Header merge Vary Accept-Encoding',
@@ -184,7 +188,7 @@ function typeRules(model: SiteModel): string[] {
   )
   for (const coding of ['br', 'zstd', 'gzip'] as const) {
     lines.push(
-      `<FilesMatch "\\.(?:${allExtensions})\\${SUFFIX[coding]}$">`,
+      `<FilesMatch "(?i)\\.(?:${allExtensions})\\${SUFFIX[coding]}$">`,
       `    AddEncoding ${coding} ${SUFFIX[coding]}`,
       '</FilesMatch>',
     )

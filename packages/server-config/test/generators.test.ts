@@ -62,7 +62,7 @@ describe('generated content', () => {
     const text = apacheConfig(sites.keep.manifest)
     expect(text).toContain('RewriteRule ^ - [E=PE_AE_BR:1]')
     expect(text).toContain('ForceType "text/javascript; charset=utf-8"')
-    expect(text).toMatch(/<FilesMatch "\\\.\(\?:[a-z|]+\)\\\.br\$">\n {4}AddEncoding br \.br/)
+    expect(text).toMatch(/<FilesMatch "\(\?i\)\\\.\(\?:[a-z|]+\)\\\.br\$">\n {4}AddEncoding br \.br/)
     expect(text).toContain('Header merge Vary Accept-Encoding')
     expect(apacheConfig(sites.nokeep.manifest, { form: 'vhost', root: '/srv/site' })).toContain('SetOutputFilter INFLATE')
     expect(apacheConfig(sites.nokeep.manifest)).toContain('[R=406,L]')
@@ -82,6 +82,12 @@ describe('generated content', () => {
     expect(() => apacheConfig(sites.keep.manifest, { form: 'vhost' })).toThrow(/`root`/)
     expect(() => apacheConfig(sites.keep.manifest, { form: 'conf' as 'vhost', root: '/srv' })).toThrow(/`form`/)
     expect(() => caddyConfig(sites.keep.manifest, { root: '/srv/"x' })).toThrow(/quote/)
+  })
+
+  it('Apache rewrites only names whose type it sets (no extensionless or unknown-type sidecars)', () => {
+    const text = apacheConfig(sites.keep.manifest)
+    expect(text).toContain('RewriteRule "(?i)^(.+\\.(?:html|js|css|json))$" "$1.br" [END]')
+    expect(apacheConfig({ ...sites.keep.manifest, files: [] })).not.toContain('$1.br')
   })
 
   it('a file whose smallest variant is not the usual one gets its own order', () => {
