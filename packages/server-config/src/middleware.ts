@@ -74,7 +74,9 @@ export function createPreencodeMiddleware(root: string, options: PreencodeMiddle
     if (req.method !== 'GET' && req.method !== 'HEAD') return pass()
     let path: string
     try {
-      path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
+      // origin-form (`/a/b?q`) as is — `//a/b` is a path, not a host; absolute-form via URL.
+      const target = req.url ?? '/'
+      path = decodeURIComponent(target.startsWith('/') ? target.replace(/[?#].*$/s, '') : new URL(target).pathname)
     } catch {
       return pass()
     }

@@ -118,6 +118,8 @@ describe('createPreencodeMiddleware', () => {
     expect((await get(keep.port, '/missing.js')).status).toBe(418)
     expect((await get(keep.port, '/data.json', {}, 'POST')).status).toBe(418)
     expect((await get(keep.port, '/%E0%A4%A')).status).toBe(418)
+    expect((await get(keep.port, '//data.json')).status).toBe(418) // a path, not a host
+    expect((await get(keep.port, '/about/../data.json')).status).toBe(418) // only exact manifest paths
     const tar = await get(keep.port, '/download.tar.gz', { 'accept-encoding': 'gzip' })
     expect(tar.headers['content-type']).toBe('application/gzip')
     expect(tar.headers['content-encoding']).toBeUndefined()
