@@ -58,6 +58,7 @@ export function renderMarkdown(machine: MachineInfo, parts: PartResult[]): strin
   }
   for (const part of parts) {
     out.push('', `## ${part.title}`, '')
+    if (part.description) out.push(part.description, '')
     if (part.skipped) {
       out.push(`Skipped: ${part.skipped}.`)
       continue

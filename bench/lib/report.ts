@@ -23,6 +23,8 @@ export interface TargetCheck {
 export interface PartResult {
   name: string
   title: string
+  /** What the part measures and how, for the Markdown page. */
+  description?: string
   /** Set when the part did not run at all; the reason is printed and written. */
   skipped?: string
   tables: Table[]

@@ -24,19 +24,25 @@ interface Run extends BuildOutcome { config: ConfigName }
 
 export async function runBuild(ctx: BenchContext): Promise<PartResult> {
   const part = emptyPart('build', 'Build: preencode vs vite-plugin-compression2')
+  part.description = [
+    'bench/app is a Vite 8 app with three entries (Monaco editor with its language workers, the full ECharts build,',
+    'three.js with add-ons): about 16 MB of JS/CSS in ~100 files. It is built plainly (baseline), with `preencode()`',
+    'and with `vite-plugin-compression2`, each build in a fresh child process, repetitions interleaved. "Added time" is',
+    'a configuration\'s median build time minus the baseline\'s median. Bytes are compared over the files both tools compressed.',
+  ].join(' ')
   const plugin = await importBuilt<Record<string, unknown>>('@preencode/vite', [])
   const preencodeWhy = 'why' in plugin ? plugin.why : typeof (plugin.mod.preencode ?? plugin.mod.default) === 'function' ? undefined : '@preencode/vite exports no preencode() yet'
   const core = await importBuilt('@preencode/core', ['compressDirectory'])
   if (preencodeWhy) part.notes.push(`preencode builds skipped: ${preencodeWhy}`)
 
-  const tmp = { path: join(ctx.tmp, 'build') }
-  await mkdir(tmp.path, { recursive: true })
+  const work = join(ctx.tmp, 'build')
+  await mkdir(work, { recursive: true })
   const entries = Object.fromEntries(Object.entries(ctx.quick ? QUICK_ENTRIES : FULL_ENTRIES).map(([k, v]) => [k, join(APP_ROOT, v)]))
   const reps = ctx.quick ? 1 : ctx.reps
-  const outDir = (tool: BuildTool) => join(tmp.path, `dist-${tool}`)
+  const outDir = (tool: BuildTool) => join(work, `dist-${tool}`)
   const runs: Run[] = []
   const build = async (config: ConfigName, tool: BuildTool, cacheDir?: string): Promise<void> => {
-    const spec: BuildSpec = { tool, appRoot: APP_ROOT, outDir: outDir(tool), cacheDir, entries, resultFile: join(tmp.path, 'result.json') }
+    const spec: BuildSpec = { tool, appRoot: APP_ROOT, outDir: outDir(tool), cacheDir, entries, resultFile: join(work, 'result.json') }
     ctx.log(`build: ${config}…`)
     await rm(spec.resultFile, { force: true })
     const child = await runChild(process.execPath, [join(import.meta.dirname, 'build-child.ts'), JSON.stringify(spec)], { timeoutMs: 15 * 60_000 })
@@ -55,7 +61,7 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
   for (let rep = 0; rep < reps; rep++) {
     await build('baseline', 'baseline')
     if (!preencodeWhy) {
-      const cacheDir = join(tmp.path, `cache-${rep}`)
+      const cacheDir = join(work, `cache-${rep}`)
       await build('preencode cold', 'preencode', cacheDir)
       await build('preencode warm', 'preencode', cacheDir)
     }
@@ -174,7 +180,7 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
     const rows: string[][] = []
     const rss: number[] = []
     for (const copies of sizes) {
-      const site = join(tmp.path, `site-${copies}x`)
+      const site = join(work, `site-${copies}x`)
       for (let i = 0; i < copies; i++) {
         await mkdir(join(site, `copy${i}`), { recursive: true })
         await cp(outDir('baseline'), join(site, `copy${i}`), { recursive: true })
@@ -182,7 +188,7 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
       const files = await listFiles(site)
       const bytes = [...files.values()].reduce((a, b) => a + b, 0)
       ctx.log(`build: compressDirectory on ${copies}x site (${fmtBytes(bytes)})…`)
-      const resultFile = join(tmp.path, 'compress-result.json')
+      const resultFile = join(work, 'compress-result.json')
       await rm(resultFile, { force: true })
       const child = await runChild(process.execPath, [join(import.meta.dirname, 'compress-child.ts'), JSON.stringify({ dir: site, resultFile })], { timeoutMs: 20 * 60_000 })
       let outcome: CompressOutcome

@@ -23,6 +23,12 @@ interface CoreApi { compressDirectory: (dir: string, options: object) => Promise
 
 export async function runDeploy(ctx: BenchContext): Promise<PartResult> {
   const part = emptyPart('deploy', 'Deploy to MinIO')
+  part.description = [
+    'MinIO runs as a real process on a loopback port with a throw-away data directory. The built playground (and, when',
+    'the build part ran, bench/app as built with `preencode()`) is deployed with `@preencode/deploy`\'s S3 target three',
+    'times: to an empty bucket, again unchanged, and after one script changed (its variants and the manifest remade by',
+    'the engine).',
+  ].join(' ')
   const api = await importBuilt<DeployApi>('@preencode/deploy', ['deploy', 's3Target'])
   if ('why' in api) return { ...part, skipped: api.why }
   const core = await importBuilt<CoreApi>('@preencode/core', ['compressDirectory'])

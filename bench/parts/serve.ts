@@ -38,6 +38,12 @@ function medianRun(m: Measurement): WrkResult {
 
 export async function runServe(ctx: BenchContext): Promise<PartResult> {
   const part = emptyPart('serve', 'Serving: nginx and Apache, on-the-fly vs pre-compressed')
+  part.description = [
+    'nginx 1.22 and Apache 2.4 from Debian run as real processes on loopback ports, all at once, each with its own',
+    'throw-away config root, serving the same directory: a ~400 KB HTML page (monaco-editor\'s changelog and API',
+    'declarations as HTML) and the playground\'s largest script, with variants made by preencode\'s engine. wrk sends',
+    '`Accept-Encoding: br, gzip`; rounds are interleaved across configurations and the median round is reported.',
+  ].join(' ')
   const dir = join(ctx.tmp, 'serve')
   const site = join(dir, 'site')
   await mkdir(join(site, 'assets'), { recursive: true })
