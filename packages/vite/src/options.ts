@@ -1,9 +1,11 @@
+import { resolve } from 'node:path'
 import {
   resolveCompressOptions,
   userError,
   type CompressOptions,
   type ResolvedCompressOptions,
 } from '@preencode/core'
+import { isServer, SERVERS, type ServerConfigTarget } from '@preencode/server-config'
 
 /** What `environments` may be given as a function: the environment's name and who consumes it. */
 export interface PreencodeEnvironmentInfo {
@@ -25,8 +27,20 @@ export interface PreencodeViteOptions extends CompressOptions {
    * @default every environment whose `consumer` is `'client'`
    */
   environments?: string[] | ((environment: PreencodeEnvironmentInfo) => boolean)
-  // serverConfigs: reserved. The lead wires `@preencode/server-config` here (issue 3): which
-  // server configs to write into the output or to paths the user commits.
+  /**
+   * Server configs to generate from the manifest after each build, each to `path` (relative
+   * to Vite's root): into the output (`dist/.htaccess` for shared hosting) or to a file you
+   * commit (`deploy/nginx.conf`). nginx and Caddy need `root`, the site's path on the server.
+   * @default []
+   * @example [{ server: 'apache', path: 'dist/.htaccess' }, { server: 'nginx', flavor: 'stock', root: '/srv/site', path: 'deploy/site.nginx.conf' }]
+   */
+  serverConfigs?: ServerConfigFile[]
+}
+
+/** A server config to write: the generator's options plus where the file goes. */
+export type ServerConfigFile = ServerConfigTarget & {
+  /** Where to write it, relative to Vite's root (or absolute). */
+  path: string
 }
 
 /** The plugin's own options after validation; the compression options are resolved by core. */
@@ -36,6 +50,8 @@ export interface ResolvedPreencodeViteOptions {
   compress: ResolvedCompressOptions
   /** What is passed to `compressDirectory`: the user's options with the cache made absolute. */
   compressOptions: CompressOptions
+  /** `serverConfigs` with absolute paths. */
+  serverConfigs: ServerConfigFile[]
 }
 
 /** Vite's backend-integration files (`build.manifest`, `build.ssrManifest`): read from disk by a server, never sent to browsers. */
@@ -54,7 +70,7 @@ export function resolvePreencodeViteOptions(
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw userError('vite', `preencode() takes an options object; got ${options === null ? 'null' : typeof options}.`)
   }
-  const { report = true, environments, ...compressOptions } = options
+  const { report = true, environments, serverConfigs = [], ...compressOptions } = options
   if (report !== true && report !== false && report !== 'json') {
     throw userError('vite', `\`report\` is ${JSON.stringify(report)}; it accepts true, false or 'json'.`)
   }
@@ -62,6 +78,7 @@ export function resolvePreencodeViteOptions(
   return {
     report,
     environments: resolveEnvironments(environments),
+    serverConfigs: resolveServerConfigs(serverConfigs, root),
     compress,
     compressOptions: {
       ...compressOptions,
@@ -81,3 +98,18 @@ function resolveEnvironments(environments: PreencodeViteOptions['environments'])
   throw userError('vite', '`environments` must be an array of environment names (e.g. [\'client\']) or a function (environment) => boolean.')
 }
 
+
+function resolveServerConfigs(files: unknown, root: string): ServerConfigFile[] {
+  if (!Array.isArray(files)) throw userError('vite', '`serverConfigs` must be an array of { server, path, ...options }.')
+  return files.map((file: unknown, index) => {
+    const where = `serverConfigs[${index}]`
+    if (file === null || typeof file !== 'object') throw userError('vite', `\`${where}\` must be an object like { server: 'nginx', root: '/srv/site', path: 'deploy/nginx.conf' }.`)
+    const { server, path } = file as { server?: unknown; path?: unknown }
+    if (!isServer(server)) throw userError('vite', `\`${where}.server\` is ${JSON.stringify(server)}; accepted: ${SERVERS.join(', ')}.`)
+    if (typeof path !== 'string' || path === '') throw userError('vite', `\`${where}.path\` must name the file to write, e.g. 'deploy/${server}.conf'.`)
+    if ((server === 'nginx' || server === 'caddy') && typeof (file as { root?: unknown }).root !== 'string') {
+      throw userError('vite', `\`${where}\` (${server}) needs \`root\`: the absolute path of the site on the server, e.g. '/srv/www/site'.`)
+    }
+    return { ...(file as ServerConfigFile), path: resolve(root, path) }
+  })
+}

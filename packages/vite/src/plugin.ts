@@ -1,5 +1,8 @@
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
-import { compressDirectory, formatReport, isPreencodeError } from '@preencode/core'
+import { existsSync } from 'node:fs'
+import { mkdir, readFile } from 'node:fs/promises'
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { compressDirectory, formatReport, isPreencodeError, MANIFEST_FILENAME, writeFileAtomically, type Manifest } from '@preencode/core'
+import { createPreencodeMiddleware, serverConfig } from '@preencode/server-config'
 import type { Logger, Plugin, ResolvedConfig } from 'vite'
 import { resolvePreencodeViteOptions, type PreencodeViteOptions, type ResolvedPreencodeViteOptions } from './options.js'
 
@@ -22,7 +25,8 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
 
   return {
     name: 'preencode',
-    apply: 'build',
+    // Builds compress; `vite preview` serves the variants through the same middleware as Node.
+    apply: (_config, env) => env.command === 'build' || env.isPreview === true,
     enforce: 'post',
 
     configResolved(resolvedConfig) {
@@ -47,8 +51,12 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       outDirs.set(key, (outDirs.get(key) ?? new Set()).add(resolve(config.root, dir)))
     },
 
-    // configurePreviewServer: reserved. The lead wires `@preencode/server-config`'s middleware
-    // here (issue 3) so `vite preview` serves the variants by the same rules as the servers.
+    configurePreviewServer(server) {
+      // Added directly (not in a returned post hook) so it runs before Vite's own static
+      // handler; paths the manifest does not list fall through to it.
+      const dir = resolve(config.root, config.build.outDir)
+      if (existsSync(join(dir, MANIFEST_FILENAME))) server.middlewares.use(createPreencodeMiddleware(dir))
+    },
 
     closeBundle: {
       // Last, and alone: files other plugins write in their own closeBundle (or copy there) must
@@ -81,16 +89,43 @@ async function compressAll(
   logger: Logger,
   environmentName: string | undefined,
 ): Promise<void> {
+  const run = {
+    logger: {
+      info: (message: string) => { if (resolved.report === true) logger.info(message) },
+      warn: (message: string) => logger.warn(message),
+    },
+  }
+  const mainDir = resolve(config.root, config.build.outDir)
   for (const dir of dirs) {
-    const { report } = await compressDirectory(dir, resolved.compressOptions, {
-      logger: {
-        info: (message) => { if (resolved.report === true) logger.info(message) },
-        warn: (message) => logger.warn(message),
-      },
-    })
+    const { manifest, report } = await compressDirectory(dir, resolved.compressOptions, run)
     if (resolved.report === 'json') logger.info(JSON.stringify(report))
     else if (resolved.report) logger.info(`\n${heading(dir, dirs, config, environmentName)}${formatReport(report, { color: wantsColor() })}`)
+    if (resolved.serverConfigs.length > 0 && (dir === mainDir || dirs.length === 1)) {
+      // A config written into the output (dist/.htaccess) is part of the site: the manifest must
+      // list it (deploy ships it) and the config then names it too, so write, recompress (all
+      // cache hits) and regenerate until nothing changes; the second pass is already stable.
+      let current = manifest
+      for (let pass = 0; pass < 3; pass++) {
+        const changed = await writeServerConfigs(current, resolved, config, logger)
+        if (!changed.some((path) => isInside(path, dir))) break
+        current = (await compressDirectory(dir, resolved.compressOptions, run)).manifest
+      }
+    }
   }
+}
+
+/** Writes each configured server config whose text changed (atomically); returns those paths. */
+async function writeServerConfigs(manifest: Manifest, resolved: ResolvedPreencodeViteOptions, config: ResolvedConfig, logger: Logger): Promise<string[]> {
+  const written: string[] = []
+  for (const { path, ...target } of resolved.serverConfigs) {
+    const text = serverConfig(manifest, target)
+    if ((await readFile(path, 'utf8').catch(() => undefined)) === text) continue
+    await mkdir(dirname(path), { recursive: true })
+    await writeFileAtomically(path, text)
+    written.push(path)
+    if (resolved.report === true) logger.info(`preencode: wrote ${target.server} config ${relative(config.root, path)}`)
+  }
+  return written
 }
 
 /** Which output a report is about, when that is not obvious (several outputs, a non-client environment). */

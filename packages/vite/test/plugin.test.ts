@@ -40,7 +40,11 @@ describe('@preencode/vite', () => {
     expect(preencode).toBe(namedPreencode)
     const plugin = preencode()
     expect(plugin.name).toBe('preencode')
-    expect(plugin.apply).toBe('build')
+    // Builds compress, `vite preview` serves the variants, the dev server is left alone.
+    const apply = plugin.apply as (config: object, env: { command: 'build' | 'serve'; mode: string; isPreview?: boolean }) => boolean
+    expect(apply({}, { command: 'build', mode: 'production' })).toBe(true)
+    expect(apply({}, { command: 'serve', mode: 'production', isPreview: true })).toBe(true)
+    expect(apply({}, { command: 'serve', mode: 'development' })).toBe(false)
     expect(plugin.enforce).toBe('post')
     expect(plugin.closeBundle).toMatchObject({ order: 'post', sequential: true })
   })

@@ -1,12 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { readManifest, userError } from '@preencode/core'
-import { apacheConfig, caddyConfig, cloudfrontFunction, nginxConfig } from '@preencode/server-config'
+import { apacheConfig, caddyConfig, cloudfrontFunction, isServer, nginxConfig, SERVERS } from '@preencode/server-config'
 import { defineCommand } from 'citty'
 import { assertKnownFlags } from '../cli-utils.js'
-
-const SERVERS = ['apache', 'nginx', 'caddy', 'cloudfront'] as const
-type Server = (typeof SERVERS)[number]
 
 const args = {
   server: { type: 'positional', description: `One of ${SERVERS.join(', ')}`, required: true },
@@ -20,10 +17,6 @@ const args = {
   address: { type: 'string', description: 'caddy: site address (default :80; "" for the directives only)' },
   out: { type: 'string', description: 'Write to this file instead of stdout', valueHint: 'file' },
 } as const
-
-function isServer(value: string): value is Server {
-  return (SERVERS as readonly string[]).includes(value)
-}
 
 /**
  * `preencode config <apache|nginx|caddy|cloudfront> <dir>`: prints (or writes with `--out`) the
