@@ -75,6 +75,12 @@ const ctx: BenchContext = {
 }
 ctx.log(`${machine.cores} cores, node ${machine.node}, load ${machine.loadBefore}; parts: ${selected.join(', ')}${ctx.quick ? ' (quick)' : ''}`)
 
+// The 1-minute load average, sampled through the run: the bench alone keeps about two cores
+// busy, so a peak well above that means other work shared the machine and timings are noisy.
+let peakLoad = loadavg()[0]!
+const sampler = setInterval(() => { peakLoad = Math.max(peakLoad, loadavg()[0]!) }, 5000)
+sampler.unref()
+
 const results: PartResult[] = []
 try {
   for (const name of Object.keys(PARTS) as PartName[]) {
@@ -98,7 +104,10 @@ try {
   else await rm(tmp, { recursive: true, force: true })
 }
 
+clearInterval(sampler)
 machine.loadAfter = loadavg().map((l) => l.toFixed(2)).join(', ')
+machine.loadPeak = Math.max(peakLoad, loadavg()[0]!)
+if (machine.loadPeak > machine.cores + 1) ctx.log(`warning: the 1-minute load average reached ${machine.loadPeak.toFixed(1)} on ${machine.cores} cores: other work shared the machine, so the timings are noisy`)
 machine.durationS = Math.round((Date.now() - started.getTime()) / 1000)
 const out = values.out ?? join(REPO_ROOT, 'docs', 'benchmarks.md')
 if (out !== '-') {

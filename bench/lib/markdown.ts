@@ -10,9 +10,15 @@ export interface MachineInfo {
   date: string
   loadBefore: string
   loadAfter?: string
+  /** Highest 1-minute load average sampled during the run. */
+  loadPeak?: number
   durationS?: number
   quick: boolean
   reps: number
+}
+
+function noisy(machine: MachineInfo): boolean {
+  return machine.loadPeak !== undefined && machine.loadPeak > machine.cores + 1
 }
 
 export function renderMarkdown(machine: MachineInfo, parts: PartResult[]): string {
@@ -36,10 +42,11 @@ export function renderMarkdown(machine: MachineInfo, parts: PartResult[]): strin
     `| Node.js | ${machine.node} |`,
     `| mode | ${machine.quick ? '**--quick smoke run: small inputs, one repetition; not representative**' : `full, ${machine.reps} repetition(s) per build configuration (median)`} |`,
     `| load average (1, 5, 15 min) before / after | ${machine.loadBefore} / ${machine.loadAfter ?? '?'} |`,
+    `| highest 1-min load average during the run | ${machine.loadPeak?.toFixed(1) ?? '?'}${noisy(machine) ? ' — **other work shared the machine: timings are noisy**' : ''} |`,
     `| duration | ${machine.durationS ?? '?'} s |`,
     '',
-    'A load average near or above the core count means other work shared the machine and the',
-    'timings are noisy; the byte counts are not affected.',
+    'The bench itself keeps about two cores busy; a load average well above that means other work',
+    'shared the machine and the timings (not the byte counts) are noisy.',
     '',
     '## Targets',
     '',
