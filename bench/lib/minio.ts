@@ -16,6 +16,12 @@ export interface Minio {
   stop(): Promise<void>
 }
 
+/** The few parts of @aws-sdk/client-s3 used here (the bench does not list it, so has no types). */
+interface S3Sdk {
+  S3Client: new (config: object) => { send(command: unknown): Promise<unknown>; destroy(): void }
+  CreateBucketCommand: new (input: { Bucket: string }) => unknown
+}
+
 export async function startMinio(dir: string): Promise<Minio> {
   const data = join(dir, 'data')
   await mkdir(data, { recursive: true })
@@ -40,7 +46,7 @@ export async function startMinio(dir: string): Promise<Minio> {
     credentials,
     async createBucket(name) {
       // The bench does not depend on the AWS SDK itself: borrow @preencode/deploy's copy.
-      const s3 = (await import(resolveVia('@aws-sdk/client-s3', '@preencode/deploy'))) as typeof import('@aws-sdk/client-s3')
+      const s3 = (await import(resolveVia('@aws-sdk/client-s3', '@preencode/deploy'))) as S3Sdk
       const client = new s3.S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials })
       try {
         await client.send(new s3.CreateBucketCommand({ Bucket: name }))
