@@ -9,5 +9,5 @@ export interface BenchContext {
   /** Progress lines go to stderr, so stdout carries only the tables. */
   log(message: string): void
   /** Results one part leaves for a later one. */
-  shared: { benchAppDist?: string; preencodeDist?: string }
+  shared: { benchAppDist?: string; preencodeCache?: string }
 }

@@ -216,7 +216,7 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
     part.targets.push({ part: 'build', target: `peak memory bounded (3x site ≤ ${MEMORY_GROWTH_LIMIT}× the RSS of 1x)`, measured: fmtRatio(growth), pass: Number.isFinite(growth) ? growth <= MEMORY_GROWTH_LIMIT : undefined })
   }
   ctx.shared.benchAppDist = runs.some((r) => r.config === 'baseline' && !r.error) ? outDir('baseline') : undefined
-  ctx.shared.preencodeDist = runs.some((r) => r.config.startsWith('preencode') && !r.error) ? outDir('preencode') : undefined
+  if (runs.some((r) => r.config === 'preencode warm' && !r.error)) ctx.shared.preencodeCache = join(work, `cache-${reps - 1}`)
   return part
 }
 

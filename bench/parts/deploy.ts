@@ -1,9 +1,10 @@
 // Deploy part: the built playground deployed to MinIO with @preencode/deploy three times — to an
 // empty bucket (full), again unchanged, and after one output file changed — counting objects,
 // bytes, HTTP requests by operation, and time.
-import { appendFile, chmod, cp, mkdir, readdir, stat } from 'node:fs/promises'
+import { appendFile, chmod, cp, mkdir, readdir, readFile, stat, symlink } from 'node:fs/promises'
 import { join, relative, resolve, sep } from 'node:path'
 import { toolPath } from '@preencode/test-utils'
+import type { BuildOutcome, BuildSpec } from './build-spec.ts'
 import { emptyPart, type PartResult, type Table } from '../lib/report.ts'
 import type { BenchContext } from '../lib/context.ts'
 import { startMinio, type Minio } from '../lib/minio.ts'
@@ -11,6 +12,7 @@ import { firstLine, fmtBytes, fmtInt, fmtMs, importBuilt, ratio, fmtRatio, runCh
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..')
 const PLAYGROUND = join(REPO_ROOT, 'playground')
+const APP_ROOT = join(REPO_ROOT, 'bench', 'app')
 const MANIFEST = '.preencode-manifest.json'
 const BUCKET = 'bench'
 
@@ -42,11 +44,13 @@ export async function runDeploy(ctx: BenchContext): Promise<PartResult> {
   const dir = join(ctx.tmp, 'deploy')
   await mkdir(dir, { recursive: true })
   await chmod(dir, 0o755)
-  const sites: Array<{ name: string; dir: string; from: string }> = []
+  const sites: SiteSource[] = []
   const playground = await playgroundSite(ctx, dir)
   if ('why' in playground) part.notes.push(`playground deploys skipped: ${playground.why}`)
-  else sites.push({ name: 'the built playground', ...playground })
-  if (ctx.shared.preencodeDist) sites.push({ name: 'bench/app as built with preencode()', dir: ctx.shared.preencodeDist, from: 'the build part\'s output' })
+  else sites.push(playgroundSource(core.mod, playground, join(dir, 'playground-cache')))
+  const vite = await importBuilt('@preencode/vite', ['preencode'])
+  if ('why' in vite) part.notes.push(`bench/app deploys skipped: ${vite.why}`)
+  else sites.push(benchAppSource(ctx, dir))
   if (sites.length === 0) return { ...part, skipped: part.notes.join('; ') }
 
   let minio: Minio | undefined
@@ -56,7 +60,7 @@ export async function runDeploy(ctx: BenchContext): Promise<PartResult> {
       const bucket = `bench-${i}`
       try {
         await minio.createBucket(bucket)
-        part.tables.push(await deploySite(ctx, api.mod, core.mod, minio, bucket, source, join(dir, `site-${i}`)))
+        part.tables.push(await deploySite(ctx, api.mod, minio, bucket, source, join(dir, `site-${i}`)))
       } catch (error) {
         ctx.log(`deploy: ${source.name} failed: ${(error as Error).stack ?? error}`)
         part.notes.push(`deploys of ${source.name} failed: ${firstLine(error)}`)
@@ -68,12 +72,73 @@ export async function runDeploy(ctx: BenchContext): Promise<PartResult> {
   return part
 }
 
-async function deploySite(ctx: BenchContext, api: DeployApi, core: CoreApi, minio: Minio, bucket: string, source: { name: string; dir: string; from: string }, site: string): Promise<Table> {
-  await cp(source.dir, site, { recursive: true })
-  // The manifest must describe this copy (sizes, hashes, mtimes): recompress in place, from a cache.
-  const cache = join(site, '..', `${bucket}-cache`)
-  await core.compressDirectory(site, { cache })
+/** A site to deploy: how its output is made, and how one change to it is made. */
+interface SiteSource {
+  name: string
+  from: string
+  /** Writes the site (files, variants, manifest) into `site`. */
+  prepare(site: string): Promise<void>
+  /** Changes one thing and brings `site` up to date; returns what changed, for the table. */
+  change(site: string): Promise<string>
+}
+
+/** The built playground; the change is one output script edited in place, then recompressed. */
+function playgroundSource(core: CoreApi, playground: { dir: string; from: string }, cache: string): SiteSource {
+  return {
+    name: 'the built playground',
+    from: playground.from,
+    async prepare(site) {
+      await cp(playground.dir, site, { recursive: true })
+      // The manifest must describe this copy (sizes, hashes, mtimes): recompress in place.
+      await core.compressDirectory(site, { cache })
+    },
+    async change(site) {
+      const changed = await scriptToChange(site)
+      await appendFile(join(site, changed), `\n/* bench: changed at ${new Date().toISOString()} */\n`)
+      await core.compressDirectory(site, { cache })
+      return `output ${changed} edited (same name), variants remade`
+    },
+  }
+}
+
+/**
+ * bench/app built with preencode(); the change is one source file edited and the app rebuilt,
+ * so content hashes move: the changed chunk, the chunks and HTML that name it, and deletions.
+ */
+function benchAppSource(ctx: BenchContext, dir: string): SiteSource {
+  const app = join(dir, 'app')
+  const cache = ctx.shared.preencodeCache ?? join(dir, 'app-cache')
+  const entryNames = ctx.quick ? { scene: 'scene.html' } : { index: 'index.html', charts: 'charts.html', scene: 'scene.html' }
+  const source = ctx.quick ? 'src/scene.ts' : 'src/chart-render.ts'
+  const build = async (site: string) => {
+    const entries = Object.fromEntries(Object.entries(entryNames).map(([k, v]) => [k, join(app, v)]))
+    const spec: BuildSpec = { tool: 'preencode', appRoot: app, outDir: site, cacheDir: cache, entries, resultFile: join(dir, 'app-build.json') }
+    const child = await runChild(process.execPath, [join(import.meta.dirname, 'build-child.ts'), JSON.stringify(spec)], { timeoutMs: 15 * 60_000 })
+    const outcome = JSON.parse(await readFile(spec.resultFile, 'utf8').catch(() => `{"error":${JSON.stringify(`build child exited ${child.code}: ${child.stderr.slice(-1000)}`)}}`)) as BuildOutcome
+    if (outcome.error) throw new Error(`bench/app build failed: ${outcome.error}`)
+  }
+  return {
+    name: 'bench/app built with preencode()',
+    from: `a copy of bench/app built by the bench${ctx.shared.preencodeCache ? ' with the build part\'s warm cache' : ' (cold cache)'}`,
+    async prepare(site) {
+      await cp(APP_ROOT, app, { recursive: true })
+      // Dependencies resolve from the copy as from bench/app itself.
+      await symlink(join(APP_ROOT, '..', 'node_modules'), join(app, 'node_modules'), 'dir')
+      await build(site)
+    },
+    async change(site) {
+      await appendFile(join(app, source), `\nconsole.info('bench: rebuilt at ${new Date().toISOString()}')\n`)
+      await build(site)
+      return `source ${source} edited, app rebuilt`
+    },
+  }
+}
+
+async function deploySite(ctx: BenchContext, api: DeployApi, minio: Minio, bucket: string, source: SiteSource, site: string): Promise<Table> {
+  ctx.log(`deploy: preparing ${source.name}…`)
+  await source.prepare(site)
   const files = (await readdir(site, { recursive: true, withFileTypes: true })).filter((e) => e.isFile() && e.name !== MANIFEST)
+  const bytes = (await Promise.all(files.map((e) => stat(join(e.parentPath, e.name))))).reduce((a, s) => a + s.size, 0)
   const rows: string[][] = []
   const times: Record<string, number> = {}
   const run = async (label: string) => {
@@ -89,26 +154,21 @@ async function deploySite(ctx: BenchContext, api: DeployApi, core: CoreApi, mini
     const { summary } = await api.deploy({ dir: site, target, delete: true })
     const wallMs = performance.now() - started
     times[label] = wallMs
-    ctx.log(`deploy: ${source.name}: ${label}: ${summary.uploaded} uploaded, ${summary.requests} requests, ${fmtMs(wallMs)}`)
+    ctx.log(`deploy: ${source.name}: ${label}: ${summary.uploaded} uploaded, ${summary.deleted} deleted, ${summary.requests} requests, ${fmtMs(wallMs)}`)
     const byOp = [...ops].sort((a, b) => b[1] - a[1]).map(([op, n]) => `${op.replace(/Command$/, '')} ${n}`).join(', ')
     rows.push([label, fmtInt(summary.uploaded), fmtBytes(summary.uploadedBytes), fmtInt(summary.skipped), fmtInt(summary.deleted), fmtInt(summary.requests), byOp, fmtMs(wallMs)])
   }
   await run('full (empty bucket)')
   await run('unchanged')
-  // One output file changes: a script gets a trailing comment; the engine remakes its variants
-  // and the manifest (every other file comes from the cache).
-  const changed = await scriptToChange(site)
-  await appendFile(join(site, changed), `\n/* bench: changed at ${new Date().toISOString()} */\n`)
-  await core.compressDirectory(site, { cache })
-  await run(`one file changed (${changed})`)
-  const bytes = (await Promise.all(files.map((e) => stat(join(e.parentPath, e.name))))).reduce((a, s) => a + s.size, 0)
+  const changed = await source.change(site)
+  await run(`one change: ${changed}`)
   return {
     title: `Deploys of ${source.name} to MinIO (${files.length} files with variants, ${fmtBytes(bytes)}; ${source.from})`,
     columns: ['deploy', 'objects uploaded', 'bytes uploaded', 'skipped', 'deleted', 'requests', 'requests by operation', 'time'],
     rows,
     notes: [
       '@preencode/deploy s3Target with `delete: true` and its default concurrency; MinIO on loopback with a throw-away data directory',
-      'requests: the S3 client\'s own count; by operation from its onRequest hook; time: wall time of deploy(). The changed file\'s variants are re-made, so it uploads as up to 4 objects',
+      'requests: the S3 client\'s own count; by operation from its onRequest hook (PutObject includes the deploy-state object); time: wall time of deploy()',
       `unchanged / full time: ${fmtRatio(ratio(times['unchanged']!, times['full (empty bucket)']!))}`,
     ],
   }
