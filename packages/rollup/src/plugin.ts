@@ -1,5 +1,5 @@
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
-import { compressDirectory, formatReport, isPreencodeError, type CompressReport } from '@preencode/core'
+import { dirname, resolve } from 'node:path'
+import { compressDirectory, formatReport, isPreencodeError, outermostDirectories, type CompressReport } from '@preencode/core'
 import type { Plugin, PluginContext } from 'rollup'
 import { resolvePreencodeRollupOptions, type PreencodeRollupOptions } from './options.js'
 
@@ -38,7 +38,7 @@ export function preencode(options: PreencodeRollupOptions = {}): Plugin {
       order: 'post',
       sequential: true,
       async handler(error?: Error) {
-        const dirs = outermost([...outDirs])
+        const dirs = outermostDirectories([...outDirs])
         outDirs = new Set()
         if (error || !resolved || dirs.length === 0) return
         const settings = resolved
@@ -77,12 +77,4 @@ function printReport(context: PluginContext, report: CompressReport, mode: boole
   else context.info(`${report.dir}\n${formatReport(report, { color: process.stderr.isTTY === true && !process.env.CI })}`)
 }
 
-/** Drops directories inside another one of the list: compressing the outer one covers them. */
-function outermost(dirs: string[]): string[] {
-  return dirs.filter((dir) => !dirs.some((other) => other !== dir && isInside(dir, other)))
-}
 
-function isInside(child: string, parent: string): boolean {
-  const rel = relative(parent, child)
-  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)
-}

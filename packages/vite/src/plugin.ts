@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
-import { compressDirectory, formatReport, isPreencodeError, MANIFEST_FILENAME, writeFileAtomically, type Manifest } from '@preencode/core'
+import { dirname, join, relative, resolve } from 'node:path'
+import { compressDirectory, formatReport, isInsideDirectory, isPreencodeError, outermostDirectories, MANIFEST_FILENAME, writeFileAtomically, type Manifest } from '@preencode/core'
 import { createPreencodeMiddleware, serverConfig } from '@preencode/server-config'
 import type { Logger, Plugin, ResolvedConfig } from 'vite'
 import { resolvePreencodeViteOptions, type PreencodeViteOptions, type ResolvedPreencodeViteOptions } from './options.js'
@@ -65,7 +65,7 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       order: 'post',
       sequential: true,
       async handler(error?: Error) {
-        const dirs = outermost([...(outDirs.get(this.environment.name) ?? [])])
+        const dirs = outermostDirectories([...(outDirs.get(this.environment.name) ?? [])])
         outDirs.delete(this.environment.name)
         if (error || dirs.length === 0) return
         const { logger, name: environmentName } = this.environment
@@ -107,7 +107,7 @@ async function compressAll(
       let current = manifest
       for (let pass = 0; pass < 3; pass++) {
         const changed = await writeServerConfigs(current, resolved, config, logger)
-        if (!changed.some((path) => isInside(path, dir))) break
+        if (!changed.some((path) => isInsideDirectory(path, dir))) break
         current = (await compressDirectory(dir, resolved.compressOptions, run)).manifest
       }
     }
@@ -139,15 +139,7 @@ function wantsColor(): boolean {
   return process.stdout.isTTY === true && !process.env.CI && !process.env.NO_COLOR
 }
 
-/** Drops directories inside another one of the list: compressing the outer one covers them. */
-function outermost(dirs: string[]): string[] {
-  return dirs.filter((dir) => !dirs.some((other) => other !== dir && isInside(dir, other)))
-}
 
-function isInside(child: string, parent: string): boolean {
-  const rel = relative(parent, child)
-  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel)
-}
 
 /** `build.manifest: 'assets.json'` and `build.ssrManifest: '...'` name files for a backend, not browsers. */
 function backendFiles(config: ResolvedConfig): string[] {
