@@ -1,10 +1,10 @@
 // Build part: the same Vite app (bench/app: three, echarts, monaco-editor) built plainly, with
 // preencode() and with vite-plugin-compression2, each build in a fresh child process; then
 // preencode's compressDirectory on the plain output at 1x and 3x its size for peak memory.
-import { cp, mkdir, readFile, rm } from 'node:fs/promises'
+import { mkdir, readFile, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { PEER_LEVELS, type BuildOutcome, type BuildSpec, type BuildTool } from './build-spec.ts'
-import type { CompressOutcome } from './compress-child.ts'
+import { measureMemoryScaling, MEMORY_TARGET } from './memory.ts'
 import { emptyPart, type PartResult, type Table } from '../lib/report.ts'
 import type { BenchContext } from '../lib/context.ts'
 import { firstLine, fmtBytes, fmtInt, fmtMs, fmtRatio, importBuilt, listFiles, median, ratio, runChild } from '../lib/util.ts'
@@ -15,8 +15,6 @@ const QUICK_ENTRIES = { scene: 'scene.html' }
 const VARIANT_EXT = { gzip: '.gz', brotli: '.br', zstd: '.zst' } as const
 type Format = keyof typeof VARIANT_EXT
 const FORMAT_LIST = Object.keys(VARIANT_EXT) as Format[]
-/** What "bounded independent of site size" is held to: peak RSS at 3x within 1.25x of 1x. */
-const MEMORY_GROWTH_LIMIT = 1.25
 
 type ConfigName = 'baseline' | 'preencode cold' | 'preencode warm' | 'peer cold' | 'peer warm'
 
@@ -175,45 +173,12 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
 
   // Peak memory against site size: compressDirectory on the plain output, once and tripled.
   if ('why' in core) {
-    part.targets.push({ part: 'build', target: `peak memory bounded (3x site ≤ ${MEMORY_GROWTH_LIMIT}× the RSS of 1x)`, why: core.why })
+    part.targets.push({ part: 'build', target: MEMORY_TARGET, why: core.why })
     part.notes.push(`memory scaling skipped: ${core.why}`)
   } else if (!runs.some((r) => r.config === 'baseline' && !r.error)) {
-    part.notes.push('memory scaling skipped: the plain build failed, so there is no site to compress')
+    part.targets.push({ part: 'build', target: MEMORY_TARGET, why: 'the plain build failed, so there is no site to compress' })
   } else {
-    const sizes = [1, 3]
-    const rows: string[][] = []
-    const rss: number[] = []
-    for (const copies of sizes) {
-      const site = join(work, `site-${copies}x`)
-      for (let i = 0; i < copies; i++) {
-        await mkdir(join(site, `copy${i}`), { recursive: true })
-        await cp(outDir('baseline'), join(site, `copy${i}`), { recursive: true })
-      }
-      const files = await listFiles(site)
-      const bytes = [...files.values()].reduce((a, b) => a + b, 0)
-      ctx.log(`build: compressDirectory on ${copies}x site (${fmtBytes(bytes)})…`)
-      const resultFile = join(work, 'compress-result.json')
-      await rm(resultFile, { force: true })
-      const child = await runChild(process.execPath, [join(import.meta.dirname, 'compress-child.ts'), JSON.stringify({ dir: site, resultFile })], { timeoutMs: 20 * 60_000 })
-      let outcome: CompressOutcome
-      try {
-        outcome = JSON.parse(await readFile(resultFile, 'utf8')) as CompressOutcome
-      } catch {
-        outcome = { ms: Number.NaN, maxRssBytes: Number.NaN, error: `child exited ${child.code ?? child.signal}: ${child.stderr.slice(-2000)}` }
-      }
-      if (outcome.error) part.notes.push(`compressDirectory on the ${copies}x site failed: ${firstLine(outcome.error)}`)
-      rss.push(outcome.error ? Number.NaN : outcome.maxRssBytes)
-      rows.push([`${copies}x`, String(files.size), fmtBytes(bytes), outcome.error ? 'failed' : fmtMs(outcome.ms), outcome.error ? 'failed' : fmtBytes(outcome.maxRssBytes)])
-    }
-    const growth = ratio(rss[1]!, rss[0]!)
-    rows.push(['3x / 1x', '', '', '', fmtRatio(growth)])
-    part.tables.push({
-      title: 'Peak memory of compressDirectory against site size (cache off, all three formats)',
-      columns: ['site', 'files', 'bytes', 'time', 'peak RSS'],
-      rows,
-      notes: ['the 3x site is the plain build copied three times into sub-folders; the cache is off, so every copy is compressed'],
-    })
-    part.targets.push({ part: 'build', target: `peak memory bounded (3x site ≤ ${MEMORY_GROWTH_LIMIT}× the RSS of 1x)`, measured: fmtRatio(growth), pass: Number.isFinite(growth) ? growth <= MEMORY_GROWTH_LIMIT : undefined })
+    await measureMemoryScaling(ctx, part, outDir('baseline'), join(work, 'memory'))
   }
   ctx.shared.benchAppDist = runs.some((r) => r.config === 'baseline' && !r.error) ? outDir('baseline') : undefined
   if (runs.some((r) => r.config === 'preencode warm' && !r.error)) ctx.shared.preencodeCache = join(work, `cache-${reps - 1}`)

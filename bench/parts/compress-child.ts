@@ -1,17 +1,7 @@
 // One `compressDirectory` run of @preencode/core in its own process, so that `maxRSS` is the
-// peak of this run alone. Spawned by parts/build.ts (memory scaling) with a JSON spec as argv[2].
+// peak of this run alone. Spawned by parts/memory.ts with a JSON spec as argv[2].
 import { writeFile } from 'node:fs/promises'
-
-export interface CompressSpec {
-  dir: string
-  resultFile: string
-}
-
-export interface CompressOutcome {
-  ms: number
-  maxRssBytes: number
-  error?: string
-}
+import type { CompressOutcome, CompressSpec } from './compress-spec.ts'
 
 const spec = JSON.parse(process.argv[2]!) as CompressSpec
 let outcome: CompressOutcome
@@ -20,7 +10,7 @@ try {
   const core = (await import('@preencode/core')) as Record<string, unknown>
   const compressDirectory = core.compressDirectory as (dir: string, options: object) => Promise<unknown>
   // No cache: the copies of a duplicated site are byte-identical and would all be cache hits.
-  await compressDirectory(spec.dir, { formats: ['gzip', 'brotli', 'zstd'], cache: false })
+  if (spec.dir !== null) await compressDirectory(spec.dir, { formats: ['gzip', 'brotli', 'zstd'], cache: false })
   outcome = { ms: performance.now() - started, maxRssBytes: process.resourceUsage().maxRSS * 1024 }
 } catch (error) {
   outcome = { ms: Number.NaN, maxRssBytes: process.resourceUsage().maxRSS * 1024, error: String((error as Error).stack ?? error) }
