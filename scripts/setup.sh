@@ -21,12 +21,15 @@ node_ok() { "$1" -e 'const [a,b]=process.versions.node.split(".").map(Number);pr
 if ! node_ok "$tools/node/node_modules/.bin/node"; then
   say "installing node@$NODE_VERSION into .tools/node"
   mkdir -p "$tools/node"
+  # Its own package.json, or npm walks up to the workspace's and trips over `workspace:` ranges.
+  echo '{"private":true}' > "$tools/node/package.json"
   (cd "$tools/node" && npm install --no-save --no-package-lock --loglevel=error "node@$NODE_VERSION" >/dev/null)
 fi
 export PATH="$tools/node/node_modules/.bin:$tools/pnpm/node_modules/.bin:$tools/go/bin:$PATH"
 if ! [ -x "$tools/pnpm/node_modules/.bin/pnpm" ] || [ "$(pnpm --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
   say "installing pnpm@$PNPM_VERSION into .tools/pnpm"
   mkdir -p "$tools/pnpm"
+  echo '{"private":true}' > "$tools/pnpm/package.json"
   (cd "$tools/pnpm" && npm install --no-save --no-package-lock --loglevel=error "pnpm@$PNPM_VERSION" >/dev/null)
 fi
 
