@@ -18,7 +18,7 @@ export interface MachineInfo {
 }
 
 function noisy(machine: MachineInfo): boolean {
-  return machine.loadPeak !== undefined && machine.loadPeak > machine.cores + 1
+  return machine.loadPeak !== undefined && machine.loadPeak > machine.cores * 2
 }
 
 export function renderMarkdown(machine: MachineInfo, parts: PartResult[]): string {
@@ -66,6 +66,10 @@ export function renderMarkdown(machine: MachineInfo, parts: PartResult[]): strin
   for (const part of parts) {
     out.push('', `## ${part.title}`, '')
     if (part.description) out.push(part.description, '')
+    if (part.loadPeak !== undefined && !part.skipped) {
+      const busy = part.loadPeak > machine.cores * 2
+      out.push(`Highest 1-minute load average during this part: ${part.loadPeak.toFixed(1)}${busy ? ' — **the machine was busy with other work; timings in this part are noisy**' : ''}.`, '')
+    }
     if (part.skipped) {
       out.push(`Skipped: ${part.skipped}.`)
       continue

@@ -25,6 +25,8 @@ export interface PartResult {
   title: string
   /** What the part measures and how, for the Markdown page. */
   description?: string
+  /** Highest 1-minute load average sampled while this part ran (set by run.ts). */
+  loadPeak?: number
   /** Set when the part did not run at all; the reason is printed and written. */
   skipped?: string
   tables: Table[]

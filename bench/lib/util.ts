@@ -20,6 +20,7 @@ export function fmtMs(ms: number): string {
 
 export function fmtBytes(bytes: number): string {
   if (!Number.isFinite(bytes)) return 'n/a'
+  if (bytes < 0) return `−${fmtBytes(-bytes)}`
   if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(2)} MiB`
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`
   return `${bytes} B`

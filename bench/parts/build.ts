@@ -69,19 +69,20 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
 
   const stats = (config: ConfigName) => {
     const ok = runs.filter((r) => r.config === config && !r.error)
-    return { n: ok.length, ms: median(ok.map((r) => r.buildMs)), rss: median(ok.map((r) => r.maxRssBytes)), failed: runs.some((r) => r.config === config && r.error) }
+    const ms = ok.map((r) => r.buildMs)
+    return { n: ok.length, ms: median(ms), min: Math.min(...ms), max: Math.max(...ms), rss: median(ok.map((r) => r.maxRssBytes)), failed: runs.some((r) => r.config === config && r.error) }
   }
   const base = stats('baseline')
   const added = (config: ConfigName) => stats(config).ms - base.ms
   const configs: ConfigName[] = ['baseline', 'preencode cold', 'preencode warm', 'peer cold', 'peer warm']
   const timeTable: Table = {
     title: `Build time and peak memory (median of ${reps} run${reps > 1 ? 's' : ''} each, one child process per build)`,
-    columns: ['configuration', 'runs', 'build time', 'added over baseline', 'peak RSS', 'RSS over baseline'],
+    columns: ['configuration', 'runs', 'build time', 'range', 'added over baseline', 'peak RSS', 'RSS over baseline'],
     rows: configs.map((config) => {
       const s = stats(config)
-      if (config.startsWith('preencode') && preencodeWhy) return [config, '0', 'skipped', '', '', '']
-      if (s.n === 0) return [config, '0', s.failed ? 'failed' : 'not run', '', '', '']
-      return [config, String(s.n), fmtMs(s.ms), config === 'baseline' ? '—' : fmtMs(added(config)), fmtBytes(s.rss), config === 'baseline' ? '—' : fmtBytes(s.rss - base.rss)]
+      if (config.startsWith('preencode') && preencodeWhy) return [config, '0', 'skipped', '', '', '', '']
+      if (s.n === 0) return [config, '0', s.failed ? 'failed' : 'not run', '', '', '', '']
+      return [config, String(s.n), fmtMs(s.ms), `${fmtMs(s.min)}–${fmtMs(s.max)}`, config === 'baseline' ? '—' : fmtMs(added(config)), fmtBytes(s.rss), config === 'baseline' ? '—' : fmtBytes(s.rss - base.rss)]
     }),
     notes: [
       `app: bench/app (${Object.keys(entries).join(', ')} entr${Object.keys(entries).length > 1 ? 'ies' : 'y'}), Vite 8 with reportCompressedSize off in every configuration`,
@@ -107,7 +108,7 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
         ['preencode warm / preencode cold, added time', fmtRatio(warmOverCold)],
         ['preencode / peer, peak RSS cold', fmtRatio(ratio(stats('preencode cold').rss, stats('peer cold').rss))],
       ],
-      notes: ['a negative added time means the difference is below the noise of this machine'],
+      notes: ['an added time smaller than the spread of the baseline runs (see "range"), or negative, is below what this run can resolve'],
     })
     part.targets.push(
       { part: 'build', target: 'cold added time ≤ 0.7× peer', measured: fmtRatio(coldRatio), pass: Number.isFinite(coldRatio) ? coldRatio <= 0.7 : undefined },

@@ -160,7 +160,11 @@ async function deploySite(ctx: BenchContext, api: DeployApi, minio: Minio, bucke
   }
   await run('full (empty bucket)')
   await run('unchanged')
+  const before = await originals(site)
   const changed = await source.change(site)
+  const after = await originals(site)
+  const moved = [...after].filter(([path, sha]) => before.get(path) !== sha).length
+  const gone = [...before.keys()].filter((path) => !after.has(path)).length
   await run(`one change: ${changed}`)
   return {
     title: `Deploys of ${source.name} to MinIO (${files.length} files with variants, ${fmtBytes(bytes)}; ${source.from})`,
@@ -169,9 +173,16 @@ async function deploySite(ctx: BenchContext, api: DeployApi, minio: Minio, bucke
     notes: [
       '@preencode/deploy s3Target with `delete: true` and its default concurrency; MinIO on loopback with a throw-away data directory',
       'requests: the S3 client\'s own count; by operation from its onRequest hook (PutObject includes the deploy-state object); time: wall time of deploy()',
+      `after the change the manifest lists ${moved} new or changed original(s) and ${gone} removed one(s) (each with up to three variants): what a correct deploy must upload and delete`,
       `unchanged / full time: ${fmtRatio(ratio(times['unchanged']!, times['full (empty bucket)']!))}`,
     ],
   }
+}
+
+/** path -> sha256 of every original in the site's manifest. */
+async function originals(site: string): Promise<Map<string, string>> {
+  const manifest = JSON.parse(await readFile(join(site, MANIFEST), 'utf8')) as { files: Array<{ path: string; sha256: string }> }
+  return new Map(manifest.files.map((f) => [f.path, f.sha256]))
 }
 
 /** The largest script of at most 512 KiB (a typical app chunk, not a multi-MB worker), else the smallest. */

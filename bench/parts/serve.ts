@@ -57,7 +57,7 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
   await cp(script.path, join(site, 'assets', script.name))
   const files = [
     { label: 'HTML page', path: '/page.html', bytes: (await stat(join(site, 'page.html'))).size },
-    { label: `script (${script.source})`, path: `/assets/${script.name}`, bytes: (await stat(script.path)).size },
+    { label: script.source === 'playground/dist' ? 'playground script' : `script (${script.source})`, path: `/assets/${script.name}`, bytes: (await stat(script.path)).size },
   ]
 
   // Variants and manifest by preencode's engine; without it, node:zlib at the same levels so the
@@ -146,6 +146,7 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
     rows,
     notes: [
       ...files.map((f) => `${f.label}: ${f.path}, ${fmtBytes(f.bytes)} uncompressed`),
+      `the script is the largest one in ${script.source}`,
       `variants: ${variantsBy}`,
       'bytes/response is what wrk read per response, headers included; body bytes is one probe GET with the same Accept-Encoding',
       'wrk and the server share the same 2 cores; nginx runs `worker_processes auto`, Apache the event MPM with its defaults; access logs off',
