@@ -1,6 +1,7 @@
-// Deploy part: the built playground deployed to MinIO with @preencode/deploy three times — to an
-// empty bucket (full), again unchanged, and after one output file changed — counting objects,
-// bytes, HTTP requests by operation, and time.
+// Deploy part: sites deployed to MinIO with @preencode/deploy three times — to an empty bucket
+// (full), again unchanged, and after one change — counting objects uploaded and deleted, bytes,
+// HTTP requests by operation, and time. Sites: the built playground (one output script edited)
+// and a copy of bench/app built with preencode() (one source file edited, the app rebuilt).
 import { appendFile, chmod, cp, mkdir, readdir, readFile, stat, symlink } from 'node:fs/promises'
 import { join, relative, resolve, sep } from 'node:path'
 import { toolPath } from '@preencode/test-utils'
@@ -14,7 +15,6 @@ const REPO_ROOT = resolve(import.meta.dirname, '..', '..')
 const PLAYGROUND = join(REPO_ROOT, 'playground')
 const APP_ROOT = join(REPO_ROOT, 'bench', 'app')
 const MANIFEST = '.preencode-manifest.json'
-const BUCKET = 'bench'
 
 interface Summary { uploaded: number; uploadedBytes: number; skipped: number; deleted: number; requests: number; durationMs: number }
 interface DeployApi {
@@ -26,10 +26,11 @@ interface CoreApi { compressDirectory: (dir: string, options: object) => Promise
 export async function runDeploy(ctx: BenchContext): Promise<PartResult> {
   const part = emptyPart('deploy', 'Deploy to MinIO')
   part.description = [
-    'MinIO runs as a real process on a loopback port with a throw-away data directory. The built playground (and, when',
-    'the build part ran, bench/app as built with `preencode()`) is deployed with `@preencode/deploy`\'s S3 target three',
-    'times: to an empty bucket, again unchanged, and after one script changed (its variants and the manifest remade by',
-    'the engine).',
+    'MinIO runs as a real process on a loopback port with a throw-away data directory. Two sites are deployed with',
+    '`@preencode/deploy`\'s S3 target three times each (to an empty bucket, again unchanged, and after one change):',
+    'the built playground, whose change is one output script edited in place and recompressed, and a copy of bench/app',
+    'built with `preencode()`, whose change is one source file edited and the app rebuilt, so content-hashed names',
+    'move and stale objects are deleted.',
   ].join(' ')
   const api = await importBuilt<DeployApi>('@preencode/deploy', ['deploy', 's3Target'])
   if ('why' in api) return { ...part, skipped: api.why }

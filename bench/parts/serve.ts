@@ -7,8 +7,9 @@ import { constants, brotliCompressSync, gzipSync } from 'node:zlib'
 import { emptyPart, type PartResult, type Table } from '../lib/report.ts'
 import type { BenchContext } from '../lib/context.ts'
 import { buildLargePage } from '../lib/page.ts'
-import { BROTLI_STATIC_MODULE, startApache, startNginx, type Server } from '../lib/servers.ts'
-import { generators, type Generators } from '../lib/generated.ts'
+import type { Server } from '../lib/servers.ts'
+import { generators } from '../lib/generated.ts'
+import { serverConfigs, type ConfigId } from './serve-configs.ts'
 import { ACCEPT_ENCODING, probe, runWrk, writeWrkScript, type Probe, type WrkResult } from '../lib/wrk.ts'
 import { firstLine, fmtBytes, fmtInt, fmtRatio, importBuilt, ratio, runChild } from '../lib/util.ts'
 
@@ -18,15 +19,6 @@ const WRK = { threads: 2, connections: 32, seconds: 5 }
 const WRK_QUICK = { threads: 2, connections: 8, seconds: 1 }
 /** Interleaved rounds per configuration and file in a full run; the median is reported. */
 const ROUNDS = 3
-
-type ConfigId = 'nginx-onthefly' | 'nginx-static' | 'nginx-generated-modules' | 'nginx-generated-stock' | 'apache-deflate' | 'apache-generated-htaccess' | 'apache-generated-vhost'
-
-interface ServerConfig {
-  id: ConfigId
-  label: string
-  start?: (dir: string) => Promise<Server>
-  skip?: string
-}
 
 interface Measurement { probe: Probe; runs: WrkResult[] }
 
@@ -195,83 +187,6 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
   )
   part.tables.push({ title: 'Serving ratios (requests/s unless marked bytes)', columns: ['ratio', ...files.map((f) => f.label)], rows: ratioRows })
   return part
-}
-
-async function serverConfigs(site: string, generated: Generators | { why: string }): Promise<ServerConfig[]> {
-  const brotliModule = `load_module ${BROTLI_STATIC_MODULE};`
-  const configs: ServerConfig[] = [
-    {
-      id: 'nginx-onthefly',
-      label: 'nginx on-the-fly gzip 6',
-      start: (d) => startNginx(d, site, () => ({ server: 'gzip on;\ngzip_comp_level 6;\ngzip_vary on;\ngzip_types text/css application/javascript text/javascript application/json image/svg+xml;' })),
-    },
-    {
-      id: 'nginx-static',
-      label: 'nginx hand-written gzip_static + brotli_static',
-      start: (d) => startNginx(d, site, () => ({ main: brotliModule, server: 'gzip_static on;\nbrotli_static on;\ngzip_vary on;' })),
-    },
-  ]
-  for (const flavor of ['modules', 'stock'] as const) {
-    const id: ConfigId = flavor === 'modules' ? 'nginx-generated-modules' : 'nginx-generated-stock'
-    const label = `nginx generated (${flavor})`
-    // A dry call first, so a missing or throwing generator is a "skipped" row, not a failure.
-    const probeText = 'why' in generated ? generated : await generated.nginx(flavor, '127.0.0.1:8080')
-    if (typeof probeText !== 'string') {
-      configs.push({ id, label, skip: probeText.why })
-      continue
-    }
-    configs.push({
-      id,
-      label,
-      start: (d) => startNginx(d, site, async (port) => {
-        const text = await (generated as Generators).nginx(flavor, `127.0.0.1:${port}`)
-        if (typeof text !== 'string') throw new Error(text.why)
-        // The file is for the http context; the modules flavour needs its module in the main one.
-        return { main: flavor === 'modules' ? brotliModule : '', http: text, server: null }
-      }),
-    })
-  }
-  configs.push({
-    id: 'apache-deflate',
-    label: 'Apache mod_deflate (Debian default)',
-    start: (d) => startApache(d, site, { server: DEBIAN_DEFLATE_CONF }),
-  })
-  const htaccess = 'why' in generated ? generated : await generated.apache('htaccess')
-  configs.push(typeof htaccess === 'string'
-    ? {
-        id: 'apache-generated-htaccess',
-        label: 'Apache generated .htaccess',
-        start: async (d) => {
-          // A docroot of its own, so the .htaccess does not reach the other Apache configurations.
-          const root = join(d, 'root')
-          await cp(site, root, { recursive: true })
-          await writeFile(join(root, '.htaccess'), htaccess)
-          await chmodTree(root)
-          return startApache(d, root, {})
-        },
-      }
-    : { id: 'apache-generated-htaccess', label: 'Apache generated .htaccess', skip: htaccess.why })
-  const vhost = 'why' in generated ? generated : await generated.apache('vhost')
-  configs.push(typeof vhost === 'string'
-    ? { id: 'apache-generated-vhost', label: 'Apache generated vhost', start: (d) => startApache(d, site, { server: vhost }) }
-    : { id: 'apache-generated-vhost', label: 'Apache generated vhost', skip: vhost.why })
-  return configs
-}
-
-/** /etc/apache2/mods-available/deflate.conf on Debian, i.e. what `a2enmod deflate` turns on. */
-const DEBIAN_DEFLATE_CONF = `<IfModule mod_filter.c>
-  AddOutputFilterByType DEFLATE text/html text/plain text/xml text/css text/javascript
-  AddOutputFilterByType DEFLATE application/x-javascript application/javascript application/ecmascript
-  AddOutputFilterByType DEFLATE application/rss+xml
-  AddOutputFilterByType DEFLATE application/wasm
-  AddOutputFilterByType DEFLATE application/xml
-</IfModule>`
-
-async function chmodTree(root: string): Promise<void> {
-  await chmod(root, 0o755)
-  for (const entry of await readdir(root, { withFileTypes: true, recursive: true })) {
-    await chmod(join(entry.parentPath, entry.name), entry.isDirectory() ? 0o755 : 0o644)
-  }
 }
 
 /** The playground's largest script: from playground/dist, else a fresh build of it, else bench/app's. */
