@@ -2,6 +2,7 @@
 // preencode() and with vite-plugin-compression2, each build in a fresh child process; then
 // preencode's compressDirectory on the plain output at 1x and 3x its size for peak memory.
 import { mkdir, readFile, rm } from 'node:fs/promises'
+import { availableParallelism, cpus } from 'node:os'
 import { join, resolve } from 'node:path'
 import { PEER_LEVELS, type BuildOutcome, type BuildSpec, type BuildTool } from './build-spec.ts'
 import { measureMemoryScaling, MEMORY_TARGET } from './memory.ts'
@@ -88,6 +89,7 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
       `app: bench/app (${Object.keys(entries).join(', ')} entr${Object.keys(entries).length > 1 ? 'ies' : 'y'}), Vite 8 with reportCompressedSize off in every configuration`,
       'preencode: formats gzip, brotli, zstd at its defaults (gzip 9, brotli 11, zstd 19); cold = empty cache dir, warm = the second build with the same cache dir',
       `vite-plugin-compression2 2.5.3: gzip ${PEER_LEVELS.gzip}, brotli ${PEER_LEVELS.brotli}, zstd ${PEER_LEVELS.zstd} (its default zstd level, the same as preencode's; it has no cache, so warm is simply a second run)`,
+      `concurrency as each tool ships it: vite-plugin-compression2 runs os.cpus().length − 1 compressions at once (${cpus().length === 1 ? 10 : Math.max(1, cpus().length - 1)} here; 10 on one core), preencode a pool of os.availableParallelism() (${availableParallelism()} here)`,
       'build time is measured inside the child from before `import("vite")` to the end of `build()`; peak RSS is the child\'s `process.resourceUsage().maxRSS`',
     ],
   }

@@ -7,6 +7,7 @@ import { constants, brotliCompressSync, gzipSync } from 'node:zlib'
 import { emptyPart, type PartResult, type Table } from '../lib/report.ts'
 import type { BenchContext } from '../lib/context.ts'
 import { buildLargePage } from '../lib/page.ts'
+import { toolPath } from '@preencode/test-utils'
 import type { Server } from '../lib/servers.ts'
 import { generators } from '../lib/generated.ts'
 import { serverConfigs, type ConfigId } from './serve-configs.ts'
@@ -36,6 +37,11 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
     'declarations as HTML) and the playground\'s largest script, with variants made by preencode\'s engine. wrk sends',
     '`Accept-Encoding: br, gzip`; rounds are interleaved across configurations and the median round is reported.',
   ].join(' ')
+  try {
+    toolPath('wrk')
+  } catch (error) {
+    return { ...part, skipped: `wrk is not installed (${firstLine(error)})` }
+  }
   const dir = join(ctx.tmp, 'serve')
   const site = join(dir, 'site')
   await mkdir(join(site, 'assets'), { recursive: true })
