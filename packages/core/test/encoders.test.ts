@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
 import {
@@ -45,6 +46,15 @@ describe('encodeBuffer / decodeBuffer', () => {
     for (const format of FORMATS) {
       const encoded = await encodeBuffer(format, data, { gzip: 9, brotli: 11, zstd: 19 }[format], { path: 'a.js' })
       expect(encoded.length).toBeLessThan(data.length * 0.5)
+    }
+  })
+
+  it('gzip is never larger than zlib at the same level with either memLevel', async () => {
+    // Real bundle-like inputs favour memLevel 8 on some files and 9 on others.
+    for (const data of [textOf(50_000), textOf(200_000, 7), Buffer.concat([textOf(20_000, 3), randomBytesOf(2_000)])]) {
+      const encoded = await encodeBuffer('gzip', data, 9)
+      expect(encoded.length).toBeLessThanOrEqual(gzipSync(data, { level: 9, memLevel: 8 }).length)
+      expect(encoded.length).toBeLessThanOrEqual(gzipSync(data, { level: 9, memLevel: 9 }).length)
     }
   })
 
