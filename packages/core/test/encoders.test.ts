@@ -58,6 +58,18 @@ describe('encodeBuffer / decodeBuffer', () => {
     }
   })
 
+  it('zstd frames carry no content-size field: the size hint costs no bytes', async () => {
+    // pledgedSrcSize makes zstd fast on small inputs (a 592-byte file: 0.4 ms instead of 56 ms
+    // and 80 MiB less memory, measured here), but zstd would write it into every frame header.
+    for (const data of [textOf(2_000), textOf(300_000, 7)]) {
+      const encoded = await encodeBuffer('zstd', data, 19)
+      const descriptor = encoded[4]! // after the 4-byte magic number (RFC 8878 §3.1.1.1)
+      expect(descriptor >> 6, 'Frame_Content_Size_Flag').toBe(0)
+      expect((descriptor >> 5) & 1, 'Single_Segment_Flag').toBe(0)
+      expect((await decodeBuffer('zstd', encoded)).equals(data)).toBe(true)
+    }
+  })
+
   it('accepts Content-Encoding tokens in decodeBuffer, x-gzip included, and rejects unknown ones', async () => {
     const data = textOf(3_000)
     expect((await decodeBuffer('x-gzip', await encodeBuffer('gzip', data, 6))).equals(data)).toBe(true)
