@@ -23,7 +23,7 @@ export async function generators(site: string): Promise<Generators | { why: stri
   const core = await importBuilt<{ readManifest: (root: string) => Promise<Manifest> }>('@preencode/core', ['readManifest'])
   if ('why' in core) return core
   // The bench does not list @preencode/server-config; @preencode/vite depends on it.
-  const api = await importBuilt<Partial<ServerConfigApi>>('@preencode/server-config', [], '@preencode/vite')
+  const api = await importBuilt<Partial<ServerConfigApi>>('@preencode/server-config', [])
   if ('why' in api) return api
   let manifest: Manifest
   try {

@@ -2,9 +2,7 @@
 // child process to completion, and checking that a workspace package is built.
 import { spawn } from 'node:child_process'
 import { readdir, stat } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { join, relative, sep } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
 
 export function median(values: number[]): number {
   if (values.length === 0) return Number.NaN
@@ -85,10 +83,10 @@ export function runChild(command: string, args: string[], options: { cwd?: strin
  * Imports a workspace package if it is built and exports what the bench needs; otherwise
  * returns the reason, which the part prints as "skipped: <why>".
  */
-export async function importBuilt<T>(specifier: string, needs: string[], via?: string): Promise<{ mod: T } | { why: string }> {
+export async function importBuilt<T>(specifier: string, needs: string[]): Promise<{ mod: T } | { why: string }> {
   let mod: Record<string, unknown>
   try {
-    mod = (await import(via ? resolveVia(specifier, via) : specifier)) as Record<string, unknown>
+    mod = (await import(specifier)) as Record<string, unknown>
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes(specifier)) {
       return { why: `${specifier} is not built yet (no dist/)` }
@@ -98,16 +96,6 @@ export async function importBuilt<T>(specifier: string, needs: string[], via?: s
   const missing = needs.filter((name) => !(name in mod) || mod[name] === undefined)
   if (missing.length) return { why: `${specifier} does not export ${missing.join(', ')} yet` }
   return { mod: mod as T }
-}
-
-/**
- * The URL of `specifier` as the workspace package `via` sees it: for a package the bench uses
- * but does not list (listing it would change the shared lockfile), e.g. @preencode/server-config
- * through @preencode/vite, which depends on it.
- */
-export function resolveVia(specifier: string, via: string): string {
-  const require = createRequire(fileURLToPath(import.meta.resolve(`${via}/package.json`)))
-  return pathToFileURL(require.resolve(specifier)).href
 }
 
 export function firstLine(error: unknown): string {
