@@ -6,11 +6,14 @@
  * How a request is served:
  * - `map`s turn Accept-Encoding into "acceptable" flags per coding with the regexes of
  *   `accept-regex.ts` (q-values, whole tokens, `x-gzip`, `*`), then, with the file's variant
- *   order (smallest first, from the manifest), into the suffix(es) `try_files` tries.
+ *   order (smallest first, from the manifest), into the suffix(es) `try_files` tries. The usual
+ *   headers (plain token lists such as `gzip, deflate, br, zstd`) are exact keys of
+ *   `$preencode_ae`, so they skip those regexes (measured: they cost ~10% of req/s).
  * - One regex `location` per original Content-Type (`types {}` + `default_type`), so a `.br`
  *   sidecar found by `try_files` keeps the original's type.
- * - `add_header` values come from `volatile` maps over the final `$uri`, so Content-Encoding,
- *   Vary and Cache-Control match the file actually sent; `gzip off` prevents double compression.
+ * - `add_header` values come from `volatile` maps: Content-Encoding over the final `$uri` (the
+ *   file actually sent), Vary and Cache-Control over `$preencode_url` (`set` to the requested
+ *   URL before try_files); `gzip off` prevents double compression.
  * - ETag and Last-Modified are nginx's own (mtime + size of the file sent): variants are
  *   strictly smaller than the original and variants of equal size are dropped from the order
  *   (site-model.ts), so every representation has its own ETag and nginx's If-None-Match,
@@ -95,8 +98,47 @@ function acceptMaps(modules: boolean): string[] {
       '}',
     )
   }
-  lines.push('')
+  // The fast path: the plain lists browsers send are exact (hashed, case-insensitive) keys, so
+  // the usual request runs no regex; any other value falls through to the regex maps above,
+  // which a map only evaluates when its default is taken.
+  const slow = modules
+    ? '"$preencode_ok_b$preencode_ok_z$preencode_ok_g:$preencode_ae_br:$preencode_ae_gzip_plain"'
+    : '"$preencode_ok_b$preencode_ok_z$preencode_ok_g"'
+  lines.push(
+    `# Accept-Encoding as one code: ok_b ok_z ok_g${modules ? ':ae_br:ae_gzip_plain' : ''} (the maps above), looked up`,
+    '# directly for lists of plain tokens without q-values.',
+    'map $http_accept_encoding $preencode_ae {',
+    `    default ${slow};`,
+    ...plainAcceptLists().map(({ key, br, zstd, gzip }) => `    ${q(key)} ${q(aeCode(modules, br, zstd, gzip))};`),
+    '}',
+    '',
+  )
   return lines
+}
+
+/** The tokens of the fast path: what browsers and common HTTP clients list. */
+const PLAIN_TOKENS = ['gzip', 'deflate', 'br', 'zstd'] as const
+
+/**
+ * Every list of distinct PLAIN_TOKENS (any order, `", "` or `","` between them): all named with
+ * no q-value, so all accepted, and no `*`.
+ */
+export function plainAcceptLists(): { key: string; br: boolean; zstd: boolean; gzip: boolean }[] {
+  const lists: string[][] = []
+  const grow = (list: string[]): void => {
+    if (list.length > 0) lists.push(list)
+    for (const token of PLAIN_TOKENS) if (!list.includes(token)) grow([...list, token])
+  }
+  grow([])
+  return lists.flatMap((list) => [', ', ','].filter((sep, i) => i === 0 || list.length > 1).map((sep) => ({
+    key: list.join(sep), br: list.includes('br'), zstd: list.includes('zstd'), gzip: list.includes('gzip'),
+  })))
+}
+
+/** The `$preencode_ae` value for a header naming these codings plainly (no q, no `*`, no x-gzip). */
+function aeCode(modules: boolean, br: boolean, zstd: boolean, gzip: boolean): string {
+  const ok = `${+br}${+zstd}${+gzip}`
+  return modules ? `${ok}:${br ? '1' : ''}:${+gzip}` : ok
 }
 
 /**
@@ -130,32 +172,29 @@ function uriMaps(model: SiteModel, modules: boolean): string[] {
   }
   const cache: [string, string][] = []
   for (const [value, files] of model.byCacheControl) {
-    for (const file of files) {
-      cache.push([`/${file.path}`, q(value)])
-      // A real `x.tar.gz` is looked up as `/x.tar` through $preencode_base.
-      if (/\.(?:br|gz|zst)$/.test(file.path)) cache.push([`/${file.path.replace(/\.(?:br|gz|zst)$/, '')}`, q(value)])
-    }
+    for (const file of files) cache.push([`/${file.path}`, q(value)])
   }
   return [
-    '# The URL without a sidecar suffix: the per-URL maps below are keyed by the original\'s URL.',
-    'map $uri $preencode_base {',
-    '    volatile;',
-    '    default $uri;',
-    '    "~^(.+)\\.(?:br|gz|zst)$" $1;',
-    '}',
     `# Variant order per URL (b = br, z = zstd, g = gzip), smallest first; default ${orderKey(model.defaultOrder)}.`,
     ...mapBlock('$preencode_order', '$uri', order, orderKey(model.defaultOrder)),
     '# Content-Encoding of the file actually sent; only used in the locations of compressed types,',
-    '# where a name ending in a sidecar suffix is always a sidecar.',
-    'map $uri $preencode_ce {',
+    '# where a name ending in a sidecar suffix is always a sidecar. One regex (the usual request',
+    '# in the modules flavour ends in no suffix and fails it once), then a hashed lookup.',
+    'map $uri $preencode_suffix {',
     '    volatile;',
     '    default "";',
-    ...(['br', 'zstd', 'gzip'] as const).map((e) => `    "~\\${SUFFIX[e]}$" ${e};`),
+    `    "~\\.(${ENCODINGS.map((e) => SUFFIX[e].slice(1)).join('|')})$" $1;`,
     '}',
-    '# Vary on every response of a URL that has variants, the original included.',
-    ...mapBlock('$preencode_vary', '$preencode_base', vary),
+    'map $preencode_suffix $preencode_ce {',
+    '    volatile;',
+    '    default "";',
+    ...ENCODINGS.map((e) => `    ${SUFFIX[e].slice(1)} ${e};`),
+    '}',
+    '# Vary on every response of a URL that has variants, the original included. $preencode_url is',
+    '# the URL as requested (set in each location before try_files changes $uri to a sidecar).',
+    ...mapBlock('$preencode_vary', '$preencode_url', vary),
     '# Cache-Control by class, from the manifest.',
-    ...mapBlock('$preencode_cc', '$preencode_base', cache),
+    ...mapBlock('$preencode_cc', '$preencode_url', cache),
     '',
   ]
 }
@@ -194,7 +233,7 @@ function slotMaps(model: SiteModel, modules: boolean): string[] {
         accepted.forEach((e, i) => slots[i]!.push([`${order}:${combo.key}`, SUFFIX[e]]))
       }
     }
-    const source = '"$preencode_order:$preencode_ok_b$preencode_ok_z$preencode_ok_g"'
+    const source = '"$preencode_order:$preencode_ae"'
     return [
       '# Suffixes try_files tries, best first.',
       ...slots.flatMap((entries, i) => mapBlock(`$preencode_s${i + 1}`, source, entries)),
@@ -220,7 +259,7 @@ function slotMaps(model: SiteModel, modules: boolean): string[] {
   }
   return [
     '# The suffix try_files adds before the modules see the request ("" = leave it to them).',
-    ...mapBlock('$preencode_slot', '"$preencode_order:$preencode_ok_b$preencode_ok_z$preencode_ok_g:$preencode_ae_br:$preencode_ae_gzip_plain:$preencode_range"', entries),
+    ...mapBlock('$preencode_slot', '"$preencode_order:$preencode_ae:$preencode_range"', entries),
     '',
   ]
 }
@@ -247,6 +286,8 @@ function modulesSlot(
 }
 
 function serverBlock(model: SiteModel, options: ReturnType<typeof resolveNginxOptions>, modules: boolean): string[] {
+  // The URL before try_files: what the Vary and Cache-Control maps are keyed by.
+  const setUrl = 'set $preencode_url $uri;'
   const headers = [
     'add_header Content-Encoding $preencode_ce;',
     'add_header Vary $preencode_vary;',
@@ -287,14 +328,14 @@ function serverBlock(model: SiteModel, options: ReturnType<typeof resolveNginxOp
     lines.push(
       `    # ${extensions.join(', ')}: sidecars found by try_files keep this type.`,
       `    location ~* ${q(pattern)} {`,
-      ...[...typeLines, ...compression, tries, ...headers].map((l) => `        ${l}`),
+      ...[...typeLines, ...compression, setUrl, tries, ...headers].map((l) => `        ${l}`),
       '    }',
     )
     if (noOriginals) {
       lines.push(
         '    # keepOriginals: false — the original is not on disk: send the gzip variant, decoded for clients without gzip.',
         `    location @preencode_decode_${index} {`,
-        ...[...typeLines, 'gzip off;', 'gzip_vary off;', 'gzip_proxied any;', 'gzip_http_version 1.0;', ...(modules ? ['brotli_static on;'] : []), 'gzip_static always;', 'gunzip on;', ...headers].map((l) => `        ${l}`),
+        ...[...typeLines, 'gzip off;', 'gzip_vary off;', 'gzip_proxied any;', 'gzip_http_version 1.0;', ...(modules ? ['brotli_static on;'] : []), 'gzip_static always;', 'gunzip on;', setUrl, ...headers].map((l) => `        ${l}`),
         '    }',
       )
     }
@@ -306,6 +347,7 @@ function serverBlock(model: SiteModel, options: ReturnType<typeof resolveNginxOp
       '    location ~* "\\.t?gz$" {',
       '        types { application/gzip gz tgz; }',
       '        gzip off;',
+      '        set $preencode_url $uri;',
       '        add_header Cache-Control $preencode_cc;',
       '        add_header X-Content-Type-Options nosniff always;',
       '    }',
@@ -316,6 +358,7 @@ function serverBlock(model: SiteModel, options: ReturnType<typeof resolveNginxOp
     '        # Directory URLs go to their index.html explicitly, so it gets its variants (and works',
     '        # when only the variants are on disk).',
     '        rewrite ^(.*/)$ $1index.html last;',
+    '        set $preencode_url $uri;',
     '        try_files $uri $uri/ =404;',
     '        add_header Cache-Control $preencode_cc;',
     '        add_header X-Content-Type-Options nosniff always;',

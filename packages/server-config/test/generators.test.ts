@@ -40,7 +40,8 @@ describe('generated content', () => {
   it('nginx stock: maps, volatile per-URI maps, one location per type, the manifest hidden', () => {
     const text = nginxConfig(sites.keep.manifest, { root: '/srv/site' })
     expect(text).toContain('map $http_accept_encoding $preencode_ae_br {')
-    expect(text).toMatch(/map \$preencode_base \$preencode_cc \{\n {4}volatile;/)
+    expect(text).toMatch(/map \$preencode_url \$preencode_cc \{\n {4}volatile;/)
+    expect(text).toContain('"gzip, deflate, br, zstd" "111";')
     expect(text).toContain('location = /.preencode-manifest.json { return 404; }')
     expect(text).toContain('try_files $uri$preencode_s1 $uri$preencode_s2 $uri$preencode_s3 $uri =404;')
     expect(text).toContain('default_type "text/javascript; charset=utf-8";')
