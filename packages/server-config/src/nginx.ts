@@ -8,7 +8,7 @@
  *   `accept-regex.ts` (q-values, whole tokens, `x-gzip`, `*`), then, with the file's variant
  *   order (smallest first, from the manifest), into the suffix(es) `try_files` tries. The usual
  *   headers (plain token lists such as `gzip, deflate, br, zstd`) are exact keys of
- *   `$preencode_ae`, so they skip those regexes (measured: they cost ~10% of req/s).
+ *   `$preencode_ae`, so they skip those regexes (see docs/servers/nginx.md, Speed).
  * - One regex `location` per original Content-Type (`types {}` + `default_type`), so a `.br`
  *   sidecar found by `try_files` keeps the original's type.
  * - `add_header` values come from `volatile` maps: Content-Encoding over the final `$uri` (the
