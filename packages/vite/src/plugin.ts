@@ -74,6 +74,12 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
         try {
           await run
         } catch (failure) {
+          // In watch mode nobody awaits this hook: a throw would be an unhandled rejection and
+          // end the watcher. Say it and keep watching; the next rebuild tries again.
+          if (config.build.watch) {
+            logger.error(`[preencode] ${failure instanceof Error ? failure.message : String(failure)}`)
+            return
+          }
           if (isPreencodeError(failure) && failure.isUserError) this.error(failure.message)
           throw failure
         }
