@@ -4,6 +4,7 @@ import { cp, readFile, readdir } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
+import { afterEach } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
 import type { CompressReport } from '@preencode/core'
 import type { Logger } from 'vite'
@@ -23,6 +24,25 @@ export async function fixtureCopy(name: string): Promise<{ root: string; remove:
   const root = join(dir.path, name)
   await cp(join(FIXTURES, name), root, { recursive: true })
   return { root, remove: dir.remove }
+}
+
+/**
+ * Per-test clean-up for a suite: `app()` is a fresh copy of `fixtures/app`, `defer(fn)` runs
+ * `fn` after the test; both are undone after each test, pass or fail.
+ */
+export function perTestCleanup(): { app: () => Promise<string>; defer: (cleanup: () => Promise<void>) => void } {
+  const cleanups: (() => Promise<void>)[] = []
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup()
+  })
+  return {
+    async app() {
+      const copy = await fixtureCopy('app')
+      cleanups.push(copy.remove)
+      return copy.root
+    },
+    defer: (cleanup) => { cleanups.push(cleanup) },
+  }
 }
 
 /** A Vite logger that records every line; `reports()` parses the `report: 'json'` lines. */

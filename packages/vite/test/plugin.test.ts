@@ -2,22 +2,13 @@
 // plugin compresses, what it leaves alone, and that it runs after everything else has written.
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MANIFEST_FILENAME, readManifest } from '@preencode/core'
 import { build, createBuilder, type InlineConfig, type Plugin } from 'vite'
 import preencode, { preencode as namedPreencode, type PreencodeViteOptions } from '@preencode/vite'
-import { VARIANT_EXTENSIONS, captureLogger, expectVariantsDecode, fixtureCopy, listFiles, variantsOf } from './helpers.js'
+import { VARIANT_EXTENSIONS, captureLogger, expectVariantsDecode, listFiles, perTestCleanup, variantsOf } from './helpers.js'
 
-const cleanups: (() => Promise<void>)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup()
-})
-
-async function app(): Promise<string> {
-  const copy = await fixtureCopy('app')
-  cleanups.push(copy.remove)
-  return copy.root
-}
+const { app } = perTestCleanup()
 
 /** Fast levels: these tests are about which files get variants, not about ratios. */
 function options(root: string, extra: PreencodeViteOptions = {}): PreencodeViteOptions {

@@ -4,23 +4,14 @@ import { request } from 'node:http'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { readManifest } from '@preencode/core'
 import { serverConfig } from '@preencode/server-config'
 import { build, preview, type InlineConfig } from 'vite'
 import preencode, { type PreencodeViteOptions } from '@preencode/vite'
-import { captureLogger, fixtureCopy } from './helpers.js'
+import { captureLogger, perTestCleanup } from './helpers.js'
 
-const cleanups: (() => Promise<void>)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup()
-})
-
-async function app(): Promise<string> {
-  const copy = await fixtureCopy('app')
-  cleanups.push(copy.remove)
-  return copy.root
-}
+const { app, defer } = perTestCleanup()
 
 function inline(root: string, options: PreencodeViteOptions): InlineConfig {
   return {
@@ -75,7 +66,7 @@ describe('@preencode/vite preview', () => {
     const root = await app()
     await build(inline(root, {}))
     const server = await preview({ ...inline(root, {}), preview: { host: '127.0.0.1', port: 0 } })
-    cleanups.push(() => server.close())
+    defer(() => server.close())
     const address = server.httpServer.address()
     const port = typeof address === 'object' && address ? address.port : 0
     const original = await readFile(join(root, 'dist/index.html'))
