@@ -9,8 +9,8 @@
  *   order (smallest first, from the manifest), into the suffix(es) `try_files` tries. The usual
  *   headers (plain token lists such as `gzip, deflate, br, zstd`) are exact keys of
  *   `$preencode_ae`, so they skip those regexes (see docs/servers/nginx.md, Speed).
- * - One regex `location` per original Content-Type (`types {}` + `default_type`), so a `.br`
- *   sidecar found by `try_files` keeps the original's type.
+ * - One regex `location` per original Content-Type (`types {}` + `default_type`, repeated in its
+ *   named location), so a `.br` sidecar keeps the original's type.
  * - `add_header` values come from `volatile` maps: Content-Encoding over the final `$uri` (the
  *   file actually sent), Vary and Cache-Control over `$preencode_url` (`set` to the requested
  *   URL before try_files); `gzip off` prevents double compression.
@@ -18,8 +18,12 @@
  *   strictly smaller than the original and variants of equal size are dropped from the order
  *   (site-model.ts), so every representation has its own ETag and nginx's If-None-Match,
  *   If-Range and Range handling is per representation.
+ * - flavor `stock`: the type's location opens the first acceptable variant (or the original)
+ *   directly with `alias`; a miss (variant not on disk, file not in the manifest, no original)
+ *   goes by `error_page 404` to a named location with `try_files` over the three slots.
  * - flavor `modules`: `brotli_static`/`gzip_static` serve br and gzip when the client names
- *   them plainly; `try_files` covers zstd, `x-gzip`, `*` and files whose gzip beats br.
+ *   them plainly, with no try_files before them; a request with a slot (zstd, `x-gzip`, `*`,
+ *   Range, files whose gzip beats br) goes by `return 418` to a named location with try_files.
  * - `keepOriginals: false`: a named location with `gzip_static always; gunzip on;` decodes
  *   the gzip variant for clients that take no gzip.
  */
@@ -162,13 +166,22 @@ function mapBlock(name: string, source: string, entries: [string, string][], def
 function uriMaps(model: SiteModel, modules: boolean): string[] {
   const order: [string, string][] = []
   const vary: [string, string][] = []
+  const orderOf = new Map<string, string>()
   for (const f of model.withVariants) {
-    // try_files skips a missing sidecar, so stock needs an entry only when the order differs;
-    // with modules the slot is decided from the order alone (a br the file lacks would leave
-    // it to brotli_static, which finds nothing), so every file with fewer variants gets one.
-    const filtered = modules ? model.defaultOrder : model.defaultOrder.filter((e) => f.file.variants.some((v) => v.encoding === e))
-    if (orderKey(filtered) !== orderKey(f.order)) order.push([f.url, orderKey(f.order)])
+    // The slot(s) are decided from the order alone (modules: a br the file lacks would leave it
+    // to brotli_static, which finds nothing; stock: the first slot is opened directly, and a
+    // miss costs a second pass through try_files), so every file with fewer variants gets one.
+    orderOf.set(f.url, orderKey(f.order))
+    if (modules && orderKey(model.defaultOrder) !== orderKey(f.order)) order.push([f.url, orderKey(f.order)])
     vary.push([f.url, 'Accept-Encoding'])
+  }
+  if (!modules) {
+    // Stock: every listed file (those without variants have none to look for), so a listed
+    // file is always a hashed hit; the default is for files not in the manifest.
+    for (const file of model.manifest.files) {
+      const url = `/${file.path}`
+      if (file.path !== model.manifestFilename) order.push([url, orderOf.get(url) || '""'])
+    }
   }
   const cache: [string, string][] = []
   for (const [value, files] of model.byCacheControl) {
@@ -190,6 +203,14 @@ function uriMaps(model: SiteModel, modules: boolean): string[] {
     '    default "";',
     ...ENCODINGS.map((e) => `    ${SUFFIX[e].slice(1)} ${e};`),
     '}',
+    ...(modules ? [] : [
+      '# Content-Encoding of the first slot, which the stock fast path opens directly.',
+      'map $preencode_s1 $preencode_ce1 {',
+      '    volatile;',
+      '    default "";',
+      ...ENCODINGS.map((e) => `    ${SUFFIX[e]} ${e};`),
+      '}',
+    ]),
     '# Vary on every response of a URL that has variants, the original included. $preencode_url is',
     '# the URL as requested (set in each location before try_files changes $uri to a sidecar).',
     ...mapBlock('$preencode_vary', '$preencode_url', vary),
@@ -325,12 +346,47 @@ function serverBlock(model: SiteModel, options: ReturnType<typeof resolveNginxOp
       ? `try_files $uri$preencode_slot $uri ${fallback};`
       : `try_files $uri$preencode_s1 $uri$preencode_s2 $uri$preencode_s3 $uri ${fallback};`
     const typeLines = ['types { }', `default_type ${q(type)};`]
-    lines.push(
-      `    # ${extensions.join(', ')}: sidecars found by try_files keep this type.`,
-      `    location ~* ${q(pattern)} {`,
-      ...[...typeLines, ...compression, setUrl, tries, ...headers].map((l) => `        ${l}`),
-      '    }',
-    )
+    if (modules) {
+      // The usual request (empty slot: br or gzip named plainly, no Range) is left to
+      // brotli_static/gzip_static with no try_files (whose stat of the original would come
+      // first) and no Content-Encoding header of ours (the modules set it); only a request
+      // with a slot goes to the named location with try_files (docs/servers/nginx.md, Speed).
+      lines.push(
+        `    # ${extensions.join(', ')}: sidecars keep this type.`,
+        `    location ~* ${q(pattern)} {`,
+        ...[
+          ...typeLines, ...compression, setUrl,
+          `error_page 418 = @preencode_try_${index};`,
+          'if ($preencode_slot) { return 418; }',
+          // keepOriginals: false: no original to fall back to when the modules decline.
+          ...(noOriginals ? [`error_page 404 = ${fallback};`] : []),
+          ...headers.slice(1),
+        ].map((l) => `        ${l}`),
+        '    }',
+        `    location @preencode_try_${index} {`,
+        ...[...typeLines, ...compression, setUrl, tries, ...headers].map((l) => `        ${l}`),
+        '    }',
+      )
+    } else {
+      // The first acceptable variant (or the original) is opened directly with `alias`, with no
+      // try_files stat before it; a file that is not there (a variant missing on disk, a file
+      // not in the manifest, keepOriginals: false) goes to the named location with try_files.
+      lines.push(
+        `    # ${extensions.join(', ')}: sidecars keep this type.`,
+        `    location ~* ${q(pattern)} {`,
+        ...[
+          ...typeLines, ...compression, setUrl,
+          `error_page 404 = @preencode_try_${index};`,
+          `alias ${q(`${options.root.replace(/\/+$/, '')}$uri$preencode_s1`)};`,
+          'add_header Content-Encoding $preencode_ce1;',
+          ...headers.slice(1),
+        ].map((l) => `        ${l}`),
+        '    }',
+        `    location @preencode_try_${index} {`,
+        ...[...typeLines, ...compression, setUrl, tries, ...headers].map((l) => `        ${l}`),
+        '    }',
+      )
+    }
     if (noOriginals) {
       lines.push(
         '    # keepOriginals: false — the original is not on disk: send the gzip variant, decoded for clients without gzip.',
