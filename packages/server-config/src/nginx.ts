@@ -346,47 +346,35 @@ function serverBlock(model: SiteModel, options: ReturnType<typeof resolveNginxOp
       ? `try_files $uri$preencode_slot $uri ${fallback};`
       : `try_files $uri$preencode_s1 $uri$preencode_s2 $uri$preencode_s3 $uri ${fallback};`
     const typeLines = ['types { }', `default_type ${q(type)};`]
-    if (modules) {
-      // The usual request (empty slot: br or gzip named plainly, no Range) is left to
-      // brotli_static/gzip_static with no try_files (whose stat of the original would come
-      // first) and no Content-Encoding header of ours (the modules set it); only a request
-      // with a slot goes to the named location with try_files (docs/servers/nginx.md, Speed).
-      lines.push(
-        `    # ${extensions.join(', ')}: sidecars keep this type.`,
-        `    location ~* ${q(pattern)} {`,
-        ...[
-          ...typeLines, ...compression, setUrl,
+    // The fast path: what the type's location does before (or instead of) try_files.
+    const fastPath = modules
+      ? [
+          // The usual request (empty slot: br or gzip named plainly, no Range) is left to
+          // brotli_static/gzip_static with no try_files (whose stat of the original would come
+          // first) and no Content-Encoding header of ours (the modules set it); only a request
+          // with a slot goes to the named location with try_files (docs/servers/nginx.md, Speed).
           `error_page 418 = @preencode_try_${index};`,
           'if ($preencode_slot) { return 418; }',
           // keepOriginals: false: no original to fall back to when the modules decline.
           ...(noOriginals ? [`error_page 404 = ${fallback};`] : []),
-          ...headers.slice(1),
-        ].map((l) => `        ${l}`),
-        '    }',
-        `    location @preencode_try_${index} {`,
-        ...[...typeLines, ...compression, setUrl, tries, ...headers].map((l) => `        ${l}`),
-        '    }',
-      )
-    } else {
-      // The first acceptable variant (or the original) is opened directly with `alias`, with no
-      // try_files stat before it; a file that is not there (a variant missing on disk, a file
-      // not in the manifest, keepOriginals: false) goes to the named location with try_files.
-      lines.push(
-        `    # ${extensions.join(', ')}: sidecars keep this type.`,
-        `    location ~* ${q(pattern)} {`,
-        ...[
-          ...typeLines, ...compression, setUrl,
+        ]
+      : [
+          // The first acceptable variant (or the original) is opened directly with `alias`, with
+          // no try_files stat before it; a file that is not there (a variant missing on disk, a
+          // file not in the manifest, keepOriginals: false) goes to the named location.
           `error_page 404 = @preencode_try_${index};`,
           `alias ${q(`${options.root.replace(/\/+$/, '')}$uri$preencode_s1`)};`,
           'add_header Content-Encoding $preencode_ce1;',
-          ...headers.slice(1),
-        ].map((l) => `        ${l}`),
-        '    }',
-        `    location @preencode_try_${index} {`,
-        ...[...typeLines, ...compression, setUrl, tries, ...headers].map((l) => `        ${l}`),
-        '    }',
-      )
-    }
+        ]
+    lines.push(
+      `    # ${extensions.join(', ')}: sidecars keep this type.`,
+      `    location ~* ${q(pattern)} {`,
+      ...[...typeLines, ...compression, setUrl, ...fastPath, ...headers.slice(1)].map((l) => `        ${l}`),
+      '    }',
+      `    location @preencode_try_${index} {`,
+      ...[...typeLines, ...compression, setUrl, tries, ...headers].map((l) => `        ${l}`),
+      '    }',
+    )
     if (noOriginals) {
       lines.push(
         '    # keepOriginals: false — the original is not on disk: send the gzip variant, decoded for clients without gzip.',
