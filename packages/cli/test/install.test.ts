@@ -52,11 +52,15 @@ describe('the CLI from anywhere', () => {
     expect(existsSync(join(NODE_BIN, 'preencode')), 'scripts/setup.sh writes .tools/node/node_modules/.bin/preencode').toBe(true)
     const { work, dir } = await siteOutsideRepo()
     const line = await readmePathLine()
-    const run = freshShell(`cd '${REPO_ROOT}' && ${line} && cd '${work}' && command -v preencode && preencode compress site`, work)
+    const run = freshShell(`cd '${REPO_ROOT}' && ${line} && cd '${work}' && command -v preencode && preencode compress site && preencode compress site`, work)
     expect(run.stderr).toBe('')
     expect(run.status).toBe(0)
     expect(run.stdout.split('\n')[0]).toBe(join(NODE_BIN, 'preencode'))
-    expect(run.stdout).toMatch(/preencode: 1 of 1 files -> 3 variants/)
+    expect(run.stdout).toMatch(/preencode: 1 of 1 files -> 3 variants .*\(3 compressed, 0 from cache\)/)
+    // No project here: the second run hits the user cache (~/.cache/preencode), no node_modules appears.
+    expect(run.stdout).toMatch(/all 3 cached, nothing compressed/)
+    expect(existsSync(join(work, '.cache', 'preencode', 'v1'))).toBe(true)
+    expect(existsSync(join(work, 'node_modules'))).toBe(false)
     expect(brotliDecompressSync(await readFile(join(dir, 'index.html.br'))).equals(await readFile(join(dir, 'index.html')))).toBe(true)
   })
 
