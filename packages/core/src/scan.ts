@@ -1,5 +1,6 @@
 import { relative, sep } from 'node:path'
 import { glob } from 'tinyglobby'
+import { originalOfDeltaPath } from './delta-paths.js'
 import { formatOfVariantPath, stripVariantExtension } from './formats.js'
 import { MANIFEST_FILENAME, type Manifest } from './manifest.js'
 import { isCompressible } from './media-types.js'
@@ -79,9 +80,10 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
   const originals: string[] = []
   const variants: string[] = []
   for (const path of present) {
-    const isVariant =
+    // Deltas (`app.js.dict/<hash>.js.dcb`, RFC 9842) are derived like sidecars: never content.
+    const isVariant = originalOfDeltaPath(path) !== undefined || (
       formatOfVariantPath(path) !== undefined &&
-      (recorded.has(path) || (present.has(stripVariantExtension(path)) && wouldCompress(stripVariantExtension(path))))
+      (recorded.has(path) || (present.has(stripVariantExtension(path)) && wouldCompress(stripVariantExtension(path)))))
     ;(isVariant ? variants : originals).push(path)
   }
   originals.sort()
