@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
+import { defaultCacheDir } from './cache-dir.js'
 import { userError } from './errors.js'
 import { ALL_FORMATS, CODECS, isFormat, type Format } from './formats.js'
 import { resolveCachePolicy, type CachePolicyOptions, type ResolvedCachePolicy } from './cache-policy.js'
@@ -47,7 +48,9 @@ export interface CompressOptions {
   keepOriginals?: boolean
   /**
    * The persistent cache of compressed bytes: `false` to disable, or a directory.
-   * @default 'node_modules/.cache/preencode' under the current working directory
+   * @default the nearest project's `node_modules/.cache/preencode` (a folder with `package.json`
+   * and `node_modules/`, at or above the working directory), else `$XDG_CACHE_HOME/preencode`
+   * or `~/.cache/preencode`; never a new `node_modules`
    */
   cache?: boolean | string
   /**
@@ -137,7 +140,7 @@ export function resolveCompressOptions(options: CompressOptions = {}, cwd: strin
   }
   const cache = options.cache ?? true
   if (typeof cache !== 'boolean' && typeof cache !== 'string') fail('`cache` must be true, false or a directory path.')
-  const cacheDir = cache === false ? false : cache === true ? join(cwd, 'node_modules', '.cache', 'preencode') : resolve(cwd, cache)
+  const cacheDir = cache === false ? false : cache === true ? defaultCacheDir(cwd) : resolve(cwd, cache)
   const keepOriginals = options.keepOriginals ?? DEFAULT_COMPRESS_OPTIONS.keepOriginals
   if (typeof keepOriginals !== 'boolean') fail('`keepOriginals` must be true or false.')
   if (!keepOriginals && !formats.includes('gzip')) fail('`keepOriginals: false` needs `gzip` in `formats`: servers decode the gzip variant for clients that accept no encoding.')

@@ -1,4 +1,4 @@
-import { ALL_FORMATS, CODECS, compressDirectory, createProgress, formatReport, userError, type CompressOptions, type Format } from '@preencode/core'
+import { ALL_FORMATS, CODECS, compressDirectory, createProgress, defaultCacheDir, formatReport, userError, type CompressOptions, type Format } from '@preencode/core'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger, parseInteger, parseList, printJson, wantsColor } from '../cli-utils.js'
 
@@ -9,7 +9,7 @@ const args = {
   threshold: { type: 'string', description: 'Leave files smaller than this many bytes alone (default 1024)', valueHint: 'bytes' },
   'keep-originals': { type: 'boolean', default: true, description: 'Keep the uncompressed originals', negativeDescription: 'Keep only the variants (gzip always); servers decode for clients without gzip' },
   cache: { type: 'boolean', default: true, description: 'Reuse compressed bytes from the persistent cache', negativeDescription: 'Compress everything afresh, without reading or writing the cache' },
-  'cache-dir': { type: 'string', description: 'Cache directory (default node_modules/.cache/preencode)', valueHint: 'dir' },
+  'cache-dir': { type: 'string', description: "Cache directory (default: the site's project's node_modules/.cache/preencode, else ~/.cache/preencode)", valueHint: 'dir' },
   json: { type: 'boolean', description: 'Print only the report, as JSON' },
   quiet: { type: 'boolean', description: 'Print nothing but errors' },
 } as const
@@ -57,6 +57,7 @@ export const compressCommand = defineCommand({
 })
 
 function toCompressOptions(parsed: { [flag in `level-${Format}`]?: string | undefined } & {
+  dir: string
   formats?: string | undefined
   threshold?: string | undefined
   'keep-originals'?: boolean | undefined
@@ -76,6 +77,7 @@ function toCompressOptions(parsed: { [flag in `level-${Format}`]?: string | unde
   const threshold = parseInteger(parsed.threshold, 'threshold')
   if (threshold !== undefined) options.threshold = threshold
   if (parsed['keep-originals'] === false) options.keepOriginals = false
-  options.cache = parsed.cache === false ? false : (parsed['cache-dir'] ?? true)
+  // Found from the site, not the working directory: run from anywhere, same cache.
+  options.cache = parsed.cache === false ? false : (parsed['cache-dir'] ?? defaultCacheDir(parsed.dir))
   return options
 }
