@@ -11,7 +11,8 @@
 import { promisify } from 'node:util'
 import { brotliCompress, brotliDecompress, constants, zstdCompress, zstdDecompress, type BrotliOptions, type ZstdOptions } from 'node:zlib'
 import { sha256Of } from './available-dictionary.js'
-import { brotliModeOf, type EncodeHints } from './encoders.js'
+import { brotliModeOf } from './codecs/brotli.js'
+import type { EncodeHints } from './encoders.js'
 import { PreencodeError, userError } from './errors.js'
 
 /** Brotli with a dictionary came in Node 24.15 (zstd's in 22.19). */
