@@ -17,7 +17,7 @@ import { cacheKey, openCache, type CompressionCache } from './cache.js'
 import { deltaPath, originalOfDeltaPath, DELTA_DIRECTORY_SUFFIX } from './delta-paths.js'
 import type { ResolvedDeltaOptions } from './delta-options.js'
 import type { DeltaFileReport, DeltaReport } from './delta-report.js'
-import { assertDictionarySupport, dictionaryEncoderSettings, encodeWithDictionary, isUsableAsRawZstdDictionary, type DictionaryEncoding } from './dictionary-codecs.js'
+import { acceptsDictionary, assertDictionarySupport, dictionaryEncoderParams, encodeWithDictionaryParams, type DictionaryEncoding } from './dictionary-codecs.js'
 import { MANIFEST_FILENAME, type Manifest, type ManifestDelta, type ManifestFile } from './manifest.js'
 import { WorkPool } from './pool.js'
 import { folderVersionSource, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
@@ -93,7 +93,7 @@ export async function writeDeltas(dir: string, manifest: Manifest, options: Reso
         const hash = sha256Of(dictionary)
         if (hash.toString('hex') === file.sha256) continue
         for (const encoding of options.encodings) {
-          if (encoding === 'dcz' && !isUsableAsRawZstdDictionary(dictionary)) continue
+          if (!acceptsDictionary(encoding, dictionary)) continue
           const body = await encodeCached(cache, pool, counters, encoding, data, file, dictionary, hash, context.levels)
           if (body.byteLength >= best) {
             counters.notSmaller++
@@ -189,15 +189,16 @@ async function encodeCached(
   levels: WriteDeltasContext['levels'],
 ): Promise<Buffer> {
   const level = encoding === 'dcb' ? (levels?.brotli ?? 11) : (levels?.zstd ?? 19)
-  const settings = dictionaryEncoderSettings(encoding, dictionary.byteLength, data.byteLength, { level, path: file.path })
-  const key = cacheKey({ contentSha256: `${file.sha256}+${hash.toString('hex')}`, format: encoding, settings })
+  const params = dictionaryEncoderParams(encoding, data.byteLength, dictionary.byteLength, { level, path: file.path })
+  // The key covers both inputs: the new file and the dictionary.
+  const key = cacheKey({ contentSha256: `${file.sha256}+${hash.toString('hex')}`, format: encoding, settings: `${encoding}:${JSON.stringify(params)}` })
   const cached = await cache.get(key)
   if (cached) {
     counters.hits++
     return cached
   }
   counters.misses++
-  const body = await pool.run(() => encodeWithDictionary(encoding, data, dictionary, { level, path: file.path }))
+  const body = await pool.run(() => encodeWithDictionaryParams(encoding, data, dictionary, params))
   await cache.set(key, body)
   return body
 }
