@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { userError } from './errors.js'
 import { encodeWithCache, isWorthWriting, sha256Hex, skipReason, type FileJob, type FileJobContext } from './file-job.js'
-import { FORMATS, type Format } from './formats.js'
+import { CODECS, type Format } from './formats.js'
 import { withOpenFiles } from './open-files.js'
 
 /** A sidecar name preencode would write that is already taken by a file it did not write. */
@@ -34,7 +34,7 @@ export async function checkSidecarOwnership(ctx: FileJobContext, jobs: readonly 
   const clashes: SidecarClash[] = []
   for (const job of jobs) {
     for (const format of ctx.options.formats) {
-      const path = `${job.path}${FORMATS[format].extension}`
+      const path = `${job.path}${CODECS[format].extension}`
       if (foreign.has(path)) clashes.push({ original: job.path, format, path })
     }
   }
