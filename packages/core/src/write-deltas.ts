@@ -11,7 +11,6 @@ import { createHash } from 'node:crypto'
 import { mkdir, readFile, readdir, rmdir, unlink } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { glob } from 'tinyglobby'
 import { dictionaryId, sha256Of } from './available-dictionary.js'
 import { cacheKey, openCache, type CompressionCache } from './cache.js'
 import { deltaPath, originalOfDeltaPath, DELTA_DIRECTORY_SUFFIX } from './delta-paths.js'
@@ -20,7 +19,7 @@ import type { DeltaFileReport, DeltaReport } from './delta-report.js'
 import { acceptsDictionary, assertDictionarySupport, dictionaryEncoderParams, encodeWithDictionaryParams, type DictionaryEncoding } from './dictionary-codecs.js'
 import { MANIFEST_FILENAME, type Manifest, type ManifestDelta, type ManifestFile } from './manifest.js'
 import { WorkPool } from './pool.js'
-import { folderVersionSource, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
+import { folderVersionSource, isSafeRelativePath, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
 import { versionedAsset } from './use-as-dictionary.js'
 import { cacheVersionSource, rememberVersions } from './version-store.js'
 import { writeFileAtomically } from './write.js'
@@ -125,7 +124,7 @@ export async function writeDeltas(dir: string, manifest: Manifest, options: Reso
     }),
   )
 
-  const staleRemoved = await removeStaleDeltas(root, keep)
+  const staleRemoved = await removeStaleDeltas(root, manifest, keep)
   const next: Manifest = { ...manifest, files }
   await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(next, null, 2)}\n`)
   if (options.remember && context.cacheDir !== false) {
@@ -203,22 +202,20 @@ async function encodeCached(
   return body
 }
 
-/** Deletes delta files not written by this run, then the `.dict` folders left empty. */
-async function removeStaleDeltas(root: string, keep: ReadonlySet<string>): Promise<number> {
-  const found = await glob([`**/*${DELTA_DIRECTORY_SUFFIX}/**`], { cwd: root, dot: true, onlyFiles: true, expandDirectories: false })
+/**
+ * Deletes the deltas the given manifest recorded that this run did not write (only files
+ * preencode wrote are ever deleted), then every `.dict` folder left empty.
+ */
+async function removeStaleDeltas(root: string, manifest: Manifest, keep: ReadonlySet<string>): Promise<number> {
   let removed = 0
-  const dirs = new Set<string>()
-  for (const path of found) {
-    const original = originalOfDeltaPath(path)
-    if (original === undefined) continue
-    dirs.add(`${original}${DELTA_DIRECTORY_SUFFIX}`)
-    if (keep.has(path)) continue
-    await unlink(join(root, path)).catch((error: NodeJS.ErrnoException) => {
+  for (const delta of manifest.files.flatMap((f) => f.deltas ?? [])) {
+    if (keep.has(delta.path) || originalOfDeltaPath(delta.path) === undefined || !isSafeRelativePath(delta.path)) continue
+    await unlink(join(root, delta.path)).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error
     })
     removed++
   }
-  for (const dir of dirs) await removeEmptyDirectories(join(root, dir))
+  for (const file of manifest.files) if (isSafeRelativePath(file.path)) await removeEmptyDirectories(join(root, `${file.path}${DELTA_DIRECTORY_SUFFIX}`))
   return removed
 }
 

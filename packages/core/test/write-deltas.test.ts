@@ -77,7 +77,7 @@ describe('writeDeltas', () => {
     expect(second.text).toMatch(/1 changed files as deltas/)
     // The manifest on disk is the one returned, and the scan never takes a delta for content.
     expect(await readManifest(site.path)).toEqual(second.manifest)
-    const scan = await scanDirectory(site.path)
+    const scan = await scanDirectory(site.path, { previous: second.manifest })
     expect(scan.originals).toEqual(['assets/index-Ef56Gh78.js', 'assets/vendor-Dk3mQ9xZ.js', 'index.html'])
     expect(scan.variants).toEqual(expect.arrayContaining(app.deltas!.map((d) => d.path)))
   })
