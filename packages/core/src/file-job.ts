@@ -5,14 +5,15 @@ import { performance } from 'node:perf_hooks'
 import { cacheKey, type CompressionCache } from './cache.js'
 import { cacheClassOf } from './cache-policy.js'
 import { createDebug } from './debug.js'
-import { decodeBuffer, encodeBuffer, encoderSettings } from './encoders.js'
+import { decodeBuffer, encodeWithParams, encoderParams, encoderSettings } from './encoders.js'
 import { PreencodeError, userError } from './errors.js'
-import { FORMATS, type Format } from './formats.js'
+import { CODECS, type Format } from './formats.js'
 import type { ManifestFile, ManifestVariant } from './manifest.js'
 import { contentTypeOf, isCompressible } from './media-types.js'
 import type { ResolvedCompressOptions } from './options.js'
 import type { SlotTicket, WorkPool } from './pool.js'
 import type { SkipReason } from './report.js'
+import { withOpenFiles } from './open-files.js'
 import { writeFileAtomically, writeVariantAtomically } from './write.js'
 
 /** Everything one file's job reads; shared by all jobs of a run. */
@@ -71,7 +72,7 @@ export interface FileOutcome {
 /** Stats a job's source, failing with a message naming the file when it cannot be read. */
 export async function statFileJob(root: string, job: FileJob): Promise<StatedFileJob> {
   const absolute = join(root, job.path)
-  const sourcePath = job.recoverFromGzip ? `${absolute}${FORMATS.gzip.extension}` : absolute
+  const sourcePath = job.recoverFromGzip ? `${absolute}${CODECS.gzip.extension}` : absolute
   const info = await stat(sourcePath).catch((cause: unknown) => {
     throw unreadable(sourcePath, cause)
   })
@@ -106,7 +107,7 @@ async function processReserved(ctx: FileJobContext, job: StatedFileJob): Promise
 
 async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string, sourcePath: string, mtimeMs: number, tickets: ReadonlyMap<Format, SlotTicket>): Promise<FileOutcome> {
   const { options } = ctx
-  const raw = await readFile(sourcePath).catch((cause: unknown) => {
+  const raw = await withOpenFiles(1, () => readFile(sourcePath)).catch((cause: unknown) => {
     throw unreadable(sourcePath, cause)
   })
   const data = job.recoverFromGzip
@@ -146,18 +147,16 @@ async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string,
     const results = await Promise.all(options.formats.map((format) => encodeCached(ctx, outcome, format, data, sha256, job.path, tickets.get(format))))
     for (const [index, format] of options.formats.entries()) {
       const bytes = results[index]!
-      const saving = 1 - bytes.byteLength / size
-      // Never a variant that is not strictly smaller, whatever minSaving says.
-      if (bytes.byteLength >= size || saving < options.minSaving) {
+      if (!isWorthWriting(ctx, bytes.byteLength, size)) {
         outcome.rejected.push(format)
         continue
       }
       ctx.signal.throwIfAborted()
-      const variantPath = `${job.path}${FORMATS[format].extension}`
+      const variantPath = `${job.path}${CODECS[format].extension}`
       const changed = await writeIfChanged(ctx, variantPath, bytes, mtimeMs)
       if (changed) outcome.written++
       else outcome.unchanged++
-      outcome.entry.variants.push({ format, encoding: FORMATS[format].encoding, path: variantPath, size: bytes.byteLength, sha256: sha256Hex(bytes) } satisfies ManifestVariant)
+      outcome.entry.variants.push({ format, encoding: CODECS[format].encoding, path: variantPath, size: bytes.byteLength, sha256: sha256Hex(bytes) } satisfies ManifestVariant)
     }
     outcome.entry.variants.sort((a, b) => a.size - b.size)
     if (outcome.entry.variants.length === 0) outcome.skipped = 'no-saving'
@@ -174,43 +173,57 @@ async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string,
   return outcome
 }
 
-function skipReason(ctx: FileJobContext, path: string, size: number): SkipReason | undefined {
+export function skipReason(ctx: FileJobContext, path: string, size: number): SkipReason | undefined {
   if (ctx.excluded.has(path)) return 'excluded'
   if (!ctx.included.has(path) && !isCompressible(path)) return 'incompressible'
   if (size < ctx.options.threshold || size === 0) return 'below-threshold'
   return undefined
 }
 
-/** Cache first; on a miss, encode in a pool slot and store the result (even if not smaller: the next run then skips the work too). */
 async function encodeCached(ctx: FileJobContext, outcome: FileOutcome, format: Format, data: Buffer, sha256: string, path: string, ticket: SlotTicket | undefined): Promise<Buffer> {
+  const { bytes, hit, encodeMs } = await encodeWithCache(ctx, format, data, sha256, path, ticket)
+  if (hit) outcome.cacheHits++
+  else outcome.cacheMisses++
+  outcome.encodeMs += encodeMs
+  outcome.longestEncodeMs = Math.max(outcome.longestEncodeMs, encodeMs)
+  return bytes
+}
+
+/**
+ * Cache first; on a miss, encode in a pool slot and store the result (even if not smaller: the
+ * next run then skips the work too). `ticket` is the slot reserved for this encode, released on
+ * a hit; without one the encode queues now.
+ */
+export async function encodeWithCache(ctx: FileJobContext, format: Format, data: Buffer, sha256: string, path: string, ticket?: SlotTicket): Promise<{ bytes: Buffer; hit: boolean; encodeMs: number }> {
   const level = ctx.options.levels[format]
-  const settings = encoderSettings(format, data, level, { path })
-  const key = cacheKey({ contentSha256: sha256, format, settings })
+  const params = encoderParams(format, { size: data.byteLength, path }, level)
+  const key = cacheKey({ contentSha256: sha256, format, settings: encoderSettings(format, params) })
   const cached = await ctx.cache.get(key)
   if (cached) {
     ticket?.release()
-    outcome.cacheHits++
-    return cached
+    return { bytes: cached, hit: true, encodeMs: 0 }
   }
-  outcome.cacheMisses++
   const queued = performance.now()
   let started = queued
   const encode = (): Promise<Buffer> => {
     ctx.signal.throwIfAborted()
     started = performance.now()
-    return encodeBuffer(format, data, level, { path })
+    return encodeWithParams(format, data, params)
   }
-  // Without a ticket (the size grew past the threshold since the stat) it queues now.
   const encoded = await (ticket ? ticket.run(encode) : ctx.pool.run(encode, encodeCost(format, level, data.byteLength))).catch((cause: unknown) => {
     if (ctx.signal.aborted) throw cause
     throw new PreencodeError('core', 'INTERNAL', `${format} failed on ${join(ctx.root, path)}`, { cause })
   })
   const ms = performance.now() - started
-  outcome.encodeMs += ms
-  outcome.longestEncodeMs = Math.max(outcome.longestEncodeMs, ms)
   if (debugEncode.enabled) debugEncode('%s %s %d B -> %d B: %d ms encoding after %d ms queued', format, path, data.byteLength, encoded.byteLength, Math.round(ms), Math.round(started - queued))
   await ctx.cache.set(key, encoded)
-  return encoded
+  return { bytes: encoded, hit: false, encodeMs: ms }
+}
+
+/** Whether a variant of `size` bytes for an original of `originalSize` bytes is worth writing. */
+export function isWorthWriting(ctx: FileJobContext, size: number, originalSize: number): boolean {
+  // Never a variant that is not strictly smaller, whatever minSaving says.
+  return size < originalSize && 1 - size / originalSize >= ctx.options.minSaving
 }
 
 /**
@@ -233,7 +246,7 @@ async function writeIfChanged(ctx: FileJobContext, variantPath: string, bytes: B
   if (ctx.existingVariants.has(variantPath)) {
     const current = await stat(absolute).catch(() => undefined)
     if (current?.isFile() && current.size === bytes.byteLength && Math.abs(current.mtimeMs - mtimeMs) < 1) {
-      const onDisk = await readFile(absolute).catch(() => undefined)
+      const onDisk = await withOpenFiles(1, () => readFile(absolute)).catch(() => undefined)
       if (onDisk?.equals(bytes)) return false
     }
   }
@@ -241,7 +254,7 @@ async function writeIfChanged(ctx: FileJobContext, variantPath: string, bytes: B
   return true
 }
 
-function sha256Hex(data: Uint8Array): string {
+export function sha256Hex(data: Uint8Array): string {
   return createHash('sha256').update(data).digest('hex')
 }
 
