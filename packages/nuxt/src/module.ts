@@ -1,0 +1,50 @@
+import { compressDirectory, formatReport } from '@preencode/core'
+import { defineNuxtModule, useLogger } from '@nuxt/kit'
+import type { NuxtModule } from '@nuxt/schema'
+// Nuxt's `nitro:init` hook and `nitro` option are declared by this package's type augmentation.
+import type {} from '@nuxt/nitro-server'
+import type { Nitro } from 'nitropack'
+import { resolvePreencodeNuxtOptions, type PreencodeNuxtOptions } from './options.js'
+
+export const MODULE_NAME = '@preencode/nuxt'
+
+/**
+ * Pre-compresses Nitro's public output (`.output/public`: prerendered pages, client bundles,
+ * `public/` files) once it is complete: in Nitro's `compiled` hook, which runs after the
+ * prerender pass and the final build have both written there. Dev and `nuxt prepare` are left alone.
+ */
+const module: NuxtModule<PreencodeNuxtOptions> = defineNuxtModule<PreencodeNuxtOptions>({
+  meta: { name: MODULE_NAME, configKey: 'preencode' },
+  defaults: {},
+  setup(options, nuxt) {
+    if (nuxt.options.dev || nuxt.options._prepare) return
+    const logger = useLogger(MODULE_NAME)
+    // Validated while Nuxt loads, so a typo fails before the build instead of after it.
+    const resolved = resolvePreencodeNuxtOptions(options, nuxt.options.rootDir)
+    if (nuxt.options.nitro.compressPublicAssets) {
+      logger.warn('`nitro.compressPublicAssets` also writes .gz/.br files into .output/public; preencode writes gzip, brotli and zstd with a manifest. Turn `compressPublicAssets` off.')
+    }
+    nuxt.hook('nitro:init', (nitro: Nitro) => {
+      nitro.hooks.hook('compiled', async () => {
+        const dir = nitro.options.output.publicDir
+        const { report } = await compressDirectory(dir, resolved.compressOptions, {
+          logger: {
+            info: (message) => { if (resolved.report === true) logger.info(message) },
+            warn: (message) => logger.warn(message),
+          },
+        })
+        if (resolved.report === 'json') logger.info(JSON.stringify(report))
+        else if (resolved.report) {
+          const scope = nitro.options.static ? '' : ' (server build: client assets and prerendered pages; pages rendered on request are not files)'
+          logger.info(`${dir}${scope}\n${formatReport(report, { color: wantsColor() })}`)
+        }
+      })
+    })
+  },
+})
+
+export default module
+
+function wantsColor(): boolean {
+  return process.stdout.isTTY === true && !process.env.CI && !process.env.NO_COLOR
+}

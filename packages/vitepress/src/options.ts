@@ -1,0 +1,31 @@
+import { resolveCompressOptions, userError, type CompressOptions, type ResolvedCompressOptions } from '@preencode/core'
+
+/** Options of the VitePress hook: every compression option, plus how the report is printed. */
+export interface PreencodeVitePressOptions extends CompressOptions {
+  /**
+   * Print the compression report through VitePress's logger after the build: `true` for the table,
+   * `'json'` for one line of JSON (the `CompressReport`), `false` for nothing.
+   * @default true
+   */
+  report?: boolean | 'json'
+}
+
+export interface ResolvedPreencodeVitePressOptions {
+  report: boolean | 'json'
+  compress: ResolvedCompressOptions
+  /** What is passed to `compressDirectory`: the user's options with the cache made absolute. */
+  compressOptions: CompressOptions
+}
+
+/** Validates the hook's options once; fails naming the option and what it accepts. */
+export function resolvePreencodeVitePressOptions(options: PreencodeVitePressOptions, root: string): ResolvedPreencodeVitePressOptions {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw userError('vitepress', `preencode() (the buildEnd hook) takes an options object; got ${options === null ? 'null' : typeof options}.`)
+  }
+  const { report = true, ...compressOptions } = options
+  if (report !== true && report !== false && report !== 'json') {
+    throw userError('vitepress', `\`report\` is ${JSON.stringify(report)}; it accepts true, false or 'json'.`)
+  }
+  const compress = resolveCompressOptions(compressOptions, root)
+  return { report, compress, compressOptions: { ...compressOptions, cache: compress.cacheDir } }
+}
