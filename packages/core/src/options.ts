@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
+import { defaultCacheDir } from './cache-dir.js'
 import { userError } from './errors.js'
-import { ALL_FORMATS, FORMATS, isFormat, type Format } from './formats.js'
+import { ALL_FORMATS, CODECS, isFormat, type Format } from './formats.js'
 import { resolveCachePolicy, type CachePolicyOptions, type ResolvedCachePolicy } from './cache-policy.js'
 
 /** Options of `compressDirectory`, the plugin and `preencode compress`. Every field is optional. */
@@ -47,7 +48,9 @@ export interface CompressOptions {
   keepOriginals?: boolean
   /**
    * The persistent cache of compressed bytes: `false` to disable, or a directory.
-   * @default 'node_modules/.cache/preencode' under the current working directory
+   * @default the nearest project's `node_modules/.cache/preencode` (a folder with `package.json`
+   * and `node_modules/`, at or above the working directory), else `$XDG_CACHE_HOME/preencode`
+   * or `~/.cache/preencode`; never a new `node_modules`
    */
   cache?: boolean | string
   /**
@@ -82,7 +85,7 @@ export interface ResolvedCompressOptions {
 
 export const DEFAULT_COMPRESS_OPTIONS = Object.freeze({
   formats: [...ALL_FORMATS],
-  levels: { gzip: FORMATS.gzip.defaultLevel, brotli: FORMATS.brotli.defaultLevel, zstd: FORMATS.zstd.defaultLevel },
+  levels: Object.fromEntries(ALL_FORMATS.map((format) => [format, CODECS[format].defaultLevel])) as Record<Format, number>,
   threshold: 1024,
   minSaving: 0.05,
   include: [],
@@ -110,14 +113,14 @@ export function resolveCompressOptions(options: CompressOptions = {}, cwd: strin
     if (!OPTION_KEYS.has(key)) fail(`Unknown option \`${key}\`. Known options: ${[...OPTION_KEYS].join(', ')}.`)
   }
   const formats = options.formats ?? [...DEFAULT_COMPRESS_OPTIONS.formats]
-  if (!Array.isArray(formats) || formats.length === 0) fail('`formats` must be a non-empty array of gzip, brotli, zstd.')
+  if (!Array.isArray(formats) || formats.length === 0) fail(`\`formats\` must be a non-empty array of ${ALL_FORMATS.join(', ')}.`)
   for (const format of formats) {
     if (!isFormat(format)) fail(`Unknown format \`${String(format)}\` in \`formats\`. Accepted: ${ALL_FORMATS.join(', ')}.`)
   }
   const levels = { ...DEFAULT_COMPRESS_OPTIONS.levels }
   for (const [format, level] of Object.entries(options.levels ?? {})) {
     if (!isFormat(format)) fail(`Unknown format \`${format}\` in \`levels\`. Accepted: ${ALL_FORMATS.join(', ')}.`)
-    const [min, max] = FORMATS[format].levels
+    const [min, max] = CODECS[format].levels
     if (typeof level !== 'number' || !Number.isInteger(level) || level < min || level > max) {
       fail(`\`levels.${format}\` is ${String(level)}; ${format} accepts a whole number from ${min} to ${max}.`)
     }
@@ -137,7 +140,7 @@ export function resolveCompressOptions(options: CompressOptions = {}, cwd: strin
   }
   const cache = options.cache ?? true
   if (typeof cache !== 'boolean' && typeof cache !== 'string') fail('`cache` must be true, false or a directory path.')
-  const cacheDir = cache === false ? false : cache === true ? join(cwd, 'node_modules', '.cache', 'preencode') : resolve(cwd, cache)
+  const cacheDir = cache === false ? false : cache === true ? defaultCacheDir(cwd) : resolve(cwd, cache)
   const keepOriginals = options.keepOriginals ?? DEFAULT_COMPRESS_OPTIONS.keepOriginals
   if (typeof keepOriginals !== 'boolean') fail('`keepOriginals` must be true or false.')
   if (!keepOriginals && !formats.includes('gzip')) fail('`keepOriginals: false` needs `gzip` in `formats`: servers decode the gzip variant for clients that accept no encoding.')

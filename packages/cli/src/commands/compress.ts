@@ -1,20 +1,27 @@
-import { compressDirectory, createProgress, formatReport, userError, type CompressOptions, type Format } from '@preencode/core'
+import { ALL_FORMATS, CODECS, compressDirectory, createProgress, defaultCacheDir, formatReport, userError, type CompressOptions, type Format } from '@preencode/core'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger, parseInteger, parseList, printJson, wantsColor } from '../cli-utils.js'
 
 const args = {
   dir: { type: 'positional', description: 'The build output folder to compress in place', required: true },
-  formats: { type: 'string', description: 'Comma-separated formats: gzip,brotli,zstd (default: all three)', valueHint: 'list' },
-  'level-gzip': { type: 'string', description: 'gzip level, 1-9 (default 9)', valueHint: 'n' },
-  'level-brotli': { type: 'string', description: 'brotli quality, 0-11 (default 11)', valueHint: 'n' },
-  'level-zstd': { type: 'string', description: 'zstd level, 1-22 (default 19; window stays <= 8 MiB)', valueHint: 'n' },
+  formats: { type: 'string', description: `Comma-separated formats: ${ALL_FORMATS.join(',')} (default: all)`, valueHint: 'list' },
+  ...levelArgs(),
   threshold: { type: 'string', description: 'Leave files smaller than this many bytes alone (default 1024)', valueHint: 'bytes' },
   'keep-originals': { type: 'boolean', default: true, description: 'Keep the uncompressed originals', negativeDescription: 'Keep only the variants (gzip always); servers decode for clients without gzip' },
   cache: { type: 'boolean', default: true, description: 'Reuse compressed bytes from the persistent cache', negativeDescription: 'Compress everything afresh, without reading or writing the cache' },
-  'cache-dir': { type: 'string', description: 'Cache directory (default node_modules/.cache/preencode)', valueHint: 'dir' },
+  'cache-dir': { type: 'string', description: "Cache directory (default: the site's project's node_modules/.cache/preencode, else ~/.cache/preencode)", valueHint: 'dir' },
   json: { type: 'boolean', description: 'Print only the report, as JSON' },
   quiet: { type: 'boolean', description: 'Print nothing but errors' },
 } as const
+
+/** One `--level-<format>` flag per entry of the codec table. */
+function levelArgs(): Record<`level-${Format}`, { type: 'string'; description: string; valueHint: string }> {
+  const entries = ALL_FORMATS.map((format) => {
+    const { levels: [min, max], defaultLevel } = CODECS[format]
+    return [`level-${format}`, { type: 'string', description: `${format} level, ${min}-${max} (default ${defaultLevel})`, valueHint: 'n' }] as const
+  })
+  return Object.fromEntries(entries) as Record<`level-${Format}`, { type: 'string'; description: string; valueHint: string }>
+}
 
 /** `preencode compress <dir>`: what the plugins do, for any static-site generator's output. */
 export const compressCommand = defineCommand({
@@ -49,11 +56,9 @@ export const compressCommand = defineCommand({
   },
 })
 
-function toCompressOptions(parsed: {
+function toCompressOptions(parsed: { [flag in `level-${Format}`]?: string | undefined } & {
+  dir: string
   formats?: string | undefined
-  'level-gzip'?: string | undefined
-  'level-brotli'?: string | undefined
-  'level-zstd'?: string | undefined
   threshold?: string | undefined
   'keep-originals'?: boolean | undefined
   cache?: boolean | undefined
@@ -64,7 +69,7 @@ function toCompressOptions(parsed: {
   // Core validates the names, so the message lists the accepted formats in one place.
   if (formats) options.formats = formats as Format[]
   const levels: Partial<Record<Format, number>> = {}
-  for (const format of ['gzip', 'brotli', 'zstd'] as const) {
+  for (const format of ALL_FORMATS) {
     const level = parseInteger(parsed[`level-${format}`], `level-${format}`)
     if (level !== undefined) levels[format] = level
   }
@@ -72,6 +77,7 @@ function toCompressOptions(parsed: {
   const threshold = parseInteger(parsed.threshold, 'threshold')
   if (threshold !== undefined) options.threshold = threshold
   if (parsed['keep-originals'] === false) options.keepOriginals = false
-  options.cache = parsed.cache === false ? false : (parsed['cache-dir'] ?? true)
+  // Found from the site, not the working directory: run from anywhere, same cache.
+  options.cache = parsed.cache === false ? false : (parsed['cache-dir'] ?? defaultCacheDir(parsed.dir))
   return options
 }
