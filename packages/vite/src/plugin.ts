@@ -4,7 +4,11 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { compressDirectory, formatReport, isInsideDirectory, isPreencodeError, outermostDirectories, MANIFEST_FILENAME, writeFileAtomically, type Manifest } from '@preencode/core'
 import { createPreencodeMiddleware, serverConfig } from '@preencode/server-config'
 import type { Logger, Plugin, ResolvedConfig } from 'vite'
+import { detectFramework, frameworkWarning, type FrameworkIntegration } from './frameworks.js'
 import { resolvePreencodeViteOptions, type PreencodeViteOptions, type ResolvedPreencodeViteOptions } from './options.js'
+
+/** Frameworks already warned about in this process (each build step makes a new plugin instance). */
+const warnedFrameworks = new Set<string>()
 
 /**
  * Pre-compresses every client output of a Vite build (gzip, brotli and zstd beside each file)
@@ -22,6 +26,8 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
   const outDirs = new Map<string, Set<string>>()
   /** Compressions run one after another: in watch mode Vite does not wait for closeBundle. */
   let queue: Promise<void> = Promise.resolve()
+  /** Set inside a framework that writes its pages after Vite (Astro, SvelteKit…): the plugin stands down. */
+  let framework: FrameworkIntegration | undefined
 
   return {
     name: 'preencode',
@@ -36,6 +42,12 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       } catch (error) {
         if (isPreencodeError(error) && error.isUserError) this.error(error.message)
         throw error
+      }
+      framework = config.command === 'build' ? detectFramework(config.plugins.map((plugin) => plugin.name)) : undefined
+      // Frameworks load the Vite config once per build step (client, server, prerender): say it once.
+      if (framework && !warnedFrameworks.has(framework.framework)) {
+        warnedFrameworks.add(framework.framework)
+        config.logger.warn(frameworkWarning(framework))
       }
     },
 
@@ -67,7 +79,7 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       async handler(error?: Error) {
         const dirs = outermostDirectories([...(outDirs.get(this.environment.name) ?? [])])
         outDirs.delete(this.environment.name)
-        if (error || dirs.length === 0) return
+        if (error || dirs.length === 0 || framework) return
         const { logger, name: environmentName } = this.environment
         const run = queue.then(() => compressAll(dirs, resolved, config, logger, environmentName))
         queue = run.catch(() => {})
