@@ -28,6 +28,9 @@ export interface Framework {
   minPages: number
 }
 
+/** Every fixture's integration writes an Apache `.htaccess` into its output (`serverConfigs`). */
+export const HTACCESS = '.htaccess'
+
 export const FRAMEWORKS: Framework[] = [
   { name: 'Astro', dir: 'astro', out: 'dist', pages: ['/', '/blog/first/'], minPages: 4 },
   { name: 'SvelteKit', dir: 'sveltekit', out: 'build', pages: ['/', '/blog/first/'], minPages: 5 },

@@ -2,11 +2,12 @@
 // preencode integration its users would add: every page, script and stylesheet of the FINAL
 // output has variants whose decoded bytes are the file on disk, the manifest lists them, the
 // page loads in Chromium from nginx with br/zstd, and `pnpm run deploy` ships it.
-import { readdir, rm } from 'node:fs/promises'
+import { readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
+import { serverConfig } from '@preencode/server-config'
 import { startServer, type RunningServer } from '../harness/servers.ts'
-import { FIXTURES_DIR, FRAMEWORKS, readOutput, readPageAssets, run, sha256, THRESHOLD } from './build.ts'
+import { FIXTURES_DIR, FRAMEWORKS, HTACCESS, readOutput, readPageAssets, run, sha256, THRESHOLD } from './build.ts'
 
 for (const framework of FRAMEWORKS) {
   test.describe(framework.name, () => {
@@ -40,6 +41,12 @@ for (const framework of FRAMEWORKS) {
         expect(file.entry!.variants.map((variant) => variant.encoding).sort(), `manifest variants of ${file.path}`).toEqual(['br', 'gzip', 'zstd'])
       }
       expect(manifest.files.length).toBeGreaterThanOrEqual(files.length)
+
+      // serverConfigs through the integration: the config is written into the output, describes
+      // the final manifest, and is itself listed (deploy ships it).
+      const htaccess = await readFile(join(root, HTACCESS), 'utf8')
+      expect(htaccess).toBe(serverConfig(manifest, { server: 'apache' }))
+      expect(manifest.files.map((file) => file.path)).toContain(HTACCESS)
     })
 
     test('Chromium loads the prerendered pages from nginx as br or zstd and runs their scripts', async ({ page }) => {

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
-import { compressDirectory, formatReport } from '@preencode/core'
+import { createBuildRunner, wantsColor } from '@preencode/core'
+import { serverConfigWriter } from '@preencode/server-config'
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro'
 import { resolvePreencodeAstroOptions, type PreencodeAstroOptions, type ResolvedPreencodeAstroOptions } from './options.js'
 
@@ -8,17 +9,20 @@ export const INTEGRATION_NAME = '@preencode/astro'
 /**
  * Pre-compresses the final Astro site (gzip, brotli and zstd beside each page, script and
  * stylesheet) in `astro:build:done`, once Astro has written every page. With server output
- * only the client folder is compressed: the pages rendered on request are not files.
+ * only the client folder is compressed: pages rendered on request are not files. The work is
+ * core's build runner, shared with the Vite and Rollup plugins.
  */
 export function preencode(options: PreencodeAstroOptions = {}): AstroIntegration {
+  let root = process.cwd()
   let resolved: ResolvedPreencodeAstroOptions
   let buildOutput: 'static' | 'server' = 'static'
   const integration: AstroIntegration = {
     name: INTEGRATION_NAME,
     hooks: {
       'astro:config:setup': ({ config, command, logger }) => {
-        // Validate in every command: a typo in the options fails `astro dev` too, not only CI.
-        resolved = resolvePreencodeAstroOptions(options, fileURLToPath(config.root))
+        root = fileURLToPath(config.root)
+        // Validated in every command: a typo in the options fails `astro dev` too, not only CI.
+        resolved = resolvePreencodeAstroOptions(options, root)
         if (command === 'build') warnAboutLaterWriters(config.integrations, integration, logger)
       },
       'astro:config:done': (params) => {
@@ -26,17 +30,11 @@ export function preencode(options: PreencodeAstroOptions = {}): AstroIntegration
       },
       'astro:build:done': async ({ dir, logger }) => {
         const outDir = fileURLToPath(dir)
-        const { report } = await compressDirectory(outDir, resolved.compressOptions, {
-          logger: {
-            info: (message) => { if (resolved.report === true) logger.info(message) },
-            warn: (message) => logger.warn(message),
-          },
-        })
-        if (resolved.report === 'json') logger.info(JSON.stringify(report))
-        else if (resolved.report) {
-          const scope = buildOutput === 'server' ? ' (server output: the client folder; pages rendered on request are not files)' : ''
-          logger.info(`${outDir}${scope}\n${formatReport(report, { color: wantsColor() })}`)
+        if (buildOutput === 'server' && resolved.report === true) {
+          logger.info(`server output: compressing the client folder ${outDir} (pages rendered on request are not files)`)
         }
+        const runner = createBuildRunner({ options: resolved, root, writeServerConfigs: serverConfigWriter(resolved.serverConfigs) })
+        await runner.run({ dirs: [outDir], siteDir: outDir, watch: false, logger, color: wantsColor(process.stdout) })
       },
     },
   }
@@ -52,8 +50,4 @@ function warnAboutLaterWriters(integrations: AstroIntegration[], self: AstroInte
   if (later.length === 0) return
   const names = later.map((other) => other.name).join(', ')
   logger.warn(`${names} run${later.length === 1 ? 's' : ''} after ${INTEGRATION_NAME} at the end of the build: files written there are not compressed. List preencode() last in \`integrations\`.`)
-}
-
-function wantsColor(): boolean {
-  return process.stdout.isTTY === true && !process.env.CI && !process.env.NO_COLOR
 }

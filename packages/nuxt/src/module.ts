@@ -1,4 +1,5 @@
-import { compressDirectory, formatReport } from '@preencode/core'
+import { createBuildRunner, wantsColor } from '@preencode/core'
+import { serverConfigWriter } from '@preencode/server-config'
 import { defineNuxtModule, useLogger } from '@nuxt/kit'
 import type { NuxtModule } from '@nuxt/schema'
 // Nuxt's `nitro:init` hook and `nitro` option are declared by this package's type augmentation.
@@ -11,7 +12,8 @@ export const MODULE_NAME = '@preencode/nuxt'
 /**
  * Pre-compresses Nitro's public output (`.output/public`: prerendered pages, client bundles,
  * `public/` files) once it is complete: in Nitro's `compiled` hook, which runs after the
- * prerender pass and the final build have both written there. Dev and `nuxt prepare` are left alone.
+ * prerender pass and the final build have both written there. Dev and `nuxt prepare` are left
+ * alone. The work is core's build runner, shared with the Vite and Rollup plugins.
  */
 const module: NuxtModule<PreencodeNuxtOptions> = defineNuxtModule<PreencodeNuxtOptions>({
   meta: { name: MODULE_NAME, configKey: 'preencode' },
@@ -19,32 +21,29 @@ const module: NuxtModule<PreencodeNuxtOptions> = defineNuxtModule<PreencodeNuxtO
   setup(options, nuxt) {
     if (nuxt.options.dev || nuxt.options._prepare) return
     const logger = useLogger(MODULE_NAME)
+    const root = nuxt.options.rootDir
     // Validated while Nuxt loads, so a typo fails before the build instead of after it.
-    const resolved = resolvePreencodeNuxtOptions(options, nuxt.options.rootDir)
+    const resolved = resolvePreencodeNuxtOptions(options, root)
+    const runner = createBuildRunner({ options: resolved, root, writeServerConfigs: serverConfigWriter(resolved.serverConfigs) })
     if (nuxt.options.nitro.compressPublicAssets) {
       logger.warn('`nitro.compressPublicAssets` also writes .gz/.br files into .output/public; preencode writes gzip, brotli and zstd with a manifest. Turn `compressPublicAssets` off.')
     }
     nuxt.hook('nitro:init', (nitro: Nitro) => {
       nitro.hooks.hook('compiled', async () => {
         const dir = nitro.options.output.publicDir
-        const { report } = await compressDirectory(dir, resolved.compressOptions, {
-          logger: {
-            info: (message) => { if (resolved.report === true) logger.info(message) },
-            warn: (message) => logger.warn(message),
-          },
-        })
-        if (resolved.report === 'json') logger.info(JSON.stringify(report))
-        else if (resolved.report) {
-          const scope = nitro.options.static ? '' : ' (server build: client assets and prerendered pages; pages rendered on request are not files)'
-          logger.info(`${dir}${scope}\n${formatReport(report, { color: wantsColor() })}`)
+        if (!nitro.options.static && resolved.report === true) {
+          logger.info(`server build: compressing ${dir} (client assets and prerendered pages; pages rendered on request are not files)`)
         }
+        await runner.run({
+          dirs: [dir],
+          siteDir: dir,
+          watch: false,
+          logger: { info: (message) => logger.info(message), warn: (message) => logger.warn(message), error: (message) => logger.error(message) },
+          color: wantsColor(process.stdout),
+        })
       })
     })
   },
 })
 
 export default module
-
-function wantsColor(): boolean {
-  return process.stdout.isTTY === true && !process.env.CI && !process.env.NO_COLOR
-}

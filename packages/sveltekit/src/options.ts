@@ -1,31 +1,27 @@
-import { resolveCompressOptions, userError, type CompressOptions, type ResolvedCompressOptions } from '@preencode/core'
+import { resolveBuildOptions, type BuildOptions, type ResolvedBuildOptions } from '@preencode/core'
+import { resolveServerConfigFiles, type ServerConfigFile } from '@preencode/server-config'
 
-/** Options of the SvelteKit adapter wrapper: every compression option, plus how the report is printed. */
-export interface PreencodeSvelteKitOptions extends CompressOptions {
+export type { ServerConfigFile }
+
+/** Options of the SvelteKit adapter wrapper: every compression option, how the report is printed, and server configs. */
+export interface PreencodeSvelteKitOptions extends BuildOptions {
   /**
-   * Print the compression report through SvelteKit's builder log after the adapter has written:
-   * `true` for the table, `'json'` for one line of JSON (the `CompressReport`), `false` for nothing.
-   * @default true
+   * Server configs to generate from the manifest after each build, each to `path` (relative to
+   * the project root, or absolute): into the output (`build/.htaccess` for shared hosting) or to a
+   * file you commit (`deploy/nginx.conf`). nginx and Caddy need `root`, the site's path on the server.
+   * @default []
+   * @example [{ server: 'apache', path: 'build/.htaccess' }, { server: 'nginx', flavor: 'stock', root: '/srv/site', path: 'deploy/site.nginx.conf' }]
    */
-  report?: boolean | 'json'
+  serverConfigs?: ServerConfigFile[]
 }
 
-export interface ResolvedPreencodeSvelteKitOptions {
-  report: boolean | 'json'
-  compress: ResolvedCompressOptions
-  /** What is passed to `compressDirectory`: the user's options with the cache made absolute. */
-  compressOptions: CompressOptions
+/** The options after validation: the shared build options plus the configs with absolute paths. */
+export interface ResolvedPreencodeSvelteKitOptions extends ResolvedBuildOptions {
+  serverConfigs: ServerConfigFile[]
 }
 
-/** Validates the wrapper's options once; fails naming the option and what it accepts. */
+/** Validates the options once; fails naming the option and what it accepts. */
 export function resolvePreencodeSvelteKitOptions(options: PreencodeSvelteKitOptions, root: string): ResolvedPreencodeSvelteKitOptions {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw userError('sveltekit', `preencode(adapter, options) takes an options object; got ${options === null ? 'null' : typeof options}.`)
-  }
-  const { report = true, ...compressOptions } = options
-  if (report !== true && report !== false && report !== 'json') {
-    throw userError('sveltekit', `\`report\` is ${JSON.stringify(report)}; it accepts true, false or 'json'.`)
-  }
-  const compress = resolveCompressOptions(compressOptions, root)
-  return { report, compress, compressOptions: { ...compressOptions, cache: compress.cacheDir } }
+  const { report, compress, rest } = resolveBuildOptions(options, { root, component: 'sveltekit' }, ['serverConfigs'])
+  return { report, compress, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'sveltekit') }
 }

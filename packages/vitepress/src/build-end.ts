@@ -1,29 +1,28 @@
-import { compressDirectory, formatReport } from '@preencode/core'
+import { createBuildRunner, wantsColor } from '@preencode/core'
+import { serverConfigWriter } from '@preencode/server-config'
 import type { SiteConfig } from 'vitepress'
 import { resolvePreencodeVitePressOptions, type PreencodeVitePressOptions } from './options.js'
 
 /**
  * Returns a VitePress `buildEnd` hook (`buildEnd: preencode()`) that pre-compresses the built
  * site — every rendered page, script, stylesheet and the sitemap — in `outDir`. VitePress calls
- * `buildEnd` after it has rendered every page and written the sitemap.
+ * `buildEnd` after it has rendered every page and written the sitemap. The work is core's
+ * build runner, shared with the Vite and Rollup plugins.
  */
 export function preencode(options: PreencodeVitePressOptions = {}): (siteConfig: SiteConfig) => Promise<void> {
   // Validated when the config is loaded, so a typo fails before the build instead of after it.
-  // Relative paths (the cache) are relative to where the build runs, i.e. beside node_modules.
-  const resolved = resolvePreencodeVitePressOptions(options, process.cwd())
+  // Relative paths (cache, serverConfigs) are relative to where the build runs, beside node_modules.
+  const root = process.cwd()
+  const resolved = resolvePreencodeVitePressOptions(options, root)
+  const runner = createBuildRunner({ options: resolved, root, writeServerConfigs: serverConfigWriter(resolved.serverConfigs) })
   return async (siteConfig) => {
-    const { logger } = siteConfig
-    const { report } = await compressDirectory(siteConfig.outDir, resolved.compressOptions, {
-      logger: {
-        info: (message) => { if (resolved.report === true) logger.info(message) },
-        warn: (message) => logger.warn(message),
-      },
+    const { logger, outDir } = siteConfig
+    await runner.run({
+      dirs: [outDir],
+      siteDir: outDir,
+      watch: false,
+      logger: { info: (message) => logger.info(message), warn: (message) => logger.warn(message), error: (message) => logger.error(message) },
+      color: wantsColor(process.stdout),
     })
-    if (resolved.report === 'json') logger.info(JSON.stringify(report))
-    else if (resolved.report) logger.info(`\n${siteConfig.outDir}\n${formatReport(report, { color: wantsColor() })}`)
   }
-}
-
-function wantsColor(): boolean {
-  return process.stdout.isTTY === true && !process.env.CI && !process.env.NO_COLOR
 }

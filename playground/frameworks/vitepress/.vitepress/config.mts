@@ -11,5 +11,5 @@ export default defineConfig({
     sidebar: [{ text: 'Guide', items: [{ text: 'Intro', link: '/guide/' }, { text: 'Deploy', link: '/guide/deploy' }] }],
   },
   // After every page is rendered and the sitemap written: the final output.
-  buildEnd: preencode(),
+  buildEnd: preencode({ serverConfigs: [{ server: 'apache', path: '.vitepress/dist/.htaccess' }] }),
 })
