@@ -8,7 +8,7 @@ import { userError } from './errors.js'
 import { runFileJob, statFileJob, type FileJob, type FileJobContext, type FileOutcome } from './file-job.js'
 import { CODECS, type Format } from './formats.js'
 import { MANIFEST_FILENAME, MANIFEST_VERSION, readManifest, type Manifest } from './manifest.js'
-import { resolveCompressOptions, type CompressOptions } from './options.js'
+import { isResolvedCompressOptions, resolveCompressOptions, type CompressOptions, type ResolvedCompressOptions } from './options.js'
 import { WorkPool } from './pool.js'
 import { buildReport, type CompressReport, type SkipReason } from './report.js'
 import { recordSettings } from './manifest-settings.js'
@@ -50,10 +50,13 @@ const debug = createDebug('preencode:run')
  * Compresses every qualifying file under `dir` in place: writes `.gz/.br/.zst` sidecars (only
  * when strictly smaller and saving at least `minSaving`), removes stale ones, and writes
  * `<dir>/.preencode-manifest.json`. Safe to rerun, and to kill: a rerun cleans up after it.
+ * `options`: what `resolveCompressOptions` returned (used as is: integrations resolve once), or
+ * user options, resolved here against the working directory.
  */
-export async function compressDirectory(dir: string, userOptions: CompressOptions = {}, run: CompressRun = {}): Promise<CompressResult> {
+export async function compressDirectory(dir: string, userOptions: ResolvedCompressOptions | CompressOptions = {}, run: CompressRun = {}): Promise<CompressResult> {
   const started = performance.now()
-  const options = resolveCompressOptions(userOptions)
+  // Integrations resolve once and pass the result; scripts may pass user options.
+  const options = isResolvedCompressOptions(userOptions) ? userOptions : resolveCompressOptions(userOptions)
   const logger = run.logger ?? SILENT
   await assertDirectory(resolve(dir))
   // The real path: the walk compares symlink targets against it, and `dist -> build/` is fine.

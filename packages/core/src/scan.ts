@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises'
 import { relative, sep } from 'node:path'
 import { glob } from 'tinyglobby'
+import { originalOfDeltaPath } from './delta-paths.js'
 import { formatOfVariantPath } from './formats.js'
 import { MANIFEST_FILENAME, type Manifest } from './manifest.js'
 import { walkDirectory, type SkippedEntry } from './walk.js'
@@ -76,6 +77,7 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
   const recorded = new Set<string>()
   for (const file of options.previous?.files ?? []) {
     for (const variant of file.variants) recorded.add(variant.path)
+    for (const delta of file.deltas ?? []) recorded.add(delta.path)
   }
   const originals: string[] = []
   const variants: string[] = []
@@ -83,7 +85,8 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
   for (const path of walked.files) {
     if (path === MANIFEST_FILENAME) continue
     if (TEMP_FILE_PATTERN.test(path)) tempFiles.push(path)
-    else if (recorded.has(path) && formatOfVariantPath(path) !== undefined) variants.push(path)
+    // Deltas (`app.js.dict/<hash>.js.dcb`, RFC 9842) are derived files like sidecars.
+    else if (recorded.has(path) && (formatOfVariantPath(path) !== undefined || originalOfDeltaPath(path) !== undefined)) variants.push(path)
     else originals.push(path)
   }
   originals.sort()
