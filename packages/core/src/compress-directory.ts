@@ -147,7 +147,7 @@ export async function compressDirectory(dir: string, userOptions: ResolvedCompre
     generator: GENERATOR,
     formats: [...options.formats],
     files: outcomes.map((o) => o.entry).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
-    settings: recordSettings(options, userOptions.cachePolicy?.immutable),
+    settings: recordSettings(options),
   }
   await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(manifest, null, 2)}\n`)
   // keepOriginals: false. The .gz variants are complete and the manifest records the originals

@@ -27,8 +27,8 @@ export interface ManifestSettings {
   immutable: string
 }
 
-/** What to record for `options`; `immutable` is the user's own `cachePolicy.immutable`. */
-export function recordSettings(options: ResolvedCompressOptions, immutable: CachePolicyOptions['immutable']): ManifestSettings {
+/** What to record for `options`. */
+export function recordSettings(options: ResolvedCompressOptions): ManifestSettings {
   return {
     levels: { ...options.levels },
     threshold: options.threshold,
@@ -39,7 +39,7 @@ export function recordSettings(options: ResolvedCompressOptions, immutable: Cach
     cache: options.cacheDir,
     cacheMaxBytes: options.cacheMaxBytes,
     cacheControl: { ...options.cachePolicy.headers },
-    immutable: immutable === undefined ? 'default' : immutable instanceof RegExp ? String(immutable) : 'function',
+    immutable: options.cachePolicy.immutableRule,
   }
 }
 
