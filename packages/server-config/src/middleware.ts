@@ -195,7 +195,8 @@ async function serve(root: string, entry: Entry, req: IncomingMessage, res: Serv
     // The file opened is the one the manifest describes when size and mtime agree (variants
     // carry their original's mtime); otherwise a rebuild replaced it since: derive the ETag
     // from what was opened, so a cache never pairs a tag with other bytes.
-    const asRecorded = info.size === choice.recorded.size && Math.abs(info.mtimeMs - file.mtimeMs) < 1
+    // Within a millisecond: tools that copy times (and Node's Date) round sub-millisecond parts.
+    const asRecorded = info.size === choice.recorded.size && Math.abs(info.mtimeMs - file.mtimeMs) <= 1
     const etag = asRecorded ? etagOf(choice.recorded.sha256) : `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}-${variant?.encoding ?? 'identity'}"`
     const size = info.size
     const lastModified = new Date(Math.floor(info.mtimeMs / 1000) * 1000).toUTCString()
