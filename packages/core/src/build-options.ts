@@ -32,8 +32,8 @@ export interface BuildOptions extends CompressOptions {
 export interface ResolvedBuildOptions {
   report: ReportMode
   compress: ResolvedCompressOptions
-  /** Resolved delta options, or false when off. */
-  deltas: ResolvedDeltaOptions | false
+  /** Resolved delta options; false or absent when off. */
+  deltas?: ResolvedDeltaOptions | false | undefined
 }
 
 export interface BuildOptionsContext {
