@@ -14,6 +14,7 @@ import { WorkPool } from './pool.js'
 import { openRunCache } from './run-cache.js'
 import { shardJobs, type Shard } from './shard.js'
 import { buildReport, type CompressReport, type ReportCounters, type SkipReason } from './report.js'
+import { recordSettings } from './manifest-settings.js'
 import { checkSidecarOwnership } from './ownership.js'
 import { scanDirectory } from './scan.js'
 import type { SkippedEntry } from './walk.js'
@@ -204,6 +205,7 @@ function manifestOf(options: ResolvedCompressOptions, outcomes: FileOutcome[]): 
     generator: GENERATOR,
     formats: [...options.formats],
     files: outcomes.map((o) => o.entry).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    settings: recordSettings(options),
   }
 }
 

@@ -1,6 +1,7 @@
-import { ALL_FORMATS, CODECS, compressDirectory, createProgress, defaultCacheDir, formatReport, isSharedCacheUrl, parseShard, userError, type CompressLogger, type CompressOptions, type Format } from '@preencode/core'
+import { ALL_FORMATS, CODECS, compressDirectory, createProgress, defaultCacheDir, formatReport, isSharedCacheUrl, parseShard, resolveCompressOptions, userError, type CompressLogger, type CompressOptions, type Format } from '@preencode/core'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger, parseInteger, parseList, printJson, wantsColor } from '../cli-utils.js'
+import { deltaArgs, runDeltas } from './deltas.js'
 
 const args = {
   dir: { type: 'positional', description: 'The build output folder to compress in place', required: true },
@@ -12,6 +13,7 @@ const args = {
   'cache-dir': { type: 'string', description: "Cache directory, or s3://bucket/prefix for a cache shared by CI runners (default: the site's project's node_modules/.cache/preencode, else ~/.cache/preencode)", valueHint: 'dir|s3-url' },
   endpoint: { type: 'string', description: 'Endpoint of an S3-compatible shared cache (MinIO, R2…); default $AWS_ENDPOINT_URL, else AWS', valueHint: 'url' },
   shard: { type: 'string', description: 'Compress only share i of n (split by bytes) into the cache and write nothing; a final run without --shard assembles', valueHint: 'i/n' },
+  ...deltaArgs,
   json: { type: 'boolean', description: 'Print only the report, as JSON' },
   quiet: { type: 'boolean', description: 'Print nothing but errors' },
 } as const
@@ -45,16 +47,23 @@ export const compressCommand = defineCommand({
     process.once('SIGINT', interrupt)
     try {
       const shard = parsed.shard === undefined ? undefined : parseShard(String(parsed.shard))
-      const { report } = await compressDirectory(parsed.dir, options, {
+      const resolved = resolveCompressOptions(options)
+      const { manifest, report } = await compressDirectory(parsed.dir, resolved, {
         logger: quietInfo(createLogger({ quiet }), json),
         signal: controller.signal,
         ...(quiet ? {} : { onProgress: progress.update }),
         ...(shard ? { shard } : {}),
       })
       progress.done()
-      if (json) printJson(report)
-      else if (shard && !quiet) process.stdout.write(`shard ${shard.index}/${shard.count}: ${report.cache.misses} encoded into the cache, ${report.cache.hits} already there; nothing written to ${parsed.dir}. Run \`preencode compress\` without --shard, with the same cache, to assemble the site.\n`)
-      else if (!quiet) process.stdout.write(`${formatReport(report, { color: wantsColor(process.stdout) })}\n`)
+      if (shard) {
+        // A shard wrote nothing into the site: deltas and the report belong to the assemble run.
+        if (json) printJson(report)
+        else if (!quiet) process.stdout.write(`shard ${shard.index}/${shard.count}: ${report.cache.misses} encoded into the cache, ${report.cache.hits} already there; nothing written to ${parsed.dir}. Run \`preencode compress\` without --shard, with the same cache, to assemble the site.\n`)
+        return
+      }
+      const deltas = await runDeltas(parsed.dir, manifest, resolved, parsed, rawArgs)
+      if (json) printJson(deltas ? { ...report, deltas: deltas.report } : report)
+      else if (!quiet) process.stdout.write(`${formatReport(report, { color: wantsColor(process.stdout) })}\n${deltas ? `${deltas.text}\n` : ''}`)
     } finally {
       process.removeListener('SIGINT', interrupt)
     }
