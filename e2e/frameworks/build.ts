@@ -28,13 +28,15 @@ export interface Framework {
   minPages: number
   /** Its integration writes an Apache `.htaccess` into the output (`serverConfigs`); the CLI route does not. */
   htaccess: boolean
+  /** Files written by another integration at the end of the build, which must have variants too. */
+  lateFiles?: string[]
 }
 
 /** The Apache config the integrations write into their output (`serverConfigs`). */
 export const HTACCESS = '.htaccess'
 
 export const FRAMEWORKS: Framework[] = [
-  { name: 'Astro', dir: 'astro', out: 'dist', pages: ['/', '/blog/first/'], minPages: 4, htaccess: true },
+  { name: 'Astro', dir: 'astro', out: 'dist', pages: ['/', '/blog/first/'], minPages: 4, htaccess: true, lateFiles: ['feed.xml'] },
   { name: 'SvelteKit', dir: 'sveltekit', out: 'build', pages: ['/', '/blog/first/'], minPages: 5, htaccess: true },
   { name: 'VitePress', dir: 'vitepress', out: '.vitepress/dist', pages: ['/guide/deploy.html'], minPages: 4, htaccess: true },
   { name: 'Nuxt', dir: 'nuxt', out: '.output/public', pages: ['/', '/blog/first/'], minPages: 5, htaccess: true },

@@ -44,6 +44,10 @@ for (const framework of FRAMEWORKS) {
 
       // serverConfigs through the integration: the config is written into the output, describes
       // the final manifest, and is itself listed (deploy ships it).
+      for (const late of framework.lateFiles ?? []) {
+        const entry = manifest.files.find((file) => file.path === late)
+        expect(entry?.variants.map((variant) => variant.encoding).sort(), `variants of ${late}, written by an earlier integration`).toEqual(['br', 'gzip', 'zstd'])
+      }
       if (framework.htaccess) {
         const htaccess = await readFile(join(root, HTACCESS), 'utf8')
         expect(htaccess).toBe(serverConfig(manifest, { server: 'apache' }))
