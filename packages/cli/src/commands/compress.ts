@@ -1,6 +1,7 @@
-import { ALL_FORMATS, CODECS, compressDirectory, createProgress, defaultCacheDir, formatReport, userError, type CompressOptions, type Format } from '@preencode/core'
+import { ALL_FORMATS, CODECS, compressDirectory, createProgress, defaultCacheDir, formatReport, resolveCompressOptions, userError, type CompressOptions, type Format } from '@preencode/core'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger, parseInteger, parseList, printJson, wantsColor } from '../cli-utils.js'
+import { deltaArgs, runDeltas } from './deltas.js'
 
 const args = {
   dir: { type: 'positional', description: 'The build output folder to compress in place', required: true },
@@ -10,6 +11,7 @@ const args = {
   'keep-originals': { type: 'boolean', default: true, description: 'Keep the uncompressed originals', negativeDescription: 'Keep only the variants (gzip always); servers decode for clients without gzip' },
   cache: { type: 'boolean', default: true, description: 'Reuse compressed bytes from the persistent cache', negativeDescription: 'Compress everything afresh, without reading or writing the cache' },
   'cache-dir': { type: 'string', description: "Cache directory (default: the site's project's node_modules/.cache/preencode, else ~/.cache/preencode)", valueHint: 'dir' },
+  ...deltaArgs,
   json: { type: 'boolean', description: 'Print only the report, as JSON' },
   quiet: { type: 'boolean', description: 'Print nothing but errors' },
 } as const
@@ -42,14 +44,16 @@ export const compressCommand = defineCommand({
     }
     process.once('SIGINT', interrupt)
     try {
-      const { report } = await compressDirectory(parsed.dir, options, {
+      const resolved = resolveCompressOptions(options)
+      const { manifest, report } = await compressDirectory(parsed.dir, resolved, {
         logger: createLogger({ quiet: quiet || json }),
         signal: controller.signal,
         ...(quiet ? {} : { onProgress: progress.update }),
       })
       progress.done()
-      if (json) printJson(report)
-      else if (!quiet) process.stdout.write(`${formatReport(report, { color: wantsColor(process.stdout) })}\n`)
+      const deltas = await runDeltas(parsed.dir, manifest, resolved, parsed, rawArgs)
+      if (json) printJson(deltas ? { ...report, deltas: deltas.report } : report)
+      else if (!quiet) process.stdout.write(`${formatReport(report, { color: wantsColor(process.stdout) })}\n${deltas ? `${deltas.text}\n` : ''}`)
     } finally {
       process.removeListener('SIGINT', interrupt)
     }
