@@ -36,7 +36,7 @@ export { compressDirectory, type CompressLogger, type CompressResult, type Compr
 export { createBuildRunner, wantsColor, type BuildLogger, type BuildOutput, type BuildRunner, type BuildRunnerInit, type ColorStream } from './build-runner.js'
 export { createDebug, type DebugLog } from './debug.js'
 export { WorkPool, type PoolOptions, type PoolStats, type SlotTicket } from './pool.js'
-export { cacheKey, openCache, type CacheHooks, type CacheKeyParts, type CompressionCache } from './cache.js'
+export { cacheKey, openCache, type CacheHooks, type CacheKeyParts, type CompressionCache, type VerifyEntry } from './cache.js'
 export { defaultCacheDir, userCacheDir } from './cache-dir.js'
 export { scanDirectory, TEMP_FILE_PATTERN, type ScanOptions, type ScanResult } from './scan.js'
 export { writeFileAtomically } from './write.js'
@@ -82,3 +82,9 @@ export { formatDeltaReport, type DeltaFileReport, type DeltaReport } from './del
 export { folderVersionSource, isSafeRelativePath, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
 export { cacheVersionSource, MAX_REMEMBERED_BUILDS, rememberVersions, type RememberedFile } from './version-store.js'
 export { writeDeltas, type WriteDeltasContext, type WriteDeltasResult } from './write-deltas.js'
+
+// Shared cache (S3-compatible) and shards
+export { parseShard, shardJobs, type Shard } from './shard.js'
+export { isSharedCacheUrl, parseSharedCacheUrl, type SharedCacheLocation } from './shared-cache-location.js'
+export { withSharedCache, type SharedCacheHooks, type SharedCacheStats, type SharedCompressionCache } from './shared-cache.js'
+export { openS3Store, type RemoteStore } from './s3-cache-store.js'
