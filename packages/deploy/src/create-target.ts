@@ -14,6 +14,19 @@ export interface TargetSettings {
   ssh?: string | undefined
 }
 
+/** An S3 endpoint must be an http(s) URL; the SDK would otherwise fail later with a stack. */
+function assertEndpointUrl(endpoint: string): void {
+  let url: URL | undefined
+  try {
+    url = new URL(endpoint)
+  } catch {
+    url = undefined
+  }
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw userError('options', `--endpoint \`${endpoint}\` is not an http(s) URL; give the store's address, e.g. http://127.0.0.1:9000 (MinIO) or https://<account>.r2.cloudflarestorage.com (R2).`)
+  }
+}
+
 /**
  * `s3://bucket/prefix` -> S3; `rsync://…`, `host::module/…` and `[user@]host:path` -> rsync;
  * a local path (or `file://`) -> the local target, or rsync into a local path in release mode.
@@ -23,6 +36,7 @@ export function createTarget(to: string, settings: TargetSettings = {}): DeployT
   if (to.startsWith('s3://')) {
     if (settings.release) throw userError('options', `--release applies to rsync and local targets, not ${to}: S3 objects are replaced in the safe order instead.`)
     const { bucket, prefix } = parseS3Url(to)
+    if (settings.endpoint !== undefined) assertEndpointUrl(settings.endpoint)
     return s3Target({ bucket, prefix, endpoint: settings.endpoint, region: settings.region, forcePathStyle: settings.forcePathStyle })
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(to) && !/^(rsync|file):\/\//i.test(to)) {
