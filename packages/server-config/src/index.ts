@@ -1,5 +1,17 @@
-export * from './negotiate.js'
-export * from './options.js'
+export { isAcceptable, negotiate, parseAcceptEncoding, type Encoding, type Negotiated, type ParsedAcceptEncoding } from './negotiate.js'
+export {
+  DEFAULT_APACHE_OPTIONS,
+  DEFAULT_CADDY_OPTIONS,
+  DEFAULT_NGINX_OPTIONS,
+  resolveApacheOptions,
+  resolveCaddyOptions,
+  resolveNginxOptions,
+  type ApacheConfigOptions,
+  type ApacheForm,
+  type CaddyConfigOptions,
+  type NginxConfigOptions,
+  type NginxFlavor,
+} from './options.js'
 export { nginxConfig } from './nginx.js'
 export { apacheConfig } from './apache.js'
 export { caddyConfig, MIN_CADDY_VERSION } from './caddy.js'

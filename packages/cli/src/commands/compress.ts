@@ -1,4 +1,4 @@
-import { ALL_FORMATS, CODECS, compressDirectory, createProgress, defaultCacheDir, formatReport, resolveCompressOptions, userError, type CompressOptions, type Format } from '@preencode/core'
+import { ALL_FORMATS, CODECS, compressDirectory, createProgress, defaultCacheDir, formatReport, isSharedCacheUrl, parseShard, resolveCompressOptions, userError, type CompressLogger, type CompressOptions, type Format } from '@preencode/core'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger, parseInteger, parseList, printJson, wantsColor } from '../cli-utils.js'
 import { deltaArgs, runDeltas } from './deltas.js'
@@ -10,7 +10,9 @@ const args = {
   threshold: { type: 'string', description: 'Leave files smaller than this many bytes alone (default 1024)', valueHint: 'bytes' },
   'keep-originals': { type: 'boolean', default: true, description: 'Keep the uncompressed originals', negativeDescription: 'Keep only the variants (gzip always); servers decode for clients without gzip' },
   cache: { type: 'boolean', default: true, description: 'Reuse compressed bytes from the persistent cache', negativeDescription: 'Compress everything afresh, without reading or writing the cache' },
-  'cache-dir': { type: 'string', description: "Cache directory (default: the site's project's node_modules/.cache/preencode, else ~/.cache/preencode)", valueHint: 'dir' },
+  'cache-dir': { type: 'string', description: "Cache directory, or s3://bucket/prefix for a cache shared by CI runners (default: the site's project's node_modules/.cache/preencode, else ~/.cache/preencode)", valueHint: 'dir|s3-url' },
+  endpoint: { type: 'string', description: 'Endpoint of an S3-compatible shared cache (MinIO, R2…); default $AWS_ENDPOINT_URL, else AWS', valueHint: 'url' },
+  shard: { type: 'string', description: 'Compress only share i of n (split by bytes) into the cache and write nothing; a final run without --shard assembles', valueHint: 'i/n' },
   ...deltaArgs,
   json: { type: 'boolean', description: 'Print only the report, as JSON' },
   quiet: { type: 'boolean', description: 'Print nothing but errors' },
@@ -44,13 +46,21 @@ export const compressCommand = defineCommand({
     }
     process.once('SIGINT', interrupt)
     try {
+      const shard = parsed.shard === undefined ? undefined : parseShard(String(parsed.shard))
       const resolved = resolveCompressOptions(options)
       const { manifest, report } = await compressDirectory(parsed.dir, resolved, {
-        logger: createLogger({ quiet: quiet || json }),
+        logger: quietInfo(createLogger({ quiet }), json),
         signal: controller.signal,
         ...(quiet ? {} : { onProgress: progress.update }),
+        ...(shard ? { shard } : {}),
       })
       progress.done()
+      if (shard) {
+        // A shard wrote nothing into the site: deltas and the report belong to the assemble run.
+        if (json) printJson(report)
+        else if (!quiet) process.stdout.write(`shard ${shard.index}/${shard.count}: ${report.cache.misses} encoded into the cache, ${report.cache.hits} already there; nothing written to ${parsed.dir}. Run \`preencode compress\` without --shard, with the same cache, to assemble the site.\n`)
+        return
+      }
       const deltas = await runDeltas(parsed.dir, manifest, resolved, parsed, rawArgs)
       if (json) printJson(deltas ? { ...report, deltas: deltas.report } : report)
       else if (!quiet) process.stdout.write(`${formatReport(report, { color: wantsColor(process.stdout) })}\n${deltas ? `${deltas.text}\n` : ''}`)
@@ -67,6 +77,7 @@ function toCompressOptions(parsed: { [flag in `level-${Format}`]?: string | unde
   'keep-originals'?: boolean | undefined
   cache?: boolean | undefined
   'cache-dir'?: string | undefined
+  endpoint?: string | undefined
 }): CompressOptions {
   const options: CompressOptions = {}
   const formats = parseList(parsed.formats, 'formats')
@@ -83,5 +94,14 @@ function toCompressOptions(parsed: { [flag in `level-${Format}`]?: string | unde
   if (parsed['keep-originals'] === false) options.keepOriginals = false
   // Found from the site, not the working directory: run from anywhere, same cache.
   options.cache = parsed.cache === false ? false : (parsed['cache-dir'] ?? defaultCacheDir(parsed.dir))
+  if (parsed.endpoint !== undefined) {
+    if (!isSharedCacheUrl(options.cache)) throw userError('cli', '--endpoint is the endpoint of a shared cache: it needs --cache-dir s3://bucket/prefix.')
+    options.cacheEndpoint = String(parsed.endpoint)
+  }
   return options
+}
+
+/** --json keeps stdout for the report and drops notes, but warnings (a shared cache down) still reach stderr. */
+function quietInfo(logger: CompressLogger, json: boolean): CompressLogger {
+  return json ? { info() {}, warn: (message) => logger.warn(message) } : logger
 }
