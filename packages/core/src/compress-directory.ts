@@ -18,7 +18,7 @@ import { recordSettings } from './manifest-settings.js'
 import { checkSidecarOwnership } from './ownership.js'
 import { scanDirectory } from './scan.js'
 import type { SkippedEntry } from './walk.js'
-import { cleanTempFiles, removeStaleVariants, writeFileAtomically } from './write.js'
+import { assertWritableDirectory, cleanTempFiles, removeStaleVariants, unwritable, writeFileAtomically } from './write.js'
 
 export interface CompressLogger {
   info(message: string): void
@@ -74,6 +74,7 @@ export async function compressDirectory(dir: string, userOptions: ResolvedCompre
   await assertDirectory(resolve(dir))
   // The real path: the walk compares symlink targets against it, and `dist -> build/` is fine.
   const root = await realpath(resolve(dir))
+  await assertWritableDirectory(root)
 
   const previous = await readPreviousManifest(root, logger)
   const scan = await scanDirectory(root, {
@@ -182,7 +183,9 @@ async function compressWithCache(root: string, options: ResolvedCompressOptions,
   if (stale.length > 0) logger.info(`removed ${stale.length} stale variants`)
 
   const manifest = manifestOf(options, outcomes)
-  await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(manifest, null, 2)}\n`)
+  await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(manifest, null, 2)}\n`).catch((cause: unknown) => {
+    throw unwritable(join(root, MANIFEST_FILENAME), cause)
+  })
   // keepOriginals: false. The .gz variants are complete and the manifest records the originals
   // as gone: only now may they go. A run killed here leaves originals the next run reuses.
   let originalsRemoved = { files: 0, bytes: 0 }
