@@ -88,7 +88,7 @@ export async function compressDirectory(dir: string, userOptions: ResolvedCompre
   // Originals that `keepOriginals: false` removed last time: their .gz carries the bytes.
   const onDisk = new Set(scan.originals)
   const variantsOnDisk = new Set(scan.variants)
-  let pending: FileJob[] = scan.originals.map((path) => ({ path, recoverFromGzip: false }))
+  const pending: FileJob[] = scan.originals.map((path) => ({ path, recoverFromGzip: false }))
   for (const file of previous?.files ?? []) {
     if (!file.originalOnDisk && !onDisk.has(file.path) && variantsOnDisk.has(`${file.path}${CODECS.gzip.extension}`)) {
       pending.push({ path: file.path, recoverFromGzip: true, expectedSize: file.size })
@@ -276,7 +276,10 @@ async function readPreviousManifest(root: string, logger: CompressLogger): Promi
  */
 function debugCriticalPath(outcomes: FileOutcome[], wallMs: number, slots: number): void {
   const encodeMs = outcomes.reduce((total, o) => total + o.encodeMs, 0)
-  if (encodeMs === 0) return debug('encode phase %d ms, nothing encoded (all cache hits or skipped)', Math.round(wallMs))
+  if (encodeMs === 0) {
+    debug('encode phase %d ms, nothing encoded (all cache hits or skipped)', Math.round(wallMs))
+    return
+  }
   const longest = outcomes.reduce((a, o) => (o.longestEncodeMs > a.longestEncodeMs ? o : a))
   const floorMs = Math.max(longest.longestEncodeMs, encodeMs / slots)
   debug('encode phase %d ms; encoders busy %d ms over %d slots; longest single encode %d ms (%s); floor %d ms; phase / floor %s',
