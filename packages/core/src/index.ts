@@ -28,7 +28,7 @@ export { decodeBuffer, encodeBuffer, encoderParams, encoderSettings, encodeWithP
 
 // Options
 export { DEFAULT_COMPRESS_OPTIONS, resolveCompressOptions, type CompressOptions, type ResolvedCompressOptions } from './options.js'
-export { cacheClassOf, resolveCachePolicy, type CacheClass, type CachePolicyOptions, type ResolvedCachePolicy } from './cache-policy.js'
+export { cacheClassOf, DEFAULT_CACHE_CONTROL, resolveCachePolicy, type CacheClass, type CachePolicyOptions, type ResolvedCachePolicy } from './cache-policy.js'
 export { resolveBuildOptions, type BuildOptions, type BuildOptionsContext, type ReportMode, type ResolvedBuildOptions } from './build-options.js'
 
 // Running
