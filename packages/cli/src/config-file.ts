@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { userError } from '@preencode/core'
-import type { KeepPolicy } from './state.js'
+import type { KeepPolicy } from '@preencode/deploy'
 
 /** The `deploy` section of the config file; every field is optional. */
 export interface DeployConfig {
