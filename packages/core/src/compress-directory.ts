@@ -2,6 +2,7 @@ import { createRequire } from 'node:module'
 import { stat, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { checkBudgets } from './budgets.js'
 import { openCache } from './cache.js'
 import { createDebug } from './debug.js'
 import { userError } from './errors.js'
@@ -171,6 +172,7 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
     originalsRemoved,
     peakBytesInFlight: pool.peaks.peakBytes,
   })
+  if (options.budgets.length > 0) report.budgets = checkBudgets(manifest, options.budgets)
   return { manifest, report }
 }
 

@@ -1,20 +1,24 @@
 import { relative, sep } from 'node:path'
+import { createFilter } from '@rollup/pluginutils'
 import { glob } from 'tinyglobby'
 import { formatOfVariantPath, stripVariantExtension } from './formats.js'
 import { MANIFEST_FILENAME, type Manifest } from './manifest.js'
 import { isCompressible } from './media-types.js'
+import type { FilePattern } from './options.js'
 
 export interface ScanOptions {
   /**
-   * Globs (relative to the directory) of files to compress even if their type is not listed.
+   * Globs or RegExps (tested against the path relative to the directory, as Rollup's
+   * `createFilter`) of the files to compress; files they match are compressed whatever their
+   * type. Empty: every file of a compressible type.
    * @default []
    */
-  include?: string[]
+  include?: readonly FilePattern[]
   /**
-   * Globs (relative to the directory) of files never to compress; they stay in the manifest.
+   * Globs or RegExps of files never to compress; they stay in the manifest.
    * @default []
    */
-  exclude?: string[]
+  exclude?: readonly FilePattern[]
   /**
    * The manifest of the previous run: a sidecar it recorded is a variant even when its original
    * is gone (deleted by the user, or by `keepOriginals: false`).
@@ -37,7 +41,7 @@ export interface ScanResult {
   tempFiles: string[]
   /** Originals matched by `include`. */
   included: ReadonlySet<string>
-  /** Originals matched by `exclude`. */
+  /** Originals matched by `exclude`, or not matched by a non-empty `include`. */
   excluded: ReadonlySet<string>
 }
 
@@ -58,8 +62,13 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
     if (rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep)) ignore.push(`${rel.split(sep).join('/')}/**`)
   }
   const all = await glob(['**/*'], { cwd: dir, dot: true, onlyFiles: true, ignore, expandDirectories: false })
-  const included = new Set(await matchGlobs(dir, options.include ?? [], ignore))
-  const excluded = new Set(await matchGlobs(dir, options.exclude ?? [], ignore))
+  // Rollup's createFilter, so `include`/`exclude` mean what they mean in every Rollup and Vite
+  // plugin: globs and RegExps against the path; `include`, when given, is the whole set.
+  const include = options.include ?? []
+  const matchesInclude = include.length > 0 ? createFilter(include, null, { resolve: false }) : () => false
+  const matchesExclude = (options.exclude ?? []).length > 0 ? createFilter(options.exclude, null, { resolve: false }) : () => false
+  const included = new Set(all.filter((path) => matchesInclude(path)))
+  const excluded = new Set(all.filter((path) => matchesExclude(path) || (include.length > 0 && !included.has(path))))
 
   const tempFiles: string[] = []
   const present = new Set<string>()
@@ -88,9 +97,4 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
   variants.sort()
   tempFiles.sort()
   return { originals, variants, tempFiles, included, excluded }
-}
-
-async function matchGlobs(dir: string, patterns: string[], ignore: string[]): Promise<string[]> {
-  if (patterns.length === 0) return []
-  return glob(patterns, { cwd: dir, dot: true, onlyFiles: true, ignore, expandDirectories: false })
 }

@@ -1,6 +1,17 @@
-import { compressDirectory, createProgress, defaultCacheDir, formatReport, userError, type CompressOptions, type Format } from '@preencode/core'
+import {
+  appendGithubStepSummary,
+  compressDirectory,
+  createProgress,
+  formatBudgetMarkdown,
+  formatBudgetTable,
+  formatReport,
+  userError,
+  type CompressReport,
+} from '@preencode/core'
+import { loadConfig } from '@preencode/deploy'
 import { defineCommand } from 'citty'
-import { assertKnownFlags, createLogger, parseInteger, parseList, printJson, wantsColor } from '../cli-utils.js'
+import { assertKnownFlags, createLogger, printJson, wantsColor } from '../cli-utils.js'
+import { compressOptionsFrom } from '../compress-options.js'
 
 const args = {
   dir: { type: 'positional', description: 'The build output folder to compress in place', required: true },
@@ -9,6 +20,9 @@ const args = {
   'level-brotli': { type: 'string', description: 'brotli quality, 0-11 (default 11)', valueHint: 'n' },
   'level-zstd': { type: 'string', description: 'zstd level, 1-22 (default 19; window stays <= 8 MiB)', valueHint: 'n' },
   threshold: { type: 'string', description: 'Leave files smaller than this many bytes alone (default 1024)', valueHint: 'bytes' },
+  include: { type: 'string', description: 'Compress only files matching these globs (repeatable, comma-separated); default: the compressible types', valueHint: 'glob' },
+  exclude: { type: 'string', description: 'Never compress files matching these globs (repeatable, comma-separated)', valueHint: 'glob' },
+  concurrency: { type: 'string', description: 'Files compressed at once (default: the number of cores)', valueHint: 'n' },
   'keep-originals': { type: 'boolean', default: true, description: 'Keep the uncompressed originals', negativeDescription: 'Keep only the variants (gzip always); servers decode for clients without gzip' },
   cache: { type: 'boolean', default: true, description: 'Reuse compressed bytes from the persistent cache', negativeDescription: 'Compress everything afresh, without reading or writing the cache' },
   'cache-dir': { type: 'string', description: "Cache directory (default: the site's project's node_modules/.cache/preencode, else ~/.cache/preencode)", valueHint: 'dir' },
@@ -16,7 +30,12 @@ const args = {
   quiet: { type: 'boolean', description: 'Print nothing but errors' },
 } as const
 
-/** `preencode compress <dir>`: what the plugins do, for any static-site generator's output. */
+/**
+ * `preencode compress <dir>`: what the plugins do, for any static-site generator's output.
+ * Options also come from the `compress` section of `preencode.config.*` in the working
+ * directory; flags win. Size budgets there are checked after the run: any file over budget
+ * exits 1 (and in GitHub Actions the table goes to the job summary).
+ */
 export const compressCommand = defineCommand({
   meta: { name: 'compress', description: 'Write .gz/.br/.zst beside every compressible file of a folder, and its manifest' },
   args,
@@ -24,7 +43,8 @@ export const compressCommand = defineCommand({
     assertKnownFlags(rawArgs, args)
     const quiet = parsed.quiet === true
     const json = parsed.json === true
-    const options = toCompressOptions(parsed)
+    const loaded = await loadConfig(process.cwd())
+    const options = compressOptionsFrom(parsed, rawArgs, loaded && { path: loaded.path, options: loaded.config.compress })
     const progress = createProgress(process.stderr)
     // Ctrl-C stops queued work and lets running files finish, so nothing is left half-written
     // (writes are atomic anyway); a second Ctrl-C finds no listener and ends the process at once.
@@ -34,46 +54,28 @@ export const compressCommand = defineCommand({
       controller.abort(userError('cli', 'Interrupted. Files finished so far are complete; run again to finish (the cache keeps the work done).'))
     }
     process.once('SIGINT', interrupt)
+    let report: CompressReport
     try {
-      const { report } = await compressDirectory(parsed.dir, options, {
+      report = (await compressDirectory(parsed.dir, options, {
         logger: createLogger({ quiet: quiet || json }),
         signal: controller.signal,
         ...(quiet ? {} : { onProgress: progress.update }),
-      })
+      })).report
       progress.done()
-      if (json) printJson(report)
-      else if (!quiet) process.stdout.write(`${formatReport(report, { color: wantsColor(process.stdout) })}\n`)
     } finally {
       process.removeListener('SIGINT', interrupt)
     }
+    if (json) printJson(report)
+    else if (!quiet) process.stdout.write(`${formatReport(report, { color: wantsColor(process.stdout) })}\n`)
+    if (report.budgets) {
+      await appendGithubStepSummary(formatBudgetMarkdown(report.budgets))
+      if (!report.budgets.ok) {
+        // The table is in the report above; with --json or --quiet it goes to stderr instead.
+        if (json || quiet) process.stderr.write(`${formatBudgetTable(report.budgets)}\n`)
+        const { failures, unmatched } = report.budgets
+        const what = [failures.length > 0 ? `${failures.length} files over budget` : '', unmatched.length > 0 ? `${unmatched.length} budgets match no file` : ''].filter(Boolean).join(', ')
+        throw userError('cli', `Size budgets failed: ${what} (see the table; budgets are set in ${loaded?.path ?? 'the config file'}).`, { code: 'OVER_BUDGET' })
+      }
+    }
   },
 })
-
-function toCompressOptions(parsed: {
-  dir: string
-  formats?: string | undefined
-  'level-gzip'?: string | undefined
-  'level-brotli'?: string | undefined
-  'level-zstd'?: string | undefined
-  threshold?: string | undefined
-  'keep-originals'?: boolean | undefined
-  cache?: boolean | undefined
-  'cache-dir'?: string | undefined
-}): CompressOptions {
-  const options: CompressOptions = {}
-  const formats = parseList(parsed.formats, 'formats')
-  // Core validates the names, so the message lists the accepted formats in one place.
-  if (formats) options.formats = formats as Format[]
-  const levels: Partial<Record<Format, number>> = {}
-  for (const format of ['gzip', 'brotli', 'zstd'] as const) {
-    const level = parseInteger(parsed[`level-${format}`], `level-${format}`)
-    if (level !== undefined) levels[format] = level
-  }
-  if (Object.keys(levels).length > 0) options.levels = levels
-  const threshold = parseInteger(parsed.threshold, 'threshold')
-  if (threshold !== undefined) options.threshold = threshold
-  if (parsed['keep-originals'] === false) options.keepOriginals = false
-  // Found from the site, not the working directory: run from anywhere, same cache.
-  options.cache = parsed.cache === false ? false : (parsed['cache-dir'] ?? defaultCacheDir(parsed.dir))
-  return options
-}
