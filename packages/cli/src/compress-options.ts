@@ -6,8 +6,9 @@
  */
 import { dirname, resolve } from 'node:path'
 import {
+  ALL_FORMATS,
   defaultCacheDir,
-  FORMATS,
+  CODECS,
   isPreencodeError,
   resolveCompressOptions,
   userError,
@@ -17,12 +18,9 @@ import {
 import { parseInteger, parseList } from './cli-utils.js'
 
 /** What the compress command's flags parse to (citty's view of them). */
-export interface CompressFlags {
+export type CompressFlags = { [flag in `level-${Format}`]?: string | undefined } & {
   dir: string
   formats?: string | undefined
-  'level-gzip'?: string | undefined
-  'level-brotli'?: string | undefined
-  'level-zstd'?: string | undefined
   threshold?: string | undefined
   concurrency?: string | undefined
   cache?: boolean | undefined
@@ -59,11 +57,11 @@ function fromFlags(flags: CompressFlags, rawArgs: readonly string[]): CompressOp
   // Core validates the names, so the message lists the accepted formats in one place.
   if (formats) options.formats = formats as Format[]
   const levels: Partial<Record<Format, number>> = {}
-  for (const format of ['gzip', 'brotli', 'zstd'] as const) {
+  for (const format of ALL_FORMATS) {
     const flag = `level-${format}` as const
     const level = parseInteger(flags[flag], flag)
     if (level === undefined) continue
-    const [min, max] = FORMATS[format].levels
+    const [min, max] = CODECS[format].levels
     if (level < min || level > max) throw userError('cli', `--${flag} is ${level}; ${format} accepts a whole number from ${min} to ${max}.`)
     levels[format] = level
   }
@@ -86,10 +84,10 @@ function fromFlags(flags: CompressFlags, rawArgs: readonly string[]): CompressOp
 
 /** Validates the file's section on its own, so its mistakes are reported against the file. */
 function checkSection(section: CompressSection): CompressOptions {
-  const where = `${section.path}: compress`
+  const where = section.path
   const value = section.options
   if (value === undefined) return {}
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw userError('cli', `${where} must be an object of compress options, e.g. { "formats": ["gzip", "brotli"] }.`)
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw userError('cli', `${where}: "compress" must be an object of compress options, e.g. { "formats": ["gzip", "brotli"] }.`)
   const options = { ...(value as CompressOptions) }
   // Paths in the file are relative to the file, not to wherever the command runs.
   if (typeof options.cache === 'string') options.cache = resolve(dirname(section.path), options.cache)
@@ -97,8 +95,11 @@ function checkSection(section: CompressSection): CompressOptions {
     resolveCompressOptions(options, dirname(section.path))
   } catch (error) {
     if (!isPreencodeError(error) || !error.isUserError) throw error
-    // `levels.brotli` is 12 -> compress.levels.brotli is 12, after the file's name.
-    const message = error.message.replace(/^\[preencode\] \[[a-z-]+\] /, '').replace(/`([a-zA-Z][\w.[\]]*)`/, '`compress.$1`')
+    // `levels.brotli` is 12 -> `compress.levels.brotli` is 12: option paths as written in the file.
+    const keys = new Set(Object.keys(options))
+    const message = error.message
+      .replace(/^\[preencode\] \[[a-z-]+\] /, '')
+      .replace(/`([a-zA-Z]\w*)([\w.[\]]*)`/g, (token, root: string, rest: string) => (keys.has(root) ? `\`compress.${root}${rest}\`` : token))
     throw userError('cli', `${where}: ${message}`, { cause: error })
   }
   return options

@@ -7,7 +7,7 @@ import { openCache } from './cache.js'
 import { createDebug } from './debug.js'
 import { userError } from './errors.js'
 import { runFileJob, statFileJob, type FileJob, type FileJobContext, type FileOutcome } from './file-job.js'
-import { FORMATS, type Format } from './formats.js'
+import { CODECS, type Format } from './formats.js'
 import { MANIFEST_FILENAME, MANIFEST_VERSION, readManifest, type Manifest } from './manifest.js'
 import { resolveCompressOptions, type CompressOptions } from './options.js'
 import { WorkPool } from './pool.js'
@@ -71,7 +71,7 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
   const variantsOnDisk = new Set(scan.variants)
   const pending: FileJob[] = scan.originals.map((path) => ({ path, recoverFromGzip: false }))
   for (const file of previous?.files ?? []) {
-    if (!file.originalOnDisk && !onDisk.has(file.path) && variantsOnDisk.has(`${file.path}${FORMATS.gzip.extension}`)) {
+    if (!file.originalOnDisk && !onDisk.has(file.path) && variantsOnDisk.has(`${file.path}${CODECS.gzip.extension}`)) {
       pending.push({ path: file.path, recoverFromGzip: true, expectedSize: file.size })
     }
   }

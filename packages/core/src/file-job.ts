@@ -3,9 +3,9 @@ import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { cacheKey, type CompressionCache } from './cache.js'
 import { cacheClassOf } from './cache-policy.js'
-import { decodeBuffer, encodeBuffer, encoderSettings } from './encoders.js'
+import { decodeBuffer, encodeWithParams, encoderParams, encoderSettings } from './encoders.js'
 import { PreencodeError, userError } from './errors.js'
-import { FORMATS, type Format } from './formats.js'
+import { CODECS, type Format } from './formats.js'
 import type { ManifestFile, ManifestVariant } from './manifest.js'
 import { contentTypeOf, isCompressible } from './media-types.js'
 import type { ResolvedCompressOptions } from './options.js'
@@ -64,7 +64,7 @@ export interface FileOutcome {
 /** Stats a job's source, failing with a message naming the file when it cannot be read. */
 export async function statFileJob(root: string, job: FileJob): Promise<StatedFileJob> {
   const absolute = join(root, job.path)
-  const sourcePath = job.recoverFromGzip ? `${absolute}${FORMATS.gzip.extension}` : absolute
+  const sourcePath = job.recoverFromGzip ? `${absolute}${CODECS.gzip.extension}` : absolute
   const info = await stat(sourcePath).catch((cause: unknown) => {
     throw unreadable(sourcePath, cause)
   })
@@ -126,11 +126,11 @@ async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string,
         continue
       }
       ctx.signal.throwIfAborted()
-      const variantPath = `${job.path}${FORMATS[format].extension}`
+      const variantPath = `${job.path}${CODECS[format].extension}`
       const changed = await writeIfChanged(ctx, variantPath, bytes, mtimeMs)
       if (changed) outcome.written++
       else outcome.unchanged++
-      outcome.entry.variants.push({ format, encoding: FORMATS[format].encoding, path: variantPath, size: bytes.byteLength, sha256: sha256Hex(bytes) } satisfies ManifestVariant)
+      outcome.entry.variants.push({ format, encoding: CODECS[format].encoding, path: variantPath, size: bytes.byteLength, sha256: sha256Hex(bytes) } satisfies ManifestVariant)
     }
     outcome.entry.variants.sort((a, b) => a.size - b.size)
     if (outcome.entry.variants.length === 0) outcome.skipped = 'no-saving'
@@ -157,8 +157,8 @@ function skipReason(ctx: FileJobContext, path: string, size: number): SkipReason
 /** Cache first; on a miss, encode in a pool slot and store the result (even if not smaller: the next run then skips the work too). */
 async function encodeCached(ctx: FileJobContext, outcome: FileOutcome, format: Format, data: Buffer, sha256: string, path: string): Promise<Buffer> {
   const level = ctx.options.levels[format]
-  const settings = encoderSettings(format, data, level, { path })
-  const key = cacheKey({ contentSha256: sha256, format, settings })
+  const params = encoderParams(format, { size: data.byteLength, path }, level)
+  const key = cacheKey({ contentSha256: sha256, format, settings: encoderSettings(format, params) })
   const cached = await ctx.cache.get(key)
   if (cached) {
     outcome.cacheHits++
@@ -167,7 +167,7 @@ async function encodeCached(ctx: FileJobContext, outcome: FileOutcome, format: F
   outcome.cacheMisses++
   const encoded = await ctx.pool.run(() => {
     ctx.signal.throwIfAborted()
-    return encodeBuffer(format, data, level, { path })
+    return encodeWithParams(format, data, params)
   }).catch((cause: unknown) => {
     if (ctx.signal.aborted) throw cause
     throw new PreencodeError('core', 'INTERNAL', `${format} failed on ${join(ctx.root, path)}`, { cause })

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { userError } from './errors.js'
-import type { Format } from './formats.js'
+import type { Encoding, Format } from './formats.js'
 import type { CacheClass } from './cache-policy.js'
 
 /**
@@ -14,7 +14,7 @@ export const MANIFEST_VERSION = 1
 export interface ManifestVariant {
   format: Format
   /** Content-Encoding token: `gzip`, `br` or `zstd`. */
-  encoding: 'gzip' | 'br' | 'zstd'
+  encoding: Encoding
   /** POSIX path relative to the root, e.g. `assets/app-3f2a.js.br`. */
   path: string
   size: number

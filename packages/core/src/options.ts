@@ -4,7 +4,7 @@ import { resolveBudgets, type ResolvedBudget, type SizeBudget } from './budgets.
 import { defaultCacheDir } from './cache-dir.js'
 import { userError } from './errors.js'
 import { peerFormatName, unknownOptionMessage } from './peer-options.js'
-import { ALL_FORMATS, FORMATS, isFormat, type Format } from './formats.js'
+import { ALL_FORMATS, CODECS, isFormat, type Format } from './formats.js'
 import { resolveCachePolicy, type CachePolicyOptions, type ResolvedCachePolicy } from './cache-policy.js'
 
 /** Options of `compressDirectory`, the plugin and `preencode compress`. Every field is optional. */
@@ -100,7 +100,7 @@ export interface ResolvedCompressOptions {
 
 export const DEFAULT_COMPRESS_OPTIONS = Object.freeze({
   formats: [...ALL_FORMATS],
-  levels: { gzip: FORMATS.gzip.defaultLevel, brotli: FORMATS.brotli.defaultLevel, zstd: FORMATS.zstd.defaultLevel },
+  levels: Object.fromEntries(ALL_FORMATS.map((format) => [format, CODECS[format].defaultLevel])) as Record<Format, number>,
   threshold: 1024,
   minSaving: 0.05,
   include: [],
@@ -128,7 +128,7 @@ export function resolveCompressOptions(options: CompressOptions = {}, cwd: strin
     if (!OPTION_KEYS.has(key)) fail(unknownOptionMessage(key, OPTION_KEYS))
   }
   const formats = options.formats ?? [...DEFAULT_COMPRESS_OPTIONS.formats]
-  if (!Array.isArray(formats) || formats.length === 0) fail('`formats` must be a non-empty array of gzip, brotli, zstd.')
+  if (!Array.isArray(formats) || formats.length === 0) fail(`\`formats\` must be a non-empty array of ${ALL_FORMATS.join(', ')}.`)
   for (const format of formats) {
     if (!isFormat(format)) {
       const peer = peerFormatName(String(format))
@@ -138,7 +138,7 @@ export function resolveCompressOptions(options: CompressOptions = {}, cwd: strin
   const levels = { ...DEFAULT_COMPRESS_OPTIONS.levels }
   for (const [format, level] of Object.entries(options.levels ?? {})) {
     if (!isFormat(format)) fail(`Unknown format \`${format}\` in \`levels\`. Accepted: ${ALL_FORMATS.join(', ')}.`)
-    const [min, max] = FORMATS[format].levels
+    const [min, max] = CODECS[format].levels
     if (typeof level !== 'number' || !Number.isInteger(level) || level < min || level > max) {
       fail(`\`levels.${format}\` is ${String(level)}; ${format} accepts a whole number from ${min} to ${max}.`)
     }

@@ -3,15 +3,13 @@
  * have variants, in which order to try the variants, the Content-Type of each original
  * extension, and which files share a Cache-Control value. Pure; no I/O.
  */
-import { FORMATS, MANIFEST_FILENAME, type Manifest, type ManifestFile } from '@preencode/core'
+import { ALL_FORMATS, CODECS, MANIFEST_FILENAME, type Manifest, type ManifestFile } from '@preencode/core'
 import type { Encoding } from './negotiate.js'
 
-/** Sidecar suffix per coding. */
-export const SUFFIX: Readonly<Record<Encoding, '.br' | '.zst' | '.gz'>> = Object.freeze({
-  br: FORMATS.brotli.extension,
-  zstd: FORMATS.zstd.extension,
-  gzip: FORMATS.gzip.extension,
-})
+/** Sidecar suffix per coding, from core's codec table. */
+export const SUFFIX: Readonly<Record<Encoding, string>> = Object.freeze(
+  Object.fromEntries(ALL_FORMATS.map((format) => [CODECS[format].encoding, CODECS[format].extension])) as Record<Encoding, string>,
+)
 
 /** One-letter codes used in generated variable values (`bzg` = br, then zstd, then gzip). */
 export const LETTER: Readonly<Record<Encoding, 'b' | 'z' | 'g'>> = Object.freeze({ br: 'b', zstd: 'z', gzip: 'g' })

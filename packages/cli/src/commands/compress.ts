@@ -1,5 +1,7 @@
 import {
+  ALL_FORMATS,
   appendGithubStepSummary,
+  CODECS,
   compressDirectory,
   createProgress,
   formatBudgetMarkdown,
@@ -7,6 +9,7 @@ import {
   formatReport,
   userError,
   type CompressReport,
+  type Format,
 } from '@preencode/core'
 import { loadConfig } from '@preencode/deploy'
 import { defineCommand } from 'citty'
@@ -15,10 +18,8 @@ import { compressOptionsFrom } from '../compress-options.js'
 
 const args = {
   dir: { type: 'positional', description: 'The build output folder to compress in place', required: true },
-  formats: { type: 'string', description: 'Comma-separated formats: gzip,brotli,zstd (default: all three)', valueHint: 'list' },
-  'level-gzip': { type: 'string', description: 'gzip level, 1-9 (default 9)', valueHint: 'n' },
-  'level-brotli': { type: 'string', description: 'brotli quality, 0-11 (default 11)', valueHint: 'n' },
-  'level-zstd': { type: 'string', description: 'zstd level, 1-22 (default 19; window stays <= 8 MiB)', valueHint: 'n' },
+  formats: { type: 'string', description: `Comma-separated formats: ${ALL_FORMATS.join(',')} (default: all)`, valueHint: 'list' },
+  ...levelArgs(),
   threshold: { type: 'string', description: 'Leave files smaller than this many bytes alone (default 1024)', valueHint: 'bytes' },
   include: { type: 'string', description: 'Compress only files matching these globs (repeatable, comma-separated); default: the compressible types', valueHint: 'glob' },
   exclude: { type: 'string', description: 'Never compress files matching these globs (repeatable, comma-separated)', valueHint: 'glob' },
@@ -29,6 +30,15 @@ const args = {
   json: { type: 'boolean', description: 'Print only the report, as JSON' },
   quiet: { type: 'boolean', description: 'Print nothing but errors' },
 } as const
+
+/** One `--level-<format>` flag per entry of the codec table. */
+function levelArgs(): Record<`level-${Format}`, { type: 'string'; description: string; valueHint: string }> {
+  const entries = ALL_FORMATS.map((format) => {
+    const { levels: [min, max], defaultLevel } = CODECS[format]
+    return [`level-${format}`, { type: 'string', description: `${format} level, ${min}-${max} (default ${defaultLevel})`, valueHint: 'n' }] as const
+  })
+  return Object.fromEntries(entries) as Record<`level-${Format}`, { type: 'string'; description: string; valueHint: string }>
+}
 
 /**
  * `preencode compress <dir>`: what the plugins do, for any static-site generator's output.
