@@ -3,6 +3,7 @@ import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'n
 import { join } from 'node:path'
 import { createDebug } from './debug.js'
 import { ENGINE_VERSION } from './encoders.js'
+import { withOpenFiles } from './open-files.js'
 
 /**
  * A persistent, content-addressed store of compressed bytes. Brotli 11 runs near 0.8 MB/s, so a
@@ -73,7 +74,7 @@ export function openCache(dir: string | false, maxBytes: number, hooks: CacheHoo
       const path = entryPath(key)
       let entry: Buffer
       try {
-        entry = await readFile(path)
+        entry = await withOpenFiles(1, () => readFile(path))
       } catch (error) {
         debug('miss %s (%s)', key.slice(0, 12), (error as NodeJS.ErrnoException).code)
         return undefined
@@ -100,7 +101,7 @@ export function openCache(dir: string | false, maxBytes: number, hooks: CacheHoo
       const digest = createHash('sha256').update(payload).digest()
       try {
         await mkdir(join(root, key.slice(0, 2)), { recursive: true })
-        await writeFile(temp, Buffer.concat([MAGIC, digest, payload]))
+        await withOpenFiles(1, () => writeFile(temp, Buffer.concat([MAGIC, digest, payload])))
         // rename is atomic: a concurrent reader sees the old entry, the new one, or none.
         await rename(temp, path)
       } catch (error) {

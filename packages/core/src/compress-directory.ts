@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { stat, unlink } from 'node:fs/promises'
+import { realpath, stat, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { checkBudgets } from './budgets.js'
@@ -12,7 +12,9 @@ import { MANIFEST_FILENAME, MANIFEST_VERSION, readManifest, type Manifest } from
 import { resolveCompressOptions, type CompressOptions } from './options.js'
 import { WorkPool } from './pool.js'
 import { buildReport, type CompressReport, type SkipReason } from './report.js'
+import { checkSidecarOwnership } from './ownership.js'
 import { scanDirectory } from './scan.js'
+import type { SkippedEntry } from './walk.js'
 import { cleanTempFiles, removeStaleVariants, writeFileAtomically } from './write.js'
 
 export interface CompressLogger {
@@ -53,8 +55,9 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
   const started = performance.now()
   const options = resolveCompressOptions(userOptions)
   const logger = run.logger ?? SILENT
-  const root = resolve(dir)
-  await assertDirectory(root)
+  await assertDirectory(resolve(dir))
+  // The real path: the walk compares symlink targets against it, and `dist -> build/` is fine.
+  const root = await realpath(resolve(dir))
 
   const previous = await readPreviousManifest(root, logger)
   const scan = await scanDirectory(root, {
@@ -63,22 +66,17 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
     ...(previous ? { previous } : {}),
     skipDirs: options.cacheDir === false ? [] : [options.cacheDir],
   })
-  const tempFiles = await cleanTempFiles(root, scan.tempFiles)
-  if (tempFiles > 0) logger.info(`removed ${tempFiles} temp files left by an interrupted run`)
+  warnSkipped(logger, root, scan.skipped)
 
   // Originals that `keepOriginals: false` removed last time: their .gz carries the bytes.
   const onDisk = new Set(scan.originals)
   const variantsOnDisk = new Set(scan.variants)
-  const pending: FileJob[] = scan.originals.map((path) => ({ path, recoverFromGzip: false }))
+  let pending: FileJob[] = scan.originals.map((path) => ({ path, recoverFromGzip: false }))
   for (const file of previous?.files ?? []) {
     if (!file.originalOnDisk && !onDisk.has(file.path) && variantsOnDisk.has(`${file.path}${CODECS.gzip.extension}`)) {
       pending.push({ path: file.path, recoverFromGzip: true, expectedSize: file.size })
     }
   }
-  // Largest first: brotli 11 on one 8 MB source map takes ~15 s, and started last it would run
-  // alone on one core at the end (the longest-processing-time-first rule shortens the tail).
-  const jobs = (await Promise.all(pending.map((job) => statFileJob(root, job)))).sort((a, b) => b.weight - a.weight || (a.path < b.path ? -1 : 1))
-
   // One controller for the run: the first failure stops queued work instead of letting it run on.
   const controller = new AbortController()
   const abortRun = (): void => controller.abort(run.signal?.reason)
@@ -91,7 +89,6 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
       if (cacheWriteErrors++ === 0) logger.warn(`cannot write to the cache at ${String(options.cacheDir)} (${(error as Error).message}); this run goes on, the next one will compress again`)
     },
   })
-  debug('%d files (%d to recover from .gz), %d variants on disk, %d temp files removed', jobs.length, jobs.filter((j) => j.recoverFromGzip).length, scan.variants.length, tempFiles)
   const ctx: FileJobContext = {
     root,
     options,
@@ -102,6 +99,18 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
     excluded: scan.excluded,
     signal: controller.signal,
   }
+  // Before anything is written: a sidecar name taken by a file preencode did not write stops
+  // the run (or, holding exactly the bytes it would write, becomes preencode's).
+  const { adopted } = await checkSidecarOwnership(ctx, pending, scan.foreign)
+  const owned = [...scan.variants, ...adopted]
+  for (const path of adopted) variantsOnDisk.add(path)
+  if (adopted.length > 0) pending = pending.filter((job) => !variantsOnDisk.has(job.path))
+  const tempFiles = await cleanTempFiles(root, scan.tempFiles)
+  if (tempFiles > 0) logger.info(`removed ${tempFiles} temp files left by an interrupted run`)
+  // Largest first: brotli 11 on one 8 MB source map takes ~15 s, and started last it would run
+  // alone on one core at the end (the longest-processing-time-first rule shortens the tail).
+  const jobs = (await Promise.all(pending.map((job) => statFileJob(root, job)))).sort((a, b) => b.weight - a.weight || (a.path < b.path ? -1 : 1))
+  debug('%d files (%d to recover from .gz), %d variants on disk (%d adopted), %d temp files removed', jobs.length, jobs.filter((j) => j.recoverFromGzip).length, owned.length, adopted.length, tempFiles)
 
   let done = 0
   const settled = await Promise.allSettled(
@@ -126,7 +135,8 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
   }
 
   const keep = new Set(outcomes.flatMap((o) => o.entry.variants.map((v) => v.path)))
-  const stale = await removeStaleVariants(root, scan.variants, keep)
+  // Only sidecars an earlier manifest records (or adopted above): never a file of the user's.
+  const stale = await removeStaleVariants(root, owned, keep)
   if (stale.length > 0) logger.info(`removed ${stale.length} stale variants`)
 
   const manifest: Manifest = {
@@ -197,6 +207,17 @@ async function readPreviousManifest(root: string, logger: CompressLogger): Promi
     logger.warn(`ignoring the previous manifest: ${(error as Error).message}`)
     return undefined
   }
+}
+
+/** One warning for what the walk left out of the site: symlinks out of the root or dangling. */
+function warnSkipped(logger: CompressLogger, root: string, skipped: readonly SkippedEntry[]): void {
+  const outside = skipped.filter((s) => s.reason === 'symlink-outside' || s.reason === 'symlink-dangling')
+  if (outside.length === 0) return
+  const shown = outside.slice(0, 5).map((s) => (s.target ? `${s.path} -> ${s.target}` : `${s.path} (dangling)`))
+  logger.warn(
+    `skipped ${outside.length} symlink${outside.length === 1 ? '' : 's'} leading out of ${root} or nowhere: ${shown.join(', ')}${outside.length > 5 ? ', …' : ''}. ` +
+      'preencode never reads or writes through them; copy those files into the site if they belong to it.',
+  )
 }
 
 /** The error that started the abort, not the AbortErrors it caused in the other jobs. */

@@ -11,6 +11,7 @@ import { contentTypeOf, isCompressible } from './media-types.js'
 import type { ResolvedCompressOptions } from './options.js'
 import type { WorkPool } from './pool.js'
 import type { SkipReason } from './report.js'
+import { withOpenFiles } from './open-files.js'
 import { writeFileAtomically, writeVariantAtomically } from './write.js'
 
 /** Everything one file's job reads; shared by all jobs of a run. */
@@ -81,7 +82,7 @@ export async function runFileJob(ctx: FileJobContext, job: StatedFileJob): Promi
 
 async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string, sourcePath: string, mtimeMs: number): Promise<FileOutcome> {
   const { options } = ctx
-  const raw = await readFile(sourcePath).catch((cause: unknown) => {
+  const raw = await withOpenFiles(1, () => readFile(sourcePath)).catch((cause: unknown) => {
     throw unreadable(sourcePath, cause)
   })
   const data = job.recoverFromGzip
@@ -119,9 +120,7 @@ async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string,
     const results = await Promise.all(options.formats.map((format) => encodeCached(ctx, outcome, format, data, sha256, job.path)))
     for (const [index, format] of options.formats.entries()) {
       const bytes = results[index]!
-      const saving = 1 - bytes.byteLength / size
-      // Never a variant that is not strictly smaller, whatever minSaving says.
-      if (bytes.byteLength >= size || saving < options.minSaving) {
+      if (!isWorthWriting(ctx, bytes.byteLength, size)) {
         outcome.rejected.push(format)
         continue
       }
@@ -147,24 +146,27 @@ async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string,
   return outcome
 }
 
-function skipReason(ctx: FileJobContext, path: string, size: number): SkipReason | undefined {
+export function skipReason(ctx: FileJobContext, path: string, size: number): SkipReason | undefined {
   if (ctx.excluded.has(path)) return 'excluded'
   if (!ctx.included.has(path) && !isCompressible(path)) return 'incompressible'
   if (size < ctx.options.threshold || size === 0) return 'below-threshold'
   return undefined
 }
 
-/** Cache first; on a miss, encode in a pool slot and store the result (even if not smaller: the next run then skips the work too). */
 async function encodeCached(ctx: FileJobContext, outcome: FileOutcome, format: Format, data: Buffer, sha256: string, path: string): Promise<Buffer> {
+  const { bytes, hit } = await encodeWithCache(ctx, format, data, sha256, path)
+  if (hit) outcome.cacheHits++
+  else outcome.cacheMisses++
+  return bytes
+}
+
+/** Cache first; on a miss, encode in a pool slot and store the result (even if not smaller: the next run then skips the work too). */
+export async function encodeWithCache(ctx: FileJobContext, format: Format, data: Buffer, sha256: string, path: string): Promise<{ bytes: Buffer; hit: boolean }> {
   const level = ctx.options.levels[format]
   const params = encoderParams(format, { size: data.byteLength, path }, level)
   const key = cacheKey({ contentSha256: sha256, format, settings: encoderSettings(format, params) })
   const cached = await ctx.cache.get(key)
-  if (cached) {
-    outcome.cacheHits++
-    return cached
-  }
-  outcome.cacheMisses++
+  if (cached) return { bytes: cached, hit: true }
   const encoded = await ctx.pool.run(() => {
     ctx.signal.throwIfAborted()
     return encodeWithParams(format, data, params)
@@ -173,7 +175,13 @@ async function encodeCached(ctx: FileJobContext, outcome: FileOutcome, format: F
     throw new PreencodeError('core', 'INTERNAL', `${format} failed on ${join(ctx.root, path)}`, { cause })
   })
   await ctx.cache.set(key, encoded)
-  return encoded
+  return { bytes: encoded, hit: false }
+}
+
+/** Whether a variant of `size` bytes for an original of `originalSize` bytes is worth writing. */
+export function isWorthWriting(ctx: FileJobContext, size: number, originalSize: number): boolean {
+  // Never a variant that is not strictly smaller, whatever minSaving says.
+  return size < originalSize && 1 - size / originalSize >= ctx.options.minSaving
 }
 
 /** Leaves an identical variant (same bytes, same mtime) alone: a warm rebuild then writes nothing. */
@@ -182,7 +190,7 @@ async function writeIfChanged(ctx: FileJobContext, variantPath: string, bytes: B
   if (ctx.existingVariants.has(variantPath)) {
     const current = await stat(absolute).catch(() => undefined)
     if (current?.isFile() && current.size === bytes.byteLength && Math.abs(current.mtimeMs - mtimeMs) < 1) {
-      const onDisk = await readFile(absolute).catch(() => undefined)
+      const onDisk = await withOpenFiles(1, () => readFile(absolute)).catch(() => undefined)
       if (onDisk?.equals(bytes)) return false
     }
   }
@@ -190,7 +198,7 @@ async function writeIfChanged(ctx: FileJobContext, variantPath: string, bytes: B
   return true
 }
 
-function sha256Hex(data: Uint8Array): string {
+export function sha256Hex(data: Uint8Array): string {
   return createHash('sha256').update(data).digest('hex')
 }
 

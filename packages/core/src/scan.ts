@@ -1,10 +1,9 @@
-import { relative, sep } from 'node:path'
+import { realpath } from 'node:fs/promises'
 import { createFilter } from '@rollup/pluginutils'
-import { glob } from 'tinyglobby'
-import { formatOfVariantPath, stripVariantExtension } from './formats.js'
+import { formatOfVariantPath } from './formats.js'
 import { MANIFEST_FILENAME, type Manifest } from './manifest.js'
-import { isCompressible } from './media-types.js'
 import type { FilePattern } from './options.js'
+import { walkDirectory, type SkippedEntry } from './walk.js'
 
 export interface ScanOptions {
   /**
@@ -20,8 +19,8 @@ export interface ScanOptions {
    */
   exclude?: readonly FilePattern[]
   /**
-   * The manifest of the previous run: a sidecar it recorded is a variant even when its original
-   * is gone (deleted by the user, or by `keepOriginals: false`).
+   * The manifest of the previous run: the sidecars it recorded are preencode's (to reuse,
+   * rewrite or remove), even when their original is gone (deleted, or `keepOriginals: false`).
    * @default undefined
    */
   previous?: Manifest
@@ -35,7 +34,11 @@ export interface ScanOptions {
 export interface ScanResult {
   /** Files that are content, sorted by POSIX path relative to the directory. */
   originals: string[]
-  /** Sidecars preencode wrote (or would write): candidates for reuse or stale removal. */
+  /**
+   * Sidecars the previous manifest records as written by preencode: the only `.gz/.br/.zst`
+   * files a run may rewrite or remove. A sidecar-named file no manifest records is the user's
+   * and stays among `originals`.
+   */
   variants: string[]
   /** Temporary files of an interrupted run (`.name.tmp-<pid>-<hex>`), to delete. */
   tempFiles: string[]
@@ -43,58 +46,50 @@ export interface ScanResult {
   included: ReadonlySet<string>
   /** Originals matched by `exclude`, or not matched by a non-empty `include`. */
   excluded: ReadonlySet<string>
+  /** Symlinks and special files not listed (a symlink out of the root, say): the caller warns. */
+  skipped: SkippedEntry[]
+  /** Every name on disk that preencode did not write (originals and skipped entries). */
+  foreign: ReadonlySet<string>
 }
 
 /** The temp-name shape `write.ts` uses: `.app.js.br.tmp-1234-9f8e7d6c`. */
 export const TEMP_FILE_PATTERN = /(^|\/)\.[^/]+\.tmp-\d+-[0-9a-f]+$/
 
 /**
- * Lists a directory and sorts it into originals, variants and leftovers. Deciding "variant" by
- * the name alone would eat a real `download.tar.gz`; so a `.gz/.br/.zst` file is a variant only
- * when it is the sidecar of an original that preencode would compress, or when the previous
- * manifest recorded it as one.
+ * Lists a directory and sorts it into originals, variants and leftovers. Ownership decides
+ * "variant", never the name alone: a `.gz/.br/.zst` file is preencode's only when the previous
+ * manifest recorded it as a variant. A user's `data.csv.gz` beside `data.csv`, or a real
+ * `download.tar.gz`, is an original and is never removed or overwritten. `dir` must be a real
+ * path (symlinks resolved): the walk never follows a symlink out of it.
  */
 export async function scanDirectory(dir: string, options: ScanOptions = {}): Promise<ScanResult> {
-  // The manifest's own temp files stay listed: TEMP_FILE_PATTERN sends them to clean-up.
-  const ignore = [MANIFEST_FILENAME]
-  for (const skip of options.skipDirs ?? []) {
-    const rel = relative(dir, skip)
-    if (rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep)) ignore.push(`${rel.split(sep).join('/')}/**`)
-  }
-  const all = await glob(['**/*'], { cwd: dir, dot: true, onlyFiles: true, ignore, expandDirectories: false })
+  const skipDirs = await Promise.all((options.skipDirs ?? []).map((d) => realpath(d).catch(() => d)))
+  const walked = await walkDirectory(dir, skipDirs)
   // Rollup's createFilter, so `include`/`exclude` mean what they mean in every Rollup and Vite
   // plugin: globs and RegExps against the path; `include`, when given, is the whole set.
   const include = options.include ?? []
   const matchesInclude = include.length > 0 ? createFilter(include, null, { resolve: false }) : () => false
   const matchesExclude = (options.exclude ?? []).length > 0 ? createFilter(options.exclude, null, { resolve: false }) : () => false
-  const included = new Set(all.filter((path) => matchesInclude(path)))
-  const excluded = new Set(all.filter((path) => matchesExclude(path) || (include.length > 0 && !included.has(path))))
+  const included = new Set(walked.files.filter((path) => matchesInclude(path)))
+  const excluded = new Set(walked.files.filter((path) => matchesExclude(path) || (include.length > 0 && !included.has(path))))
 
   const tempFiles: string[] = []
-  const present = new Set<string>()
-  for (const path of all) {
-    if (TEMP_FILE_PATTERN.test(path)) tempFiles.push(path)
-    else present.add(path)
-  }
-
   const recorded = new Set<string>()
   for (const file of options.previous?.files ?? []) {
     for (const variant of file.variants) recorded.add(variant.path)
   }
-
-  const wouldCompress = (path: string): boolean =>
-    !excluded.has(path) && (included.has(path) || isCompressible(path))
-
   const originals: string[] = []
   const variants: string[] = []
-  for (const path of present) {
-    const isVariant =
-      formatOfVariantPath(path) !== undefined &&
-      (recorded.has(path) || (present.has(stripVariantExtension(path)) && wouldCompress(stripVariantExtension(path))))
-    ;(isVariant ? variants : originals).push(path)
+  // The manifest's own temp files are listed on purpose: TEMP_FILE_PATTERN sends them to clean-up.
+  for (const path of walked.files) {
+    if (path === MANIFEST_FILENAME) continue
+    if (TEMP_FILE_PATTERN.test(path)) tempFiles.push(path)
+    else if (recorded.has(path) && formatOfVariantPath(path) !== undefined) variants.push(path)
+    else originals.push(path)
   }
   originals.sort()
   variants.sort()
   tempFiles.sort()
-  return { originals, variants, tempFiles, included, excluded }
+  const foreign = new Set([...originals, ...walked.skipped.map((s) => s.path)])
+  return { originals, variants, tempFiles, included, excluded, skipped: walked.skipped, foreign }
 }

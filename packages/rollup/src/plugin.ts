@@ -1,5 +1,5 @@
 import { dirname, resolve } from 'node:path'
-import { compressDirectory, formatReport, isPreencodeError, outermostDirectories, type CompressReport } from '@preencode/core'
+import { compressDirectory, enforceBudgets, formatReport, isPreencodeError, outermostDirectories, type CompressReport } from '@preencode/core'
 import type { Plugin, PluginContext } from 'rollup'
 import { resolvePreencodeRollupOptions, type PreencodeRollupOptions } from './options.js'
 
@@ -68,6 +68,8 @@ async function compressAll(
       },
     })
     printReport(context, report, settings.report)
+    // A file over a size budget fails the build (the table is in the message).
+    await enforceBudgets(report, 'rollup')
   }
 }
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
-import { compressDirectory, formatReport, isInsideDirectory, isPreencodeError, outermostDirectories, MANIFEST_FILENAME, writeFileAtomically, type Manifest } from '@preencode/core'
+import { compressDirectory, enforceBudgets, formatReport, isInsideDirectory, isPreencodeError, outermostDirectories, MANIFEST_FILENAME, writeFileAtomically, type Manifest } from '@preencode/core'
 import { createPreencodeMiddleware, serverConfig } from '@preencode/server-config'
 import type { Logger, Plugin, ResolvedConfig } from 'vite'
 import { resolvePreencodeViteOptions, type PreencodeViteOptions, type ResolvedPreencodeViteOptions } from './options.js'
@@ -117,6 +117,9 @@ async function compressAll(
         current = (await compressDirectory(dir, resolved.compressOptions, run)).manifest
       }
     }
+    // A file over a size budget fails the build (the table is in the message); the output and
+    // its server configs are complete first, so what failed can be looked at.
+    await enforceBudgets(report, 'vite')
   }
 }
 

@@ -53,8 +53,6 @@ export const compressCommand = defineCommand({
     assertKnownFlags(rawArgs, args)
     const quiet = parsed.quiet === true
     const json = parsed.json === true
-    const loaded = await loadConfig(process.cwd())
-    const options = compressOptionsFrom(parsed, rawArgs, loaded && { path: loaded.path, options: loaded.config.compress })
     const progress = createProgress(process.stderr)
     // Ctrl-C stops queued work and lets running files finish, so nothing is left half-written
     // (writes are atomic anyway); a second Ctrl-C finds no listener and ends the process at once.
@@ -65,7 +63,10 @@ export const compressCommand = defineCommand({
     }
     process.once('SIGINT', interrupt)
     let report: CompressReport
+    let loaded: Awaited<ReturnType<typeof loadConfig>>
     try {
+      loaded = await loadConfig(process.cwd())
+      const options = compressOptionsFrom(parsed, rawArgs, loaded && { path: loaded.path, options: loaded.config.compress })
       report = (await compressDirectory(parsed.dir, options, {
         logger: createLogger({ quiet: quiet || json }),
         signal: controller.signal,
