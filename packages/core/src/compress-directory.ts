@@ -8,8 +8,9 @@ import { createDebug } from './debug.js'
 import { userError } from './errors.js'
 import { runFileJob, statFileJob, type FileJob, type FileJobContext, type FileOutcome } from './file-job.js'
 import { CODECS, type Format } from './formats.js'
+import type { ProgressBytes } from './progress.js'
 import { MANIFEST_FILENAME, MANIFEST_VERSION, readManifest, type Manifest } from './manifest.js'
-import { resolveCompressOptions, type CompressOptions } from './options.js'
+import { isResolvedCompressOptions, resolveCompressOptions, type CompressOptions, type ResolvedCompressOptions } from './options.js'
 import { WorkPool } from './pool.js'
 import { buildReport, type CompressReport, type SkipReason } from './report.js'
 import { checkSidecarOwnership } from './ownership.js'
@@ -29,8 +30,11 @@ export interface CompressRun {
    * @default silent
    */
   logger?: CompressLogger
-  /** Called after each file; pass `createProgress(process.stderr).update` for a TTY display. */
-  onProgress?: (done: number, total: number, path: string) => void
+  /**
+   * Called after each file; pass `createProgress(process.stderr).update` for a TTY display.
+   * `bytes` counts the originals' bytes finished and in all, for a rate and a time left.
+   */
+  onProgress?: (done: number, total: number, path: string, bytes: ProgressBytes) => void
   /** Aborting stops queued work; files already complete stay, nothing half-written appears. */
   signal?: AbortSignal
 }
@@ -50,10 +54,13 @@ const debug = createDebug('preencode:run')
  * Compresses every qualifying file under `dir` in place: writes `.gz/.br/.zst` sidecars (only
  * when strictly smaller and saving at least `minSaving`), removes stale ones, and writes
  * `<dir>/.preencode-manifest.json`. Safe to rerun, and to kill: a rerun cleans up after it.
+ * `options`: what `resolveCompressOptions` returned (used as is: integrations resolve once), or
+ * user options, resolved here against the working directory.
  */
-export async function compressDirectory(dir: string, userOptions: CompressOptions = {}, run: CompressRun = {}): Promise<CompressResult> {
+export async function compressDirectory(dir: string, userOptions: ResolvedCompressOptions | CompressOptions = {}, run: CompressRun = {}): Promise<CompressResult> {
   const started = performance.now()
-  const options = resolveCompressOptions(userOptions)
+  // Integrations resolve once and pass the result; scripts may pass user options.
+  const options = isResolvedCompressOptions(userOptions) ? userOptions : resolveCompressOptions(userOptions)
   const logger = run.logger ?? SILENT
   await assertDirectory(resolve(dir))
   // The real path: the walk compares symlink targets against it, and `dist -> build/` is fine.
@@ -113,13 +120,17 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
   debug('%d files (%d to recover from .gz), %d variants on disk (%d adopted), %d temp files removed', jobs.length, jobs.filter((j) => j.recoverFromGzip).length, owned.length, adopted.length, tempFiles)
 
   let done = 0
+  let bytesDone = 0
+  const bytesTotal = jobs.reduce((total, job) => total + job.weight, 0)
+  const encodeStarted = performance.now()
   const settled = await Promise.allSettled(
     jobs.map(async (job) => {
       try {
         const fileStarted = performance.now()
         const outcome = await runFileJob(ctx, job)
         if (debug.enabled) debug('%s %d B: %d hits, %d misses, %s (%d ms)', job.path, outcome.entry.size, outcome.cacheHits, outcome.cacheMisses, outcome.skipped ?? outcome.entry.variants.map((v) => `${v.format} ${v.size}`).join(', '), Math.round(performance.now() - fileStarted))
-        run.onProgress?.(++done, jobs.length, job.path)
+        bytesDone += job.weight
+        run.onProgress?.(++done, jobs.length, job.path, { done: bytesDone, total: bytesTotal })
         return outcome
       } catch (error) {
         controller.abort(error)
@@ -133,6 +144,7 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
     if (result.status === 'rejected') throw run.signal?.aborted ? run.signal.reason : firstFailure(settled)
     outcomes.push(result.value)
   }
+  if (debug.enabled) debugCriticalPath(outcomes, performance.now() - encodeStarted, pool.concurrency)
 
   const keep = new Set(outcomes.flatMap((o) => o.entry.variants.map((v) => v.path)))
   // Only sidecars an earlier manifest records (or adopted above): never a file of the user's.
@@ -207,6 +219,20 @@ async function readPreviousManifest(root: string, logger: CompressLogger): Promi
     logger.warn(`ignoring the previous manifest: ${(error as Error).message}`)
     return undefined
   }
+}
+
+/**
+ * Where the time went (DEBUG=preencode:run): the floor of a cold run is the longer of the
+ * longest single encode and all encode time spread over the slots; the ratio says how close the
+ * schedule came to it.
+ */
+function debugCriticalPath(outcomes: FileOutcome[], wallMs: number, slots: number): void {
+  const encodeMs = outcomes.reduce((total, o) => total + o.encodeMs, 0)
+  if (encodeMs === 0) return debug('encode phase %d ms, nothing encoded (all cache hits or skipped)', Math.round(wallMs))
+  const longest = outcomes.reduce((a, o) => (o.longestEncodeMs > a.longestEncodeMs ? o : a))
+  const floorMs = Math.max(longest.longestEncodeMs, encodeMs / slots)
+  debug('encode phase %d ms; encoders busy %d ms over %d slots; longest single encode %d ms (%s); floor %d ms; phase / floor %s',
+    Math.round(wallMs), Math.round(encodeMs), slots, Math.round(longest.longestEncodeMs), longest.entry.path, Math.round(floorMs), (wallMs / floorMs).toFixed(2))
 }
 
 /** One warning for what the walk left out of the site: symlinks out of the root or dangling. */

@@ -1,22 +1,36 @@
 /**
- * The two dictionary-compressed content codings of RFC 9842 §4:
- * - `dcb`: `FF 44 43 42` + the dictionary's SHA-256 + a brotli stream compressed with the
- *   dictionary as a raw prefix (window at most 16 MiB);
- * - `dcz`: a zstd skippable frame (`5E 2A 4D 18`, size `20 00 00 00`) holding the SHA-256 + a
- *   zstd frame compressed with the raw dictionary (window at most max(8 MiB, 1.25 × dictionary),
- *   never above 128 MiB).
- * Node >= 24.15 takes a raw `dictionary` for brotli and zstd alike (zstd treats a dictionary that
- * starts with its own dictionary magic as a trained one, so such a dictionary is refused here).
+ * Encoding and decoding through the dictionary codec table (`DICTIONARY_CODECS`): the two codings
+ * of RFC 9842 §4. Every body is the coding's magic + the dictionary's SHA-256 + the stream:
+ * - `dcb`: `FF 44 43 42` + hash (36 bytes) + brotli with the dictionary as a raw prefix;
+ * - `dcz`: `5E 2A 4D 18 20 00 00 00` + hash (40 bytes, a zstd skippable frame) + zstd with the
+ *   raw dictionary, window at most max(8 MiB, 1.25 x dictionary).
+ * Node >= 24.15 takes a raw `dictionary` for brotli (zstd since 22.19).
  */
-import { promisify } from 'node:util'
-import { brotliCompress, brotliDecompress, constants, zstdCompress, zstdDecompress, type BrotliOptions, type ZstdOptions } from 'node:zlib'
 import { sha256Of } from './available-dictionary.js'
-import { brotliModeOf } from './codecs/brotli.js'
-import type { EncodeHints } from './encoders.js'
+import type { EncoderParams } from './codecs/codec.js'
+import type { DictionaryCodec } from './codecs/dictionary-codec.js'
 import { PreencodeError, userError } from './errors.js'
+import { DICTIONARY_CODECS } from './formats.js'
+
+export { dczWindowLimit } from './codecs/dcz.js'
+export type { DictionaryCodec } from './codecs/dictionary-codec.js'
+
+/** A dictionary-compressed content coding, as written in Content-Encoding. */
+export type DictionaryEncoding = keyof typeof DICTIONARY_CODECS
+
+export const DICTIONARY_ENCODINGS: readonly DictionaryEncoding[] = Object.freeze(Object.keys(DICTIONARY_CODECS) as DictionaryEncoding[])
 
 /** Brotli with a dictionary came in Node 24.15 (zstd's in 22.19). */
 export const DICTIONARY_MIN_NODE = '24.15.0'
+
+export function isDictionaryEncoding(value: unknown): value is DictionaryEncoding {
+  return typeof value === 'string' && Object.hasOwn(DICTIONARY_CODECS, value)
+}
+
+/** A coding's entry with its parameter type erased. */
+export function dictionaryCodecOf(encoding: DictionaryEncoding): DictionaryCodec {
+  return DICTIONARY_CODECS[encoding] as DictionaryCodec
+}
 
 /** Whether this Node can write dcb and dcz. */
 export function supportsDictionaryCompression(version: string = process.versions.node): boolean {
@@ -31,130 +45,59 @@ export function assertDictionarySupport(option: string): void {
   }
 }
 
-/** Node 24.15 added `dictionary` to the brotli options; @types/node does not list it yet. */
-type BrotliDictionaryOptions = BrotliOptions & { dictionary?: ArrayBufferView }
-
-const brotliAsync = promisify<Uint8Array, BrotliDictionaryOptions, Buffer>(brotliCompress as (buf: Uint8Array, options: BrotliOptions, callback: (error: Error | null, result: Buffer) => void) => void)
-const unbrotliAsync = promisify<Uint8Array, BrotliDictionaryOptions, Buffer>(brotliDecompress as (buf: Uint8Array, options: BrotliOptions, callback: (error: Error | null, result: Buffer) => void) => void)
-const zstdAsync = promisify<Uint8Array, ZstdOptions, Buffer>(zstdCompress)
-const unzstdAsync = promisify<Uint8Array, ZstdOptions, Buffer>(zstdDecompress)
-
-/** A dictionary-compressed content coding, as written in Content-Encoding. */
-export type DictionaryEncoding = 'dcb' | 'dcz'
-
-export const DICTIONARY_ENCODINGS: readonly DictionaryEncoding[] = Object.freeze(['dcb', 'dcz'])
-
-/** RFC 9842 §4.1: the dcb stream header starts with these 4 bytes, then the 32-byte hash. */
-export const DCB_MAGIC: Readonly<Uint8Array> = Uint8Array.of(0xff, 0x44, 0x43, 0x42)
-/** RFC 9842 §4.2: zstd skippable frame magic 0x184D2A5E and frame size 32, little-endian. */
-export const DCZ_MAGIC: Readonly<Uint8Array> = Uint8Array.of(0x5e, 0x2a, 0x4d, 0x18, 0x20, 0x00, 0x00, 0x00)
-
-export const DICTIONARY_HEADER_LENGTH: Readonly<Record<DictionaryEncoding, number>> = { dcb: 36, dcz: 40 }
-
-const MIB = 1024 * 1024
-const BROTLI_MAX_WINDOW_BITS = 24
-const ZSTD_MIN_WINDOW_LOG = 10
-/** RFC 9842 §4.2 caps the dcz window at 128 MiB. */
-const DCZ_MAX_WINDOW_LOG = 27
-/** zstd's magic for a trained (non-raw) dictionary; such bytes would be parsed, not used raw. */
-const ZSTD_TRAINED_DICTIONARY_MAGIC = 0xec30a437
-
-export function isDictionaryEncoding(value: unknown): value is DictionaryEncoding {
-  return value === 'dcb' || value === 'dcz'
+/** Header length of each coding's body: magic + 32-byte hash. */
+export function dictionaryHeaderLength(encoding: DictionaryEncoding): number {
+  return DICTIONARY_CODECS[encoding].magic.byteLength + 32
 }
 
-/** The header that starts every response body of this coding, for a dictionary of this hash. */
+/** The header that starts every body of this coding, for a dictionary of this hash. */
 export function dictionaryStreamHeader(encoding: DictionaryEncoding, dictionarySha256: Uint8Array): Buffer {
   if (dictionarySha256.byteLength !== 32) throw new TypeError('dictionaryStreamHeader: the hash must be 32 bytes')
-  return Buffer.concat([encoding === 'dcb' ? DCB_MAGIC : DCZ_MAGIC, dictionarySha256])
+  return Buffer.concat([DICTIONARY_CODECS[encoding].magic, dictionarySha256])
 }
 
-/** The largest zstd window a browser accepts for a dcz stream with this dictionary (RFC 9842 §4.2). */
-export function dczWindowLimit(dictionarySize: number): number {
-  return Math.min(Math.max(8 * MIB, Math.floor(dictionarySize * 1.25)), 128 * MIB)
-}
-
-function fittedLog(size: number, min: number, max: number): number {
-  let log = min
-  while (log < max && 2 ** log < size) log++
-  return log
-}
-
-/** dcz window: fitted to dictionary + data (so every dictionary byte stays reachable) within the browser's limit. */
-export function dczWindowLog(dictionarySize: number, dataSize: number): number {
-  const limit = Math.min(Math.floor(Math.log2(dczWindowLimit(dictionarySize))), DCZ_MAX_WINDOW_LOG)
-  return fittedLog(dictionarySize + dataSize, ZSTD_MIN_WINDOW_LOG, limit)
-}
-
-/** dcb window: fitted to dictionary + data, at most brotli's 16 MiB (no large-window brotli). */
-export function dcbWindowBits(dictionarySize: number, dataSize: number): number {
-  return fittedLog(dictionarySize + dataSize, 10, BROTLI_MAX_WINDOW_BITS)
-}
-
-/** Whether zstd would read these bytes as a trained dictionary instead of raw content. */
-export function isUsableAsRawZstdDictionary(dictionary: Uint8Array): boolean {
-  if (dictionary.byteLength < 4) return dictionary.byteLength > 0
-  return Buffer.from(dictionary.buffer, dictionary.byteOffset, 4).readUInt32LE(0) !== ZSTD_TRAINED_DICTIONARY_MAGIC
-}
-
-export interface DictionaryEncodeOptions extends EncodeHints {
+export interface DictionaryEncodeOptions {
   /**
    * brotli quality (0-11) for dcb, zstd level (1-22) for dcz.
    * @default 11 for dcb, 19 for dcz
    */
   level?: number
+  /** The file's path: picks brotli's text/font mode. @default undefined */
+  path?: string
 }
 
-/** Every setting that shapes a delta's bytes besides the inputs: part of its cache key. */
-export function dictionaryEncoderSettings(encoding: DictionaryEncoding, dictionarySize: number, dataSize: number, options: DictionaryEncodeOptions = {}): string {
-  return encoding === 'dcb'
-    ? `dcb:q${options.level ?? 11}:w${dcbWindowBits(dictionarySize, dataSize)}:${brotliModeOf(options.path)}:hint`
-    : `dcz:l${options.level ?? 19}:w${dczWindowLog(dictionarySize, dataSize)}:pledged:nocsize`
+const DEFAULT_LEVEL: Readonly<Record<DictionaryEncoding, number>> = { dcb: 11, dcz: 19 }
+
+/** The encoder parameters for a file of `dataSize` bytes against a dictionary of `dictionarySize`. */
+export function dictionaryEncoderParams(encoding: DictionaryEncoding, dataSize: number, dictionarySize: number, options: DictionaryEncodeOptions = {}): EncoderParams {
+  return dictionaryCodecOf(encoding).params({ size: dataSize, path: options.path }, options.level ?? DEFAULT_LEVEL[encoding], dictionarySize)
 }
 
-/** Compresses `data` against `dictionary`; the result is a complete body of that coding, header included. */
-export async function encodeWithDictionary(encoding: DictionaryEncoding, data: Uint8Array, dictionary: Uint8Array, options: DictionaryEncodeOptions = {}): Promise<Buffer> {
-  if (dictionary.byteLength === 0) throw new PreencodeError('core', 'INTERNAL', `encodeWithDictionary: empty dictionary`)
-  const header = dictionaryStreamHeader(encoding, sha256Of(dictionary))
-  if (encoding === 'dcb') {
-    const body = await brotliAsync(data, {
-      dictionary,
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: options.level ?? 11,
-        [constants.BROTLI_PARAM_LGWIN]: dcbWindowBits(dictionary.byteLength, data.byteLength),
-        [constants.BROTLI_PARAM_MODE]: brotliModeOf(options.path) === 'text' ? constants.BROTLI_MODE_TEXT : brotliModeOf(options.path) === 'font' ? constants.BROTLI_MODE_FONT : constants.BROTLI_MODE_GENERIC,
-        [constants.BROTLI_PARAM_SIZE_HINT]: data.byteLength,
-      },
-    })
-    return Buffer.concat([header, body])
-  }
-  if (!isUsableAsRawZstdDictionary(dictionary)) {
-    throw new PreencodeError('core', 'INTERNAL', 'encodeWithDictionary: a dictionary starting with zstd\'s trained-dictionary magic cannot be used raw for dcz')
-  }
-  const body = await zstdAsync(data, {
-    dictionary,
-    params: {
-      [constants.ZSTD_c_compressionLevel]: options.level ?? 19,
-      [constants.ZSTD_c_windowLog]: dczWindowLog(dictionary.byteLength, data.byteLength),
-      [constants.ZSTD_c_contentSizeFlag]: 0,
-    },
-    pledgedSrcSize: data.byteLength,
-  })
-  return Buffer.concat([header, body])
+/** Whether `dictionary` can be used by this coding (zstd would parse a trained dictionary's magic). */
+export function acceptsDictionary(encoding: DictionaryEncoding, dictionary: Uint8Array): boolean {
+  return dictionaryCodecOf(encoding).accepts(dictionary)
+}
+
+/** Compresses `data` against `dictionary` with exactly `params`: a complete body, header included. */
+export async function encodeWithDictionaryParams(encoding: DictionaryEncoding, data: Uint8Array, dictionary: Uint8Array, params: EncoderParams): Promise<Buffer> {
+  const codec = dictionaryCodecOf(encoding)
+  if (!codec.accepts(dictionary)) throw new PreencodeError('core', 'INTERNAL', `encodeWithDictionary: this dictionary cannot be used for ${encoding}`)
+  return Buffer.concat([dictionaryStreamHeader(encoding, sha256Of(dictionary)), await codec.encode(data, params, dictionary)])
+}
+
+/** Compresses `data` against `dictionary`; the result is a complete body of that coding. */
+export function encodeWithDictionary(encoding: DictionaryEncoding, data: Uint8Array, dictionary: Uint8Array, options: DictionaryEncodeOptions = {}): Promise<Buffer> {
+  return encodeWithDictionaryParams(encoding, data, dictionary, dictionaryEncoderParams(encoding, data.byteLength, dictionary.byteLength, options))
 }
 
 /**
- * Decodes a dcb/dcz body with its dictionary the way a browser does: the header must name this
- * dictionary's hash (else it fails), and dcz refuses a window above the RFC's limit.
+ * Decodes a body the way a browser does: the header must name this dictionary's hash (else
+ * it fails), and dcz refuses a window above the RFC's limit.
  */
 export async function decodeWithDictionary(encoding: DictionaryEncoding, body: Uint8Array, dictionary: Uint8Array): Promise<Buffer> {
-  const expected = dictionaryStreamHeader(encoding, sha256Of(dictionary))
-  const length = DICTIONARY_HEADER_LENGTH[encoding]
-  if (body.byteLength < length || !Buffer.from(body.buffer, body.byteOffset, length).equals(expected)) {
+  const length = dictionaryHeaderLength(encoding)
+  if (body.byteLength < length || !Buffer.from(body.buffer, body.byteOffset, length).equals(dictionaryStreamHeader(encoding, sha256Of(dictionary)))) {
     throw new PreencodeError('core', 'INTERNAL', `decodeWithDictionary: the ${encoding} header does not name this dictionary`)
   }
-  const stream = body.subarray(length)
-  if (encoding === 'dcb') return unbrotliAsync(stream, { dictionary })
-  const windowLogMax = Math.min(Math.floor(Math.log2(dczWindowLimit(dictionary.byteLength))), DCZ_MAX_WINDOW_LOG)
-  return unzstdAsync(stream, { dictionary, params: { [constants.ZSTD_d_windowLogMax]: windowLogMax } })
+  return dictionaryCodecOf(encoding).decode(body.subarray(length), dictionary)
 }

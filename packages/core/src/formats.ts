@@ -8,8 +8,17 @@ import { brotli } from './codecs/brotli.js'
 import type { Codec } from './codecs/codec.js'
 import { gzip } from './codecs/gzip.js'
 import { zstd } from './codecs/zstd.js'
+import { dcb } from './codecs/dcb.js'
+import { dcz } from './codecs/dcz.js'
 
 export const CODECS = Object.freeze({ brotli, zstd, gzip })
+
+/**
+ * The dictionary codings of RFC 9842 (`dictionary-codecs.ts`), in the same form: one file under
+ * `codecs/` and one entry each. Kept apart from `CODECS` because they need a dictionary: they
+ * are deltas against a version the browser holds, never per-file sidecars a user lists in `formats`.
+ */
+export const DICTIONARY_CODECS = Object.freeze({ dcb, dcz })
 
 /** The content codings preencode produces, named as users write them. */
 export type Format = keyof typeof CODECS

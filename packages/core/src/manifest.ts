@@ -42,6 +42,27 @@ export interface ManifestFile {
   originalOnDisk: boolean
   /** Variants actually written (each strictly smaller than the original), smallest first. */
   variants: ManifestVariant[]
+  /**
+   * RFC 9842: the `match` of this file's `Use-As-Dictionary` header (a relative URLPattern such
+   * as `index-*.js`): browsers keep it as a dictionary for its next versions. Absent when off.
+   */
+  useAsDictionary?: string
+  /** Dictionary-compressed deltas of this file (`.dcb`/`.dcz`), smallest first. Absent when none. */
+  deltas?: ManifestDelta[]
+}
+
+/** A delta: this file compressed against a dictionary the browser may hold (RFC 9842). */
+export interface ManifestDelta {
+  encoding: 'dcb' | 'dcz'
+  /** Base64 of the dictionary's SHA-256: the `Available-Dictionary` value without its colons. */
+  dictionary: string
+  /** Where the dictionary came from (a previous version's path, or the shared page dictionary). */
+  dictionaryPath: string
+  /** POSIX path relative to the root (see `deltaPath`). */
+  path: string
+  size: number
+  /** sha256 of the delta's bytes, lowercase hex. */
+  sha256: string
 }
 
 export interface Manifest {
@@ -84,6 +105,7 @@ export function manifestPaths(manifest: Manifest): string[] {
   for (const file of manifest.files) {
     if (file.originalOnDisk) paths.push(file.path)
     for (const variant of file.variants) paths.push(variant.path)
+    for (const delta of file.deltas ?? []) paths.push(delta.path)
   }
   return paths
 }

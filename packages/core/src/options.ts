@@ -122,7 +122,18 @@ function isNonNegativeInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0
 }
 
-/** Validates, merges with defaults and normalises. Fails naming the option and what it accepts. */
+/** Objects made by `resolveCompressOptions`: `compressDirectory` uses these as they are. */
+const RESOLVED = new WeakSet<object>()
+
+/** True for the (unmodified) result of `resolveCompressOptions`. */
+export function isResolvedCompressOptions(options: unknown): options is ResolvedCompressOptions {
+  return typeof options === 'object' && options !== null && RESOLVED.has(options)
+}
+
+/**
+ * Validates, merges with defaults and normalises. Fails naming the option and what it accepts.
+ * A relative `cache` and the default cache are found from `cwd` (the project root).
+ */
 export function resolveCompressOptions(options: CompressOptions = {}, cwd: string = process.cwd()): ResolvedCompressOptions {
   for (const key of Object.keys(options)) {
     if (!OPTION_KEYS.has(key)) fail(unknownOptionMessage(key, OPTION_KEYS))
@@ -168,7 +179,7 @@ export function resolveCompressOptions(options: CompressOptions = {}, cwd: strin
   const keepOriginals = options.keepOriginals ?? DEFAULT_COMPRESS_OPTIONS.keepOriginals
   if (typeof keepOriginals !== 'boolean') fail('`keepOriginals` must be true or false.')
   if (!keepOriginals && !formats.includes('gzip')) fail('`keepOriginals: false` needs `gzip` in `formats`: servers decode the gzip variant for clients that accept no encoding.')
-  return {
+  const resolved: ResolvedCompressOptions = {
     formats: [...new Set(formats)],
     levels,
     threshold,
@@ -182,4 +193,6 @@ export function resolveCompressOptions(options: CompressOptions = {}, cwd: strin
     cachePolicy: resolveCachePolicy(options.cachePolicy),
     budgets: resolveBudgets(options.budgets),
   }
+  RESOLVED.add(resolved)
+  return resolved
 }

@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises'
 import { createFilter } from '@rollup/pluginutils'
+import { originalOfDeltaPath } from './delta-paths.js'
 import { formatOfVariantPath } from './formats.js'
 import { MANIFEST_FILENAME, type Manifest } from './manifest.js'
 import type { FilePattern } from './options.js'
@@ -77,6 +78,7 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
   const recorded = new Set<string>()
   for (const file of options.previous?.files ?? []) {
     for (const variant of file.variants) recorded.add(variant.path)
+    for (const delta of file.deltas ?? []) recorded.add(delta.path)
   }
   const originals: string[] = []
   const variants: string[] = []
@@ -84,7 +86,8 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
   for (const path of walked.files) {
     if (path === MANIFEST_FILENAME) continue
     if (TEMP_FILE_PATTERN.test(path)) tempFiles.push(path)
-    else if (recorded.has(path) && formatOfVariantPath(path) !== undefined) variants.push(path)
+    // Deltas (`app.js.dict/<hash>.js.dcb`, RFC 9842) are derived files like sidecars.
+    else if (recorded.has(path) && (formatOfVariantPath(path) !== undefined || originalOfDeltaPath(path) !== undefined)) variants.push(path)
     else originals.push(path)
   }
   originals.sort()

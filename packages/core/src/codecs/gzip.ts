@@ -28,8 +28,15 @@ export const gzip = {
   // brotli 11, so both run and the smaller stream is kept.
   params: (_file, level) => ({ level, windowBits: 15, memLevels: [8, 9] }),
   async encode(data, params) {
-    const streams = await Promise.all(params.memLevels.map((memLevel) => gzipAsync(data, { level: params.level, memLevel, windowBits: params.windowBits })))
-    return streams.reduce((best, stream) => (stream.byteLength < best.byteLength ? stream : best))
+    // One after the other: the pool gave this encode one slot, and running both at once would
+    // put two threads on it and oversubscribe the cores the pool is sized to.
+    let best: Buffer | undefined
+    for (const memLevel of params.memLevels) {
+      const stream = await gzipAsync(data, { level: params.level, memLevel, windowBits: params.windowBits })
+      if (best === undefined || stream.byteLength < best.byteLength) best = stream
+    }
+    if (best === undefined) throw new Error('gzip params list no memLevel')
+    return best
   },
   decode: (data) => gunzipAsync(data),
 } as const satisfies Codec<GzipParams>
