@@ -33,5 +33,10 @@ export default defineConfig<object, ServerOptions>({
       ],
     },
   },
-  projects,
+  projects: [
+    ...projects,
+    // Framework fixtures (playground/frameworks/) built by their own build commands, then served
+    // by nginx to Chromium; not a server flavour, so not part of the serving suite.
+    { name: 'frameworks', testDir: './frameworks', timeout: 600_000 },
+  ],
 })

@@ -61,6 +61,52 @@ async function expectVariantsDecodeTo(dir: string, path: string, expected: Buffe
   }
 }
 
+describe('files edited or added after `compress` (case 1)', () => {
+  it('deploy recompresses them first: the target gets the new page, its new variants and the new file', async () => {
+    const work = await workDir()
+    const dir = await site(work)
+    expect(cli(['compress', dir, '--cache-dir', join(work, 'cache')], work).status).toBe(0)
+    // A post-build step (a search indexer, a sitemap writer) edits a page and adds one.
+    await put(dir, 'index.html', page('home v2, edited after the build'))
+    await put(dir, 'late/extra.html', page('added after the build'))
+    const run = cli(['deploy', dir, '--to', join(work, 'out')], work)
+    expect(run.stderr).toMatch(/manifest.*(out of date|stale)|changed since/i)
+    expect(run.status, run.stderr).toBe(0)
+    const out = join(work, 'out')
+    const index = await readFile(join(dir, 'index.html'))
+    expect((await readFile(join(out, 'index.html'))).equals(index)).toBe(true)
+    await expectVariantsDecodeTo(out, 'index.html', index)
+    const extra = await readFile(join(dir, 'late/extra.html'))
+    expect((await readFile(join(out, 'late/extra.html'))).equals(extra)).toBe(true)
+    await expectVariantsDecodeTo(out, 'late/extra.html', extra)
+    // A second deploy finds nothing to do.
+    expect(cli(['deploy', dir, '--to', out], work).stdout).toMatch(/uploaded 0 objects/)
+  })
+
+  it('a removed original is not deployed, and its variants go from the site', async () => {
+    const work = await workDir()
+    const dir = await site(work)
+    expect(cli(['compress', dir, '--cache-dir', join(work, 'cache')], work).status).toBe(0)
+    await rm(join(dir, 'about/index.html'))
+    const run = cli(['deploy', dir, '--to', join(work, 'out')], work)
+    expect(run.status, run.stderr).toBe(0)
+    expect(await listing(join(work, 'out'))).not.toContain('about/index.html.br')
+    expect(await listing(dir)).not.toContain('about/index.html.br')
+  })
+
+  it('`config` reads a manifest brought up to date with the disk', async () => {
+    const work = await workDir()
+    const dir = await site(work)
+    expect(cli(['compress', dir, '--cache-dir', join(work, 'cache')], work).status).toBe(0)
+    await put(dir, 'late/extra.html', page('added after the build'))
+    const config = cli(['config', 'caddy', dir], work)
+    expect(config.status, config.stderr).toBe(0)
+    const manifest = JSON.parse(await readFile(join(dir, '.preencode-manifest.json'), 'utf8')) as { files: { path: string; variants: unknown[] }[] }
+    expect(manifest.files.find((f) => f.path === 'late/extra.html')?.variants).toHaveLength(3)
+    await expectVariantsDecodeTo(dir, 'late/extra.html', await readFile(join(dir, 'late/extra.html')))
+  })
+})
+
 describe("a user's own file at a sidecar name (case 3)", () => {
   it('is neither removed nor overwritten: a clash is a clear error naming it, and nothing is written', async () => {
     const work = await workDir()

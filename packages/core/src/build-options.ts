@@ -3,6 +3,8 @@
  * integrations): the compression options plus how a build reports. Resolved once, when the
  * integration starts, and handed to the build runner as resolved objects.
  */
+import { resolveDeltaOptions, type DeltaOptions, type ResolvedDeltaOptions } from './delta-options.js'
+import { supportsDictionaryCompression } from './dictionary-codecs.js'
 import { userError, type ErrorComponent } from './errors.js'
 import { resolveCompressOptions, type CompressOptions, type ResolvedCompressOptions } from './options.js'
 
@@ -17,11 +19,21 @@ export interface BuildOptions extends CompressOptions {
    * @default true
    */
   report?: ReportMode
+  /**
+   * Delta updates (RFC 9842): content-hashed assets are announced as dictionaries and each new
+   * version gets `.dcb`/`.dcz` deltas against the versions visitors may hold, read from the
+   * cache's build history or `deltas.previous`. `false` turns it off. Needs Node >= 24.15; on
+   * an older Node the default quietly does nothing, an explicit setting fails.
+   * @default true
+   */
+  deltas?: boolean | DeltaOptions
 }
 
 export interface ResolvedBuildOptions {
   report: ReportMode
   compress: ResolvedCompressOptions
+  /** Resolved delta options; false or absent when off. */
+  deltas?: ResolvedDeltaOptions | false | undefined
 }
 
 export interface BuildOptionsContext {
@@ -53,7 +65,7 @@ export function resolveBuildOptions<T extends BuildOptions>(
   const compressOptions: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(options)) {
     if ((ownKeys as readonly string[]).includes(key)) (rest as Record<string, unknown>)[key] = value
-    else if (key !== 'report') compressOptions[key] = value
+    else if (key !== 'report' && key !== 'deltas') compressOptions[key] = value
   }
   const report = options.report ?? true
   if (report !== true && report !== false && report !== 'json') {
@@ -66,5 +78,17 @@ export function resolveBuildOptions<T extends BuildOptions>(
   const userList = typeof userExclude === 'string' || userExclude instanceof RegExp ? [userExclude] : userExclude
   if (extra.length > 0 && Array.isArray(userList)) compressOptions.exclude = [...(userList as unknown[]), ...extra]
   const compress = resolveCompressOptions(compressOptions as CompressOptions, context.root)
-  return { report, compress, rest }
+  return { report, compress, deltas: resolveBuildDeltas(options.deltas, context), rest }
+}
+
+function resolveBuildDeltas(value: boolean | DeltaOptions | undefined, context: BuildOptionsContext): ResolvedDeltaOptions | false {
+  if (value === false) return false
+  if (value === undefined && !supportsDictionaryCompression()) return false
+  if (value !== undefined && value !== true && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+    throw userError(context.component, `\`deltas\` is ${JSON.stringify(value)}; it accepts true, false or an object of delta options.`)
+  }
+  if (!supportsDictionaryCompression()) {
+    throw userError(context.component, `\`deltas\` needs Node >= 24.15 (brotli with a dictionary); this is Node ${process.versions.node}. Upgrade Node or set \`deltas: false\`.`)
+  }
+  return resolveDeltaOptions(value === true || value === undefined ? {} : value, context.root)
 }

@@ -10,6 +10,8 @@ import type { Manifest } from './manifest.js'
 import { isInsideDirectory, outermostDirectories } from './paths.js'
 import { enforceBudgets } from './enforce-budgets.js'
 import { formatReport } from './report.js'
+import { formatDeltaReport, type DeltaReport } from './delta-report.js'
+import { writeDeltas } from './write-deltas.js'
 
 /** Where a build's messages go: the bundler's logger. */
 export interface BuildLogger extends CompressLogger {
@@ -96,13 +98,11 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
   }
   for (const dir of dirs) {
     const { manifest, report } = await compressDirectory(dir, options.compress, run)
-    if (options.report === 'json') logger.info(JSON.stringify(report))
-    else if (options.report) logger.info(`\n${heading(root, dir, dirs, output.environment)}${formatReport(report, { color: output.color })}`)
+    let current = manifest
     if (init.writeServerConfigs && (dir === output.siteDir || dirs.length === 1)) {
       // A config written into the output (dist/.htaccess) is part of the site: the manifest must
       // list it (deploy ships it) and the config then names it too, so write, recompress (all
       // cache hits) and regenerate until nothing changes; the second pass is already stable.
-      let current = manifest
       for (let pass = 0; pass < 3; pass++) {
         const changed = await init.writeServerConfigs(current)
         if (options.report === true) for (const path of changed) logger.info(`preencode: wrote ${relative(root, path)}`)
@@ -110,6 +110,22 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
         current = (await compressDirectory(dir, options.compress, run)).manifest
       }
     }
+    // Last: every recompression above rewrites the manifest without deltas. The reports come
+    // once the directory is final: whoever waits for them finds nothing still being written.
+    let deltaReport: DeltaReport | undefined
+    if (options.deltas) {
+      const { report: deltas } = await writeDeltas(dir, current, options.deltas, {
+        cacheDir: options.compress.cacheDir,
+        cacheMaxBytes: options.compress.cacheMaxBytes,
+        concurrency: options.compress.concurrency,
+        levels: { brotli: options.compress.levels.brotli, zstd: options.compress.levels.zstd },
+      })
+      deltaReport = deltas
+    }
+    if (options.report === 'json') logger.info(JSON.stringify(report))
+    else if (options.report) logger.info(`\n${heading(root, dir, dirs, output.environment)}${formatReport(report, { color: output.color })}`)
+    if (deltaReport && options.report === 'json') logger.info(JSON.stringify({ deltas: deltaReport }))
+    else if (deltaReport && options.report) logger.info(formatDeltaReport(deltaReport))
     // A file over a size budget fails the build (the table is in the message); the output and
     // its server configs are complete first, so what grew can be looked at.
     await enforceBudgets(report, 'core')

@@ -13,6 +13,7 @@ import { MANIFEST_FILENAME, MANIFEST_VERSION, readManifest, type Manifest } from
 import { isResolvedCompressOptions, resolveCompressOptions, type CompressOptions, type ResolvedCompressOptions } from './options.js'
 import { WorkPool } from './pool.js'
 import { buildReport, type CompressReport, type SkipReason } from './report.js'
+import { recordSettings } from './manifest-settings.js'
 import { checkSidecarOwnership } from './ownership.js'
 import { scanDirectory } from './scan.js'
 import type { SkippedEntry } from './walk.js'
@@ -156,6 +157,7 @@ export async function compressDirectory(dir: string, userOptions: ResolvedCompre
     generator: GENERATOR,
     formats: [...options.formats],
     files: outcomes.map((o) => o.entry).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    settings: recordSettings(options),
   }
   await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(manifest, null, 2)}\n`)
   // keepOriginals: false. The .gz variants are complete and the manifest records the originals

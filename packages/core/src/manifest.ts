@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { userError } from './errors.js'
 import type { Encoding, Format } from './formats.js'
 import type { CacheClass } from './cache-policy.js'
+import type { ManifestSettings } from './manifest-settings.js'
 
 /**
  * The manifest lives in the output root under this name. It is what deploy, the server
@@ -73,6 +74,11 @@ export interface Manifest {
   formats: Format[]
   /** Every file under the root except the manifest and the variants themselves, sorted by path. */
   files: ManifestFile[]
+  /**
+   * The settings of the run, so that a command finding the manifest out of date with the disk
+   * recompresses alike. Absent in manifests written before they were recorded.
+   */
+  settings?: ManifestSettings
 }
 
 /** Reads `<root>/.preencode-manifest.json`, with an error that says how to make one. */

@@ -29,6 +29,6 @@ export function resolvePreencodeRollupOptions(
   options: PreencodeRollupOptions,
   cwd: string = process.cwd(),
 ): ResolvedPreencodeRollupOptions {
-  const { report, compress, rest } = resolveBuildOptions(options, { root: cwd, component: 'rollup' }, ['serverConfigs'])
-  return { report, compress, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], cwd, 'rollup') }
+  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root: cwd, component: 'rollup' }, ['serverConfigs'])
+  return { report, compress, deltas, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], cwd, 'rollup') }
 }

@@ -10,6 +10,11 @@
  * With `keepOriginals: false` the gzip variant is decoded on the fly for clients that take no
  * coding (no Range then: the decoded bytes are streamed).
  *
+ * RFC 9842: a file the manifest announces gets `Use-As-Dictionary`; a request with a valid
+ * `Available-Dictionary` (`dictionary-delta.ts`) for which a delta exists, and `dcb`/`dcz`
+ * named in Accept-Encoding, gets the smallest such delta with `Vary: Accept-Encoding,
+ * Available-Dictionary`. Every other request is answered exactly as without deltas.
+ *
  * Requests for paths the manifest does not list go to `next()`, so the middleware can sit in
  * front of any other static handler.
  */
@@ -18,7 +23,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
-import { MANIFEST_FILENAME, readManifest, type Manifest, type ManifestFile, type ManifestVariant } from '@preencode/core'
+import { MANIFEST_FILENAME, readManifest, useAsDictionaryHeader, type Manifest, type ManifestFile, type ManifestVariant } from '@preencode/core'
+import { chooseDelta, deltasByDictionary, type DeltaIndex } from './dictionary-delta.js'
 import { negotiate, type Encoding } from './negotiate.js'
 import { parseRange, type ByteRange } from './range.js'
 
@@ -42,6 +48,7 @@ interface Entry {
   file: ManifestFile
   /** Variants by coding, smallest first. */
   codings: Encoding[]
+  deltas: DeltaIndex
 }
 
 const ETAG_LENGTH = 32
@@ -50,7 +57,7 @@ function indexManifest(manifest: Manifest): Map<string, Entry> {
   const byPath = new Map<string, Entry>()
   for (const file of manifest.files) {
     const variants = [...file.variants].sort((a, b) => a.size - b.size)
-    byPath.set(file.path, { file, codings: variants.map((v) => v.encoding) })
+    byPath.set(file.path, { file, codings: variants.map((v) => v.encoding), deltas: deltasByDictionary(file) })
   }
   return byPath
 }
@@ -149,7 +156,9 @@ function notModifiedSince(header: string, mtimeMs: number): boolean {
 
 /** The representation to send: which file, with which coding, and what the manifest says of it. */
 interface Choice {
-  variant: ManifestVariant | undefined
+  variant: Pick<ManifestVariant, 'path' | 'size' | 'sha256'> & { encoding: string } | undefined
+  /** A dictionary-compressed delta (RFC 9842): it varies on Available-Dictionary too. */
+  delta: boolean
   /** Decode the gzip variant (`keepOriginals: false`, client takes no coding). */
   decode: boolean
   source: string
@@ -160,14 +169,17 @@ interface Choice {
 function choose(entry: Entry, req: IncomingMessage, identity: boolean): Choice | undefined {
   const { file, codings } = entry
   const header = req.headers['accept-encoding']
-  const chosen = identity ? 'identity' : negotiate(Array.isArray(header) ? header.join(',') : header, codings)
+  const acceptEncoding = Array.isArray(header) ? header.join(',') : header
+  const delta = identity ? undefined : chooseDelta(entry.deltas, req.headers['available-dictionary'], acceptEncoding)
+  if (delta) return { variant: delta, delta: true, decode: false, source: delta.path, recorded: delta }
+  const chosen = identity ? 'identity' : negotiate(acceptEncoding, codings)
   // Nothing acceptable: send the original anyway, as RFC 9110 §12.5.3 allows (like the servers).
   const variant = chosen === null || chosen === 'identity' ? undefined : file.variants.find((v) => v.encoding === chosen)
-  if (variant) return { variant, decode: false, source: variant.path, recorded: variant }
-  if (file.originalOnDisk) return { variant: undefined, decode: false, source: file.path, recorded: file }
+  if (variant) return { variant, delta: false, decode: false, source: variant.path, recorded: variant }
+  if (file.originalOnDisk) return { variant: undefined, delta: false, decode: false, source: file.path, recorded: file }
   const gzip = file.variants.find((v) => v.encoding === 'gzip')
   // The .gz on disk is what is opened; the representation sent is the original's.
-  return gzip && { variant: undefined, decode: true, source: gzip.path, recorded: { size: gzip.size, sha256: file.sha256 } }
+  return gzip && { variant: undefined, delta: false, decode: true, source: gzip.path, recorded: { size: gzip.size, sha256: file.sha256 } }
 }
 
 /**
@@ -195,13 +207,16 @@ async function serve(root: string, entry: Entry, req: IncomingMessage, res: Serv
     // The file opened is the one the manifest describes when size and mtime agree (variants
     // carry their original's mtime); otherwise a rebuild replaced it since: derive the ETag
     // from what was opened, so a cache never pairs a tag with other bytes.
-    const asRecorded = info.size === choice.recorded.size && Math.abs(info.mtimeMs - file.mtimeMs) < 1
+    // Within a millisecond: tools that copy times (and Node's Date) round sub-millisecond parts.
+    const asRecorded = info.size === choice.recorded.size && Math.abs(info.mtimeMs - file.mtimeMs) <= 1
     const etag = asRecorded ? etagOf(choice.recorded.sha256) : `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}-${variant?.encoding ?? 'identity'}"`
     const size = info.size
     const lastModified = new Date(Math.floor(info.mtimeMs / 1000) * 1000).toUTCString()
 
     res.setHeader('Content-Type', file.contentType)
-    if (codings.length > 0) res.setHeader('Vary', 'Accept-Encoding')
+    if (choice.delta) res.setHeader('Vary', 'Accept-Encoding, Available-Dictionary')
+    else if (codings.length > 0) res.setHeader('Vary', 'Accept-Encoding')
+    if (file.useAsDictionary !== undefined) res.setHeader('Use-As-Dictionary', useAsDictionaryHeader(file.useAsDictionary))
     if (variant) res.setHeader('Content-Encoding', variant.encoding)
     res.setHeader('Cache-Control', file.cacheControl)
     res.setHeader('X-Content-Type-Options', 'nosniff')

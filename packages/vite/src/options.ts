@@ -47,13 +47,14 @@ export function resolvePreencodeViteOptions(
   root: string,
   backendFiles: string[] = [],
 ): ResolvedPreencodeViteOptions {
-  const { report, compress, rest } = resolveBuildOptions(options, { root, component: 'vite', exclude: [VITE_METADATA_GLOB, ...backendFiles] }, [
+  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root, component: 'vite', exclude: [VITE_METADATA_GLOB, ...backendFiles] }, [
     'environments',
     'serverConfigs',
   ])
   return {
     report,
     compress,
+    deltas,
     environments: resolveEnvironments(rest.environments),
     serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'vite'),
   }

@@ -3,7 +3,11 @@ import { dirname, join, resolve } from 'node:path'
 import { createBuildRunner, isPreencodeError, wantsColor, MANIFEST_FILENAME, type BuildRunner } from '@preencode/core'
 import { createPreencodeMiddleware, serverConfigWriter } from '@preencode/server-config'
 import type { Plugin, ResolvedConfig } from 'vite'
+import { detectFramework, frameworkWarning, type FrameworkIntegration } from './frameworks.js'
 import { resolvePreencodeViteOptions, type PreencodeViteOptions, type ResolvedPreencodeViteOptions } from './options.js'
+
+/** Frameworks already warned about in this process (each build step makes a new plugin instance). */
+const warnedFrameworks = new Set<string>()
 
 /**
  * Pre-compresses every client output of a Vite build (gzip, brotli and zstd beside each file)
@@ -21,6 +25,8 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
    * and only the last output's directory would be left.
    */
   const outDirs = new Map<string, Set<string>>()
+  /** Set inside a framework that writes its pages after Vite (Astro, SvelteKit…): the plugin stands down. */
+  let framework: FrameworkIntegration | undefined
 
   return {
     name: 'preencode',
@@ -35,6 +41,12 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       } catch (error) {
         if (isPreencodeError(error) && error.isUserError) this.error(error.message)
         throw error
+      }
+      framework = config.command === 'build' ? detectFramework(config.plugins.map((plugin) => plugin.name)) : undefined
+      // Frameworks load the Vite config once per build step (client, server, prerender): say it once.
+      if (framework && !warnedFrameworks.has(framework.framework)) {
+        warnedFrameworks.add(framework.framework)
+        config.logger.warn(frameworkWarning(framework))
       }
       runner = createBuildRunner({ options: resolved, root: config.root, writeServerConfigs: serverConfigWriter(resolved.serverConfigs) })
     },
@@ -67,7 +79,7 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       async handler(error?: Error) {
         const dirs = [...(outDirs.get(this.environment.name) ?? [])]
         outDirs.delete(this.environment.name)
-        if (error) return
+        if (error || framework) return
         try {
           await runner.run({
             dirs,

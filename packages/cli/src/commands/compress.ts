@@ -11,7 +11,7 @@ import {
   type CompressReport,
   type Format,
 } from '@preencode/core'
-import { loadConfig } from '@preencode/deploy'
+import type { LoadedConfig } from '@preencode/deploy'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger, printJson, wantsColor } from '../cli-utils.js'
 import { compressOptionsFrom } from '../compress-options.js'
@@ -63,8 +63,11 @@ export const compressCommand = defineCommand({
     }
     process.once('SIGINT', interrupt)
     let report: CompressReport
-    let loaded: Awaited<ReturnType<typeof loadConfig>>
+    let loaded: LoadedConfig | undefined
     try {
+      // Loaded after the Ctrl-C handler is in place (and only by this command): the deploy
+      // package is the heaviest import of the CLI.
+      const { loadConfig } = await import('@preencode/deploy')
       loaded = await loadConfig(process.cwd())
       const options = compressOptionsFrom(parsed, rawArgs, loaded && { path: loaded.path, options: loaded.config.compress })
       report = (await compressDirectory(parsed.dir, options, {

@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { readManifest, userError } from '@preencode/core'
+import { reconcileManifest, userError } from '@preencode/core'
 import { apacheConfig, caddyConfig, cloudfrontFunction, isServer, nginxConfig, SERVERS } from '@preencode/server-config'
 import { defineCommand } from 'citty'
-import { assertKnownFlags } from '../cli-utils.js'
+import { assertKnownFlags, createLogger } from '../cli-utils.js'
 
 const args = {
   server: { type: 'positional', description: `One of ${SERVERS.join(', ')}`, required: true },
@@ -36,7 +36,8 @@ export const configCommand = defineCommand({
     }
     if (parsed.address !== undefined && server !== 'caddy') throw userError('cli', '--address applies to caddy only.')
     const dir = resolve(parsed.dir)
-    const manifest = await readManifest(dir)
+    // Brought up to date with the disk first: a post-build step may have added or edited files.
+    const { manifest } = await reconcileManifest(dir, { logger: createLogger() })
     const root = parsed.root ?? dir
     let text: string
     switch (server) {

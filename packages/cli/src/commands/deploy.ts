@@ -58,6 +58,8 @@ export const deployCommand = defineCommand({
       delete: settings.delete,
       keep: settings.keep,
       onEvent: (event) => {
+        if (event.type === 'note') process.stderr.write(`${event.message}\n`)
+        if (event.type === 'warning') process.stderr.write(`warning: ${event.message}\n`)
         // DEBUG=preencode:* (or preencode:deploy) shows retries on stderr; they are otherwise silent.
         if (event.type === 'retry' && /(^|,)\s*preencode:(\*|deploy)/.test(process.env.DEBUG ?? '')) {
           process.stderr.write(`preencode:deploy retry ${event.attempt} of ${event.what} in ${event.delayMs} ms (${event.error})\n`)
