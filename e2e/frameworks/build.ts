@@ -26,16 +26,22 @@ export interface Framework {
   pages: string[]
   /** How many HTML pages the build must at least leave, so an empty build cannot pass. */
   minPages: number
+  /** Its integration writes an Apache `.htaccess` into the output (`serverConfigs`); the CLI route does not. */
+  htaccess: boolean
+  /** Files written by another integration at the end of the build, which must have variants too. */
+  lateFiles?: string[]
 }
 
-/** Every fixture's integration writes an Apache `.htaccess` into its output (`serverConfigs`). */
+/** The Apache config the integrations write into their output (`serverConfigs`). */
 export const HTACCESS = '.htaccess'
 
 export const FRAMEWORKS: Framework[] = [
-  { name: 'Astro', dir: 'astro', out: 'dist', pages: ['/', '/blog/first/'], minPages: 4 },
-  { name: 'SvelteKit', dir: 'sveltekit', out: 'build', pages: ['/', '/blog/first/'], minPages: 5 },
-  { name: 'VitePress', dir: 'vitepress', out: '.vitepress/dist', pages: ['/guide/deploy.html'], minPages: 4 },
-  { name: 'Nuxt', dir: 'nuxt', out: '.output/public', pages: ['/', '/blog/first/'], minPages: 5 },
+  { name: 'Astro', dir: 'astro', out: 'dist', pages: ['/', '/blog/first/'], minPages: 4, htaccess: true, lateFiles: ['feed.xml'] },
+  { name: 'SvelteKit', dir: 'sveltekit', out: 'build', pages: ['/', '/blog/first/'], minPages: 5, htaccess: true },
+  { name: 'VitePress', dir: 'vitepress', out: '.vitepress/dist', pages: ['/guide/deploy.html'], minPages: 4, htaccess: true },
+  { name: 'Nuxt', dir: 'nuxt', out: '.output/public', pages: ['/', '/blog/first/'], minPages: 5, htaccess: true },
+  // Not Vite: `eleventy && preencode compress _site` as the package's build script.
+  { name: 'Eleventy', dir: 'eleventy', out: '_site', pages: ['/', '/blog/first/'], minPages: 4, htaccess: false },
 ]
 
 /** Telemetry off: nothing but the package registries is reachable here, and tests should not phone home. */

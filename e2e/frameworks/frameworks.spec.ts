@@ -44,9 +44,15 @@ for (const framework of FRAMEWORKS) {
 
       // serverConfigs through the integration: the config is written into the output, describes
       // the final manifest, and is itself listed (deploy ships it).
-      const htaccess = await readFile(join(root, HTACCESS), 'utf8')
-      expect(htaccess).toBe(serverConfig(manifest, { server: 'apache' }))
-      expect(manifest.files.map((file) => file.path)).toContain(HTACCESS)
+      for (const late of framework.lateFiles ?? []) {
+        const entry = manifest.files.find((file) => file.path === late)
+        expect(entry?.variants.map((variant) => variant.encoding).sort(), `variants of ${late}, written by an earlier integration`).toEqual(['br', 'gzip', 'zstd'])
+      }
+      if (framework.htaccess) {
+        const htaccess = await readFile(join(root, HTACCESS), 'utf8')
+        expect(htaccess).toBe(serverConfig(manifest, { server: 'apache' }))
+        expect(manifest.files.map((file) => file.path)).toContain(HTACCESS)
+      }
     })
 
     test('Chromium loads the prerendered pages from nginx as br or zstd and runs their scripts', async ({ page }) => {

@@ -46,7 +46,10 @@ export function preencode(options: PreencodeAstroOptions = {}): AstroIntegration
  * later one writes there (a sitemap, a search index) would be missing from the manifest.
  */
 function warnAboutLaterWriters(integrations: AstroIntegration[], self: AstroIntegration, logger: AstroIntegrationLogger): void {
-  const later = integrations.slice(integrations.indexOf(self) + 1).filter((other) => other.hooks['astro:build:done'] !== undefined)
+  // Astro may hand integrations over as copies: find ours by identity, else by name.
+  const index = integrations.findIndex((other) => other === self || other.name === self.name)
+  if (index === -1) return
+  const later = integrations.slice(index + 1).filter((other) => other.name !== self.name && other.hooks['astro:build:done'] !== undefined)
   if (later.length === 0) return
   const names = later.map((other) => other.name).join(', ')
   logger.warn(`${names} run${later.length === 1 ? 's' : ''} after ${INTEGRATION_NAME} at the end of the build: files written there are not compressed. List preencode() last in \`integrations\`.`)

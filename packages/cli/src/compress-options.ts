@@ -10,6 +10,7 @@ import {
   defaultCacheDir,
   CODECS,
   isPreencodeError,
+  isSharedCacheUrl,
   resolveCompressOptions,
   userError,
   type CompressOptions,
@@ -25,6 +26,7 @@ export type CompressFlags = { [flag in `level-${Format}`]?: string | undefined }
   concurrency?: string | undefined
   cache?: boolean | undefined
   'cache-dir'?: string | undefined
+  endpoint?: string | undefined
 }
 
 /** The `compress` section of a loaded config file. */
@@ -48,6 +50,10 @@ export function compressOptionsFrom(flags: CompressFlags, rawArgs: readonly stri
   else if (flags['cache-dir'] !== undefined) options.cache = flags['cache-dir']
   // Found from the site, not the working directory: run from anywhere, same cache.
   else if (options.cache === undefined || options.cache === true) options.cache = defaultCacheDir(flags.dir)
+  if (flags.endpoint !== undefined) {
+    if (!isSharedCacheUrl(options.cache)) throw userError('cli', '--endpoint is the endpoint of a shared cache: it needs --cache-dir s3://bucket/prefix.')
+    options.cacheEndpoint = String(flags.endpoint)
+  }
   return options
 }
 
@@ -90,7 +96,7 @@ function checkSection(section: CompressSection): CompressOptions {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw userError('cli', `${where}: "compress" must be an object of compress options, e.g. { "formats": ["gzip", "brotli"] }.`)
   const options = { ...(value as CompressOptions) }
   // Paths in the file are relative to the file, not to wherever the command runs.
-  if (typeof options.cache === 'string') options.cache = resolve(dirname(section.path), options.cache)
+  if (typeof options.cache === 'string' && !isSharedCacheUrl(options.cache)) options.cache = resolve(dirname(section.path), options.cache)
   try {
     resolveCompressOptions(options, dirname(section.path))
   } catch (error) {

@@ -261,9 +261,15 @@ describe('preencode compress', () => {
     const child = spawn(process.execPath, [BIN, 'compress', dir, '--no-cache', '--formats', 'brotli'], { cwd: work, env: { ...process.env, NO_COLOR: '1' } })
     let stderr = ''
     child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
-    await new Promise((done) => setTimeout(done, 700))
+    // Interrupt once the run is underway (its first file written), not after a fixed delay: on
+    // a loaded machine the process may still be starting, before its Ctrl-C handler exists.
+    let running = true
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => { running = false; done(code) }))
+    while (running && !(await readdir(dir)).some((f) => f.endsWith('.br') || f.includes('.tmp-'))) {
+      await new Promise((done) => setTimeout(done, 20))
+    }
     child.kill('SIGINT')
-    const status = await new Promise<number | null>((done) => child.once('exit', (code) => done(code)))
+    const status = await exited
     expect(status).toBe(1)
     expect(stderr).toMatch(/Interrupted/)
     const leftovers = (await readdir(dir)).filter((f) => f.includes('.tmp-'))

@@ -15,11 +15,21 @@ import { withOpenFiles } from './open-files.js'
 export interface CompressionCache {
   /** Absolute directory, or false when caching is off (every `get` misses, `set` is a no-op). */
   readonly dir: string | false
-  get(key: string): Promise<Buffer | undefined>
+  /**
+   * The stored bytes, or undefined on a miss. `verify` checks an entry that came from another
+   * machine (a shared cache) before it is used: false makes it a miss. Local entries are
+   * checksummed and skip it.
+   */
+  get(key: string, verify?: VerifyEntry): Promise<Buffer | undefined>
   set(key: string, payload: Uint8Array): Promise<void>
+  /** Ends what the cache holds open (a shared cache's connections). @default nothing to end */
+  close?(): void
   /** Deletes least recently used entries until the cache holds at most `maxBytes`. */
   prune(): Promise<{ removedEntries: number; removedBytes: number; keptBytes: number }>
 }
+
+/** Resolves true when `payload` is what the key promises (it decodes to the original). */
+export type VerifyEntry = (payload: Buffer) => Promise<boolean>
 
 export interface CacheKeyParts {
   /** sha256 of the original's bytes, hex. */

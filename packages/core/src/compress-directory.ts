@@ -3,7 +3,7 @@ import { realpath, stat, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { checkBudgets } from './budgets.js'
-import { openCache } from './cache.js'
+import type { CompressionCache } from './cache.js'
 import { createDebug } from './debug.js'
 import { userError } from './errors.js'
 import { runFileJob, statFileJob, type FileJob, type FileJobContext, type FileOutcome } from './file-job.js'
@@ -12,7 +12,9 @@ import type { ProgressBytes } from './progress.js'
 import { MANIFEST_FILENAME, MANIFEST_VERSION, readManifest, type Manifest } from './manifest.js'
 import { isResolvedCompressOptions, resolveCompressOptions, type CompressOptions, type ResolvedCompressOptions } from './options.js'
 import { WorkPool } from './pool.js'
-import { buildReport, type CompressReport, type SkipReason } from './report.js'
+import { openRunCache } from './run-cache.js'
+import { shardJobs, type Shard } from './shard.js'
+import { buildReport, type CompressReport, type ReportCounters, type SkipReason } from './report.js'
 import { recordSettings } from './manifest-settings.js'
 import { checkSidecarOwnership } from './ownership.js'
 import { scanDirectory } from './scan.js'
@@ -38,6 +40,13 @@ export interface CompressRun {
   onProgress?: (done: number, total: number, path: string, bytes: ProgressBytes) => void
   /** Aborting stops queued work; files already complete stay, nothing half-written appears. */
   signal?: AbortSignal
+  /**
+   * Compress only this share of the files (split by bytes) into the cache, writing nothing into
+   * the directory: several CI jobs each take one share, then one unsharded run with the same
+   * (shared) cache assembles the site without encoding. See docs/shared-cache.md.
+   * @default undefined (every file, written)
+   */
+  shard?: Shard
 }
 
 export interface CompressResult {
@@ -91,12 +100,29 @@ export async function compressDirectory(dir: string, userOptions: ResolvedCompre
   run.signal?.addEventListener('abort', abortRun, { once: true })
   if (run.signal?.aborted) abortRun()
   const pool = new WorkPool({ concurrency: options.concurrency, signal: controller.signal })
-  let cacheWriteErrors = 0
-  const cache = openCache(options.cacheDir, options.cacheMaxBytes, {
-    onWriteError: (error) => {
-      if (cacheWriteErrors++ === 0) logger.warn(`cannot write to the cache at ${String(options.cacheDir)} (${(error as Error).message}); this run goes on, the next one will compress again`)
-    },
-  })
+  if (run.shard && options.cacheDir === false) throw userError('options', 'A sharded run (`shard`, --shard) fills the cache for the final run to assemble from: it needs a cache, best a shared one (s3://bucket/prefix); drop --no-cache.')
+  const runCache = openRunCache(options, logger)
+  try {
+    return await compressWithCache(root, options, run, logger, controller, abortRun, runCache.cache, { started, previous, scan, pending, variantsOnDisk, pool })
+  } finally {
+    const summary = runCache.summary()
+    if (summary) logger.info(summary)
+    runCache.cache.close?.()
+  }
+}
+
+interface RunState {
+  started: number
+  previous: Manifest | undefined
+  scan: Awaited<ReturnType<typeof scanDirectory>>
+  pending: FileJob[]
+  variantsOnDisk: Set<string>
+  pool: WorkPool
+}
+
+async function compressWithCache(root: string, options: ResolvedCompressOptions, run: CompressRun, logger: CompressLogger, controller: AbortController, abortRun: () => void, cache: CompressionCache, state: RunState): Promise<CompressResult> {
+  const { started, scan, variantsOnDisk, pool } = state
+  let { pending } = state
   const ctx: FileJobContext = {
     root,
     options,
@@ -106,6 +132,7 @@ export async function compressDirectory(dir: string, userOptions: ResolvedCompre
     included: scan.included,
     excluded: scan.excluded,
     signal: controller.signal,
+    cacheOnly: run.shard !== undefined,
   }
   // Before anything is written: a sidecar name taken by a file preencode did not write stops
   // the run (or, holding exactly the bytes it would write, becomes preencode's).
@@ -117,7 +144,9 @@ export async function compressDirectory(dir: string, userOptions: ResolvedCompre
   if (tempFiles > 0) logger.info(`removed ${tempFiles} temp files left by an interrupted run`)
   // Largest first: brotli 11 on one 8 MB source map takes ~15 s, and started last it would run
   // alone on one core at the end (the longest-processing-time-first rule shortens the tail).
-  const jobs = (await Promise.all(pending.map((job) => statFileJob(root, job)))).sort((a, b) => b.weight - a.weight || (a.path < b.path ? -1 : 1))
+  const all = (await Promise.all(pending.map((job) => statFileJob(root, job)))).sort((a, b) => b.weight - a.weight || (a.path < b.path ? -1 : 1))
+  const jobs = run.shard ? shardJobs(all, run.shard) : all
+  if (run.shard) debug('shard %d/%d: %d of %d files, %d of %d bytes', run.shard.index, run.shard.count, jobs.length, all.length, jobs.reduce((t, j) => t + j.weight, 0), all.reduce((t, j) => t + j.weight, 0))
   debug('%d files (%d to recover from .gz), %d variants on disk (%d adopted), %d temp files removed', jobs.length, jobs.filter((j) => j.recoverFromGzip).length, owned.length, adopted.length, tempFiles)
 
   let done = 0
@@ -146,19 +175,14 @@ export async function compressDirectory(dir: string, userOptions: ResolvedCompre
     outcomes.push(result.value)
   }
   if (debug.enabled) debugCriticalPath(outcomes, performance.now() - encodeStarted, pool.concurrency)
+  if (run.shard) return { manifest: manifestOf(options, outcomes), report: buildReport(manifestOf(options, outcomes), counters(root, options, started, outcomes, pool, { pruned: 0, stale: 0, tempFiles, originalsRemoved: { files: 0, bytes: 0 } })) }
 
   const keep = new Set(outcomes.flatMap((o) => o.entry.variants.map((v) => v.path)))
   // Only sidecars an earlier manifest records (or adopted above): never a file of the user's.
   const stale = await removeStaleVariants(root, owned, keep)
   if (stale.length > 0) logger.info(`removed ${stale.length} stale variants`)
 
-  const manifest: Manifest = {
-    version: MANIFEST_VERSION,
-    generator: GENERATOR,
-    formats: [...options.formats],
-    files: outcomes.map((o) => o.entry).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
-    settings: recordSettings(options),
-  }
+  const manifest = manifestOf(options, outcomes)
   await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(manifest, null, 2)}\n`)
   // keepOriginals: false. The .gz variants are complete and the manifest records the originals
   // as gone: only now may they go. A run killed here leaves originals the next run reuses.
@@ -172,6 +196,29 @@ export async function compressDirectory(dir: string, userOptions: ResolvedCompre
   // Only new entries can push the cache over its bound; a fully cached run skips the directory walk.
   const pruned = cacheMisses > 0 ? await cache.prune() : { removedEntries: 0 }
 
+  const report = buildReport(manifest, counters(root, options, started, outcomes, pool, { pruned: pruned.removedEntries, stale: stale.length, tempFiles, originalsRemoved }))
+  if (options.budgets.length > 0) report.budgets = checkBudgets(manifest, options.budgets)
+  return { manifest, report }
+}
+
+function manifestOf(options: ResolvedCompressOptions, outcomes: FileOutcome[]): Manifest {
+  return {
+    version: MANIFEST_VERSION,
+    generator: GENERATOR,
+    formats: [...options.formats],
+    files: outcomes.map((o) => o.entry).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    settings: recordSettings(options),
+  }
+}
+
+function counters(
+  root: string,
+  options: ResolvedCompressOptions,
+  started: number,
+  outcomes: FileOutcome[],
+  pool: WorkPool,
+  cleanup: { pruned: number; stale: number; tempFiles: number; originalsRemoved: { files: number; bytes: number } },
+): ReportCounters {
   const skipped: Record<SkipReason, number> = { excluded: 0, incompressible: 0, 'below-threshold': 0, 'no-saving': 0 }
   const rejected: Partial<Record<Format, number>> = {}
   for (const outcome of outcomes) {
@@ -179,25 +226,23 @@ export async function compressDirectory(dir: string, userOptions: ResolvedCompre
     for (const format of outcome.rejected) rejected[format] = (rejected[format] ?? 0) + 1
   }
   const sum = (pick: (o: FileOutcome) => number): number => outcomes.reduce((total, o) => total + pick(o), 0)
-  const report = buildReport(manifest, {
+  return {
     dir: root,
     formats: options.formats,
     durationMs: performance.now() - started,
     cacheEnabled: options.cacheDir !== false,
     cacheHits: sum((o) => o.cacheHits),
-    cacheMisses,
-    prunedEntries: pruned.removedEntries,
+    cacheMisses: sum((o) => o.cacheMisses),
+    prunedEntries: cleanup.pruned,
     variantsWritten: sum((o) => o.written),
     variantsUnchanged: sum((o) => o.unchanged),
     rejected,
     skipped,
-    staleVariants: stale.length,
-    tempFiles,
-    originalsRemoved,
+    staleVariants: cleanup.stale,
+    tempFiles: cleanup.tempFiles,
+    originalsRemoved: cleanup.originalsRemoved,
     peakBytesInFlight: pool.peaks.peakBytes,
-  })
-  if (options.budgets.length > 0) report.budgets = checkBudgets(manifest, options.budgets)
-  return { manifest, report }
+  }
 }
 
 async function assertDirectory(root: string): Promise<void> {

@@ -30,6 +30,12 @@ export interface FileJobContext {
   included: ReadonlySet<string>
   excluded: ReadonlySet<string>
   signal: AbortSignal
+  /**
+   * A `--shard` run: encode into the cache and write nothing into the site (the final,
+   * unsharded run assembles the site from the cache).
+   * @default false
+   */
+  cacheOnly?: boolean
 }
 
 /**
@@ -153,7 +159,7 @@ async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string,
       }
       ctx.signal.throwIfAborted()
       const variantPath = `${job.path}${CODECS[format].extension}`
-      const changed = await writeIfChanged(ctx, variantPath, bytes, mtimeMs)
+      const changed = ctx.cacheOnly ? false : await writeIfChanged(ctx, variantPath, bytes, mtimeMs)
       if (changed) outcome.written++
       else outcome.unchanged++
       outcome.entry.variants.push({ format, encoding: CODECS[format].encoding, path: variantPath, size: bytes.byteLength, sha256: sha256Hex(bytes) } satisfies ManifestVariant)
@@ -163,6 +169,7 @@ async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string,
   }
 
   const hasGzip = outcome.entry.variants.some((v) => v.format === 'gzip')
+  if (ctx.cacheOnly) return outcome
   if (!options.keepOriginals && hasGzip) {
     outcome.entry.originalOnDisk = false
     outcome.removeOriginal = !job.recoverFromGzip
@@ -198,7 +205,8 @@ export async function encodeWithCache(ctx: FileJobContext, format: Format, data:
   const level = ctx.options.levels[format]
   const params = encoderParams(format, { size: data.byteLength, path }, level)
   const key = cacheKey({ contentSha256: sha256, format, settings: encoderSettings(format, params) })
-  const cached = await ctx.cache.get(key)
+  // An entry from a shared cache was made on another machine: it must decode to these bytes.
+  const cached = await ctx.cache.get(key, async (payload) => (await decodeBuffer(format, payload)).equals(data))
   if (cached) {
     ticket?.release()
     return { bytes: cached, hit: true, encodeMs: 0 }

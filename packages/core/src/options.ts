@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { resolveBudgets, type ResolvedBudget, type SizeBudget } from './budgets.js'
 import { defaultCacheDir } from './cache-dir.js'
+import { isSharedCacheUrl, parseSharedCacheUrl, type SharedCacheLocation } from './shared-cache-location.js'
 import { userError } from './errors.js'
 import { peerFormatName, unknownOptionMessage } from './peer-options.js'
 import { ALL_FORMATS, CODECS, isFormat, type Format } from './formats.js'
@@ -52,12 +53,20 @@ export interface CompressOptions {
    */
   keepOriginals?: boolean
   /**
-   * The persistent cache of compressed bytes: `false` to disable, or a directory.
+   * The persistent cache of compressed bytes: `false` to disable, a directory, or
+   * `s3://bucket/prefix` for a cache shared by every machine that builds the site (a CI fleet):
+   * entries are then looked up in the local default directory first, then in the bucket
+   * (needs `@aws-sdk/client-s3`; credentials from the standard AWS chain). See docs/shared-cache.md.
    * @default the nearest project's `node_modules/.cache/preencode` (a folder with `package.json`
    * and `node_modules/`, at or above the working directory), else `$XDG_CACHE_HOME/preencode`
    * or `~/.cache/preencode`; never a new `node_modules`
    */
   cache?: boolean | string
+  /**
+   * The endpoint of an S3-compatible shared cache (MinIO, R2…), e.g. `http://127.0.0.1:9000`.
+   * @default process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL ?? AWS
+   */
+  cacheEndpoint?: string
   /**
    * The cache is pruned (least recently used first) to at most this many bytes.
    * @default 268435456 (256 MiB)
@@ -92,6 +101,8 @@ export interface ResolvedCompressOptions {
   keepOriginals: boolean
   /** Absolute cache directory, or false when caching is off. */
   cacheDir: string | false
+  /** The bucket behind the local cache when `cache` is `s3://…`; false otherwise. */
+  sharedCache: SharedCacheLocation | false
   cacheMaxBytes: number
   concurrency: number
   cachePolicy: ResolvedCachePolicy
@@ -111,7 +122,7 @@ export const DEFAULT_COMPRESS_OPTIONS = Object.freeze({
 
 const OPTION_KEYS = new Set<string>([
   'formats', 'levels', 'threshold', 'minSaving', 'include', 'exclude', 'keepOriginals', 'cache',
-  'cacheMaxBytes', 'concurrency', 'cachePolicy', 'budgets',
+  'cacheEndpoint', 'cacheMaxBytes', 'concurrency', 'cachePolicy', 'budgets',
 ])
 
 function fail(message: string): never {
@@ -174,8 +185,10 @@ export function resolveCompressOptions(options: CompressOptions = {}, cwd: strin
   const include = patterns('include')
   const exclude = patterns('exclude')
   const cache = options.cache ?? true
-  if (typeof cache !== 'boolean' && typeof cache !== 'string') fail('`cache` must be true, false or a directory path.')
-  const cacheDir = cache === false ? false : cache === true ? defaultCacheDir(cwd) : resolve(cwd, cache)
+  if (typeof cache !== 'boolean' && typeof cache !== 'string') fail('`cache` must be true, false, a directory path or s3://bucket/prefix.')
+  if (options.cacheEndpoint !== undefined && typeof options.cacheEndpoint !== 'string') fail('`cacheEndpoint` must be a URL string such as http://127.0.0.1:9000.')
+  const sharedCache = isSharedCacheUrl(cache) ? parseSharedCacheUrl(cache, options.cacheEndpoint) : false
+  const cacheDir = cache === false ? false : cache === true || sharedCache ? defaultCacheDir(cwd) : resolve(cwd, cache)
   const keepOriginals = options.keepOriginals ?? DEFAULT_COMPRESS_OPTIONS.keepOriginals
   if (typeof keepOriginals !== 'boolean') fail('`keepOriginals` must be true or false.')
   if (!keepOriginals && !formats.includes('gzip')) fail('`keepOriginals: false` needs `gzip` in `formats`: servers decode the gzip variant for clients that accept no encoding.')
@@ -188,6 +201,7 @@ export function resolveCompressOptions(options: CompressOptions = {}, cwd: strin
     exclude,
     keepOriginals,
     cacheDir,
+    sharedCache,
     cacheMaxBytes,
     concurrency,
     cachePolicy: resolveCachePolicy(options.cachePolicy),

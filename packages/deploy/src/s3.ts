@@ -86,13 +86,6 @@ export const DELETE_BATCH_SIZE = 1000
 const METADATA_SHA256 = 'preencode-sha256'
 const SILENT_LOGGER = { trace() {}, debug() {}, info() {}, warn() {}, error() {} }
 
-/** Parses `s3://bucket/prefix` into bucket and prefix. */
-export function parseS3Url(url: string): { bucket: string; prefix: string } {
-  const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(url)
-  if (!match || !match[1]) throw userError('deploy', `"${url}" is not an S3 target; expected s3://bucket or s3://bucket/prefix.`)
-  return { bucket: match[1], prefix: match[2] ?? '' }
-}
-
 /** An S3-compatible target. Its client is created at once; nothing is sent until the deploy runs. */
 export function s3Target(options: S3TargetOptions): DeployTarget {
   const prefix = options.prefix ? options.prefix.replace(/^\/+/, '').replace(/\/*$/, '/') : ''

@@ -7,7 +7,10 @@ import {
   formatBudgetMarkdown,
   formatBudgetTable,
   formatReport,
+  parseShard,
+  resolveCompressOptions,
   userError,
+  type CompressLogger,
   type CompressReport,
   type Format,
 } from '@preencode/core'
@@ -15,6 +18,7 @@ import type { LoadedConfig } from '@preencode/deploy'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger, printJson, wantsColor } from '../cli-utils.js'
 import { compressOptionsFrom } from '../compress-options.js'
+import { deltaArgs, runDeltas } from './deltas.js'
 
 const args = {
   dir: { type: 'positional', description: 'The build output folder to compress in place', required: true },
@@ -26,7 +30,10 @@ const args = {
   concurrency: { type: 'string', description: 'Files compressed at once (default: the number of cores)', valueHint: 'n' },
   'keep-originals': { type: 'boolean', default: true, description: 'Keep the uncompressed originals', negativeDescription: 'Keep only the variants (gzip always); servers decode for clients without gzip' },
   cache: { type: 'boolean', default: true, description: 'Reuse compressed bytes from the persistent cache', negativeDescription: 'Compress everything afresh, without reading or writing the cache' },
-  'cache-dir': { type: 'string', description: "Cache directory (default: the site's project's node_modules/.cache/preencode, else ~/.cache/preencode)", valueHint: 'dir' },
+  'cache-dir': { type: 'string', description: "Cache directory, or s3://bucket/prefix for a cache shared by CI runners (default: the site's project's node_modules/.cache/preencode, else ~/.cache/preencode)", valueHint: 'dir|s3-url' },
+  endpoint: { type: 'string', description: 'Endpoint of an S3-compatible shared cache (MinIO, R2…); default $AWS_ENDPOINT_URL, else AWS', valueHint: 'url' },
+  shard: { type: 'string', description: 'Compress only share i of n (split by bytes) into the cache and write nothing; a final run without --shard assembles', valueHint: 'i/n' },
+  ...deltaArgs,
   json: { type: 'boolean', description: 'Print only the report, as JSON' },
   quiet: { type: 'boolean', description: 'Print nothing but errors' },
 } as const
@@ -62,7 +69,6 @@ export const compressCommand = defineCommand({
       controller.abort(userError('cli', 'Interrupted. Files finished so far are complete; run again to finish (the cache keeps the work done).'))
     }
     process.once('SIGINT', interrupt)
-    let report: CompressReport
     let loaded: LoadedConfig | undefined
     try {
       // Loaded after the Ctrl-C handler is in place (and only by this command): the deploy
@@ -70,26 +76,45 @@ export const compressCommand = defineCommand({
       const { loadConfig } = await import('@preencode/deploy')
       loaded = await loadConfig(process.cwd())
       const options = compressOptionsFrom(parsed, rawArgs, loaded && { path: loaded.path, options: loaded.config.compress })
-      report = (await compressDirectory(parsed.dir, options, {
-        logger: createLogger({ quiet: quiet || json }),
+      const shard = parsed.shard === undefined ? undefined : parseShard(String(parsed.shard))
+      const resolved = resolveCompressOptions(options)
+      const { manifest, report } = await compressDirectory(parsed.dir, resolved, {
+        logger: quietInfo(createLogger({ quiet }), json),
         signal: controller.signal,
         ...(quiet ? {} : { onProgress: progress.update }),
-      })).report
+        ...(shard ? { shard } : {}),
+      })
       progress.done()
+      if (shard) {
+        // A shard wrote nothing into the site: deltas and the report belong to the assemble run.
+        if (json) printJson(report)
+        else if (!quiet) process.stdout.write(`shard ${shard.index}/${shard.count}: ${report.cache.misses} encoded into the cache, ${report.cache.hits} already there; nothing written to ${parsed.dir}. Run \`preencode compress\` without --shard, with the same cache, to assemble the site.\n`)
+        return
+      }
+      const deltas = await runDeltas(parsed.dir, manifest, resolved, parsed, rawArgs)
+      if (json) printJson(deltas ? { ...report, deltas: deltas.report } : report)
+      else if (!quiet) process.stdout.write(`${formatReport(report, { color: wantsColor(process.stdout) })}\n${deltas ? `${deltas.text}\n` : ''}`)
+      await checkBudgets(report, { json, quiet, configPath: loaded?.path })
     } finally {
       process.removeListener('SIGINT', interrupt)
     }
-    if (json) printJson(report)
-    else if (!quiet) process.stdout.write(`${formatReport(report, { color: wantsColor(process.stdout) })}\n`)
-    if (report.budgets) {
-      await appendGithubStepSummary(formatBudgetMarkdown(report.budgets))
-      if (!report.budgets.ok) {
-        // The table is in the report above; with --json or --quiet it goes to stderr instead.
-        if (json || quiet) process.stderr.write(`${formatBudgetTable(report.budgets)}\n`)
-        const { failures, unmatched } = report.budgets
-        const what = [failures.length > 0 ? `${failures.length} files over budget` : '', unmatched.length > 0 ? `${unmatched.length} budgets match no file` : ''].filter(Boolean).join(', ')
-        throw userError('cli', `Size budgets failed: ${what} (see the table; budgets are set in ${loaded?.path ?? 'the config file'}).`, { code: 'OVER_BUDGET' })
-      }
-    }
   },
 })
+/** --json keeps stdout for the report and drops notes, but warnings (a shared cache down) still reach stderr. */
+function quietInfo(logger: CompressLogger, json: boolean): CompressLogger {
+  return json ? { info() {}, warn: (message) => logger.warn(message) } : logger
+}
+
+/**
+ * Size budgets from the config file: the verdict goes to the GitHub job summary (in Actions);
+ * a failure exits 1. The table is in the report on stdout; with --json or --quiet, on stderr.
+ */
+async function checkBudgets(report: CompressReport, how: { json: boolean; quiet: boolean; configPath: string | undefined }): Promise<void> {
+  if (!report.budgets) return
+  await appendGithubStepSummary(formatBudgetMarkdown(report.budgets))
+  if (report.budgets.ok) return
+  if (how.json || how.quiet) process.stderr.write(`${formatBudgetTable(report.budgets)}\n`)
+  const { failures, unmatched } = report.budgets
+  const what = [failures.length > 0 ? `${failures.length} files over budget` : '', unmatched.length > 0 ? `${unmatched.length} budgets match no file` : ''].filter(Boolean).join(', ')
+  throw userError('cli', `Size budgets failed: ${what} (see the table; budgets are set in ${how.configPath ?? 'the config file'}).`, { code: 'OVER_BUDGET' })
+}

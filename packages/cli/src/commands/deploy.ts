@@ -48,7 +48,7 @@ export const deployCommand = defineCommand({
       )
     }
     const json = parsed.json === true
-    const target = createTarget(settings.to, settings)
+    const target = await createTarget(settings.to, settings)
     const progress = createDeployProgress(process.stderr)
     const { plan, summary } = await deploy({
       dir: resolve(settings.dir ?? 'dist'),
