@@ -2,9 +2,9 @@
 // target URLs, config validation, error mapping.
 import { describe, expect, it } from 'vitest'
 import type { Manifest, ManifestFile } from '@preencode/core'
-import { createTarget, planDeploy, plannedUploads, validateDeployConfig, type DeployState, type RemoteObject } from '@preencode/deploy'
+import { runPool } from '@preencode/core'
+import { createTarget, planDeploy, plannedUploads, type DeployState, type RemoteObject } from '@preencode/deploy'
 // Internals, tested directly.
-import { runPool } from '../src/pool.js'
 import { withRetry } from '../src/retry.js'
 import { parseRsyncDestination } from '../src/rsync-command.js'
 import { isRetryableS3Error, redact } from '../src/s3-errors.js'
@@ -134,16 +134,6 @@ describe('targets from --to', () => {
     expect(parseRsyncDestination('rsync://h:873/mod/sub')).toEqual({ kind: 'daemon', url: 'rsync://h:873/mod/sub' })
     expect(parseRsyncDestination('/a/b')).toEqual({ kind: 'local', path: '/a/b' })
     expect(() => parseRsyncDestination('rsync://host')).toThrow(/names no module/)
-  })
-})
-
-describe('config validation', () => {
-  it('names the bad key and the file', () => {
-    expect(validateDeployConfig({ to: 's3://b', concurrency: 4, keep: { deploys: 2 } }, 'x.json')).toEqual({ to: 's3://b', concurrency: 4, keep: { deploys: 2 } })
-    expect(() => validateDeployConfig({ concurency: 3 }, 'x.json')).toThrow(/x\.json: unknown deploy option "concurency"/)
-    expect(() => validateDeployConfig({ concurrency: 0 }, 'x.json')).toThrow(/deploy\.concurrency must be a whole number >= 1; got 0/)
-    expect(() => validateDeployConfig({ delete: 'yes' }, 'x.json')).toThrow(/deploy\.delete must be a boolean/)
-    expect(() => validateDeployConfig({ keep: { days: 1 } }, 'x.json')).toThrow(/deploy\.keep\.days is unknown/)
   })
 })
 

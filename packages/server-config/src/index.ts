@@ -1,5 +1,17 @@
-export * from './negotiate.js'
-export * from './options.js'
+export { isAcceptable, negotiate, parseAcceptEncoding, type Encoding, type Negotiated, type ParsedAcceptEncoding } from './negotiate.js'
+export {
+  DEFAULT_APACHE_OPTIONS,
+  DEFAULT_CADDY_OPTIONS,
+  DEFAULT_NGINX_OPTIONS,
+  resolveApacheOptions,
+  resolveCaddyOptions,
+  resolveNginxOptions,
+  type ApacheConfigOptions,
+  type ApacheForm,
+  type CaddyConfigOptions,
+  type NginxConfigOptions,
+  type NginxFlavor,
+} from './options.js'
 export { nginxConfig } from './nginx.js'
 export { apacheConfig } from './apache.js'
 export { caddyConfig, MIN_CADDY_VERSION } from './caddy.js'
@@ -10,3 +22,4 @@ export { siteModel, type SiteModel, type FileModel } from './site-model.js'
 export { cloudfrontFunction, CLOUDFRONT_FUNCTION_MAX_BYTES, type CloudfrontFunctionOptions } from './cloudfront.js'
 export { serverConfig, isServer, SERVERS, type Server, type ServerConfigTarget } from './render.js'
 export { resolveServerConfigFiles, serverConfigWriter, type ServerConfigFile } from './config-files.js'
+export { verifySite, DEFAULT_PROBES, type EncodingProbe, type VerifyCheck, type VerifyOptions, type VerifyResult } from './verify.js'

@@ -27,7 +27,8 @@
  * - `keepOriginals: false`: a named location with `gzip_static always; gunzip on;` decodes
  *   the gzip variant for clients that take no gzip.
  */
-import type { Manifest } from '@preencode/core'
+import { DEFAULT_CACHE_CONTROL, type Manifest } from '@preencode/core'
+import { nginxDictionaryLocation, nginxDictionaryMaps, nginxDictionaryRewrite, nginxUseAsDictionaryHeader, type NginxDictionaryOptions } from './dictionary-nginx.js'
 import { acceptPattern, refusePattern } from './accept-regex.js'
 import type { Encoding } from './negotiate.js'
 import { resolveNginxOptions, type NginxConfigOptions } from './options.js'
@@ -56,10 +57,20 @@ export function nginxConfig(manifest: Manifest, options: NginxConfigOptions): st
   out.push(...acceptMaps(modules))
   out.push(...uriMaps(model, modules))
   out.push(...slotMaps(model, modules))
+  out.push(...nginxDictionaryMaps(dictionaryOptions(model)))
   out.push(...serverBlock(model, resolved, modules))
   const text = `${out.join('\n')}\n`
   // Written with the default prefix; a custom one renames every variable and named location.
   return resolved.prefix === 'preencode' ? text : text.replace(/([$@])preencode_/g, `$1${resolved.prefix}_`)
+}
+
+function dictionaryOptions(model: SiteModel): NginxDictionaryOptions {
+  const classOf = (cacheClass: string): string | undefined => model.manifest.files.find((f) => f.cacheClass === cacheClass)?.cacheControl
+  return {
+    prefix: 'preencode',
+    types: model.typeByExtension,
+    cacheControl: { html: classOf('html') ?? DEFAULT_CACHE_CONTROL.html, immutable: classOf('immutable') ?? DEFAULT_CACHE_CONTROL.immutable },
+  }
 }
 
 function q(value: string): string {
@@ -314,6 +325,7 @@ function serverBlock(model: SiteModel, options: ReturnType<typeof resolveNginxOp
     'add_header Vary $preencode_vary;',
     'add_header Cache-Control $preencode_cc;',
     'add_header X-Content-Type-Options nosniff always;',
+    nginxUseAsDictionaryHeader('preencode'),
   ]
   const noOriginals = model.withoutOriginal.length > 0
   const compression = modules
@@ -329,6 +341,10 @@ function serverBlock(model: SiteModel, options: ReturnType<typeof resolveNginxOp
     '',
     '    # The manifest is for deploy and configs only.',
     `    location = /${model.manifestFilename} { return 404; }`,
+    '',
+    ...nginxDictionaryRewrite(dictionaryOptions(model)).map((l) => `    ${l}`),
+    '',
+    ...nginxDictionaryLocation(dictionaryOptions(model)).map((l) => `    ${l}`),
     '',
   ]
   // Group extensions by Content-Type: one location each.

@@ -14,10 +14,10 @@ import {
   type CompressReport,
   type Format,
 } from '@preencode/core'
-import type { LoadedConfig } from '@preencode/deploy'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger, printJson, wantsColor } from '../cli-utils.js'
 import { compressOptionsFrom } from '../compress-options.js'
+import { loadConfig, type LoadedConfig } from '../config-file.js'
 import { deltaArgs, runDeltas } from './deltas.js'
 
 const args = {
@@ -71,9 +71,6 @@ export const compressCommand = defineCommand({
     process.once('SIGINT', interrupt)
     let loaded: LoadedConfig | undefined
     try {
-      // Loaded after the Ctrl-C handler is in place (and only by this command): the deploy
-      // package is the heaviest import of the CLI.
-      const { loadConfig } = await import('@preencode/deploy')
       loaded = await loadConfig(process.cwd())
       const options = compressOptionsFrom(parsed, rawArgs, loaded && { path: loaded.path, options: loaded.config.compress })
       const shard = parsed.shard === undefined ? undefined : parseShard(String(parsed.shard))

@@ -1,19 +1,10 @@
 import { resolve } from 'node:path'
 import { userError } from '@preencode/core'
-import {
-  createTarget,
-  deploy,
-  formatBytes,
-  formatPlan,
-  formatSummary,
-  loadConfig,
-  validateDeployConfig,
-  type DeployConfig,
-  type DeployEvent,
-  type KeepPolicy,
-} from '@preencode/deploy'
+import { createTarget, deploy, type DeployEvent, type KeepPolicy } from '@preencode/deploy'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, parseInteger, printJson, type OutputStream } from '../cli-utils.js'
+import { loadConfig, validateDeployConfig, type DeployConfig } from '../config-file.js'
+import { formatBytes, formatPlan, formatSummary } from '../render.js'
 
 const args = {
   dir: { type: 'positional', description: 'The built site (holding .preencode-manifest.json); default: deploy.dir of the config file, else dist', required: false },
