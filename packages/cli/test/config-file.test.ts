@@ -1,5 +1,6 @@
 // The config file `preencode deploy` (and `compress`) reads: found in the working directory,
 // validated with messages naming the file and the key.
+import { spawnSync } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -40,5 +41,19 @@ describe('loadConfig', () => {
     expect(await loadConfig(cwd)).toBeUndefined()
     await writeFile(join(cwd, 'preencode.config.json'), '{ "deploy": ')
     await expect(loadConfig(cwd)).rejects.toThrow(/preencode\.config\.json is not valid JSON/)
+  })
+})
+
+describe('deploy flags', () => {
+  const BIN = join(import.meta.dirname, '../dist/bin.js')
+  const run = (args: string[]) => spawnSync(process.execPath, [BIN, 'deploy', ...args], { encoding: 'utf8', env: { ...process.env, CI: '1' } })
+
+  it('checks --concurrency and --keep by the same rule as the config file, naming the flag', () => {
+    const concurrency = run(['.', '--to', './nowhere', '--concurrency', '0'])
+    expect(concurrency.status).toBe(1)
+    expect(concurrency.stderr).toContain('--concurrency must be a whole number >= 1; got 0.')
+    const keep = run(['.', '--to', './nowhere', '--release', '--keep', '0'])
+    expect(keep.status).toBe(1)
+    expect(keep.stderr).toContain('--keep (releases kept) must be a whole number >= 1; got 0.')
   })
 })

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Manifest, ManifestFile } from '@preencode/core'
 import { runPool } from '@preencode/core'
-import { createTarget, planDeploy, plannedUploads, type DeployState, type RemoteObject } from '@preencode/deploy'
+import { checkDeployLimits, createTarget, planDeploy, plannedUploads, type DeployState, type RemoteObject } from '@preencode/deploy'
 // Internals, tested directly.
 import { withRetry } from '../src/retry.js'
 import { parseRsyncDestination } from '../src/rsync-command.js'
@@ -134,6 +134,17 @@ describe('targets from --to', () => {
     expect(parseRsyncDestination('rsync://h:873/mod/sub')).toEqual({ kind: 'daemon', url: 'rsync://h:873/mod/sub' })
     expect(parseRsyncDestination('/a/b')).toEqual({ kind: 'local', path: '/a/b' })
     expect(() => parseRsyncDestination('rsync://host')).toThrow(/names no module/)
+  })
+})
+
+describe('deploy limits: one rule, each source spelling its options', () => {
+  it('accepts good values and names the bad one as the source writes it', () => {
+    expect(() => checkDeployLimits({ concurrency: 4, keep: { deploys: 0, maxAgeMs: 60_000 }, keepReleases: 1 }, (o) => o)).not.toThrow()
+    expect(() => checkDeployLimits({ concurrency: 0 }, (o) => `--${o}`)).toThrow('--concurrency must be a whole number >= 1; got 0.')
+    expect(() => checkDeployLimits({ concurrency: 2.5 }, (o) => `deploy: ${o}`)).toThrow('deploy: concurrency must be a whole number >= 1; got 2.5.')
+    expect(() => checkDeployLimits({ keepReleases: 0 }, (o) => o)).toThrow('keepReleases must be a whole number >= 1; got 0.')
+    expect(() => checkDeployLimits({ keep: { deploys: -1 } }, (o) => `x.json: deploy.${o}`)).toThrow('x.json: deploy.keep.deploys must be a number >= 0; got -1.')
+    expect(() => checkDeployLimits({ keep: { days: 1 } as never }, (o) => `x.json: deploy.${o}`)).toThrow('x.json: deploy.keep.days is unknown; use deploys or maxAgeMs.')
   })
 })
 
