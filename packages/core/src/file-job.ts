@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
-import { readFile, stat } from 'node:fs/promises'
+import { chmod, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { cacheKey, type CompressionCache } from './cache.js'
 import { cacheClassOf } from './cache-policy.js'
 import { decodeBuffer, encodeBuffer, encoderSettings } from './encoders.js'
 import { PreencodeError, userError } from './errors.js'
-import { FORMATS, type Format } from './formats.js'
+import { ALL_FORMATS, FORMATS, type Format } from './formats.js'
 import type { ManifestFile, ManifestVariant } from './manifest.js'
 import { contentTypeOf, isCompressible } from './media-types.js'
 import type { ResolvedCompressOptions } from './options.js'
@@ -117,22 +117,20 @@ async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string,
     outcome.skipped = skip
   } else {
     const results = await Promise.all(options.formats.map((format) => encodeCached(ctx, outcome, format, data, sha256, job.path)))
-    for (const [index, format] of options.formats.entries()) {
-      const bytes = results[index]!
-      const saving = 1 - bytes.byteLength / size
-      // Never a variant that is not strictly smaller, whatever minSaving says.
-      if (bytes.byteLength >= size || saving < options.minSaving) {
-        outcome.rejected.push(format)
-        continue
-      }
+    const { kept, zstdFirst } = variantsToWrite(options.formats.map((format, index) => ({ format, bytes: results[index]! })), size, options.minSaving)
+    for (const format of options.formats) if (!kept.some((v) => v.format === format)) outcome.rejected.push(format)
+    for (const [index, { format, bytes }] of kept.entries()) {
       ctx.signal.throwIfAborted()
       const variantPath = `${job.path}${FORMATS[format].extension}`
-      const changed = await writeIfChanged(ctx, variantPath, bytes, mtimeMs)
+      // Servers build ETags from mtime + size (nginx: whole seconds): a variant as large as one
+      // before it gets the original's mtime plus whole seconds, so every representation keeps its
+      // own ETag (docs/servers/nginx.md, "Equal sizes").
+      const ties = kept.slice(0, index).filter((v) => v.bytes.byteLength === bytes.byteLength).length
+      const changed = await writeIfChanged(ctx, variantPath, bytes, mtimeMs + ties * 1000, format === 'zstd' && zstdFirst)
       if (changed) outcome.written++
       else outcome.unchanged++
       outcome.entry.variants.push({ format, encoding: FORMATS[format].encoding, path: variantPath, size: bytes.byteLength, sha256: sha256Hex(bytes) } satisfies ManifestVariant)
     }
-    outcome.entry.variants.sort((a, b) => a.size - b.size)
     if (outcome.entry.variants.length === 0) outcome.skipped = 'no-saving'
   }
 
@@ -145,6 +143,30 @@ async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string,
     await writeFileAtomically(absolute, data, mtimeMs)
   }
   return outcome
+}
+
+/**
+ * The variants worth writing, smallest first (ties in the servers' order of preference,
+ * `ALL_FORMATS`: br, zstd, gzip), and whether zstd goes before br for this file.
+ *
+ * Every generated config tries the acceptable codings in that fixed order and serves the first
+ * that exists, without knowing sizes. So a variant larger than the gzip one is not written (it
+ * would go to clients that take both, and every client that takes br or zstd takes gzip), and
+ * when zstd is smaller than br both stay (Safari takes br but not zstd) and the zstd variant is
+ * marked executable (`u+x`): the configs test that bit (`-x`) to put zstd first for clients
+ * that take both. Each must also be strictly smaller than the original and save `minSaving`.
+ */
+export function variantsToWrite<T extends { format: Format; bytes: Uint8Array }>(
+  candidates: readonly T[], size: number, minSaving: number,
+): { kept: T[]; zstdFirst: boolean } {
+  const saving = candidates.filter(({ bytes }) => bytes.byteLength < size && 1 - bytes.byteLength / size >= minSaving)
+  const gzip = saving.find((c) => c.format === 'gzip')
+  const kept = saving
+    .filter((c) => c.format === 'gzip' || gzip === undefined || c.bytes.byteLength <= gzip.bytes.byteLength)
+    .sort((a, b) => a.bytes.byteLength - b.bytes.byteLength || ALL_FORMATS.indexOf(a.format) - ALL_FORMATS.indexOf(b.format))
+  const br = kept.find((c) => c.format === 'brotli')
+  const zstd = kept.find((c) => c.format === 'zstd')
+  return { kept, zstdFirst: br !== undefined && zstd !== undefined && zstd.bytes.byteLength < br.bytes.byteLength }
 }
 
 function skipReason(ctx: FileJobContext, path: string, size: number): SkipReason | undefined {
@@ -176,18 +198,25 @@ async function encodeCached(ctx: FileJobContext, outcome: FileOutcome, format: F
   return encoded
 }
 
-/** Leaves an identical variant (same bytes, same mtime) alone: a warm rebuild then writes nothing. */
-async function writeIfChanged(ctx: FileJobContext, variantPath: string, bytes: Buffer, mtimeMs: number): Promise<boolean> {
+/**
+ * Leaves an identical variant (same bytes, same mtime) alone: a warm rebuild then writes
+ * nothing. `executable`: the `u+x` mark of a zstd variant smaller than its br sibling
+ * (`variantsToWrite`), set or cleared whether or not the bytes changed.
+ */
+async function writeIfChanged(ctx: FileJobContext, variantPath: string, bytes: Buffer, mtimeMs: number, executable: boolean): Promise<boolean> {
   const absolute = join(ctx.root, variantPath)
+  let changed = true
   if (ctx.existingVariants.has(variantPath)) {
     const current = await stat(absolute).catch(() => undefined)
     if (current?.isFile() && current.size === bytes.byteLength && Math.abs(current.mtimeMs - mtimeMs) < 1) {
       const onDisk = await readFile(absolute).catch(() => undefined)
-      if (onDisk?.equals(bytes)) return false
+      if (onDisk?.equals(bytes)) changed = false
     }
   }
-  await writeVariantAtomically(absolute, bytes, mtimeMs)
-  return true
+  if (changed) await writeVariantAtomically(absolute, bytes, mtimeMs)
+  const { mode } = await stat(absolute)
+  if (((mode & 0o100) !== 0) !== executable) await chmod(absolute, executable ? mode | 0o100 : mode & ~0o111)
+  return changed
 }
 
 function sha256Hex(data: Uint8Array): string {
