@@ -33,5 +33,12 @@ export default defineConfig<object, ServerOptions>({
       ],
     },
   },
-  projects,
+  projects: [
+    ...projects,
+    // Framework fixtures (playground/frameworks/) built by their own build commands, then served
+    // by nginx to Chromium; not a server flavour, so not part of the serving suite.
+    { name: 'frameworks', testDir: './frameworks', timeout: 600_000 },
+    // RFC 9842 delta updates: a Vite app built twice, served by each real server to Chromium.
+    { name: 'dictionary', testDir: './dictionary', timeout: 600_000 },
+  ],
 })

@@ -32,8 +32,12 @@ export async function runDeploy(ctx: BenchContext): Promise<PartResult> {
     'built with `preencode()`, whose change is one source file edited and the app rebuilt, so content-hashed names',
     'move and stale objects are deleted.',
   ].join(' ')
-  const api = await importBuilt<DeployApi>('@preencode/deploy', ['deploy', 's3Target'])
-  if ('why' in api) return { ...part, skipped: api.why }
+  const deployApi = await importBuilt<Pick<DeployApi, 'deploy'>>('@preencode/deploy', ['deploy'])
+  if ('why' in deployApi) return { ...part, skipped: deployApi.why }
+  // The S3 target has its own entry point: it loads the AWS SDK.
+  const s3Api = await importBuilt<Pick<DeployApi, 's3Target'>>('@preencode/deploy/s3', ['s3Target'])
+  if ('why' in s3Api) return { ...part, skipped: s3Api.why }
+  const api = { mod: { ...deployApi.mod, ...s3Api.mod } }
   const core = await importBuilt<CoreApi>('@preencode/core', ['compressDirectory'])
   if ('why' in core) return { ...part, skipped: core.why }
   try {

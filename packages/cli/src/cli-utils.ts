@@ -70,10 +70,8 @@ export function createLogger(options: { quiet?: boolean; stream?: OutputStream }
   }
 }
 
-/** Colour only for a person at a terminal: not in pipes, CI or with NO_COLOR / TERM=dumb. */
-export function wantsColor(stream: OutputStream, env: NodeJS.ProcessEnv = process.env): boolean {
-  return stream.isTTY === true && !env.NO_COLOR && !env.CI && env.TERM !== 'dumb'
-}
+/** Colour only for a person at a terminal: the same rule as the plugins (core's build runner). */
+export { wantsColor } from '@preencode/core'
 
 function kebab(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()

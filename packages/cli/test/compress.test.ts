@@ -1,7 +1,7 @@
 // The real binary (`node packages/cli/dist/bin.js`), as users and CI run it, on a small site.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -12,11 +12,12 @@ const BIN = resolve(import.meta.dirname, '../dist/bin.js')
 
 interface Result { status: number | null; stdout: string; stderr: string }
 
-function cli(args: string[], cwd: string): Result {
+/** Runs the CLI; the user cache folder is a throw-away one under the test's folder. */
+function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Result {
   const run = spawnSync(process.execPath, [BIN, ...args], {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', CI: '' },
+    env: { ...process.env, NO_COLOR: '1', CI: '', XDG_CACHE_HOME: join(cwd, 'user-cache'), ...env },
   })
   return { status: run.status, stdout: run.stdout, stderr: run.stderr }
 }
@@ -73,11 +74,39 @@ describe('preencode compress', () => {
     expect(brotliDecompressSync(await readFile(join(dir, 'index.html.br'))).equals(original)).toBe(true)
   })
 
-  it('uses node_modules/.cache/preencode under the working directory by default', async () => {
+  it('without a project: the user cache ($XDG_CACHE_HOME/preencode), no node_modules anywhere, hit from any folder', async () => {
     const { work, dir } = await site()
-    expect(cli(['compress', dir], work).status).toBe(0)
-    expect(existsSync(join(work, 'node_modules', '.cache', 'preencode'))).toBe(true)
-    expect(cli(['compress', dir], work).stdout).toMatch(/all 12 cached/)
+    const elsewhere = join(work, 'elsewhere')
+    await mkdir(elsewhere)
+    const first = cli(['compress', dir], work)
+    expect(first.status).toBe(0)
+    expect(first.stdout).toMatch(/12 compressed, 0 from cache/)
+    expect(existsSync(join(work, 'user-cache', 'preencode', 'v1'))).toBe(true)
+    const second = cli(['compress', dir], elsewhere, { XDG_CACHE_HOME: join(work, 'user-cache') })
+    expect(second.stdout).toMatch(/all 12 cached, nothing compressed/)
+    for (const folder of [work, elsewhere, dir]) expect(existsSync(join(folder, 'node_modules')), folder).toBe(false)
+  })
+
+  it('without XDG_CACHE_HOME the user cache is ~/.cache/preencode', async () => {
+    const { work, dir } = await site()
+    const home = join(work, 'home')
+    expect(cli(['compress', dir], work, { XDG_CACHE_HOME: '', HOME: home }).status).toBe(0)
+    expect(existsSync(join(home, '.cache', 'preencode', 'v1'))).toBe(true)
+    expect(cli(['compress', dir], work, { XDG_CACHE_HOME: '', HOME: home }).stdout).toMatch(/all 12 cached/)
+    expect(existsSync(join(work, 'node_modules'))).toBe(false)
+  })
+
+  it("inside a project: the project's node_modules/.cache/preencode, whatever the working directory", async () => {
+    const { work, dir } = await site()
+    const project = join(work, 'project')
+    await mkdir(join(project, 'node_modules'), { recursive: true })
+    await writeFile(join(project, 'package.json'), '{"private":true}')
+    await rename(dir, join(project, 'dist'))
+    expect(cli(['compress', join(project, 'dist')], work).status).toBe(0)
+    expect(existsSync(join(project, 'node_modules', '.cache', 'preencode', 'v1'))).toBe(true)
+    expect(cli(['compress', 'dist'], project).stdout).toMatch(/all 12 cached/)
+    expect(existsSync(join(work, 'user-cache'))).toBe(false)
+    expect(existsSync(join(work, 'node_modules'))).toBe(false)
   })
 
   it('--formats, --level-*, --threshold and --no-cache', async () => {

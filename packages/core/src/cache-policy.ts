@@ -20,6 +20,8 @@ export interface CachePolicyOptions {
 
 export interface ResolvedCachePolicy {
   isImmutable: (path: string) => boolean
+  /** How `isImmutable` decides, for the manifest: `default`, a RegExp as `/source/flags`, or `function`. */
+  immutableRule: string
   headers: Readonly<Record<CacheClass, string>>
 }
 
@@ -46,6 +48,7 @@ export function resolveCachePolicy(options: CachePolicyOptions = {}): ResolvedCa
     immutable instanceof RegExp ? (path: string) => immutable.test(path) : (immutable ?? looksContentHashed)
   return {
     isImmutable,
+    immutableRule: immutable === undefined ? 'default' : immutable instanceof RegExp ? String(immutable) : 'function',
     headers: Object.freeze({
       immutable: options.immutableCacheControl ?? DEFAULT_CACHE_CONTROL.immutable,
       html: options.htmlCacheControl ?? DEFAULT_CACHE_CONTROL.html,

@@ -3,6 +3,7 @@ import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'n
 import { join } from 'node:path'
 import { createDebug } from './debug.js'
 import { ENGINE_VERSION } from './encoders.js'
+import { withOpenFiles } from './open-files.js'
 
 /**
  * A persistent, content-addressed store of compressed bytes. Brotli 11 runs near 0.8 MB/s, so a
@@ -14,11 +15,21 @@ import { ENGINE_VERSION } from './encoders.js'
 export interface CompressionCache {
   /** Absolute directory, or false when caching is off (every `get` misses, `set` is a no-op). */
   readonly dir: string | false
-  get(key: string): Promise<Buffer | undefined>
+  /**
+   * The stored bytes, or undefined on a miss. `verify` checks an entry that came from another
+   * machine (a shared cache) before it is used: false makes it a miss. Local entries are
+   * checksummed and skip it.
+   */
+  get(key: string, verify?: VerifyEntry): Promise<Buffer | undefined>
   set(key: string, payload: Uint8Array): Promise<void>
+  /** Ends what the cache holds open (a shared cache's connections). @default nothing to end */
+  close?(): void
   /** Deletes least recently used entries until the cache holds at most `maxBytes`. */
   prune(): Promise<{ removedEntries: number; removedBytes: number; keptBytes: number }>
 }
+
+/** Resolves true when `payload` is what the key promises (it decodes to the original). */
+export type VerifyEntry = (payload: Buffer) => Promise<boolean>
 
 export interface CacheKeyParts {
   /** sha256 of the original's bytes, hex. */
@@ -73,7 +84,7 @@ export function openCache(dir: string | false, maxBytes: number, hooks: CacheHoo
       const path = entryPath(key)
       let entry: Buffer
       try {
-        entry = await readFile(path)
+        entry = await withOpenFiles(1, () => readFile(path))
       } catch (error) {
         debug('miss %s (%s)', key.slice(0, 12), (error as NodeJS.ErrnoException).code)
         return undefined
@@ -100,7 +111,7 @@ export function openCache(dir: string | false, maxBytes: number, hooks: CacheHoo
       const digest = createHash('sha256').update(payload).digest()
       try {
         await mkdir(join(root, key.slice(0, 2)), { recursive: true })
-        await writeFile(temp, Buffer.concat([MAGIC, digest, payload]))
+        await withOpenFiles(1, () => writeFile(temp, Buffer.concat([MAGIC, digest, payload])))
         // rename is atomic: a concurrent reader sees the old entry, the new one, or none.
         await rename(temp, path)
       } catch (error) {

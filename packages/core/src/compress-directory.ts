@@ -1,17 +1,23 @@
 import { createRequire } from 'node:module'
-import { stat, unlink } from 'node:fs/promises'
+import { realpath, stat, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { openCache } from './cache.js'
+import type { CompressionCache } from './cache.js'
 import { createDebug } from './debug.js'
 import { userError } from './errors.js'
 import { runFileJob, statFileJob, type FileJob, type FileJobContext, type FileOutcome } from './file-job.js'
-import { FORMATS, type Format } from './formats.js'
+import { CODECS, type Format } from './formats.js'
+import type { ProgressBytes } from './progress.js'
 import { MANIFEST_FILENAME, MANIFEST_VERSION, readManifest, type Manifest } from './manifest.js'
-import { resolveCompressOptions, type CompressOptions } from './options.js'
+import { isResolvedCompressOptions, resolveCompressOptions, type CompressOptions, type ResolvedCompressOptions } from './options.js'
 import { WorkPool } from './pool.js'
-import { buildReport, type CompressReport, type SkipReason } from './report.js'
+import { openRunCache } from './run-cache.js'
+import { shardJobs, type Shard } from './shard.js'
+import { buildReport, type CompressReport, type ReportCounters, type SkipReason } from './report.js'
+import { recordSettings } from './manifest-settings.js'
+import { checkSidecarOwnership } from './ownership.js'
 import { scanDirectory } from './scan.js'
+import type { SkippedEntry } from './walk.js'
 import { cleanTempFiles, removeStaleVariants, writeFileAtomically } from './write.js'
 
 export interface CompressLogger {
@@ -26,10 +32,20 @@ export interface CompressRun {
    * @default silent
    */
   logger?: CompressLogger
-  /** Called after each file; pass `createProgress(process.stderr).update` for a TTY display. */
-  onProgress?: (done: number, total: number, path: string) => void
+  /**
+   * Called after each file; pass `createProgress(process.stderr).update` for a TTY display.
+   * `bytes` counts the originals' bytes finished and in all, for a rate and a time left.
+   */
+  onProgress?: (done: number, total: number, path: string, bytes: ProgressBytes) => void
   /** Aborting stops queued work; files already complete stay, nothing half-written appears. */
   signal?: AbortSignal
+  /**
+   * Compress only this share of the files (split by bytes) into the cache, writing nothing into
+   * the directory: several CI jobs each take one share, then one unsharded run with the same
+   * (shared) cache assembles the site without encoding. See docs/shared-cache.md.
+   * @default undefined (every file, written)
+   */
+  shard?: Shard
 }
 
 export interface CompressResult {
@@ -47,13 +63,17 @@ const debug = createDebug('preencode:run')
  * Compresses every qualifying file under `dir` in place: writes `.gz/.br/.zst` sidecars (only
  * when strictly smaller and saving at least `minSaving`), removes stale ones, and writes
  * `<dir>/.preencode-manifest.json`. Safe to rerun, and to kill: a rerun cleans up after it.
+ * `options`: what `resolveCompressOptions` returned (used as is: integrations resolve once), or
+ * user options, resolved here against the working directory.
  */
-export async function compressDirectory(dir: string, userOptions: CompressOptions = {}, run: CompressRun = {}): Promise<CompressResult> {
+export async function compressDirectory(dir: string, userOptions: ResolvedCompressOptions | CompressOptions = {}, run: CompressRun = {}): Promise<CompressResult> {
   const started = performance.now()
-  const options = resolveCompressOptions(userOptions)
+  // Integrations resolve once and pass the result; scripts may pass user options.
+  const options = isResolvedCompressOptions(userOptions) ? userOptions : resolveCompressOptions(userOptions)
   const logger = run.logger ?? SILENT
-  const root = resolve(dir)
-  await assertDirectory(root)
+  await assertDirectory(resolve(dir))
+  // The real path: the walk compares symlink targets against it, and `dist -> build/` is fine.
+  const root = await realpath(resolve(dir))
 
   const previous = await readPreviousManifest(root, logger)
   const scan = await scanDirectory(root, {
@@ -62,35 +82,46 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
     ...(previous ? { previous } : {}),
     skipDirs: options.cacheDir === false ? [] : [options.cacheDir],
   })
-  const tempFiles = await cleanTempFiles(root, scan.tempFiles)
-  if (tempFiles > 0) logger.info(`removed ${tempFiles} temp files left by an interrupted run`)
+  warnSkipped(logger, root, scan.skipped)
 
   // Originals that `keepOriginals: false` removed last time: their .gz carries the bytes.
   const onDisk = new Set(scan.originals)
   const variantsOnDisk = new Set(scan.variants)
-  const pending: FileJob[] = scan.originals.map((path) => ({ path, recoverFromGzip: false }))
+  let pending: FileJob[] = scan.originals.map((path) => ({ path, recoverFromGzip: false }))
   for (const file of previous?.files ?? []) {
-    if (!file.originalOnDisk && !onDisk.has(file.path) && variantsOnDisk.has(`${file.path}${FORMATS.gzip.extension}`)) {
+    if (!file.originalOnDisk && !onDisk.has(file.path) && variantsOnDisk.has(`${file.path}${CODECS.gzip.extension}`)) {
       pending.push({ path: file.path, recoverFromGzip: true, expectedSize: file.size })
     }
   }
-  // Largest first: brotli 11 on one 8 MB source map takes ~15 s, and started last it would run
-  // alone on one core at the end (the longest-processing-time-first rule shortens the tail).
-  const jobs = (await Promise.all(pending.map((job) => statFileJob(root, job)))).sort((a, b) => b.weight - a.weight || (a.path < b.path ? -1 : 1))
-
   // One controller for the run: the first failure stops queued work instead of letting it run on.
   const controller = new AbortController()
   const abortRun = (): void => controller.abort(run.signal?.reason)
   run.signal?.addEventListener('abort', abortRun, { once: true })
   if (run.signal?.aborted) abortRun()
   const pool = new WorkPool({ concurrency: options.concurrency, signal: controller.signal })
-  let cacheWriteErrors = 0
-  const cache = openCache(options.cacheDir, options.cacheMaxBytes, {
-    onWriteError: (error) => {
-      if (cacheWriteErrors++ === 0) logger.warn(`cannot write to the cache at ${String(options.cacheDir)} (${(error as Error).message}); this run goes on, the next one will compress again`)
-    },
-  })
-  debug('%d files (%d to recover from .gz), %d variants on disk, %d temp files removed', jobs.length, jobs.filter((j) => j.recoverFromGzip).length, scan.variants.length, tempFiles)
+  if (run.shard && options.cacheDir === false) throw userError('options', 'A sharded run (`shard`, --shard) fills the cache for the final run to assemble from: it needs a cache, best a shared one (s3://bucket/prefix); drop --no-cache.')
+  const runCache = openRunCache(options, logger)
+  try {
+    return await compressWithCache(root, options, run, logger, controller, abortRun, runCache.cache, { started, previous, scan, pending, variantsOnDisk, pool })
+  } finally {
+    const summary = runCache.summary()
+    if (summary) logger.info(summary)
+    runCache.cache.close?.()
+  }
+}
+
+interface RunState {
+  started: number
+  previous: Manifest | undefined
+  scan: Awaited<ReturnType<typeof scanDirectory>>
+  pending: FileJob[]
+  variantsOnDisk: Set<string>
+  pool: WorkPool
+}
+
+async function compressWithCache(root: string, options: ResolvedCompressOptions, run: CompressRun, logger: CompressLogger, controller: AbortController, abortRun: () => void, cache: CompressionCache, state: RunState): Promise<CompressResult> {
+  const { started, scan, variantsOnDisk, pool } = state
+  let { pending } = state
   const ctx: FileJobContext = {
     root,
     options,
@@ -100,16 +131,35 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
     included: scan.included,
     excluded: scan.excluded,
     signal: controller.signal,
+    cacheOnly: run.shard !== undefined,
   }
+  // Before anything is written: a sidecar name taken by a file preencode did not write stops
+  // the run (or, holding exactly the bytes it would write, becomes preencode's).
+  const { adopted } = await checkSidecarOwnership(ctx, pending, scan.foreign)
+  const owned = [...scan.variants, ...adopted]
+  for (const path of adopted) variantsOnDisk.add(path)
+  if (adopted.length > 0) pending = pending.filter((job) => !variantsOnDisk.has(job.path))
+  const tempFiles = await cleanTempFiles(root, scan.tempFiles)
+  if (tempFiles > 0) logger.info(`removed ${tempFiles} temp files left by an interrupted run`)
+  // Largest first: brotli 11 on one 8 MB source map takes ~15 s, and started last it would run
+  // alone on one core at the end (the longest-processing-time-first rule shortens the tail).
+  const all = (await Promise.all(pending.map((job) => statFileJob(root, job)))).sort((a, b) => b.weight - a.weight || (a.path < b.path ? -1 : 1))
+  const jobs = run.shard ? shardJobs(all, run.shard) : all
+  if (run.shard) debug('shard %d/%d: %d of %d files, %d of %d bytes', run.shard.index, run.shard.count, jobs.length, all.length, jobs.reduce((t, j) => t + j.weight, 0), all.reduce((t, j) => t + j.weight, 0))
+  debug('%d files (%d to recover from .gz), %d variants on disk (%d adopted), %d temp files removed', jobs.length, jobs.filter((j) => j.recoverFromGzip).length, owned.length, adopted.length, tempFiles)
 
   let done = 0
+  let bytesDone = 0
+  const bytesTotal = jobs.reduce((total, job) => total + job.weight, 0)
+  const encodeStarted = performance.now()
   const settled = await Promise.allSettled(
     jobs.map(async (job) => {
       try {
         const fileStarted = performance.now()
         const outcome = await runFileJob(ctx, job)
         if (debug.enabled) debug('%s %d B: %d hits, %d misses, %s (%d ms)', job.path, outcome.entry.size, outcome.cacheHits, outcome.cacheMisses, outcome.skipped ?? outcome.entry.variants.map((v) => `${v.format} ${v.size}`).join(', '), Math.round(performance.now() - fileStarted))
-        run.onProgress?.(++done, jobs.length, job.path)
+        bytesDone += job.weight
+        run.onProgress?.(++done, jobs.length, job.path, { done: bytesDone, total: bytesTotal })
         return outcome
       } catch (error) {
         controller.abort(error)
@@ -123,17 +173,15 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
     if (result.status === 'rejected') throw run.signal?.aborted ? run.signal.reason : firstFailure(settled)
     outcomes.push(result.value)
   }
+  if (debug.enabled) debugCriticalPath(outcomes, performance.now() - encodeStarted, pool.concurrency)
+  if (run.shard) return { manifest: manifestOf(options, outcomes), report: buildReport(manifestOf(options, outcomes), counters(root, options, started, outcomes, pool, { pruned: 0, stale: 0, tempFiles, originalsRemoved: { files: 0, bytes: 0 } })) }
 
   const keep = new Set(outcomes.flatMap((o) => o.entry.variants.map((v) => v.path)))
-  const stale = await removeStaleVariants(root, scan.variants, keep)
+  // Only sidecars an earlier manifest records (or adopted above): never a file of the user's.
+  const stale = await removeStaleVariants(root, owned, keep)
   if (stale.length > 0) logger.info(`removed ${stale.length} stale variants`)
 
-  const manifest: Manifest = {
-    version: MANIFEST_VERSION,
-    generator: GENERATOR,
-    formats: [...options.formats],
-    files: outcomes.map((o) => o.entry).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
-  }
+  const manifest = manifestOf(options, outcomes)
   await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(manifest, null, 2)}\n`)
   // keepOriginals: false. The .gz variants are complete and the manifest records the originals
   // as gone: only now may they go. A run killed here leaves originals the next run reuses.
@@ -147,6 +195,28 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
   // Only new entries can push the cache over its bound; a fully cached run skips the directory walk.
   const pruned = cacheMisses > 0 ? await cache.prune() : { removedEntries: 0 }
 
+  const report = buildReport(manifest, counters(root, options, started, outcomes, pool, { pruned: pruned.removedEntries, stale: stale.length, tempFiles, originalsRemoved }))
+  return { manifest, report }
+}
+
+function manifestOf(options: ResolvedCompressOptions, outcomes: FileOutcome[]): Manifest {
+  return {
+    version: MANIFEST_VERSION,
+    generator: GENERATOR,
+    formats: [...options.formats],
+    files: outcomes.map((o) => o.entry).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    settings: recordSettings(options),
+  }
+}
+
+function counters(
+  root: string,
+  options: ResolvedCompressOptions,
+  started: number,
+  outcomes: FileOutcome[],
+  pool: WorkPool,
+  cleanup: { pruned: number; stale: number; tempFiles: number; originalsRemoved: { files: number; bytes: number } },
+): ReportCounters {
   const skipped: Record<SkipReason, number> = { excluded: 0, incompressible: 0, 'below-threshold': 0, 'no-saving': 0 }
   const rejected: Partial<Record<Format, number>> = {}
   for (const outcome of outcomes) {
@@ -154,24 +224,23 @@ export async function compressDirectory(dir: string, userOptions: CompressOption
     for (const format of outcome.rejected) rejected[format] = (rejected[format] ?? 0) + 1
   }
   const sum = (pick: (o: FileOutcome) => number): number => outcomes.reduce((total, o) => total + pick(o), 0)
-  const report = buildReport(manifest, {
+  return {
     dir: root,
     formats: options.formats,
     durationMs: performance.now() - started,
     cacheEnabled: options.cacheDir !== false,
     cacheHits: sum((o) => o.cacheHits),
-    cacheMisses,
-    prunedEntries: pruned.removedEntries,
+    cacheMisses: sum((o) => o.cacheMisses),
+    prunedEntries: cleanup.pruned,
     variantsWritten: sum((o) => o.written),
     variantsUnchanged: sum((o) => o.unchanged),
     rejected,
     skipped,
-    staleVariants: stale.length,
-    tempFiles,
-    originalsRemoved,
+    staleVariants: cleanup.stale,
+    tempFiles: cleanup.tempFiles,
+    originalsRemoved: cleanup.originalsRemoved,
     peakBytesInFlight: pool.peaks.peakBytes,
-  })
-  return { manifest, report }
+  }
 }
 
 async function assertDirectory(root: string): Promise<void> {
@@ -195,6 +264,31 @@ async function readPreviousManifest(root: string, logger: CompressLogger): Promi
     logger.warn(`ignoring the previous manifest: ${(error as Error).message}`)
     return undefined
   }
+}
+
+/**
+ * Where the time went (DEBUG=preencode:run): the floor of a cold run is the longer of the
+ * longest single encode and all encode time spread over the slots; the ratio says how close the
+ * schedule came to it.
+ */
+function debugCriticalPath(outcomes: FileOutcome[], wallMs: number, slots: number): void {
+  const encodeMs = outcomes.reduce((total, o) => total + o.encodeMs, 0)
+  if (encodeMs === 0) return debug('encode phase %d ms, nothing encoded (all cache hits or skipped)', Math.round(wallMs))
+  const longest = outcomes.reduce((a, o) => (o.longestEncodeMs > a.longestEncodeMs ? o : a))
+  const floorMs = Math.max(longest.longestEncodeMs, encodeMs / slots)
+  debug('encode phase %d ms; encoders busy %d ms over %d slots; longest single encode %d ms (%s); floor %d ms; phase / floor %s',
+    Math.round(wallMs), Math.round(encodeMs), slots, Math.round(longest.longestEncodeMs), longest.entry.path, Math.round(floorMs), (wallMs / floorMs).toFixed(2))
+}
+
+/** One warning for what the walk left out of the site: symlinks out of the root or dangling. */
+function warnSkipped(logger: CompressLogger, root: string, skipped: readonly SkippedEntry[]): void {
+  const outside = skipped.filter((s) => s.reason === 'symlink-outside' || s.reason === 'symlink-dangling')
+  if (outside.length === 0) return
+  const shown = outside.slice(0, 5).map((s) => (s.target ? `${s.path} -> ${s.target}` : `${s.path} (dangling)`))
+  logger.warn(
+    `skipped ${outside.length} symlink${outside.length === 1 ? '' : 's'} leading out of ${root} or nowhere: ${shown.join(', ')}${outside.length > 5 ? ', …' : ''}. ` +
+      'preencode never reads or writes through them; copy those files into the site if they belong to it.',
+  )
 }
 
 /** The error that started the abort, not the AbortErrors it caused in the other jobs. */

@@ -1,19 +1,24 @@
 import { createHash } from 'node:crypto'
 import { chmod, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
 import { cacheKey, type CompressionCache } from './cache.js'
 import { cacheClassOf } from './cache-policy.js'
-import { decodeBuffer, encodeBuffer, encoderSettings } from './encoders.js'
+import { createDebug } from './debug.js'
+import { decodeBuffer, encodeWithParams, encoderParams, encoderSettings } from './encoders.js'
 import { PreencodeError, userError } from './errors.js'
-import { ALL_FORMATS, FORMATS, type Format } from './formats.js'
+import { ALL_FORMATS, CODECS, type Format } from './formats.js'
 import type { ManifestFile, ManifestVariant } from './manifest.js'
 import { contentTypeOf, isCompressible } from './media-types.js'
 import type { ResolvedCompressOptions } from './options.js'
-import type { WorkPool } from './pool.js'
+import type { SlotTicket, WorkPool } from './pool.js'
 import type { SkipReason } from './report.js'
+import { withOpenFiles } from './open-files.js'
 import { writeFileAtomically, writeVariantAtomically } from './write.js'
 
 /** Everything one file's job reads; shared by all jobs of a run. */
+const debugEncode = createDebug('preencode:encode')
+
 export interface FileJobContext {
   /** Absolute root directory. */
   root: string
@@ -25,6 +30,12 @@ export interface FileJobContext {
   included: ReadonlySet<string>
   excluded: ReadonlySet<string>
   signal: AbortSignal
+  /**
+   * A `--shard` run: encode into the cache and write nothing into the site (the final,
+   * unsharded run assembles the site from the cache).
+   * @default false
+   */
+  cacheOnly?: boolean
 }
 
 /**
@@ -53,6 +64,9 @@ export interface FileOutcome {
   written: number
   unchanged: number
   rejected: Format[]
+  /** Milliseconds spent inside encoders for this file (cache misses only), summed and longest. */
+  encodeMs: number
+  longestEncodeMs: number
   /**
    * `keepOriginals: false` and the original is still on disk: the caller deletes it, but only
    * after the manifest saying `originalOnDisk: false` is written, so that a run killed in between
@@ -64,7 +78,7 @@ export interface FileOutcome {
 /** Stats a job's source, failing with a message naming the file when it cannot be read. */
 export async function statFileJob(root: string, job: FileJob): Promise<StatedFileJob> {
   const absolute = join(root, job.path)
-  const sourcePath = job.recoverFromGzip ? `${absolute}${FORMATS.gzip.extension}` : absolute
+  const sourcePath = job.recoverFromGzip ? `${absolute}${CODECS.gzip.extension}` : absolute
   const info = await stat(sourcePath).catch((cause: unknown) => {
     throw unreadable(sourcePath, cause)
   })
@@ -76,12 +90,30 @@ export async function statFileJob(root: string, job: FileJob): Promise<StatedFil
 
 export async function runFileJob(ctx: FileJobContext, job: StatedFileJob): Promise<FileOutcome> {
   ctx.signal.throwIfAborted()
-  return ctx.pool.withBytes(job.weight, () => processBytes(ctx, job, join(ctx.root, job.path), job.sourcePath, job.mtimeMs))
+  return ctx.pool.withBytes(job.weight, () => processReserved(ctx, job))
 }
 
-async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string, sourcePath: string, mtimeMs: number): Promise<FileOutcome> {
+/**
+ * Reserves the file's encode slots in the pool's queue before reading it, costliest format
+ * first: jobs start in size order, and a reservation keeps that order even though small files
+ * are read and looked up sooner (see slot-queue.ts). Released whatever happens next.
+ */
+async function processReserved(ctx: FileJobContext, job: StatedFileJob): Promise<FileOutcome> {
+  const tickets = new Map<Format, SlotTicket>()
+  if (!skipReason(ctx, job.path, job.weight)) {
+    const byCost = [...ctx.options.formats].sort((a, b) => encodeCost(b, ctx.options.levels[b], job.weight) - encodeCost(a, ctx.options.levels[a], job.weight))
+    for (const format of byCost) tickets.set(format, ctx.pool.reserve(encodeCost(format, ctx.options.levels[format], job.weight)))
+  }
+  try {
+    return await processBytes(ctx, job, join(ctx.root, job.path), job.sourcePath, job.mtimeMs, tickets)
+  } finally {
+    for (const ticket of tickets.values()) ticket.release()
+  }
+}
+
+async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string, sourcePath: string, mtimeMs: number, tickets: ReadonlyMap<Format, SlotTicket>): Promise<FileOutcome> {
   const { options } = ctx
-  const raw = await readFile(sourcePath).catch((cause: unknown) => {
+  const raw = await withOpenFiles(1, () => readFile(sourcePath)).catch((cause: unknown) => {
     throw unreadable(sourcePath, cause)
   })
   const data = job.recoverFromGzip
@@ -108,6 +140,8 @@ async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string,
     written: 0,
     unchanged: 0,
     rejected: [],
+    encodeMs: 0,
+    longestEncodeMs: 0,
     removeOriginal: false,
   }
   outcome.entry.cacheControl = options.cachePolicy.headers[outcome.entry.cacheClass]
@@ -116,25 +150,27 @@ async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string,
   if (skip) {
     outcome.skipped = skip
   } else {
-    const results = await Promise.all(options.formats.map((format) => encodeCached(ctx, outcome, format, data, sha256, job.path)))
-    const { kept, zstdFirst } = variantsToWrite(options.formats.map((format, index) => ({ format, bytes: results[index]! })), size, options.minSaving)
+    const results = await Promise.all(options.formats.map((format) => encodeCached(ctx, outcome, format, data, sha256, job.path, tickets.get(format))))
+    const candidates = options.formats.map((format, index) => ({ format, bytes: results[index]! }))
+    const { kept, marked } = variantsToWrite(candidates.filter(({ bytes }) => isWorthWriting(ctx, bytes.byteLength, size)))
     for (const format of options.formats) if (!kept.some((v) => v.format === format)) outcome.rejected.push(format)
     for (const [index, { format, bytes }] of kept.entries()) {
       ctx.signal.throwIfAborted()
-      const variantPath = `${job.path}${FORMATS[format].extension}`
+      const variantPath = `${job.path}${CODECS[format].extension}`
       // Servers build ETags from mtime + size (nginx: whole seconds): a variant as large as one
       // before it gets the original's mtime plus whole seconds, so every representation keeps its
-      // own ETag (docs/servers/nginx.md, "Equal sizes").
+      // own ETag (docs/servers/README.md, "Equal sizes").
       const ties = kept.slice(0, index).filter((v) => v.bytes.byteLength === bytes.byteLength).length
-      const changed = await writeIfChanged(ctx, variantPath, bytes, mtimeMs + ties * 1000, format === 'zstd' && zstdFirst)
+      const changed = ctx.cacheOnly ? false : await writeIfChanged(ctx, variantPath, bytes, mtimeMs + ties * 1000, marked.has(format))
       if (changed) outcome.written++
       else outcome.unchanged++
-      outcome.entry.variants.push({ format, encoding: FORMATS[format].encoding, path: variantPath, size: bytes.byteLength, sha256: sha256Hex(bytes) } satisfies ManifestVariant)
+      outcome.entry.variants.push({ format, encoding: CODECS[format].encoding, path: variantPath, size: bytes.byteLength, sha256: sha256Hex(bytes) } satisfies ManifestVariant)
     }
     if (outcome.entry.variants.length === 0) outcome.skipped = 'no-saving'
   }
 
   const hasGzip = outcome.entry.variants.some((v) => v.format === 'gzip')
+  if (ctx.cacheOnly) return outcome
   if (!options.keepOriginals && hasGzip) {
     outcome.entry.originalOnDisk = false
     outcome.removeOriginal = !job.recoverFromGzip
@@ -145,81 +181,116 @@ async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string,
   return outcome
 }
 
-/**
- * The variants worth writing, smallest first (ties in the servers' order of preference,
- * `ALL_FORMATS`: br, zstd, gzip), and whether zstd goes before br for this file.
- *
- * Every generated config tries the acceptable codings in that fixed order and serves the first
- * that exists, without knowing sizes. So a variant larger than the gzip one is not written (it
- * would go to clients that take both, and every client that takes br or zstd takes gzip), and
- * when zstd is smaller than br both stay (Safari takes br but not zstd) and the zstd variant is
- * marked executable (`u+x`): the configs test that bit (`-x`) to put zstd first for clients
- * that take both. Each must also be strictly smaller than the original and save `minSaving`.
- */
-export function variantsToWrite<T extends { format: Format; bytes: Uint8Array }>(
-  candidates: readonly T[], size: number, minSaving: number,
-): { kept: T[]; zstdFirst: boolean } {
-  const saving = candidates.filter(({ bytes }) => bytes.byteLength < size && 1 - bytes.byteLength / size >= minSaving)
-  const gzip = saving.find((c) => c.format === 'gzip')
-  const kept = saving
-    .filter((c) => c.format === 'gzip' || gzip === undefined || c.bytes.byteLength <= gzip.bytes.byteLength)
-    .sort((a, b) => a.bytes.byteLength - b.bytes.byteLength || ALL_FORMATS.indexOf(a.format) - ALL_FORMATS.indexOf(b.format))
-  const br = kept.find((c) => c.format === 'brotli')
-  const zstd = kept.find((c) => c.format === 'zstd')
-  return { kept, zstdFirst: br !== undefined && zstd !== undefined && zstd.bytes.byteLength < br.bytes.byteLength }
-}
-
-function skipReason(ctx: FileJobContext, path: string, size: number): SkipReason | undefined {
+export function skipReason(ctx: FileJobContext, path: string, size: number): SkipReason | undefined {
   if (ctx.excluded.has(path)) return 'excluded'
   if (!ctx.included.has(path) && !isCompressible(path)) return 'incompressible'
   if (size < ctx.options.threshold || size === 0) return 'below-threshold'
   return undefined
 }
 
-/** Cache first; on a miss, encode in a pool slot and store the result (even if not smaller: the next run then skips the work too). */
-async function encodeCached(ctx: FileJobContext, outcome: FileOutcome, format: Format, data: Buffer, sha256: string, path: string): Promise<Buffer> {
-  const level = ctx.options.levels[format]
-  const settings = encoderSettings(format, data, level, { path })
-  const key = cacheKey({ contentSha256: sha256, format, settings })
-  const cached = await ctx.cache.get(key)
-  if (cached) {
-    outcome.cacheHits++
-    return cached
-  }
-  outcome.cacheMisses++
-  const encoded = await ctx.pool.run(() => {
-    ctx.signal.throwIfAborted()
-    return encodeBuffer(format, data, level, { path })
-  }).catch((cause: unknown) => {
-    if (ctx.signal.aborted) throw cause
-    throw new PreencodeError('core', 'INTERNAL', `${format} failed on ${join(ctx.root, path)}`, { cause })
-  })
-  await ctx.cache.set(key, encoded)
-  return encoded
+async function encodeCached(ctx: FileJobContext, outcome: FileOutcome, format: Format, data: Buffer, sha256: string, path: string, ticket: SlotTicket | undefined): Promise<Buffer> {
+  const { bytes, hit, encodeMs } = await encodeWithCache(ctx, format, data, sha256, path, ticket)
+  if (hit) outcome.cacheHits++
+  else outcome.cacheMisses++
+  outcome.encodeMs += encodeMs
+  outcome.longestEncodeMs = Math.max(outcome.longestEncodeMs, encodeMs)
+  return bytes
 }
 
 /**
- * Leaves an identical variant (same bytes, same mtime) alone: a warm rebuild then writes
- * nothing. `executable`: the `u+x` mark of a zstd variant smaller than its br sibling
- * (`variantsToWrite`), set or cleared whether or not the bytes changed.
+ * Cache first; on a miss, encode in a pool slot and store the result (even if not smaller: the
+ * next run then skips the work too). `ticket` is the slot reserved for this encode, released on
+ * a hit; without one the encode queues now.
  */
+export async function encodeWithCache(ctx: FileJobContext, format: Format, data: Buffer, sha256: string, path: string, ticket?: SlotTicket): Promise<{ bytes: Buffer; hit: boolean; encodeMs: number }> {
+  const level = ctx.options.levels[format]
+  const params = encoderParams(format, { size: data.byteLength, path }, level)
+  const key = cacheKey({ contentSha256: sha256, format, settings: encoderSettings(format, params) })
+  // An entry from a shared cache was made on another machine: it must decode to these bytes.
+  const cached = await ctx.cache.get(key, async (payload) => (await decodeBuffer(format, payload)).equals(data))
+  if (cached) {
+    ticket?.release()
+    return { bytes: cached, hit: true, encodeMs: 0 }
+  }
+  const queued = performance.now()
+  let started = queued
+  const encode = (): Promise<Buffer> => {
+    ctx.signal.throwIfAborted()
+    started = performance.now()
+    return encodeWithParams(format, data, params)
+  }
+  const encoded = await (ticket ? ticket.run(encode) : ctx.pool.run(encode, encodeCost(format, level, data.byteLength))).catch((cause: unknown) => {
+    if (ctx.signal.aborted) throw cause
+    throw new PreencodeError('core', 'INTERNAL', `${format} failed on ${join(ctx.root, path)}`, { cause })
+  })
+  const ms = performance.now() - started
+  if (debugEncode.enabled) debugEncode('%s %s %d B -> %d B: %d ms encoding after %d ms queued', format, path, data.byteLength, encoded.byteLength, Math.round(ms), Math.round(started - queued))
+  await ctx.cache.set(key, encoded)
+  return { bytes: encoded, hit: false, encodeMs: ms }
+}
+
+/** Whether a variant of `size` bytes for an original of `originalSize` bytes is worth writing. */
+/**
+ * The variants to write, smallest first (ties in the servers' order of preference,
+ * `ALL_FORMATS`: br, zstd, gzip), and which of them to mark executable (`u+x`).
+ *
+ * Every generated config tries the acceptable codings in that fixed order and serves the first
+ * that exists; it does not know sizes. Where this file's sizes disagree with that order, a
+ * mark says so, and the configs test it (`-x`, one stat, only for the clients it concerns):
+ * the zstd variant when it is smaller than the br one (for clients that take both: zstd
+ * first), the gzip variant when it is smaller than the zstd one (for clients that take both
+ * but not br: gzip first). A br larger than the gzip (a few bytes, on tiny files) is still
+ * preferred by the servers.
+ */
+export function variantsToWrite<T extends { format: Format; bytes: Uint8Array }>(worthWriting: readonly T[]): { kept: T[]; marked: Set<Format> } {
+  const kept = [...worthWriting].sort((a, b) => a.bytes.byteLength - b.bytes.byteLength || ALL_FORMATS.indexOf(a.format) - ALL_FORMATS.indexOf(b.format))
+  const size = (format: Format): number | undefined => kept.find((c) => c.format === format)?.bytes.byteLength
+  const smaller = (a: Format, b: Format): boolean => size(a) !== undefined && size(b) !== undefined && size(a)! < size(b)!
+  const marked = new Set<Format>()
+  if (smaller('zstd', 'brotli')) marked.add('zstd')
+  if (smaller('gzip', 'zstd')) marked.add('gzip')
+  return { kept, marked }
+}
+
+export function isWorthWriting(ctx: FileJobContext, size: number, originalSize: number): boolean {
+  // Never a variant that is not strictly smaller, whatever minSaving says.
+  return size < originalSize && 1 - size / originalSize >= ctx.options.minSaving
+}
+
+/**
+ * Roughly how long one encode takes, in microseconds: the pool starts the longest first. Only
+ * the order matters, so a per-byte rate per format and level band is enough. Measured here in
+ * CPU time over the bench app (16 MB, 94 files): brotli 11 ~0.8 MB/s, zstd 19 ~2.4 MB/s,
+ * gzip 9 ~30 MB/s per memLevel (two are tried); lower levels are an order of magnitude faster.
+ */
+export function encodeCost(format: Format, level: number, bytes: number): number {
+  const microsecondsPerMB =
+    format === 'brotli' ? (level >= 10 ? 1_250_000 : 100_000)
+      : format === 'zstd' ? (level >= 16 ? 420_000 : 40_000)
+        : 70_000
+  return (bytes / 1e6) * microsecondsPerMB
+}
+
+/** Leaves an identical variant (same bytes, same mtime) alone: a warm rebuild then writes nothing. */
 async function writeIfChanged(ctx: FileJobContext, variantPath: string, bytes: Buffer, mtimeMs: number, executable: boolean): Promise<boolean> {
   const absolute = join(ctx.root, variantPath)
   let changed = true
   if (ctx.existingVariants.has(variantPath)) {
     const current = await stat(absolute).catch(() => undefined)
     if (current?.isFile() && current.size === bytes.byteLength && Math.abs(current.mtimeMs - mtimeMs) < 1) {
-      const onDisk = await readFile(absolute).catch(() => undefined)
+      const onDisk = await withOpenFiles(1, () => readFile(absolute)).catch(() => undefined)
       if (onDisk?.equals(bytes)) changed = false
     }
   }
   if (changed) await writeVariantAtomically(absolute, bytes, mtimeMs)
+  // The u+x mark of a variant smaller than its sibling the servers would try first
+  // (`variantsToWrite`), set or cleared whether or not the bytes changed.
   const { mode } = await stat(absolute)
   if (((mode & 0o100) !== 0) !== executable) await chmod(absolute, executable ? mode | 0o100 : mode & ~0o111)
   return changed
 }
 
-function sha256Hex(data: Uint8Array): string {
+export function sha256Hex(data: Uint8Array): string {
   return createHash('sha256').update(data).digest('hex')
 }
 

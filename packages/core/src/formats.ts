@@ -1,44 +1,59 @@
+/**
+ * The codec table: every content coding preencode produces, one entry each, in the order a
+ * server should prefer them when sizes tie. Every package iterates this table (suffixes,
+ * HTTP tokens, levels, encoder parameters) instead of spelling codings itself; adding a coding
+ * is one file under `codecs/` and one line here.
+ */
+import { brotli } from './codecs/brotli.js'
+import type { Codec } from './codecs/codec.js'
+import { gzip } from './codecs/gzip.js'
+import { zstd } from './codecs/zstd.js'
+import { dcb } from './codecs/dcb.js'
+import { dcz } from './codecs/dcz.js'
+
+export const CODECS = Object.freeze({ brotli, zstd, gzip })
+
+/**
+ * The dictionary codings of RFC 9842 (`dictionary-codecs.ts`), in the same form: one file under
+ * `codecs/` and one entry each. Kept apart from `CODECS` because they need a dictionary: they
+ * are deltas against a version the browser holds, never per-file sidecars a user lists in `formats`.
+ */
+export const DICTIONARY_CODECS = Object.freeze({ dcb, dcz })
+
 /** The content codings preencode produces, named as users write them. */
-export type Format = 'gzip' | 'brotli' | 'zstd'
-
-export interface FormatInfo {
-  readonly format: Format
-  /** The Content-Encoding token (RFC 9110 §8.4.1). */
-  readonly encoding: 'gzip' | 'br' | 'zstd'
-  /** The sidecar file suffix, dot included. */
-  readonly extension: '.gz' | '.br' | '.zst'
-  /** Accepted quality/level range, inclusive. */
-  readonly levels: readonly [min: number, max: number]
-  readonly defaultLevel: number
-}
-
-export const FORMATS: Readonly<Record<Format, FormatInfo>> = Object.freeze({
-  gzip: { format: 'gzip', encoding: 'gzip', extension: '.gz', levels: [1, 9], defaultLevel: 9 },
-  brotli: { format: 'brotli', encoding: 'br', extension: '.br', levels: [0, 11], defaultLevel: 11 },
-  zstd: { format: 'zstd', encoding: 'zstd', extension: '.zst', levels: [1, 22], defaultLevel: 19 },
-})
+export type Format = keyof typeof CODECS
+/** A Content-Encoding token of a coding in the table (`br` for brotli). */
+export type Encoding = (typeof CODECS)[Format]['encoding']
+/** The table entry of any format. */
+export type AnyCodec = (typeof CODECS)[Format]
 
 /** Every format, in the order a server should prefer them when sizes tie (smallest usually first). */
-export const ALL_FORMATS: readonly Format[] = Object.freeze(['brotli', 'zstd', 'gzip'])
+export const ALL_FORMATS: readonly Format[] = Object.freeze(Object.keys(CODECS) as Format[])
+/** Every Content-Encoding token, in the same order. */
+export const ALL_ENCODINGS: readonly Encoding[] = Object.freeze(ALL_FORMATS.map((format) => CODECS[format].encoding))
 
-/** Browsers refuse zstd frames with a window above 8 MiB (RFC 9659 §3); Chrome fails the page. */
-export const ZSTD_MAX_WINDOW_LOG = 23
+const codecs: readonly AnyCodec[] = Object.values(CODECS)
+const BY_EXTENSION = new Map<string, AnyCodec>(codecs.map((c) => [c.extension, c]))
+const BY_TOKEN = new Map<string, AnyCodec>(codecs.flatMap((c) => [c.encoding, ...c.aliases].map((token): [string, AnyCodec] => [token, c])))
 
-const BY_EXTENSION = new Map<string, FormatInfo>(Object.values(FORMATS).map((f) => [f.extension, f]))
-const BY_ENCODING = new Map<string, FormatInfo>(Object.values(FORMATS).map((f) => [f.encoding, f]))
-
-export function isFormat(value: unknown): value is Format {
-  return typeof value === 'string' && Object.hasOwn(FORMATS, value)
+/** A format's entry with its parameter type erased, for code that handles every format alike. */
+export function codecOf(format: Format): Codec {
+  return CODECS[format]
 }
 
-/** `app.js.br` -> brotli info; `app.js` -> undefined. */
-export function formatOfVariantPath(path: string): FormatInfo | undefined {
+export function isFormat(value: unknown): value is Format {
+  return typeof value === 'string' && Object.hasOwn(CODECS, value)
+}
+
+/** `app.js.br` -> brotli's entry; `app.js` -> undefined. */
+export function formatOfVariantPath(path: string): AnyCodec | undefined {
   const dot = path.lastIndexOf('.')
   return dot === -1 ? undefined : BY_EXTENSION.get(path.slice(dot))
 }
 
-export function formatOfEncoding(encoding: string): FormatInfo | undefined {
-  return BY_ENCODING.get(encoding.toLowerCase())
+/** A Content-Encoding token or an alias (`br`, `GZIP`, `x-gzip`) -> its entry; undefined when unknown. */
+export function formatOfEncoding(token: string): AnyCodec | undefined {
+  return BY_TOKEN.get(token.trim().toLowerCase())
 }
 
 /** `app.js.br` -> `app.js`; a path without a variant suffix is returned unchanged. */

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { userError } from './errors.js'
-import type { Format } from './formats.js'
+import type { Encoding, Format } from './formats.js'
 import type { CacheClass } from './cache-policy.js'
+import type { ManifestSettings } from './manifest-settings.js'
 
 /**
  * The manifest lives in the output root under this name. It is what deploy, the server
@@ -14,7 +15,7 @@ export const MANIFEST_VERSION = 1
 export interface ManifestVariant {
   format: Format
   /** Content-Encoding token: `gzip`, `br` or `zstd`. */
-  encoding: 'gzip' | 'br' | 'zstd'
+  encoding: Encoding
   /** POSIX path relative to the root, e.g. `assets/app-3f2a.js.br`. */
   path: string
   size: number
@@ -44,10 +45,31 @@ export interface ManifestFile {
    */
   originalOnDisk: boolean
   /**
-   * Variants actually written (each strictly smaller than the original), in the servers' order of
-   * preference (br, zstd, gzip), which is also smallest first: see `variantsToWrite`.
+   * Variants actually written (each strictly smaller than the original), smallest first; ties in
+   * the servers' order of preference (br, zstd, gzip). See `variantsToWrite` for the u+x marks.
    */
   variants: ManifestVariant[]
+  /**
+   * RFC 9842: the `match` of this file's `Use-As-Dictionary` header (a relative URLPattern such
+   * as `index-*.js`): browsers keep it as a dictionary for its next versions. Absent when off.
+   */
+  useAsDictionary?: string
+  /** Dictionary-compressed deltas of this file (`.dcb`/`.dcz`), smallest first. Absent when none. */
+  deltas?: ManifestDelta[]
+}
+
+/** A delta: this file compressed against a dictionary the browser may hold (RFC 9842). */
+export interface ManifestDelta {
+  encoding: 'dcb' | 'dcz'
+  /** Base64 of the dictionary's SHA-256: the `Available-Dictionary` value without its colons. */
+  dictionary: string
+  /** Where the dictionary came from (a previous version's path, or the shared page dictionary). */
+  dictionaryPath: string
+  /** POSIX path relative to the root (see `deltaPath`). */
+  path: string
+  size: number
+  /** sha256 of the delta's bytes, lowercase hex. */
+  sha256: string
 }
 
 export interface Manifest {
@@ -58,6 +80,11 @@ export interface Manifest {
   formats: Format[]
   /** Every file under the root except the manifest and the variants themselves, sorted by path. */
   files: ManifestFile[]
+  /**
+   * The settings of the run, so that a command finding the manifest out of date with the disk
+   * recompresses alike. Absent in manifests written before they were recorded.
+   */
+  settings?: ManifestSettings
 }
 
 /** Reads `<root>/.preencode-manifest.json`, with an error that says how to make one. */
@@ -90,6 +117,7 @@ export function manifestPaths(manifest: Manifest): string[] {
   for (const file of manifest.files) {
     if (file.originalOnDisk) paths.push(file.path)
     for (const variant of file.variants) paths.push(variant.path)
+    for (const delta of file.deltas ?? []) paths.push(delta.path)
   }
   return paths
 }

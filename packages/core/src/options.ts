@@ -1,7 +1,9 @@
 import { availableParallelism } from 'node:os'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
+import { defaultCacheDir } from './cache-dir.js'
+import { isSharedCacheUrl, parseSharedCacheUrl, type SharedCacheLocation } from './shared-cache-location.js'
 import { userError } from './errors.js'
-import { ALL_FORMATS, FORMATS, isFormat, type Format } from './formats.js'
+import { ALL_FORMATS, CODECS, isFormat, type Format } from './formats.js'
 import { resolveCachePolicy, type CachePolicyOptions, type ResolvedCachePolicy } from './cache-policy.js'
 
 /** Options of `compressDirectory`, the plugin and `preencode compress`. Every field is optional. */
@@ -46,10 +48,20 @@ export interface CompressOptions {
    */
   keepOriginals?: boolean
   /**
-   * The persistent cache of compressed bytes: `false` to disable, or a directory.
-   * @default 'node_modules/.cache/preencode' under the current working directory
+   * The persistent cache of compressed bytes: `false` to disable, a directory, or
+   * `s3://bucket/prefix` for a cache shared by every machine that builds the site (a CI fleet):
+   * entries are then looked up in the local default directory first, then in the bucket
+   * (needs `@aws-sdk/client-s3`; credentials from the standard AWS chain). See docs/shared-cache.md.
+   * @default the nearest project's `node_modules/.cache/preencode` (a folder with `package.json`
+   * and `node_modules/`, at or above the working directory), else `$XDG_CACHE_HOME/preencode`
+   * or `~/.cache/preencode`; never a new `node_modules`
    */
   cache?: boolean | string
+  /**
+   * The endpoint of an S3-compatible shared cache (MinIO, R2…), e.g. `http://127.0.0.1:9000`.
+   * @default process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL ?? AWS
+   */
+  cacheEndpoint?: string
   /**
    * The cache is pruned (least recently used first) to at most this many bytes.
    * @default 268435456 (256 MiB)
@@ -75,6 +87,8 @@ export interface ResolvedCompressOptions {
   keepOriginals: boolean
   /** Absolute cache directory, or false when caching is off. */
   cacheDir: string | false
+  /** The bucket behind the local cache when `cache` is `s3://…`; false otherwise. */
+  sharedCache: SharedCacheLocation | false
   cacheMaxBytes: number
   concurrency: number
   cachePolicy: ResolvedCachePolicy
@@ -82,7 +96,7 @@ export interface ResolvedCompressOptions {
 
 export const DEFAULT_COMPRESS_OPTIONS = Object.freeze({
   formats: [...ALL_FORMATS],
-  levels: { gzip: FORMATS.gzip.defaultLevel, brotli: FORMATS.brotli.defaultLevel, zstd: FORMATS.zstd.defaultLevel },
+  levels: Object.fromEntries(ALL_FORMATS.map((format) => [format, CODECS[format].defaultLevel])) as Record<Format, number>,
   threshold: 1024,
   minSaving: 0.05,
   include: [],
@@ -93,7 +107,7 @@ export const DEFAULT_COMPRESS_OPTIONS = Object.freeze({
 
 const OPTION_KEYS = new Set<string>([
   'formats', 'levels', 'threshold', 'minSaving', 'include', 'exclude', 'keepOriginals', 'cache',
-  'cacheMaxBytes', 'concurrency', 'cachePolicy',
+  'cacheEndpoint', 'cacheMaxBytes', 'concurrency', 'cachePolicy',
 ])
 
 function fail(message: string): never {
@@ -104,20 +118,31 @@ function isNonNegativeInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0
 }
 
-/** Validates, merges with defaults and normalises. Fails naming the option and what it accepts. */
+/** Objects made by `resolveCompressOptions`: `compressDirectory` uses these as they are. */
+const RESOLVED = new WeakSet<object>()
+
+/** True for the (unmodified) result of `resolveCompressOptions`. */
+export function isResolvedCompressOptions(options: unknown): options is ResolvedCompressOptions {
+  return typeof options === 'object' && options !== null && RESOLVED.has(options)
+}
+
+/**
+ * Validates, merges with defaults and normalises. Fails naming the option and what it accepts.
+ * A relative `cache` and the default cache are found from `cwd` (the project root).
+ */
 export function resolveCompressOptions(options: CompressOptions = {}, cwd: string = process.cwd()): ResolvedCompressOptions {
   for (const key of Object.keys(options)) {
     if (!OPTION_KEYS.has(key)) fail(`Unknown option \`${key}\`. Known options: ${[...OPTION_KEYS].join(', ')}.`)
   }
   const formats = options.formats ?? [...DEFAULT_COMPRESS_OPTIONS.formats]
-  if (!Array.isArray(formats) || formats.length === 0) fail('`formats` must be a non-empty array of gzip, brotli, zstd.')
+  if (!Array.isArray(formats) || formats.length === 0) fail(`\`formats\` must be a non-empty array of ${ALL_FORMATS.join(', ')}.`)
   for (const format of formats) {
     if (!isFormat(format)) fail(`Unknown format \`${String(format)}\` in \`formats\`. Accepted: ${ALL_FORMATS.join(', ')}.`)
   }
   const levels = { ...DEFAULT_COMPRESS_OPTIONS.levels }
   for (const [format, level] of Object.entries(options.levels ?? {})) {
     if (!isFormat(format)) fail(`Unknown format \`${format}\` in \`levels\`. Accepted: ${ALL_FORMATS.join(', ')}.`)
-    const [min, max] = FORMATS[format].levels
+    const [min, max] = CODECS[format].levels
     if (typeof level !== 'number' || !Number.isInteger(level) || level < min || level > max) {
       fail(`\`levels.${format}\` is ${String(level)}; ${format} accepts a whole number from ${min} to ${max}.`)
     }
@@ -136,12 +161,14 @@ export function resolveCompressOptions(options: CompressOptions = {}, cwd: strin
     if (value !== undefined && (!Array.isArray(value) || value.some((p) => typeof p !== 'string'))) fail(`\`${key}\` must be an array of glob strings.`)
   }
   const cache = options.cache ?? true
-  if (typeof cache !== 'boolean' && typeof cache !== 'string') fail('`cache` must be true, false or a directory path.')
-  const cacheDir = cache === false ? false : cache === true ? join(cwd, 'node_modules', '.cache', 'preencode') : resolve(cwd, cache)
+  if (typeof cache !== 'boolean' && typeof cache !== 'string') fail('`cache` must be true, false, a directory path or s3://bucket/prefix.')
+  if (options.cacheEndpoint !== undefined && typeof options.cacheEndpoint !== 'string') fail('`cacheEndpoint` must be a URL string such as http://127.0.0.1:9000.')
+  const sharedCache = isSharedCacheUrl(cache) ? parseSharedCacheUrl(cache, options.cacheEndpoint) : false
+  const cacheDir = cache === false ? false : cache === true || sharedCache ? defaultCacheDir(cwd) : resolve(cwd, cache)
   const keepOriginals = options.keepOriginals ?? DEFAULT_COMPRESS_OPTIONS.keepOriginals
   if (typeof keepOriginals !== 'boolean') fail('`keepOriginals` must be true or false.')
   if (!keepOriginals && !formats.includes('gzip')) fail('`keepOriginals: false` needs `gzip` in `formats`: servers decode the gzip variant for clients that accept no encoding.')
-  return {
+  const resolved: ResolvedCompressOptions = {
     formats: [...new Set(formats)],
     levels,
     threshold,
@@ -150,8 +177,11 @@ export function resolveCompressOptions(options: CompressOptions = {}, cwd: strin
     exclude: options.exclude ?? [],
     keepOriginals,
     cacheDir,
+    sharedCache,
     cacheMaxBytes,
     concurrency,
     cachePolicy: resolveCachePolicy(options.cachePolicy),
   }
+  RESOLVED.add(resolved)
+  return resolved
 }

@@ -1,4 +1,7 @@
 import { availableParallelism } from 'node:os'
+import { SlotQueue, type SlotTicket } from './slot-queue.js'
+
+export type { SlotTicket } from './slot-queue.js'
 
 /**
  * Two limits, because the measured failure modes are two: too many encoders at once thrash the
@@ -82,33 +85,35 @@ class Gate {
 export class WorkPool {
   readonly concurrency: number
   readonly maxBytesInFlight: number
-  private running = 0
   private bytes = 0
-  private readonly slots: Gate
+  private readonly slots: SlotQueue
   private readonly budget: Gate
   private readonly stats: PoolStats = { peakRunning: 0, peakBytes: 0 }
 
   constructor(options: PoolOptions = {}) {
     this.concurrency = Math.max(1, Math.floor(options.concurrency ?? availableParallelism()))
     this.maxBytesInFlight = Math.max(1, Math.floor(options.maxBytesInFlight ?? DEFAULT_MAX_BYTES_IN_FLIGHT))
-    this.slots = new Gate(options.signal)
+    this.slots = new SlotQueue(this.concurrency, options.signal, (running) => {
+      this.stats.peakRunning = Math.max(this.stats.peakRunning, running)
+    })
     this.budget = new Gate(options.signal)
   }
 
-  /** Runs `task` once a slot is free. Use it around each CPU-bound encode. */
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    await this.slots.wait(() => {
-      if (this.running >= this.concurrency) return false
-      this.running++
-      this.stats.peakRunning = Math.max(this.stats.peakRunning, this.running)
-      return true
-    })
-    try {
-      return await task()
-    } finally {
-      this.running--
-      this.slots.pump()
-    }
+  /**
+   * Runs `task` once a slot is free. Use it around each CPU-bound encode. Of the tasks waiting,
+   * the one with the highest `priority` (its expected cost: the longest first) gets the next
+   * slot; equal priorities run in the order they came.
+   */
+  run<T>(task: () => Promise<T>, priority = 0): Promise<T> {
+    return this.slots.reserve(priority).run(task)
+  }
+
+  /**
+   * Takes a place in the slot queue now, for an encode that may or may not be needed: the
+   * ticket then runs it or is released (see slot-queue.ts for why).
+   */
+  reserve(priority = 0): SlotTicket {
+    return this.slots.reserve(priority)
   }
 
   /**

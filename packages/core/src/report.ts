@@ -1,5 +1,5 @@
 import { styleText } from 'node:util'
-import { ALL_FORMATS, FORMATS, type Format } from './formats.js'
+import { ALL_FORMATS, CODECS, type Format } from './formats.js'
 import type { Manifest } from './manifest.js'
 
 /** Why a file got no variant at all. */
@@ -193,7 +193,7 @@ export function formatReport(report: CompressReport, options: FormatReportOption
     for (const file of top) {
       const variants = [...file.variants]
         .sort((a, b) => ALL_FORMATS.indexOf(a.format) - ALL_FORMATS.indexOf(b.format))
-        .map((v) => `${FORMATS[v.format].extension.slice(1)} ${formatBytes(v.size)}`)
+        .map((v) => `${CODECS[v.format].extension.slice(1)} ${formatBytes(v.size)}`)
         .join('  ')
       lines.push(`    ${truncateMiddle(file.path, pathWidth).padEnd(pathWidth)}  ${formatBytes(file.size).padStart(9)}  ${variants}`)
     }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { open, rename, rm, unlink, utimes } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { withOpenFiles } from './open-files.js'
 
 /**
  * A temp name in the same directory (rename is atomic only within one file system), hidden, and
@@ -19,14 +20,16 @@ export function tempPathFor(path: string): string {
 export async function writeFileAtomically(path: string, bytes: Uint8Array | string, mtimeMs?: number): Promise<void> {
   const temp = tempPathFor(path)
   try {
-    const handle = await open(temp, 'wx', 0o644)
-    try {
-      // No fsync: rename-after-complete-write is already atomic against a killed process, which
-      // is the failure a build sees; an fsync per variant would cost seconds on large sites.
-      await handle.writeFile(bytes)
-    } finally {
-      await handle.close()
-    }
+    await withOpenFiles(1, async () => {
+      const handle = await open(temp, 'wx', 0o644)
+      try {
+        // No fsync: rename-after-complete-write is already atomic against a killed process, which
+        // is the failure a build sees; an fsync per variant would cost seconds on large sites.
+        await handle.writeFile(bytes)
+      } finally {
+        await handle.close()
+      }
+    })
     if (mtimeMs !== undefined) {
       const seconds = mtimeMs / 1000
       await utimes(temp, seconds, seconds)

@@ -5,18 +5,21 @@ import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
 import {
+  ALL_FORMATS,
+  CODECS,
   ZSTD_MAX_WINDOW_LOG,
   brotliModeOf,
   decodeBuffer,
   encodeBuffer,
+  encodeWithParams,
+  encoderParams,
   encoderSettings,
   zstdWindowLog,
-  type Format,
 } from '@preencode/core'
 import { decodeWithCli, randomBytesOf, textOf, zstdFrameWindow } from './fixtures.js'
 
-const FORMATS: Format[] = ['gzip', 'brotli', 'zstd']
-const EXTENSION: Record<Format, string> = { gzip: '.gz', brotli: '.br', zstd: '.zst' }
+const FORMATS = ALL_FORMATS
+const DEFAULT_LEVEL = (format: (typeof ALL_FORMATS)[number]): number => CODECS[format].defaultLevel
 
 describe('encodeBuffer / decodeBuffer', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>
@@ -32,9 +35,9 @@ describe('encodeBuffer / decodeBuffer', () => {
   for (const format of FORMATS) {
     for (const [label, data, path] of inputs) {
       it(`${format} round-trips ${label} through node:zlib and the system ${format} CLI`, async () => {
-        const encoded = await encodeBuffer(format, data, { gzip: 9, brotli: 11, zstd: 19 }[format], { path })
+        const encoded = await encodeBuffer(format, data, DEFAULT_LEVEL(format), { path })
         expect((await decodeBuffer(format, encoded)).equals(data)).toBe(true)
-        const file = join(dir.path, `${label}${EXTENSION[format]}`)
+        const file = join(dir.path, `${label}${CODECS[format].extension}`)
         await writeFile(file, encoded)
         expect(decodeWithCli(format, file).equals(data)).toBe(true)
       })
@@ -44,7 +47,7 @@ describe('encodeBuffer / decodeBuffer', () => {
   it('compresses text at the default levels well below the original', async () => {
     const data = textOf(50_000)
     for (const format of FORMATS) {
-      const encoded = await encodeBuffer(format, data, { gzip: 9, brotli: 11, zstd: 19 }[format], { path: 'a.js' })
+      const encoded = await encodeBuffer(format, data, DEFAULT_LEVEL(format), { path: 'a.js' })
       expect(encoded.length).toBeLessThan(data.length * 0.5)
     }
   })
@@ -95,7 +98,24 @@ describe('encodeBuffer / decodeBuffer', () => {
     expect(brotliModeOf('face.ttf')).toBe('font')
     expect(brotliModeOf('face.otf')).toBe('font')
     expect(brotliModeOf('module.wasm')).toBe('generic')
-    expect(encoderSettings('brotli', { byteLength: 10 }, 11, { path: 'a.css' })).not.toBe(encoderSettings('brotli', { byteLength: 10 }, 11, { path: 'a.ttf' }))
+    const settings = (path: string): string => encoderSettings('brotli', encoderParams('brotli', { size: 10, path }, 11))
+    expect(settings('a.css')).not.toBe(settings('a.ttf'))
+  })
+
+  it('keys the cache on exactly what the encoder reads: one params() per codec', async () => {
+    const data = textOf(30_000)
+    for (const format of FORMATS) {
+      const params = encoderParams(format, { size: data.byteLength, path: 'a.js' }, DEFAULT_LEVEL(format))
+      // The settings string carries every parameter, so any parameter change changes the key.
+      for (const [name, value] of Object.entries(params)) expect(encoderSettings(format, params)).toContain(`"${name}":${JSON.stringify(value)}`)
+      // encodeBuffer is params + encode: the same bytes as encoding with those params.
+      const viaParams = await encodeWithParams(format, data, params)
+      expect(viaParams.equals(await encodeBuffer(format, data, DEFAULT_LEVEL(format), { path: 'a.js' }))).toBe(true)
+      // A different level yields different params, a different key, and different bytes.
+      const lower = encoderParams(format, { size: data.byteLength, path: 'a.js' }, CODECS[format].levels[0])
+      expect(encoderSettings(format, lower)).not.toBe(encoderSettings(format, params))
+      expect((await encodeWithParams(format, data, lower)).equals(viaParams)).toBe(false)
+    }
   })
 
   describe('a file larger than 8 MiB', () => {

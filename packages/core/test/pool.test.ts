@@ -83,3 +83,64 @@ describe('WorkPool', () => {
     expect(results.at(-1)).toEqual([9, 18])
   })
 })
+
+describe('WorkPool scheduling', () => {
+  it('gives a freed slot to the waiting task with the highest priority, ties in arrival order', async () => {
+    const pool = new WorkPool({ concurrency: 1 })
+    const gate = deferred()
+    const order: string[] = []
+    const first = pool.run(() => gate.promise)
+    const queued = [
+      pool.run(async () => { order.push('small') }, 1),
+      pool.run(async () => { order.push('large') }, 100),
+      pool.run(async () => { order.push('medium-a') }, 10),
+      pool.run(async () => { order.push('medium-b') }, 10),
+      pool.run(async () => { order.push('none') }),
+    ]
+    await tick()
+    expect(order).toEqual([])
+    gate.resolve()
+    await Promise.all([first, ...queued])
+    expect(order).toEqual(['large', 'medium-a', 'medium-b', 'small', 'none'])
+  })
+
+  it('keeps every slot busy while work is queued', async () => {
+    const pool = new WorkPool({ concurrency: 2 })
+    let running = 0
+    const samples: number[] = []
+    await Promise.all(Array.from({ length: 40 }, (_, i) => pool.run(async () => {
+      running++
+      samples.push(running)
+      await tick()
+      running--
+    }, i % 7)))
+    // Every task but the very first one started while another was running.
+    expect(samples.slice(1).every((n) => n === 2)).toBe(true)
+  })
+})
+
+describe('WorkPool reservations', () => {
+  it('holds a reserved slot for its task, and hands it on when released unused', async () => {
+    const pool = new WorkPool({ concurrency: 1 })
+    const order: string[] = []
+    // The large file reserves first (jobs start largest first) but has its bytes ready last.
+    const large = pool.reserve(100)
+    const small = pool.reserve(1)
+    const skipped = pool.reserve(50)
+    const smallDone = small.run(async () => { order.push('small') })
+    await tick()
+    expect(order).toEqual([])
+    await large.run(async () => { order.push('large') })
+    skipped.release()
+    await smallDone
+    expect(order).toEqual(['large', 'small'])
+    expect(pool.peaks.peakRunning).toBe(1)
+    // Released twice, or after running: no slot is freed twice.
+    skipped.release()
+    large.release()
+    let running = 0
+    let peak = 0
+    await Promise.all([1, 2, 3].map(() => pool.run(async () => { peak = Math.max(peak, ++running); await tick(); running-- })))
+    expect(peak).toBe(1)
+  })
+})

@@ -1,3 +1,5 @@
+import { symlink } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
 import { MANIFEST_FILENAME, MANIFEST_VERSION, scanDirectory, type Manifest } from '@preencode/core'
@@ -13,12 +15,46 @@ describe('scanDirectory', () => {
       'download.tar.gz', 'pic.png', 'pic.png.gz', 'assets/.app.js.br.tmp-123-abcdef01', `.${MANIFEST_FILENAME}.tmp-9-0a1b2c3d`, MANIFEST_FILENAME]) {
       await put(dir.path, path, 'x')
     }
-    const scan = await scanDirectory(dir.path)
-    // A real download.tar.gz has no download.tar beside it: an original. pic.png.gz sits beside
-    // an original preencode never compresses, so it is the user's own file too.
+    // No earlier manifest: preencode wrote none of these, so every sidecar-named file is the user's.
+    const first = await scanDirectory(dir.path)
+    expect(first.originals).toEqual(['.hidden/x.txt', 'assets/app.js', 'assets/app.js.zst', 'download.tar.gz', 'index.html', 'index.html.br', 'index.html.gz', 'pic.png', 'pic.png.gz'])
+    expect(first.variants).toEqual([])
+    expect(first.tempFiles).toEqual([`.${MANIFEST_FILENAME}.tmp-9-0a1b2c3d`, 'assets/.app.js.br.tmp-123-abcdef01'])
+    // An earlier manifest recording three of them makes those three preencode's, and only them.
+    const variant = (path: string) => ({ format: 'brotli' as const, encoding: 'br' as const, path, size: 1, sha256: '0'.repeat(64) })
+    const file = (path: string, variants: string[]) => ({
+      path, size: 2000, sha256: '0'.repeat(64), mtimeMs: 0, contentType: 'text/html', cacheClass: 'default' as const,
+      cacheControl: 'x', originalOnDisk: true, variants: variants.map(variant),
+    })
+    const previous: Manifest = {
+      version: MANIFEST_VERSION, generator: 'test', formats: ['brotli'],
+      files: [file('index.html', ['index.html.br', 'index.html.gz']), file('assets/app.js', ['assets/app.js.zst'])],
+    }
+    const scan = await scanDirectory(dir.path, { previous })
     expect(scan.originals).toEqual(['.hidden/x.txt', 'assets/app.js', 'download.tar.gz', 'index.html', 'pic.png', 'pic.png.gz'])
     expect(scan.variants).toEqual(['assets/app.js.zst', 'index.html.br', 'index.html.gz'])
     expect(scan.tempFiles).toEqual([`.${MANIFEST_FILENAME}.tmp-9-0a1b2c3d`, 'assets/.app.js.br.tmp-123-abcdef01'])
+  })
+
+  it('lists symlinks to files inside the root, and never walks a symlink', async () => {
+    const outside = await tempDir('scan-outside')
+    try {
+      await put(outside.path, 'far.html', 'x')
+      await put(dir.path, 'real/page.html', 'x')
+      await symlink(join(outside.path), join(dir.path, 'out-dir'))
+      await symlink(join(outside.path, 'far.html'), join(dir.path, 'out-file.html'))
+      await symlink('real/page.html', join(dir.path, 'alias.html'))
+      await symlink('real', join(dir.path, 'alias-dir'))
+      await symlink('missing.html', join(dir.path, 'dangling.html'))
+      const scan = await scanDirectory(dir.path)
+      expect(scan.originals).toEqual(['alias.html', 'real/page.html'])
+      expect(scan.skipped.map((s) => `${s.path}:${s.reason}`).sort()).toEqual([
+        'alias-dir:symlink-directory', 'dangling.html:symlink-dangling', 'out-dir:symlink-outside', 'out-file.html:symlink-outside',
+      ])
+      expect(scan.foreign.has('out-file.html')).toBe(true)
+    } finally {
+      await outside.remove()
+    }
   })
 
   it('counts a sidecar whose original is gone as a variant when the previous manifest recorded it', async () => {

@@ -3,7 +3,7 @@
 // only then are stale objects deleted. A failure at any point leaves the old site served; a
 // rerun plans again from what the target holds, so it converges.
 import { resolve } from 'node:path'
-import { readManifest, userError, type Manifest } from '@preencode/core'
+import { reconcileManifest, userError, type Manifest } from '@preencode/core'
 import { isDefaultEntry, planDeploy, siteObjects, type DeployPlan, type PlanOptions } from './plan.js'
 import { newDeployId, nextDeployState, type KeepPolicy } from './state.js'
 import type { DeployEvent, DeployTarget, TargetContext } from './target.js'
@@ -26,7 +26,11 @@ export interface DeployOptions extends Omit<PlanOptions, 'now'> {
    * @default 8
    */
   concurrency?: number
-  /** The manifest, if already read; otherwise read from `dir`. */
+  /**
+   * The manifest to deploy by, taken as is. When not given, `dir`'s manifest is read and first
+   * brought up to date with the disk: files changed, added or removed since it was written are
+   * compressed again (see `reconcileManifest`), so no stale variant is ever uploaded.
+   */
   manifest?: Manifest
   /** Progress and diagnostics. */
   onEvent?: (event: DeployEvent) => void
@@ -86,7 +90,9 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const concurrency = options.concurrency ?? DEFAULT_DEPLOY_OPTIONS.concurrency
   const deployId = newDeployId()
   const context: TargetContext = { root, deployId, concurrency, emit: options.onEvent ?? (() => {}) }
-  const manifest = options.manifest ?? (await readManifest(root))
+  const manifest = options.manifest ?? (await reconcileManifest(root, {
+    logger: { info: (message) => context.emit({ type: 'note', message }), warn: (message) => context.emit({ type: 'warning', message }) },
+  })).manifest
   const keep: KeepPolicy = options.keep ?? {}
   try {
     const isEntry = options.isEntry ?? isDefaultEntry

@@ -1,15 +1,29 @@
-export * from './plan.js'
-export * from './state.js'
-export * from './target.js'
-export * from './deploy.js'
-export * from './s3.js'
-export { isRetryableS3Error, redact } from './s3-errors.js'
-export { runPool } from './pool.js'
-export { withRetry, DEFAULT_RETRY, type RetryOptions } from './retry.js'
-export * from './local.js'
-export * from './rsync.js'
-export { parseRsyncDestination, type RsyncDestination } from './rsync-command.js'
-export * from './config.js'
-export * from './create-target.js'
-export * from './verify.js'
-export * from './report.js'
+// The public API. The S3 target is not here at run time: it loads the AWS SDK, so it comes from
+// `createTarget('s3://…')` (which imports it only then) or from `@preencode/deploy/s3`.
+export { deploy, DEFAULT_CONCURRENCY, type DeployOptions, type DeployResult, type DeploySummary } from './deploy.js'
+export {
+  isDefaultEntry,
+  planDeploy,
+  plannedUploads,
+  siteObjects,
+  PHASE_ORDER,
+  type DeployPhase,
+  type DeployPlan,
+  type PlanOptions,
+  type PlannedPhase,
+  type PlannedUpload,
+  type RemoteObject,
+  type RemoteState,
+  type SiteObject,
+  type UploadReason,
+} from './plan.js'
+export { DEPLOY_STATE_FILENAME, type DeployRecord, type DeployState, type KeepPolicy, type StoredObject } from './state.js'
+export type { DeployEvent, DeployTarget, PhaseResult, TargetContext } from './target.js'
+export { createTarget, TARGETS, type TargetEntry, type TargetSettings } from './targets.js'
+export { localTarget } from './local.js'
+export { rsyncTarget, type RsyncTargetOptions } from './rsync.js'
+export type { S3Credentials, S3RequestRecord, S3TargetOptions } from './s3.js'
+export type { RetryOptions } from './retry.js'
+export { defineConfig, loadConfig, validateDeployConfig, CONFIG_FILENAMES, type DeployConfig, type LoadedConfig, type PreencodeConfig } from './config.js'
+export { verifySite, DEFAULT_PROBES, type EncodingProbe, type VerifyCheck, type VerifyOptions, type VerifyResult } from './verify.js'
+export { formatBytes, formatPlan, formatSummary, formatVerifyReport } from './report.js'

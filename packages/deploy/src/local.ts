@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import { userError } from '@preencode/core'
+import { userError, withOpenFiles } from '@preencode/core'
 import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from './plan.js'
 import { runPool } from './pool.js'
 import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState } from './state.js'
@@ -58,7 +58,7 @@ export function localTarget(dir: string): DeployTarget {
           await mkdir(dirname(to), { recursive: true })
           const temp = `${dirname(to)}${sep}${TEMP_MARK}${randomBytes(6).toString('hex')}`
           try {
-            await copyFile(join(context.root, object.key), temp)
+            await withOpenFiles(2, () => copyFile(join(context.root, object.key), temp))
             const time = new Date(object.mtimeMs)
             await utimes(temp, time, time)
             await rename(temp, to)
@@ -120,13 +120,16 @@ export async function listFiles(root: string): Promise<Map<string, number>> {
 }
 
 export function sha256File(path: string): Promise<string> {
-  return new Promise((done, reject) => {
+  // Settles on 'close', once the handle is released, so the limit counts it until then.
+  return withOpenFiles(1, () => new Promise((done, reject) => {
     const hash = createHash('sha256')
+    let digest: string | undefined
     createReadStream(path)
       .on('data', (chunk) => hash.update(chunk))
       .on('error', reject)
-      .on('end', () => done(hash.digest('hex')))
-  })
+      .on('end', () => { digest = hash.digest('hex') })
+      .on('close', () => { if (digest !== undefined) done(digest) })
+  }))
 }
 
 async function removeEmptyParents(root: string, dir: string): Promise<void> {

@@ -1,7 +1,7 @@
 // The pure core of a deploy: from the manifest and what the target already holds, decide what
 // to upload, in which order, what to skip and what to delete. No I/O here, so the dry-run plan
 // and the executed plan are the same object.
-import { MANIFEST_FILENAME, type Manifest, type ManifestFile } from '@preencode/core'
+import { MANIFEST_FILENAME, type Encoding, type Manifest, type ManifestFile } from '@preencode/core'
 import { DEPLOY_STATE_FILENAME, protectedKeys, type DeployState, type KeepPolicy } from './state.js'
 
 /** When an object is written: every phase completes before the next one starts. */
@@ -20,8 +20,8 @@ export interface SiteObject {
   sha256: string
   /** The original's Content-Type, also for variants. */
   contentType: string
-  /** `br`, `gzip` or `zstd` for a variant; undefined for an original. */
-  contentEncoding: 'gzip' | 'br' | 'zstd' | undefined
+  /** The Content-Encoding token (`br`, `gzip`, `zstd`...) for a variant; undefined for an original. */
+  contentEncoding: Encoding | undefined
   cacheControl: string
   /** The original's mtime (ms); variants are given the same. */
   mtimeMs: number

@@ -14,7 +14,7 @@ import {
   type PutObjectCommandInput,
 } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
-import { userError } from '@preencode/core'
+import { userError, withOpenFiles } from '@preencode/core'
 import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from './plan.js'
 import { runPool } from './pool.js'
 import { withRetry, type RetryOptions } from './retry.js'
@@ -85,13 +85,6 @@ const MIN_PART_SIZE = 5 * 1024 * 1024
 export const DELETE_BATCH_SIZE = 1000
 const METADATA_SHA256 = 'preencode-sha256'
 const SILENT_LOGGER = { trace() {}, debug() {}, info() {}, warn() {}, error() {} }
-
-/** Parses `s3://bucket/prefix` into bucket and prefix. */
-export function parseS3Url(url: string): { bucket: string; prefix: string } {
-  const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(url)
-  if (!match || !match[1]) throw userError('deploy', `"${url}" is not an S3 target; expected s3://bucket or s3://bucket/prefix.`)
-  return { bucket: match[1], prefix: match[2] ?? '' }
-}
 
 /** An S3-compatible target. Its client is created at once; nothing is sent until the deploy runs. */
 export function s3Target(options: S3TargetOptions): DeployTarget {
@@ -167,11 +160,12 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
       CacheControl: object.cacheControl,
       Metadata: { [METADATA_SHA256]: object.sha256 },
     })
-    const etag = await call(`upload of ${object.key}`, context, async () => {
+    // The body is a read stream: one file handle per upload, under core's process-wide limit.
+    const etag = await withOpenFiles(1, () => call(`upload of ${object.key}`, context, async () => {
       if (object.size < threshold) return (await client.send(new PutObjectCommand(params()))).ETag
       const upload = new Upload({ client, params: params(), partSize, queueSize: 2, leavePartsOnError: false })
       return (await upload.done()).ETag
-    })
+    }))
     stored[object.key] = { sha256: object.sha256, etag, size: object.size }
   }
 

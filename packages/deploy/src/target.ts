@@ -11,6 +11,9 @@ export type DeployEvent =
   | { type: 'retry'; what: string; attempt: number; delayMs: number; error: string }
   | { type: 'commit'; release: string }
   | { type: 'delete'; keys: string[] }
+  /** Something the user should read: the manifest was out of date and the site was compressed again, say. */
+  | { type: 'note'; message: string }
+  | { type: 'warning'; message: string }
 
 export interface TargetContext {
   /** Absolute path of the site directory. */

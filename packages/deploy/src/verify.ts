@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto'
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
-import { decodeBuffer, userError, type Manifest, type ManifestFile } from '@preencode/core'
+import { ALL_ENCODINGS, decodeBuffer, formatOfEncoding, userError, type Encoding, type Manifest, type ManifestFile } from '@preencode/core'
 import { runPool } from './pool.js'
 
 /** One Accept-Encoding probe: the header sent (undefined: none) and what each available encoding means for it. */
@@ -12,14 +12,12 @@ export interface EncodingProbe {
   /** The Accept-Encoding header value, or undefined to send none. */
   header: string | undefined
   /** Encodings this header accepts, in the order a server should prefer them. */
-  accepts: Array<'br' | 'gzip' | 'zstd'>
+  accepts: Encoding[]
 }
 
 /** The probes run per URL by default. */
 export const DEFAULT_PROBES: readonly EncodingProbe[] = Object.freeze([
-  { header: 'br', accepts: ['br'] },
-  { header: 'gzip', accepts: ['gzip'] },
-  { header: 'zstd', accepts: ['zstd'] },
+  ...ALL_ENCODINGS.map((encoding): EncodingProbe => ({ header: encoding, accepts: [encoding] })),
   { header: 'identity', accepts: [] },
   { header: undefined, accepts: [] },
   { header: 'br;q=0, gzip', accepts: ['gzip'] },
@@ -121,12 +119,13 @@ async function judge(file: ManifestFile, probe: EncodingProbe, response: Incomin
   const encodings = headerValues(response, 'content-encoding').join(',').split(',').map((t) => t.trim().toLowerCase()).filter(Boolean)
   const expected = probe.accepts.find((e) => available.has(e))
   if (encodings.length > 1) problems.push(`Content-Encoding "${encodings.join(', ')}" has several codings`)
-  const got = encodings[0] === 'x-gzip' ? 'gzip' : encodings[0]
+  // An alias (`x-gzip`) names the same coding as its token.
+  const got = encodings[0] === undefined ? undefined : (formatOfEncoding(encodings[0])?.encoding ?? encodings[0])
   if (got === undefined) {
     if (expected) problems.push(`no Content-Encoding, expected ${expected} (the variant exists and was accepted)`)
-  } else if (!probe.accepts.includes(got as 'br')) {
+  } else if (!(probe.accepts as readonly string[]).includes(got)) {
     problems.push(`Content-Encoding ${got} was not accepted by "${probe.header ?? '(none)'}"`)
-  } else if (!available.has(got as 'br')) {
+  } else if (!(available as ReadonlySet<string>).has(got)) {
     problems.push(`Content-Encoding ${got} but the manifest has no ${got} variant (compressed on the fly?)`)
   }
   const type = response.headers['content-type']

@@ -3,7 +3,8 @@
 // node:http stands in for the store.
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { deploy, s3Target, siteObjects, type DeployEvent, type S3RequestRecord } from '@preencode/deploy'
+import { deploy, siteObjects, type DeployEvent, type S3RequestRecord } from '@preencode/deploy'
+import { s3Target } from '@preencode/deploy/s3'
 import { makeSite } from './helpers.js'
 
 interface Stored { body: Buffer; headers: Record<string, string>; etag: string }

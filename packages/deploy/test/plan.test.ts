@@ -2,21 +2,13 @@
 // target URLs, config validation, error mapping.
 import { describe, expect, it } from 'vitest'
 import type { Manifest, ManifestFile } from '@preencode/core'
-import {
-  createTarget,
-  isRetryableS3Error,
-  nextDeployState,
-  parseRsyncDestination,
-  planDeploy,
-  plannedUploads,
-  protectedKeys,
-  redact,
-  validateDeployConfig,
-  withRetry,
-  runPool,
-  type DeployState,
-  type RemoteObject,
-} from '@preencode/deploy'
+import { createTarget, planDeploy, plannedUploads, validateDeployConfig, type DeployState, type RemoteObject } from '@preencode/deploy'
+// Internals, tested directly.
+import { runPool } from '../src/pool.js'
+import { withRetry } from '../src/retry.js'
+import { parseRsyncDestination } from '../src/rsync-command.js'
+import { isRetryableS3Error, redact } from '../src/s3-errors.js'
+import { nextDeployState, protectedKeys } from '../src/state.js'
 
 function file(path: string, cacheClass: ManifestFile['cacheClass'], sha = 'a', variants: Array<'br' | 'gzip'> = ['br', 'gzip']): ManifestFile {
   return {
@@ -120,15 +112,21 @@ describe('targets from --to', () => {
     ['rsync://example.com:8873/site/www', 'rsync'],
     ['example.com::site/www', 'rsync'],
     ['s3://bucket/prefix', 's3'],
-  ])('%s -> %s', (to, kind) => {
-    expect(createTarget(to).kind).toBe(kind)
+  ])('%s -> %s', async (to, kind) => {
+    expect((await createTarget(to)).kind).toBe(kind)
   })
 
-  it('rejects unknown schemes and S3-only flags elsewhere, naming the target', () => {
-    expect(() => createTarget('ftp://example.com/x')).toThrow(/Unknown deploy target scheme in "ftp:\/\/example.com\/x"/)
-    expect(() => createTarget('./public', { endpoint: 'http://x' })).toThrow(/--endpoint and --region apply to s3:\/\/ targets only, not \.\/public/)
-    expect(() => createTarget('s3://b', { release: true })).toThrow(/--release applies to rsync and local targets, not s3:\/\/b/)
-    expect(() => createTarget('s3://')).toThrow(/not an S3 target/)
+  it('a local path in release mode goes through rsync', async () => {
+    expect((await createTarget('./public', { release: true })).kind).toBe('rsync')
+  })
+
+  it('rejects unknown schemes and S3-only flags elsewhere, naming the target', async () => {
+    await expect(createTarget('ftp://example.com/x')).rejects.toThrow(
+      'Unknown deploy target scheme in "ftp://example.com/x"; use a path, user@host:path, rsync://host/module/path or s3://bucket/prefix.',
+    )
+    await expect(createTarget('./public', { endpoint: 'http://x' })).rejects.toThrow(/--endpoint and --region apply to s3:\/\/ targets only, not \.\/public/)
+    await expect(createTarget('s3://b', { release: true })).rejects.toThrow(/--release applies to rsync and local targets, not s3:\/\/b/)
+    await expect(createTarget('s3://')).rejects.toThrow(/not an S3 target/)
   })
 
   it('parses rsync destinations', () => {

@@ -1,39 +1,34 @@
-import {
-  resolveCompressOptions,
-  userError,
-  type CompressOptions,
-  type ResolvedCompressOptions,
-} from '@preencode/core'
+import { resolveBuildOptions, type BuildOptions, type ResolvedBuildOptions } from '@preencode/core'
+import { resolveServerConfigFiles, type ServerConfigFile } from '@preencode/server-config'
+
+export type { ServerConfigFile }
 
 /** Options of `preencode()` for Rollup: every compression option, plus how it reports. */
-export interface PreencodeRollupOptions extends CompressOptions {
+export interface PreencodeRollupOptions extends BuildOptions {
   /**
-   * Report after each build through Rollup's log (`this.info`): `true` for the table, `'json'`
-   * for one line of JSON (the `CompressReport`), `false` for nothing.
-   * @default true
+   * Server configs to generate from the manifest after each build, each to `path` (relative
+   * to the working directory): into the output (`dist/.htaccess` for shared hosting) or to a
+   * file you commit (`deploy/nginx.conf`). Written when the build has one output directory.
+   * nginx and Caddy need `root`, the site's path on the server.
+   * @default []
    */
-  report?: boolean | 'json'
+  serverConfigs?: ServerConfigFile[]
 }
 
-export interface ResolvedPreencodeRollupOptions {
-  report: boolean | 'json'
-  compress: ResolvedCompressOptions
-  /** What is passed to `compressDirectory`: the user's options with the cache made absolute. */
-  compressOptions: CompressOptions
+/** The plugin's options after validation: the shared build options plus Rollup's own. */
+export interface ResolvedPreencodeRollupOptions extends ResolvedBuildOptions {
+  /** `serverConfigs` with absolute paths. */
+  serverConfigs: ServerConfigFile[]
 }
 
-/** Validates once; fails naming the option and what it accepts. */
+/**
+ * Validates once; fails naming the option and what it accepts. Rollup has no project root:
+ * `cwd` plays that part (a relative `cache` and the default cache are found from it).
+ */
 export function resolvePreencodeRollupOptions(
   options: PreencodeRollupOptions,
   cwd: string = process.cwd(),
 ): ResolvedPreencodeRollupOptions {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw userError('rollup', `preencode() takes an options object; got ${options === null ? 'null' : typeof options}.`)
-  }
-  const { report = true, ...compressOptions } = options
-  if (report !== true && report !== false && report !== 'json') {
-    throw userError('rollup', `\`report\` is ${JSON.stringify(report)}; it accepts true, false or 'json'.`)
-  }
-  const compress = resolveCompressOptions(compressOptions, cwd)
-  return { report, compress, compressOptions: { ...compressOptions, cache: compress.cacheDir } }
+  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root: cwd, component: 'rollup' }, ['serverConfigs'])
+  return { report, compress, deltas, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], cwd, 'rollup') }
 }

@@ -1,26 +1,29 @@
 import { dirname, resolve } from 'node:path'
-import { compressDirectory, formatReport, isPreencodeError, outermostDirectories, type CompressReport } from '@preencode/core'
-import type { Plugin, PluginContext } from 'rollup'
+import { createBuildRunner, isPreencodeError, wantsColor, type BuildRunner } from '@preencode/core'
+import { serverConfigWriter } from '@preencode/server-config'
+import type { Plugin } from 'rollup'
 import { resolvePreencodeRollupOptions, type PreencodeRollupOptions } from './options.js'
 
 /**
  * Pre-compresses every directory a Rollup build wrote (gzip, brotli and zstd beside each file),
  * in `closeBundle`, after every other plugin has written. Rollup's CLI calls `closeBundle` after
- * each build (watch mode included); JavaScript API users must call `bundle.close()`.
+ * each build (watch mode included); JavaScript API users must call `bundle.close()`. The work
+ * itself is core's build runner, shared with the Vite plugin.
  */
 export function preencode(options: PreencodeRollupOptions = {}): Plugin {
-  let resolved: ReturnType<typeof resolvePreencodeRollupOptions> | undefined
+  let runner: BuildRunner | undefined
+  const root = process.cwd()
   /** Directories written since the last closeBundle; emptied there, when they are compressed. */
   let outDirs = new Set<string>()
-  /** Runs one at a time: a watch rebuild may close while the previous compression still runs. */
-  let queue: Promise<void> = Promise.resolve()
 
   return {
     name: 'preencode',
 
     buildStart() {
+      if (runner) return
       try {
-        resolved ??= resolvePreencodeRollupOptions(options)
+        const resolved = resolvePreencodeRollupOptions(options, root)
+        runner = createBuildRunner({ options: resolved, root, writeServerConfigs: serverConfigWriter(resolved.serverConfigs) })
       } catch (error) {
         if (isPreencodeError(error) && error.isUserError) this.error(error.message)
         throw error
@@ -29,7 +32,7 @@ export function preencode(options: PreencodeRollupOptions = {}): Plugin {
 
     writeBundle(outputOptions) {
       const dir = outputOptions.dir ?? (outputOptions.file ? dirname(outputOptions.file) : undefined)
-      if (dir) outDirs.add(resolve(dir))
+      if (dir) outDirs.add(resolve(root, dir))
     },
 
     closeBundle: {
@@ -38,14 +41,22 @@ export function preencode(options: PreencodeRollupOptions = {}): Plugin {
       order: 'post',
       sequential: true,
       async handler(error?: Error) {
-        const dirs = outermostDirectories([...outDirs])
+        const dirs = [...outDirs]
         outDirs = new Set()
-        if (error || !resolved || dirs.length === 0) return
-        const settings = resolved
-        const run = queue.then(() => compressAll(this, dirs, settings))
-        queue = run.catch(() => {})
+        if (error || !runner) return
         try {
-          await run
+          await runner.run({
+            dirs,
+            watch: this.meta.watchMode,
+            logger: {
+              info: (message) => this.info(message),
+              warn: (message) => this.warn(message),
+              // Rollup's only error channel throws; in watch mode the runner must not.
+              error: (message) => this.warn(message),
+            },
+            // Rollup's CLI prints its log to stderr.
+            color: wantsColor(process.stderr),
+          })
         } catch (failure) {
           if (isPreencodeError(failure) && failure.isUserError) this.error(failure.message)
           throw failure
@@ -54,27 +65,3 @@ export function preencode(options: PreencodeRollupOptions = {}): Plugin {
     },
   }
 }
-
-async function compressAll(
-  context: PluginContext,
-  dirs: string[],
-  settings: ReturnType<typeof resolvePreencodeRollupOptions>,
-): Promise<void> {
-  for (const dir of dirs) {
-    const { report } = await compressDirectory(dir, settings.compressOptions, {
-      logger: {
-        info: (message) => { if (settings.report === true) context.info(message) },
-        warn: (message) => context.warn(message),
-      },
-    })
-    printReport(context, report, settings.report)
-  }
-}
-
-function printReport(context: PluginContext, report: CompressReport, mode: boolean | 'json'): void {
-  if (mode === false) return
-  if (mode === 'json') context.info(JSON.stringify(report))
-  else context.info(`${report.dir}\n${formatReport(report, { color: process.stderr.isTTY === true && !process.env.CI })}`)
-}
-
-

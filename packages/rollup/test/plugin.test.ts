@@ -5,6 +5,7 @@ import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { rollup, watch, type OutputOptions, type Plugin, type RollupLog } from 'rollup'
 import { MANIFEST_FILENAME, readManifest, type CompressReport } from '@preencode/core'
+import { serverConfig } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import preencode, { preencode as namedPreencode, type PreencodeRollupOptions } from '@preencode/rollup'
 
@@ -154,6 +155,53 @@ describe('@preencode/rollup', () => {
     const files = await listFiles(join(root, 'dist'))
     const lazy = files.find((f) => /^lazy-.*\.js$/.test(f) && files.includes(`${f}.br`) && !f.endsWith('.br'))
     expect(await expectDecodes(join(root, 'dist'), lazy!)).toContain('The edited lazy chunk ran')
+  })
+
+  it('writes serverConfigs from the final manifest, like the Vite plugin; one in the output is listed in it', async () => {
+    const root = await fixture()
+    const dist = join(root, 'dist')
+    const nginx = { server: 'nginx', flavor: 'stock', root: '/srv/site' } as const
+    await rollupBuild(root, [preencode(options(root, { serverConfigs: [{ server: 'apache', path: join(dist, '.htaccess') }, { ...nginx, path: join(root, 'deploy/site.conf') }] }))], [
+      { dir: dist, format: 'es' },
+    ])
+    const manifest = await readManifest(dist)
+    expect(manifest.files.map((f) => f.path)).toContain('.htaccess')
+    expect(await readFile(join(dist, '.htaccess'), 'utf8')).toBe(serverConfig(manifest, { server: 'apache' }))
+    expect(await readFile(join(root, 'deploy/site.conf'), 'utf8')).toBe(serverConfig(manifest, nginx))
+  })
+
+  it('in watch mode, a failed run is logged and the watcher keeps rebuilding; outside watch mode it fails the build', async () => {
+    // CloudFront cannot serve a site built with keepOriginals: false: generating its function
+    // fails after compression, on every build.
+    const root = await fixture()
+    const failing = options(root, { keepOriginals: false, serverConfigs: [{ server: 'cloudfront', path: join(root, 'cf.js') }] })
+    await expect(rollupBuild(root, [preencode(failing)], [{ dir: join(root, 'dist'), format: 'es' }])).rejects.toThrow(/keepOriginals: false/)
+
+    const logs: string[] = []
+    const errors: unknown[] = []
+    let builds = 0
+    const watcher = watch({
+      input: join(root, 'src/main.js'),
+      plugins: [preencode(failing)],
+      output: { dir: join(root, 'dist'), format: 'es' },
+      onLog: (_level, log) => { logs.push(log.message) },
+      watch: { skipWrite: false },
+    })
+    watcher.on('event', (event) => {
+      if (event.code === 'BUNDLE_END') void event.result.close().then(() => { builds++ })
+      if (event.code === 'ERROR') errors.push(event.error)
+    })
+    const failures = (): string[] => logs.filter((m) => m.includes('keepOriginals: false'))
+    try {
+      await waitFor(() => failures().length >= 1 && builds >= 1)
+      const lazySource = join(root, 'src/lazy.js')
+      await writeFile(lazySource, (await readFile(lazySource, 'utf8')).replace('The lazy chunk ran', 'The edited lazy chunk ran'))
+      await waitFor(() => failures().length >= 2 && builds >= 2)
+    } finally {
+      await watcher.close()
+    }
+    expect(errors).toEqual([])
+    expect(failures()[0]).toMatch(/\[preencode\].*CloudFront cannot decode/)
   })
 
   it('prints the table by default through the Rollup log', async () => {

@@ -6,9 +6,9 @@
  * How a request is served:
  * - `RewriteCond %{HTTP:Accept-Encoding}` regexes (`accept-regex.ts`: q-values, whole tokens,
  *   `x-gzip`, `*`) set `PE_AE_*` flags; then, for every compressible extension, the first
- *   acceptable coding in the fixed order whose sidecar exists is served (zstd before br when
- *   its variant is marked `u+x`: smaller than br). `[END]` stops the rewrite from running again
- *   on the sidecar.
+ *   acceptable coding in the fixed order whose sidecar exists is served, unless a `u+x` mark
+ *   says this file's sizes disagree (core `variantsToWrite`). `[END]` stops the rewrite from
+ *   running again on the sidecar.
  * - `AddType` gives every compressible extension its Content-Type; mod_mime reads every
  *   extension of a name, so `app.js.br` keeps the type of `.js` once `RemoveType` (scoped to
  *   sidecar names) drops `.br/.gz/.zst`, and `AddEncoding` there sets Content-Encoding:
@@ -120,6 +120,15 @@ function rewriteRules(policy: ServingPolicy, ctx: Context): string[] {
       '# zstd before br when its variant is marked u+x (smaller than the br one; set when it is written).',
       okCondition('zstd'), okCondition('br'), `RewriteCond "${fileOf('$1')}${SUFFIX.zstd}" -x`,
       `RewriteRule "${all}" "${target('$1')}${SUFFIX.zstd}" [${end}]`,
+    )
+  }
+  if (policy.codings.includes('zstd') && policy.codings.includes('gzip')) {
+    lines.push(
+      '',
+      '# gzip before zstd, for a client that takes no br, when the gzip variant is marked u+x (smaller than the zstd one).',
+      ...(policy.codings.includes('br') ? [okCondition('br').replace('" "^', '" "!^')] : []),
+      okCondition('zstd'), okCondition('gzip'), `RewriteCond "${fileOf('$1')}${SUFFIX.gzip}" -x`,
+      `RewriteRule "${all}" "${target('$1')}${SUFFIX.gzip}" [${end}]`,
     )
   }
   lines.push('', `# Every compressible file: the first acceptable coding whose sidecar exists (${policy.codings.join(', ')}).`)

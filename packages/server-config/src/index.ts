@@ -14,3 +14,4 @@ export {
 export { resolveServingPolicy, hashedNamePattern, classOfUrl, type ServingOptions, type ServingPolicy } from './policy.js'
 export { SERVER_REGISTRY, SERVERS, isServer, type Server, type ServerEntry, type ServerFlag, type ServerCompanion, type ServerOptionsMap } from './registry.js'
 export { serverConfig, type ServerConfigTarget } from './render.js'
+export { resolveServerConfigFiles, serverConfigWriter, type ServerConfigFile } from './config-files.js'

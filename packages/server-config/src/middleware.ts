@@ -3,28 +3,35 @@
  * preencode output directory by the same rules as the generated server configs: RFC 9110
  * negotiation (`negotiate.ts`), one `Vary: Accept-Encoding`, the original's Content-Type,
  * Content-Length, an ETag per representation (from the manifest's sha256 of those bytes),
+ * read from the file actually opened (see `serve`), and the manifest re-read when it changes,
+ * so a rebuild or redeploy in place is followed without a restart;
  * HEAD, single byte ranges, If-None-Match / If-Modified-Since / If-Range / If-Match,
  * Cache-Control from the manifest, nosniff, directory index, the manifest never served.
  * With `keepOriginals: false` the gzip variant is decoded on the fly for clients that take no
  * coding (no Range then: the decoded bytes are streamed).
  *
+ * RFC 9842: a file the manifest announces gets `Use-As-Dictionary`; a request with a valid
+ * `Available-Dictionary` (`dictionary-delta.ts`) for which a delta exists, and `dcb`/`dcz`
+ * named in Accept-Encoding, gets the smallest such delta with `Vary: Accept-Encoding,
+ * Available-Dictionary`. Every other request is answered exactly as without deltas.
+ *
  * Requests for paths the manifest does not list go to `next()`, so the middleware can sit in
  * front of any other static handler.
  */
-import { createReadStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { open, stat, type FileHandle } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
-import { MANIFEST_FILENAME, readManifest, type Manifest, type ManifestFile } from '@preencode/core'
+import { MANIFEST_FILENAME, readManifest, useAsDictionaryHeader, type Manifest, type ManifestFile, type ManifestVariant } from '@preencode/core'
+import { chooseDelta, deltasByDictionary, type DeltaIndex } from './dictionary-delta.js'
 import { negotiate, type Encoding } from './negotiate.js'
 import { parseRange, type ByteRange } from './range.js'
 
 export interface PreencodeMiddlewareOptions {
   /**
-   * The manifest to serve by; read from `<root>/.preencode-manifest.json` on the first request
-   * when not given.
+   * The manifest to serve by. When not given, `<root>/.preencode-manifest.json` is read on the
+   * first request and read again whenever it changes on disk (a rebuild or a redeploy in place).
    */
   manifest?: Manifest
   /**
@@ -41,6 +48,7 @@ interface Entry {
   file: ManifestFile
   /** Variants by coding, smallest first. */
   codings: Encoding[]
+  deltas: DeltaIndex
 }
 
 const ETAG_LENGTH = 32
@@ -49,21 +57,41 @@ function indexManifest(manifest: Manifest): Map<string, Entry> {
   const byPath = new Map<string, Entry>()
   for (const file of manifest.files) {
     const variants = [...file.variants].sort((a, b) => a.size - b.size)
-    byPath.set(file.path, { file, codings: variants.map((v) => v.encoding) })
+    byPath.set(file.path, { file, codings: variants.map((v) => v.encoding), deltas: deltasByDictionary(file) })
   }
   return byPath
+}
+
+/**
+ * The manifest as it is on disk now. One `stat` per request (shared by the requests that
+ * arrive together) tells whether it was replaced; a rebuild writes it atomically, so a read
+ * sees the old or the new one, never half of it.
+ */
+function manifestOnDisk(root: string): (force?: boolean) => Promise<Map<string, Entry>> {
+  const path = join(root, MANIFEST_FILENAME)
+  let loaded: { key: string; entries: Map<string, Entry> } | undefined
+  let checking: Promise<Map<string, Entry>> | undefined
+  const check = async (): Promise<Map<string, Entry>> => {
+    const info = await stat(path).catch(() => undefined)
+    const key = info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'missing'
+    if (loaded?.key === key) return loaded.entries
+    const entries = indexManifest(await readManifest(root))
+    loaded = { key, entries }
+    return entries
+  }
+  return (force = false) => {
+    if (force) loaded = undefined
+    // A failed read is retried on the next request (the build may not have finished yet).
+    checking ??= check().finally(() => { checking = undefined })
+    return checking
+  }
 }
 
 /** Creates the middleware for a preencode output directory. */
 export function createPreencodeMiddleware(root: string, options: PreencodeMiddlewareOptions = {}): PreencodeMiddleware {
   const index = options.index ?? 'index.html'
-  let entries: Promise<Map<string, Entry>> | undefined = options.manifest ? Promise.resolve(indexManifest(options.manifest)) : undefined
-  const load = (): Promise<Map<string, Entry>> => {
-    entries ??= readManifest(root).then(indexManifest)
-    // A failed read is retried on the next request (the build may not have finished yet).
-    entries.catch(() => { entries = undefined })
-    return entries
-  }
+  const given = options.manifest ? indexManifest(options.manifest) : undefined
+  const load = given ? async () => given : manifestOnDisk(root)
 
   return (req, res, next) => {
     const pass = (error?: unknown): void => {
@@ -89,11 +117,18 @@ export function createPreencodeMiddleware(root: string, options: PreencodeMiddle
       res.end()
       return
     }
-    load().then((map) => {
-      const entry = map.get(relative)
-      if (!entry) return pass()
-      return serve(root, entry, req, res).then((served) => { if (!served) pass() })
-    }).catch(pass)
+    const attempt = async (reload: boolean, identity: boolean): Promise<boolean | 'missing'> => {
+      const entry = (await load(reload)).get(relative)
+      return entry ? serve(root, entry, req, res, identity) : false
+    }
+    // A file the manifest names is gone: a rebuild removed it after the manifest was read. Read
+    // the manifest again and retry; a variant removed before the new manifest is written (a
+    // rebuild removes stale sidecars first) leaves the original, which is always right.
+    attempt(false, false)
+      .then((served) => (served === 'missing' ? attempt(!given, false) : served))
+      .then((served) => (served === 'missing' ? attempt(false, true) : served))
+      .then((served) => { if (served !== true) pass() })
+      .catch(pass)
   }
 }
 
@@ -119,75 +154,122 @@ function notModifiedSince(header: string, mtimeMs: number): boolean {
   return !Number.isNaN(since) && Math.floor(mtimeMs / 1000) * 1000 <= since
 }
 
-async function serve(root: string, entry: Entry, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+/** The representation to send: which file, with which coding, and what the manifest says of it. */
+interface Choice {
+  variant: Pick<ManifestVariant, 'path' | 'size' | 'sha256'> & { encoding: string } | undefined
+  /** A dictionary-compressed delta (RFC 9842): it varies on Available-Dictionary too. */
+  delta: boolean
+  /** Decode the gzip variant (`keepOriginals: false`, client takes no coding). */
+  decode: boolean
+  source: string
+  /** Size the manifest records for `source`, and the sha256 of the representation sent (the ETag uses it only if the file opened still matches). */
+  recorded: { size: number; sha256: string }
+}
+
+function choose(entry: Entry, req: IncomingMessage, identity: boolean): Choice | undefined {
   const { file, codings } = entry
   const header = req.headers['accept-encoding']
-  const chosen = negotiate(Array.isArray(header) ? header.join(',') : header, codings)
+  const acceptEncoding = Array.isArray(header) ? header.join(',') : header
+  const delta = identity ? undefined : chooseDelta(entry.deltas, req.headers['available-dictionary'], acceptEncoding)
+  if (delta) return { variant: delta, delta: true, decode: false, source: delta.path, recorded: delta }
+  const chosen = identity ? 'identity' : negotiate(acceptEncoding, codings)
   // Nothing acceptable: send the original anyway, as RFC 9110 §12.5.3 allows (like the servers).
-  const coding: Encoding | 'identity' = chosen ?? 'identity'
-  const variant = coding === 'identity' ? undefined : file.variants.find((v) => v.encoding === coding)
-  const decode = coding === 'identity' && !file.originalOnDisk
-  const source = variant?.path ?? (decode ? file.variants.find((v) => v.encoding === 'gzip')?.path : file.path)
-  if (source === undefined) return false
-  let info
+  const variant = chosen === null || chosen === 'identity' ? undefined : file.variants.find((v) => v.encoding === chosen)
+  if (variant) return { variant, delta: false, decode: false, source: variant.path, recorded: variant }
+  if (file.originalOnDisk) return { variant: undefined, delta: false, decode: false, source: file.path, recorded: file }
+  const gzip = file.variants.find((v) => v.encoding === 'gzip')
+  // The .gz on disk is what is opened; the representation sent is the original's.
+  return gzip && { variant: undefined, delta: false, decode: true, source: gzip.path, recorded: { size: gzip.size, sha256: file.sha256 } }
+}
+
+/**
+ * Serves one file. Everything about the bytes — Content-Length, Range, ETag, Last-Modified and
+ * the body — comes from the one file handle opened here, never from the manifest, so a rebuild
+ * that replaces the file (atomically, by rename) mid-request cannot cut or mix a body: the
+ * handle keeps the file it opened. Resolves `'missing'` when the file is gone; `identity`
+ * sends the original whatever the client accepts.
+ */
+async function serve(root: string, entry: Entry, req: IncomingMessage, res: ServerResponse, identity: boolean): Promise<boolean | 'missing'> {
+  const { file, codings } = entry
+  const choice = choose(entry, req, identity)
+  if (!choice) return false
+  const { variant, decode } = choice
+  let handle: FileHandle
   try {
-    info = await stat(join(root, source))
-  } catch {
-    return false
+    handle = await open(join(root, choice.source), 'r')
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : false
   }
-  if (!info.isFile()) return false
-  const size = variant?.size ?? file.size
-  const etag = etagOf(variant?.sha256 ?? file.sha256)
-  const lastModified = new Date(Math.floor(info.mtimeMs / 1000) * 1000).toUTCString()
+  let streaming = false
+  try {
+    const info = await handle.stat()
+    if (!info.isFile()) return false
+    // The file opened is the one the manifest describes when size and mtime agree (variants
+    // carry their original's mtime); otherwise a rebuild replaced it since: derive the ETag
+    // from what was opened, so a cache never pairs a tag with other bytes.
+    // Within a millisecond: tools that copy times (and Node's Date) round sub-millisecond parts.
+    const asRecorded = info.size === choice.recorded.size && Math.abs(info.mtimeMs - file.mtimeMs) <= 1
+    const etag = asRecorded ? etagOf(choice.recorded.sha256) : `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}-${variant?.encoding ?? 'identity'}"`
+    const size = info.size
+    const lastModified = new Date(Math.floor(info.mtimeMs / 1000) * 1000).toUTCString()
 
-  res.setHeader('Content-Type', file.contentType)
-  if (codings.length > 0) res.setHeader('Vary', 'Accept-Encoding')
-  if (variant) res.setHeader('Content-Encoding', variant.encoding)
-  res.setHeader('Cache-Control', file.cacheControl)
-  res.setHeader('X-Content-Type-Options', 'nosniff')
-  res.setHeader('ETag', etag)
-  res.setHeader('Last-Modified', lastModified)
-  if (!decode) res.setHeader('Accept-Ranges', 'bytes')
+    res.setHeader('Content-Type', file.contentType)
+    if (choice.delta) res.setHeader('Vary', 'Accept-Encoding, Available-Dictionary')
+    else if (codings.length > 0) res.setHeader('Vary', 'Accept-Encoding')
+    if (file.useAsDictionary !== undefined) res.setHeader('Use-As-Dictionary', useAsDictionaryHeader(file.useAsDictionary))
+    if (variant) res.setHeader('Content-Encoding', variant.encoding)
+    res.setHeader('Cache-Control', file.cacheControl)
+    res.setHeader('X-Content-Type-Options', 'nosniff')
+    res.setHeader('ETag', etag)
+    res.setHeader('Last-Modified', lastModified)
+    if (!decode) res.setHeader('Accept-Ranges', 'bytes')
 
-  const ifMatch = req.headers['if-match']
-  if (ifMatch !== undefined && !match(ifMatch, etag)) return finish(res, 412)
-  const ifNoneMatch = req.headers['if-none-match']
-  if (ifNoneMatch !== undefined) {
-    if (noneMatch(ifNoneMatch, etag)) return finish(res, 304)
-  } else if (req.headers['if-modified-since'] !== undefined && notModifiedSince(req.headers['if-modified-since'], info.mtimeMs)) {
-    return finish(res, 304)
-  }
-
-  let range: ByteRange | undefined
-  const rangeHeader = req.headers.range
-  if (rangeHeader !== undefined && !decode) {
-    const ifRange = req.headers['if-range'] as string | undefined
-    const rangeApplies = ifRange === undefined || (ifRange.startsWith('"') ? ifRange === etag : ifRange === lastModified)
-    if (rangeApplies) {
-      const parsed = parseRange(rangeHeader, size)
-      if (parsed === 'unsatisfiable') {
-        res.setHeader('Content-Range', `bytes */${size}`)
-        return finish(res, 416)
-      }
-      range = parsed
+    const ifMatch = req.headers['if-match']
+    if (ifMatch !== undefined && !match(ifMatch, etag)) return finish(res, 412)
+    const ifNoneMatch = req.headers['if-none-match']
+    if (ifNoneMatch !== undefined) {
+      if (noneMatch(ifNoneMatch, etag)) return finish(res, 304)
+    } else if (req.headers['if-modified-since'] !== undefined && notModifiedSince(req.headers['if-modified-since'], info.mtimeMs)) {
+      return finish(res, 304)
     }
-  }
 
-  if (range) {
-    res.statusCode = 206
-    res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
-    res.setHeader('Content-Length', range.end - range.start + 1)
-  } else {
-    res.statusCode = 200
-    res.setHeader('Content-Length', size)
-  }
-  if (req.method === 'HEAD') {
-    res.end()
+    let range: ByteRange | undefined
+    const rangeHeader = req.headers.range
+    if (rangeHeader !== undefined && !decode) {
+      const ifRange = req.headers['if-range'] as string | undefined
+      const rangeApplies = ifRange === undefined || (ifRange.startsWith('"') ? ifRange === etag : ifRange === lastModified)
+      if (rangeApplies) {
+        const parsed = parseRange(rangeHeader, size)
+        if (parsed === 'unsatisfiable') {
+          res.setHeader('Content-Range', `bytes */${size}`)
+          return finish(res, 416)
+        }
+        range = parsed
+      }
+    }
+
+    if (range) {
+      res.statusCode = 206
+      res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
+      res.setHeader('Content-Length', range.end - range.start + 1)
+    } else {
+      res.statusCode = 200
+      // Decoded on the fly, the length is known only from the manifest, and only while the
+      // .gz opened is the one it describes; otherwise the body goes chunked.
+      if (!decode) res.setHeader('Content-Length', size)
+      else if (asRecorded) res.setHeader('Content-Length', file.size)
+    }
+    if (req.method === 'HEAD') {
+      res.end()
+      return true
+    }
+    const stream = handle.createReadStream(range ? { start: range.start, end: range.end } : {})
+    streaming = true // the stream closes the handle when it ends or fails
+    await (decode ? pipeline(stream, createGunzip(), res) : pipeline(stream, res))
     return true
+  } finally {
+    if (!streaming) await handle.close().catch(() => {})
   }
-  const stream = createReadStream(join(root, source), range ? { start: range.start, end: range.end } : {})
-  await (decode ? pipeline(stream, createGunzip(), res) : pipeline(stream, res))
-  return true
 }
 
 function finish(res: ServerResponse, status: number): true {

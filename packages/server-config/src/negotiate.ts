@@ -17,8 +17,10 @@
  *   point of preencode. See docs/servers/*.md.
  */
 
-/** A content coding preencode can serve, as written in Content-Encoding. */
-export type Encoding = 'gzip' | 'br' | 'zstd'
+import type { Encoding } from '@preencode/core'
+
+/** A content coding preencode can serve, as written in Content-Encoding (core's codec table). */
+export type { Encoding }
 
 /** What `negotiate` picked: a coding, the original (`identity`), or `null` when nothing is acceptable. */
 export type Negotiated = Encoding | 'identity' | null

@@ -6,7 +6,7 @@
  * two builds of one site with different content give byte-identical configs.
  */
 import {
-  ALL_FORMATS, DEFAULT_CACHE_CONTROL, FORMATS, compressibleExtensions, contentTypeOf, userError,
+  ALL_ENCODINGS, ALL_FORMATS, CODECS, DEFAULT_CACHE_CONTROL, compressibleExtensions, contentTypeOf, isFormat, userError,
   type CacheClass, type Manifest,
 } from '@preencode/core'
 import type { Encoding } from './negotiate.js'
@@ -52,11 +52,11 @@ export interface ServingPolicy {
 
 /** Suffix of each coding's sidecar, from the codec table. */
 export const SUFFIX: Readonly<Record<Encoding, string>> = Object.freeze(Object.fromEntries(
-  Object.values(FORMATS).map((f) => [f.encoding, f.extension]),
+  ALL_FORMATS.map((f) => [CODECS[f].encoding, CODECS[f].extension]),
 ) as Record<Encoding, string>)
 
 /** Every coding in the order of preference, from the codec table. */
-export const PREFERENCE: readonly Encoding[] = Object.freeze(ALL_FORMATS.map((f) => FORMATS[f].encoding))
+export const PREFERENCE: readonly Encoding[] = ALL_ENCODINGS
 
 /** Extensions most requests end in: tried first by the generated alternations. */
 const HOT_EXTENSIONS = ['html', 'js', 'css', 'json', 'svg', 'mjs', 'map', 'txt', 'xml', 'wasm']
@@ -84,10 +84,15 @@ function fail(message: string): never {
   throw userError('server-config', message)
 }
 
+/** The codings a manifest's formats give, in the order of preference. */
+export function servedCodings(manifest: Manifest): Encoding[] {
+  const formats = Array.isArray(manifest.formats) && manifest.formats.length > 0 ? manifest.formats : ALL_FORMATS
+  return PREFERENCE.filter((e) => formats.some((f) => isFormat(f) && CODECS[f].encoding === e))
+}
+
 /** Resolves the policy from the options and the manifest's option-level facts, and checks the manifest agrees. */
 export function resolveServingPolicy(manifest: Manifest, options: ServingOptions = {}): ServingPolicy {
-  const formats = Array.isArray(manifest.formats) && manifest.formats.length > 0 ? manifest.formats : ALL_FORMATS
-  const codings = PREFERENCE.filter((e) => formats.some((f) => FORMATS[f]?.encoding === e))
+  const codings = servedCodings(manifest)
   const keepOriginals = options.keepOriginals ?? !manifest.files.some((f) => !f.originalOnDisk)
   if (typeof keepOriginals !== 'boolean') fail('`keepOriginals` must be true or false.')
   if (!keepOriginals && !codings.includes('gzip')) fail('`keepOriginals: false` needs gzip among the manifest\'s formats: servers decode the gzip variant.')

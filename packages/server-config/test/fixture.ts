@@ -6,7 +6,7 @@ import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/p
 import { dirname, join, relative, sep } from 'node:path'
 import { brotliCompressSync, constants, gzipSync, zstdCompressSync } from 'node:zlib'
 import {
-  FORMATS, MANIFEST_FILENAME, MANIFEST_VERSION, cacheClassOf, contentTypeOf, isCompressible, resolveCachePolicy,
+  CODECS, MANIFEST_FILENAME, MANIFEST_VERSION, cacheClassOf, contentTypeOf, isCompressible, resolveCachePolicy,
   type Format, type Manifest, type ManifestFile, type ManifestVariant,
 } from '@preencode/core'
 
@@ -104,10 +104,10 @@ export async function compressFixture(
       for (const format of options.only?.[path] ?? (['gzip', 'brotli', 'zstd'] as Format[])) {
         const bytes = encode(format, data)
         if (bytes.length >= data.length) continue
-        const variantPath = path + FORMATS[format].extension
+        const variantPath = path + CODECS[format].extension
         await writeFile(join(dir, variantPath), bytes)
         await utimes(join(dir, variantPath), info.atime, info.mtime)
-        variants.push({ format, encoding: FORMATS[format].encoding, path: variantPath, size: bytes.length, sha256: sha256(bytes) })
+        variants.push({ format, encoding: CODECS[format].encoding, path: variantPath, size: bytes.length, sha256: sha256(bytes) })
       }
     }
     variants.sort((a, b) => a.size - b.size)

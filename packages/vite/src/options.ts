@@ -1,11 +1,7 @@
-import { resolve } from 'node:path'
-import {
-  resolveCompressOptions,
-  userError,
-  type CompressOptions,
-  type ResolvedCompressOptions,
-} from '@preencode/core'
-import { isServer, SERVERS, type ServerConfigTarget } from '@preencode/server-config'
+import { resolveBuildOptions, userError, type BuildOptions, type ResolvedBuildOptions } from '@preencode/core'
+import { resolveServerConfigFiles, type ServerConfigFile } from '@preencode/server-config'
+
+export type { ServerConfigFile }
 
 /** What `environments` may be given as a function: the environment's name and who consumes it. */
 export interface PreencodeEnvironmentInfo {
@@ -14,13 +10,7 @@ export interface PreencodeEnvironmentInfo {
 }
 
 /** Options of `preencode()`: every compression option, plus how the plugin reports and where it runs. */
-export interface PreencodeViteOptions extends CompressOptions {
-  /**
-   * Print the compression report through Vite's logger after each build: `true` for the table,
-   * `'json'` for one line of JSON (the `CompressReport`), `false` for nothing.
-   * @default true
-   */
-  report?: boolean | 'json'
+export interface PreencodeViteOptions extends BuildOptions {
   /**
    * Which Vite environments to compress: a list of names or a predicate. SSR output is run by
    * Node, not sent to browsers, so by default only environments consumed by a client are.
@@ -37,19 +27,9 @@ export interface PreencodeViteOptions extends CompressOptions {
   serverConfigs?: ServerConfigFile[]
 }
 
-/** A server config to write: the generator's options plus where the file goes. */
-export type ServerConfigFile = ServerConfigTarget & {
-  /** Where to write it, relative to Vite's root (or absolute). */
-  path: string
-}
-
-/** The plugin's own options after validation; the compression options are resolved by core. */
-export interface ResolvedPreencodeViteOptions {
-  report: boolean | 'json'
+/** The plugin's options after validation: the shared build options plus Vite's own. */
+export interface ResolvedPreencodeViteOptions extends ResolvedBuildOptions {
   environments: (environment: PreencodeEnvironmentInfo) => boolean
-  compress: ResolvedCompressOptions
-  /** What is passed to `compressDirectory`: the user's options with the cache made absolute. */
-  compressOptions: CompressOptions
   /** `serverConfigs` with absolute paths. */
   serverConfigs: ServerConfigFile[]
 }
@@ -67,24 +47,16 @@ export function resolvePreencodeViteOptions(
   root: string,
   backendFiles: string[] = [],
 ): ResolvedPreencodeViteOptions {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw userError('vite', `preencode() takes an options object; got ${options === null ? 'null' : typeof options}.`)
-  }
-  const { report = true, environments, serverConfigs = [], ...compressOptions } = options
-  if (report !== true && report !== false && report !== 'json') {
-    throw userError('vite', `\`report\` is ${JSON.stringify(report)}; it accepts true, false or 'json'.`)
-  }
-  const compress = resolveCompressOptions(compressOptions, root)
+  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root, component: 'vite', exclude: [VITE_METADATA_GLOB, ...backendFiles] }, [
+    'environments',
+    'serverConfigs',
+  ])
   return {
     report,
-    environments: resolveEnvironments(environments),
-    serverConfigs: resolveServerConfigs(serverConfigs, root),
     compress,
-    compressOptions: {
-      ...compressOptions,
-      cache: compress.cacheDir,
-      exclude: [...compress.exclude, VITE_METADATA_GLOB, ...backendFiles],
-    },
+    deltas,
+    environments: resolveEnvironments(rest.environments),
+    serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'vite'),
   }
 }
 
@@ -96,20 +68,4 @@ function resolveEnvironments(environments: PreencodeViteOptions['environments'])
     return (environment) => names.has(environment.name)
   }
   throw userError('vite', '`environments` must be an array of environment names (e.g. [\'client\']) or a function (environment) => boolean.')
-}
-
-
-function resolveServerConfigs(files: unknown, root: string): ServerConfigFile[] {
-  if (!Array.isArray(files)) throw userError('vite', '`serverConfigs` must be an array of { server, path, ...options }.')
-  return files.map((file: unknown, index) => {
-    const where = `serverConfigs[${index}]`
-    if (file === null || typeof file !== 'object') throw userError('vite', `\`${where}\` must be an object like { server: 'nginx', root: '/srv/site', path: 'deploy/nginx.conf' }.`)
-    const { server, path } = file as { server?: unknown; path?: unknown }
-    if (!isServer(server)) throw userError('vite', `\`${where}.server\` is ${JSON.stringify(server)}; accepted: ${SERVERS.join(', ')}.`)
-    if (typeof path !== 'string' || path === '') throw userError('vite', `\`${where}.path\` must name the file to write, e.g. 'deploy/${server}.conf'.`)
-    if ((server === 'nginx' || server === 'caddy') && typeof (file as { root?: unknown }).root !== 'string') {
-      throw userError('vite', `\`${where}\` (${server}) needs \`root\`: the absolute path of the site on the server, e.g. '/srv/www/site'.`)
-    }
-    return { ...(file as ServerConfigFile), path: resolve(root, path) }
-  })
 }

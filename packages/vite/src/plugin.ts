@@ -1,18 +1,23 @@
 import { existsSync } from 'node:fs'
-import { mkdir, readFile } from 'node:fs/promises'
-import { dirname, join, relative, resolve } from 'node:path'
-import { compressDirectory, formatReport, isInsideDirectory, isPreencodeError, outermostDirectories, MANIFEST_FILENAME, writeFileAtomically, type Manifest } from '@preencode/core'
-import { createPreencodeMiddleware, serverConfig } from '@preencode/server-config'
-import type { Logger, Plugin, ResolvedConfig } from 'vite'
+import { dirname, join, resolve } from 'node:path'
+import { createBuildRunner, isPreencodeError, wantsColor, MANIFEST_FILENAME, type BuildRunner } from '@preencode/core'
+import { createPreencodeMiddleware, serverConfigWriter } from '@preencode/server-config'
+import type { Plugin, ResolvedConfig } from 'vite'
+import { detectFramework, frameworkWarning, type FrameworkIntegration } from './frameworks.js'
 import { resolvePreencodeViteOptions, type PreencodeViteOptions, type ResolvedPreencodeViteOptions } from './options.js'
+
+/** Frameworks already warned about in this process (each build step makes a new plugin instance). */
+const warnedFrameworks = new Set<string>()
 
 /**
  * Pre-compresses every client output of a Vite build (gzip, brotli and zstd beside each file)
- * once every other plugin has written, so the variants hold the final bytes.
+ * once every other plugin has written, so the variants hold the final bytes. The work itself is
+ * core's build runner, shared with the Rollup plugin.
  */
 export function preencode(options: PreencodeViteOptions = {}): Plugin {
   let config: ResolvedConfig
   let resolved: ResolvedPreencodeViteOptions
+  let runner: BuildRunner
   /**
    * Output directories written since the last closeBundle, per environment (one per `output`
    * entry; keyed so a plugin instance shared between environments keeps them apart). Not reset
@@ -20,8 +25,8 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
    * and only the last output's directory would be left.
    */
   const outDirs = new Map<string, Set<string>>()
-  /** Compressions run one after another: in watch mode Vite does not wait for closeBundle. */
-  let queue: Promise<void> = Promise.resolve()
+  /** Set inside a framework that writes its pages after Vite (Astro, SvelteKit…): the plugin stands down. */
+  let framework: FrameworkIntegration | undefined
 
   return {
     name: 'preencode',
@@ -37,6 +42,13 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
         if (isPreencodeError(error) && error.isUserError) this.error(error.message)
         throw error
       }
+      framework = config.command === 'build' ? detectFramework(config.plugins.map((plugin) => plugin.name)) : undefined
+      // Frameworks load the Vite config once per build step (client, server, prerender): say it once.
+      if (framework && !warnedFrameworks.has(framework.framework)) {
+        warnedFrameworks.add(framework.framework)
+        config.logger.warn(frameworkWarning(framework))
+      }
+      runner = createBuildRunner({ options: resolved, root: config.root, writeServerConfigs: serverConfigWriter(resolved.serverConfigs) })
     },
 
     applyToEnvironment(environment) {
@@ -65,21 +77,20 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       order: 'post',
       sequential: true,
       async handler(error?: Error) {
-        const dirs = outermostDirectories([...(outDirs.get(this.environment.name) ?? [])])
+        const dirs = [...(outDirs.get(this.environment.name) ?? [])]
         outDirs.delete(this.environment.name)
-        if (error || dirs.length === 0) return
-        const { logger, name: environmentName } = this.environment
-        const run = queue.then(() => compressAll(dirs, resolved, config, logger, environmentName))
-        queue = run.catch(() => {})
+        if (error || framework) return
         try {
-          await run
+          await runner.run({
+            dirs,
+            siteDir: resolve(config.root, config.build.outDir),
+            environment: this.environment.name,
+            watch: Boolean(config.build.watch),
+            logger: this.environment.logger,
+            // Vite's logger prints info to stdout.
+            color: wantsColor(process.stdout),
+          })
         } catch (failure) {
-          // In watch mode nobody awaits this hook: a throw would be an unhandled rejection and
-          // end the watcher. Say it and keep watching; the next rebuild tries again.
-          if (config.build.watch) {
-            logger.error(`[preencode] ${failure instanceof Error ? failure.message : String(failure)}`)
-            return
-          }
           if (isPreencodeError(failure) && failure.isUserError) this.error(failure.message)
           throw failure
         }
@@ -87,65 +98,6 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
     },
   }
 }
-
-async function compressAll(
-  dirs: string[],
-  resolved: ResolvedPreencodeViteOptions,
-  config: ResolvedConfig,
-  logger: Logger,
-  environmentName: string | undefined,
-): Promise<void> {
-  const run = {
-    logger: {
-      info: (message: string) => { if (resolved.report === true) logger.info(message) },
-      warn: (message: string) => logger.warn(message),
-    },
-  }
-  const mainDir = resolve(config.root, config.build.outDir)
-  for (const dir of dirs) {
-    const { manifest, report } = await compressDirectory(dir, resolved.compressOptions, run)
-    if (resolved.report === 'json') logger.info(JSON.stringify(report))
-    else if (resolved.report) logger.info(`\n${heading(dir, dirs, config, environmentName)}${formatReport(report, { color: wantsColor() })}`)
-    if (resolved.serverConfigs.length > 0 && (dir === mainDir || dirs.length === 1)) {
-      // A config written into the output (dist/.htaccess) is part of the site: the manifest must
-      // list it (deploy ships it) and the config then names it too, so write, recompress (all
-      // cache hits) and regenerate until nothing changes; the second pass is already stable.
-      let current = manifest
-      for (let pass = 0; pass < 3; pass++) {
-        const changed = await writeServerConfigs(current, resolved, config, logger)
-        if (!changed.some((path) => isInsideDirectory(path, dir))) break
-        current = (await compressDirectory(dir, resolved.compressOptions, run)).manifest
-      }
-    }
-  }
-}
-
-/** Writes each configured server config whose text changed (atomically); returns those paths. */
-async function writeServerConfigs(manifest: Manifest, resolved: ResolvedPreencodeViteOptions, config: ResolvedConfig, logger: Logger): Promise<string[]> {
-  const written: string[] = []
-  for (const { path, ...target } of resolved.serverConfigs) {
-    const text = serverConfig(manifest, target)
-    if ((await readFile(path, 'utf8').catch(() => undefined)) === text) continue
-    await mkdir(dirname(path), { recursive: true })
-    await writeFileAtomically(path, text)
-    written.push(path)
-    if (resolved.report === true) logger.info(`preencode: wrote ${target.server} config ${relative(config.root, path)}`)
-  }
-  return written
-}
-
-/** Which output a report is about, when that is not obvious (several outputs, a non-client environment). */
-function heading(dir: string, dirs: string[], config: ResolvedConfig, environmentName: string | undefined): string {
-  if (dirs.length === 1 && (environmentName === undefined || environmentName === 'client')) return ''
-  const where = environmentName && environmentName !== 'client' ? ` [${environmentName}]` : ''
-  return `${relative(config.root, dir) || '.'}${where}\n`
-}
-
-function wantsColor(): boolean {
-  return process.stdout.isTTY === true && !process.env.CI && !process.env.NO_COLOR
-}
-
-
 
 /** `build.manifest: 'assets.json'` and `build.ssrManifest: '...'` name files for a backend, not browsers. */
 function backendFiles(config: ResolvedConfig): string[] {

@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { readManifest, userError } from '@preencode/core'
+import { reconcileManifest, userError } from '@preencode/core'
 import { isServer, SERVER_REGISTRY, SERVERS, type ServerEntry } from '@preencode/server-config'
 import { defineCommand, type ArgsDef } from 'citty'
-import { assertKnownFlags } from '../cli-utils.js'
+import { assertKnownFlags, createLogger } from '../cli-utils.js'
 
 const entries = Object.entries(SERVER_REGISTRY) as [string, ServerEntry<object>][]
 
@@ -56,7 +56,8 @@ export const configCommand = defineCommand({
       }
     }
     const dir = resolve(parsed.dir)
-    const manifest = await readManifest(dir)
+    // Brought up to date with the disk first: a post-build step may have added or edited files.
+    const { manifest } = await reconcileManifest(dir, { logger: createLogger() })
     const options: Record<string, unknown> = {}
     for (const [flag, def] of Object.entries(entry.flags)) {
       const text = value(flag)

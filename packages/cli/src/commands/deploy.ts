@@ -48,7 +48,7 @@ export const deployCommand = defineCommand({
       )
     }
     const json = parsed.json === true
-    const target = createTarget(settings.to, settings)
+    const target = await createTarget(settings.to, settings)
     const progress = createDeployProgress(process.stderr)
     const { plan, summary } = await deploy({
       dir: resolve(settings.dir ?? 'dist'),
@@ -58,6 +58,8 @@ export const deployCommand = defineCommand({
       delete: settings.delete,
       keep: settings.keep,
       onEvent: (event) => {
+        if (event.type === 'note') process.stderr.write(`${event.message}\n`)
+        if (event.type === 'warning') process.stderr.write(`warning: ${event.message}\n`)
         // DEBUG=preencode:* (or preencode:deploy) shows retries on stderr; they are otherwise silent.
         if (event.type === 'retry' && /(^|,)\s*preencode:(\*|deploy)/.test(process.env.DEBUG ?? '')) {
           process.stderr.write(`preencode:deploy retry ${event.attempt} of ${event.what} in ${event.delayMs} ms (${event.error})\n`)

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path'
-import { readManifest, userError } from '@preencode/core'
+import { reconcileManifest, userError } from '@preencode/core'
 import { formatVerifyReport, verifySite } from '@preencode/deploy'
 import { defineCommand } from 'citty'
-import { assertKnownFlags, parseInteger, printJson } from '../cli-utils.js'
+import { assertKnownFlags, createLogger, parseInteger, printJson } from '../cli-utils.js'
 
 const args = {
   url: { type: 'positional', description: 'Where the site is served, e.g. https://example.com/', required: true },
@@ -23,7 +23,8 @@ export const verifyCommand = defineCommand({
   async run({ args: parsed, rawArgs }) {
     assertKnownFlags(rawArgs, args)
     const root = resolve(parsed.dir)
-    const manifest = await readManifest(root)
+    // Brought up to date with the disk first, so the checks compare against the files as they are.
+    const { manifest } = await reconcileManifest(root, { logger: createLogger({ quiet: parsed.json === true }) })
     const limit = parseInteger(parsed.limit, 'limit')
     if (limit !== undefined && limit < 1) throw userError('cli', `--limit must be at least 1; got ${limit}.`)
     const concurrency = parseInteger(parsed.concurrency, 'concurrency')

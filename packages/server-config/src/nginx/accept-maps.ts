@@ -113,29 +113,43 @@ export function aeValues(modules: boolean): AeValue[] {
 }
 
 /**
- * The acceptable codings in the order they are tried: the fixed order of preference, except
- * zstd before br when the file's zstd variant is marked (`zf`, core `variantsToWrite`).
+ * The acceptable codings in the order they are tried: the fixed order of preference, unless
+ * the file says otherwise by a `u+x` mark (core `variantsToWrite`) on the variant `markTested`
+ * names for this client: zstd before br, or gzip before zstd for a client that takes no br.
  */
-export function stageOrder(policy: ServingPolicy, ok: Record<Encoding, boolean>, zstdFirst: boolean): Encoding[] {
+export function stageOrder(policy: ServingPolicy, ok: Record<Encoding, boolean>, marked: boolean): Encoding[] {
   const accepted = policy.codings.filter((e) => ok[e])
-  if (!zstdFirst || !accepted.includes('zstd') || !accepted.includes('br')) return accepted
-  return ['zstd', ...accepted.filter((e) => e !== 'zstd')]
+  const tested = markTested(policy, ok)
+  if (!marked || tested === undefined) return accepted
+  const [first, second] = tested === 'zstd' ? ['zstd', 'br'] : ['gzip', 'zstd']
+  const rest = accepted.filter((e) => e !== first)
+  rest.splice(rest.indexOf(second as Encoding), 0, first as Encoding)
+  return rest
+}
+
+/** The variant whose mark matters for this client: `.zst` when it takes br and zstd, `.gz` when zstd and gzip but no br. */
+export function markTested(policy: ServingPolicy, ok: Record<Encoding, boolean>): Encoding | undefined {
+  const accepted = policy.codings.filter((e) => ok[e])
+  if (accepted.includes('br') && accepted.includes('zstd')) return 'zstd'
+  if (accepted.includes('zstd') && accepted.includes('gzip')) return 'gzip'
+  return undefined
 }
 
 /**
  * `$P_s1..3`: the suffixes of the acceptable codings in the order they are tried; `$P_n1..3`:
  * the stage after a miss (`2`, `3`, `o` = the original, `d` = decode or 404); `$P_ce1..3`:
- * Content-Encoding of each stage; `$P_zcheck`: the file whose `u+x` bit puts zstd first, when
- * the client takes both br and zstd. Keyed by `$P_ae` and `$P_zf` (`z` once that bit was seen).
+ * Content-Encoding of each stage; `$P_mcheck`: the variant whose `u+x` mark changes the order
+ * for this client (`markTested`). Keyed by `$P_ae` and `$P_mk` (`x` once that mark was seen).
  */
 export function stageMaps(n: NginxNames, policy: ServingPolicy, modules: boolean, root: string): string[] {
   const slots: [string, string][][] = [[], [], []]
   const next: [string, string][][] = [[], [], []]
-  const zcheck: string[] = []
+  const mcheck: [string, Encoding][] = []
   for (const { ok, key } of aeValues(modules)) {
-    if (stageOrder(policy, ok, true)[0] === 'zstd' && ok.br) zcheck.push(key)
-    for (const zf of ['', 'z']) {
-      const accepted = stageOrder(policy, ok, zf === 'z')
+    const tested = markTested(policy, ok)
+    if (tested) mcheck.push([key, tested])
+    for (const zf of ['', 'x']) {
+      const accepted = stageOrder(policy, ok, zf === 'x')
       for (let i = 0; i < 3; i++) {
         const coding = accepted[i]
         if (coding) slots[i]!.push([`${key}${zf}`, SUFFIX[coding]])
@@ -146,12 +160,13 @@ export function stageMaps(n: NginxNames, policy: ServingPolicy, modules: boolean
       }
     }
   }
-  const source = `"${n.v('ae')}${n.v('zf')}"`
+  const source = `"${n.v('ae')}${n.v('mk')}"`
   const out = [
-    '# The zstd variant to test for the u+x mark (zstd smaller than br), when the client takes br and zstd.',
-    `map ${n.v('ae')} ${n.v('zcheck')} {`,
+    '# The variant whose u+x mark changes the order for this client: .zst (smaller than .br) when it',
+    '# takes br and zstd, .gz (smaller than .zst) when it takes zstd and gzip but not br.',
+    `map ${n.v('ae')} ${n.v('mcheck')} {`,
     '    default "";',
-    ...zcheck.map((key) => `    ${q(key)} ${q(`${root}${n.v('url')}${SUFFIX.zstd}`)};`),
+    ...mcheck.map(([key, coding]) => `    ${q(key)} ${q(`${root}${n.v('url')}${SUFFIX[coding]}`)};`),
     '}',
     '# What each stage opens (a suffix; "" = the original), where a miss goes next, and its Content-Encoding.',
   ]

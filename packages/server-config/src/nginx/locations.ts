@@ -5,8 +5,8 @@
  * `types {}` block gives every sidecar its original's Content-Type; `alias` opens
  * `<root><url><suffix>` directly (no try_files stat before it). A miss goes to the next
  * acceptable coding, then the original, then `d`: decode the gzip variant
- * (`keepOriginals: false`) or a plain 404. The order is the fixed one, except zstd before br
- * for a file whose `.zst` is marked `u+x` (core `variantsToWrite`: zstd smaller than br).
+ * (`keepOriginals: false`) or a plain 404. The order is the fixed one unless a `u+x` mark on
+ * the file's variants says otherwise (accept-maps.ts `stageOrder`, core `variantsToWrite`).
  */
 import type { ServingPolicy } from '../policy.js'
 import { nginxString as q, type NginxNames } from './names.js'
@@ -84,10 +84,10 @@ export function compressibleLocation(n: NginxNames, policy: ServingPolicy, root:
       '# A missing variant is the usual case for small files, not an error worth a log line.',
       'log_not_found off;',
       `set ${url} $uri;`,
-      `set ${n.v('zf')} "";`,
-      '# zstd smaller than br for this file (its .zst is u+x): stage 1 with zstd first.',
+      `set ${n.v('mk')} "";`,
+      '# This file\'s sizes disagree with the fixed order (a u+x mark): stage 1 in its own order.',
       `error_page 418 = ${n.stage('1')}${url};`,
-      `if (-x ${n.v('zcheck')}) { set ${n.v('zf')} z; return 418; }`,
+      `if (-x ${n.v('mcheck')}) { set ${n.v('mk')} x; return 418; }`,
       ...flavour.entry,
       '',
       ...stages,

@@ -1,0 +1,110 @@
+// RFC 9842 end to end in Chromium: version 1 of a Vite app is deployed and loaded (its chunks
+// carry Use-As-Dictionary), version 2 (a one-line source edit) is deployed in place, and the
+// reload fetches the changed chunks as dcb/dcz deltas — a small fraction of their brotli bytes,
+// read from the network log — and runs version 2's code. Without a dictionary, or with a stale
+// or foreign one, the same chunks come as brotli.
+import { createHash } from 'node:crypto'
+import { createServer, type Server } from 'node:http'
+import { join } from 'node:path'
+import { expect, test, type Page, type Response } from '@playwright/test'
+import type { Manifest } from '@preencode/core'
+import { createPreencodeMiddleware } from '@preencode/server-config'
+import { freePort, tempDir } from '@preencode/test-utils'
+import { buildApp, writeAppSources } from './app.ts'
+
+const CHROMIUM_AE = 'gzip, deflate, br, zstd, dcb, dcz'
+
+interface Deployed { url: string; stop(): Promise<void> }
+
+/** The Node middleware reading the site from disk, so a deploy in place is followed. */
+async function startNode(root: string): Promise<Deployed> {
+  const port = await freePort()
+  const middleware = createPreencodeMiddleware(root)
+  const server: Server = createServer((req, res) => middleware(req, res, () => { res.statusCode = 404; res.end() }))
+  await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
+  return { url: `http://127.0.0.1:${port}`, stop: () => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()) }) }
+}
+
+/** Every script response of a navigation, with the bytes it took on the wire. */
+async function loadScripts(page: Page, navigate: () => Promise<unknown>): Promise<{ url: string; encoding: string | undefined; bodyBytes: number }[]> {
+  const responses: Response[] = []
+  const listener = (response: Response): void => { if (response.url().endsWith('.js')) responses.push(response) }
+  page.on('response', listener)
+  await navigate()
+  await expect(page.locator('body')).toHaveAttribute('data-lazy', /.+/)
+  page.off('response', listener)
+  return Promise.all(responses.map(async (response) => ({
+    url: new URL(response.url()).pathname,
+    encoding: (await response.allHeaders())['content-encoding'],
+    bodyBytes: (await response.request().sizes()).responseBodySize,
+  })))
+}
+
+const brotliSize = (manifest: Manifest, urlPath: string): number =>
+  manifest.files.find((f) => `/${f.path}` === urlPath)!.variants.find((v) => v.encoding === 'br')!.size
+
+test.describe('delta updates in Chromium (node middleware)', () => {
+  test('a returning visitor gets the changed chunks as dcb/dcz and runs version 2', async ({ browser }) => {
+    const work = await tempDir('e2e-deltas')
+    const app = join(work.path, 'app')
+    const www = join(work.path, 'www')
+    const cache = join(work.path, 'cache')
+    const server = await startNode(www)
+    try {
+      await writeAppSources(app, 'v1')
+      const v1 = await buildApp(app, www, cache)
+      expect(v1.files.filter((f) => f.useAsDictionary).length, JSON.stringify(v1.files.map((f) => [f.path, f.size, f.useAsDictionary]))).toBeGreaterThanOrEqual(2)
+
+      const context = await browser.newContext()
+      const page = await context.newPage()
+      const first = await loadScripts(page, () => page.goto(`${server.url}/`))
+      expect(await page.locator('body').getAttribute('data-version')).toBe('v1')
+      expect(first.every((r) => r.encoding === 'br'), JSON.stringify(first)).toBe(true)
+
+      await writeAppSources(app, 'v2')
+      const v2 = await buildApp(app, www, cache)
+      const changed = v2.files.filter((f) => f.deltas && f.deltas.length > 0).map((f) => `/${f.path}`)
+      expect(changed.length).toBeGreaterThanOrEqual(2)
+
+      const second = await loadScripts(page, () => page.reload())
+      expect(await page.locator('body').getAttribute('data-version')).toBe('v2')
+      expect(await page.locator('body').getAttribute('data-lazy')).toMatch(/^v2:/)
+      let deltaBytes = 0
+      let brotliBytes = 0
+      for (const url of changed) {
+        const got = second.find((r) => r.url === url)
+        expect(got, `${url} requested on reload`).toBeDefined()
+        expect(['dcb', 'dcz'], `${url}: ${JSON.stringify(got)}`).toContain(got!.encoding)
+        expect(got!.bodyBytes).toBeGreaterThan(0)
+        deltaBytes += got!.bodyBytes
+        brotliBytes += brotliSize(v2, url)
+      }
+      // A one-line edit: the update costs a small fraction of brotli's bytes.
+      expect(deltaBytes, `deltas ${deltaBytes} B vs brotli ${brotliBytes} B`).toBeLessThan(brotliBytes * 0.05)
+      test.info().annotations.push({ type: 'bytes', description: `changed chunks: brotli ${brotliBytes} B, dictionary-compressed ${deltaBytes} B` })
+      await context.close()
+
+      // A new visitor holds no dictionary: brotli, and the page runs.
+      const fresh = await browser.newContext()
+      const freshPage = await fresh.newPage()
+      const cold = await loadScripts(freshPage, () => freshPage.goto(`${server.url}/`))
+      expect(cold.every((r) => r.encoding === 'br'), JSON.stringify(cold)).toBe(true)
+      expect(await freshPage.locator('body').getAttribute('data-version')).toBe('v2')
+      await fresh.close()
+
+      // A stale or foreign dictionary hash: brotli, byte for byte what no hash gets.
+      const chunk = changed[0]!
+      const request = await browser.newContext()
+      const plain = await request.request.get(`${server.url}${chunk}`, { headers: { 'accept-encoding': CHROMIUM_AE } })
+      for (const value of [`:${createHash('sha256').update('foreign').digest('base64')}:`, `:${createHash('sha256').update('v0').digest('base64')}:`, ':not-a-hash:']) {
+        const res = await request.request.get(`${server.url}${chunk}`, { headers: { 'accept-encoding': CHROMIUM_AE, 'available-dictionary': value } })
+        expect(res.headers()['content-encoding']).toBe('br')
+        expect(res.headers().etag).toBe(plain.headers().etag)
+      }
+      await request.close()
+    } finally {
+      await server.stop()
+      await work.remove()
+    }
+  })
+})

@@ -1,0 +1,140 @@
+// Each framework fixture of playground/frameworks/ built by its own build command, with the
+// preencode integration its users would add: every page, script and stylesheet of the FINAL
+// output has variants whose decoded bytes are the file on disk, the manifest lists them, the
+// page loads in Chromium from nginx with br/zstd, and `pnpm run deploy` ships it.
+import { readdir, readFile, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { expect, test } from '@playwright/test'
+import { serverConfig } from '@preencode/server-config'
+import { startServer, type RunningServer } from '../harness/servers.ts'
+import { FIXTURES_DIR, FRAMEWORKS, HTACCESS, readOutput, readPageAssets, run, sha256, THRESHOLD } from './build.ts'
+
+for (const framework of FRAMEWORKS) {
+  test.describe(framework.name, () => {
+    test.describe.configure({ mode: 'serial' })
+    const fixture = join(FIXTURES_DIR, framework.dir)
+    const root = join(fixture, framework.out)
+
+    test('its own build command leaves variants of the final bytes of every page, script and stylesheet', async ({}, testInfo) => {
+      const build = await run(fixture, 'pnpm', ['run', 'build'])
+      await testInfo.attach('build output', { body: build.output, contentType: 'text/plain' })
+      expect(build.status, build.output.slice(-3000)).toBe(0)
+      expect(build.output, 'the report is printed').toMatch(/preencode: \d+ of \d+ files -> \d+ variants/)
+
+      const { manifest, files } = await readOutput(root)
+      const pages = files.filter((file) => file.path.endsWith('.html'))
+      expect(pages.length, 'HTML pages in the output').toBeGreaterThanOrEqual(framework.minPages)
+      for (const kind of ['.html', '.js', '.css']) {
+        expect(files.filter((file) => file.path.endsWith(kind) && file.decoded.size > 0).length, `${kind} files with variants`).toBeGreaterThan(0)
+      }
+      for (const file of files) {
+        expect(file.entry, `${file.path} is in the manifest`).toBeDefined()
+        expect(file.entry!.sha256, `the manifest's hash of ${file.path} is the file on disk`).toBe(sha256(file.bytes))
+        if (file.bytes.length < THRESHOLD) {
+          expect(file.entry!.variants, `${file.path} (${file.bytes.length} B) is below the threshold`).toEqual([])
+          continue
+        }
+        expect([...file.decoded.keys()].sort(), `variants of ${file.path}`).toEqual(['br', 'gzip', 'zstd'])
+        for (const [encoding, decoded] of file.decoded) {
+          expect(decoded.equals(file.bytes), `${file.path} decoded from ${encoding} equals the file on disk`).toBe(true)
+        }
+        expect(file.entry!.variants.map((variant) => variant.encoding).sort(), `manifest variants of ${file.path}`).toEqual(['br', 'gzip', 'zstd'])
+      }
+      expect(manifest.files.length).toBeGreaterThanOrEqual(files.length)
+
+      // serverConfigs through the integration: the config is written into the output, describes
+      // the final manifest, and is itself listed (deploy ships it).
+      for (const late of framework.lateFiles ?? []) {
+        const entry = manifest.files.find((file) => file.path === late)
+        expect(entry?.variants.map((variant) => variant.encoding).sort(), `variants of ${late}, written by an earlier integration`).toEqual(['br', 'gzip', 'zstd'])
+      }
+      if (framework.htaccess) {
+        const htaccess = await readFile(join(root, HTACCESS), 'utf8')
+        expect(htaccess).toBe(serverConfig(manifest, { server: 'apache' }))
+        expect(manifest.files.map((file) => file.path)).toContain(HTACCESS)
+      }
+    })
+
+    test('Chromium loads the prerendered pages from nginx as br or zstd and runs their scripts', async ({ page }) => {
+      const { manifest } = await readOutput(root)
+      let server: RunningServer | undefined
+      try {
+        server = await startServer('nginx-stock', manifest, root)
+        const origin = server.url
+        const seen: { url: string; type: string; encoding: string | undefined }[] = []
+        page.on('response', (response) => {
+          const type = response.request().resourceType()
+          if (response.url().startsWith(origin) && ['document', 'script', 'stylesheet'].includes(type)) {
+            seen.push({ url: response.url(), type, encoding: response.headers()['content-encoding'] })
+          }
+        })
+        for (const path of framework.pages) {
+          await page.goto(origin + path)
+          await expect(page.locator('#script-status'), `the page's script ran on ${path}`).toHaveText(/^script ran/)
+        }
+        const withVariants = (url: string): boolean => {
+          let path = decodeURIComponent(new URL(url).pathname.slice(1))
+          if (path === '' || path.endsWith('/')) path += 'index.html'
+          return (manifest.files.find((file) => file.path === path)?.variants.length ?? 0) > 0
+        }
+        for (const type of ['document', 'script', 'stylesheet']) {
+          const ofType = seen.filter((response) => response.type === type && withVariants(response.url))
+          expect(ofType.length, `${type} responses with variants`).toBeGreaterThan(0)
+          for (const response of ofType) expect(['br', 'zstd'], response.url).toContain(response.encoding)
+        }
+      } finally {
+        if (server) {
+          if (test.info().status !== test.info().expectedStatus) await test.info().attach('nginx.log', { body: server.logs(), contentType: 'text/plain' })
+          await server.stop()
+        }
+      }
+    })
+
+    test('`pnpm run deploy` ships the variants beside the pages', async () => {
+      const deployed = join(fixture, 'deployed')
+      await rm(deployed, { recursive: true, force: true })
+      try {
+        const deploy = await run(fixture, 'pnpm', ['run', 'deploy'])
+        expect(deploy.status, deploy.output.slice(-3000)).toBe(0)
+        const source = await readOutput(root)
+        const shipped = new Map((await readPageAssets(deployed)).map((file) => [file.path, file]))
+        expect(source.files.length).toBeGreaterThan(0)
+        for (const file of source.files) {
+          const copy = shipped.get(file.path)
+          expect(copy?.bytes.equals(file.bytes), `${file.path} deployed`).toBe(true)
+          expect([...copy!.decoded.keys()].sort(), `variants of ${file.path} deployed`).toEqual([...file.decoded.keys()].sort())
+        }
+      } finally {
+        await rm(deployed, { recursive: true, force: true })
+      }
+    })
+  })
+}
+
+test.describe('the plain Vite plugin inside a framework', () => {
+  for (const { name, dir, command, out } of [
+    { name: 'Astro', dir: 'astro', command: ['exec', 'astro', 'build', '--config', 'astro.plain-vite.config.mjs'], out: 'dist-plain-vite' },
+    { name: 'SvelteKit', dir: 'sveltekit', command: ['exec', 'vite', 'build', '--config', 'vite.plain-vite.config.js'], out: 'build-plain-vite' },
+  ]) {
+    test(`${name}: warns at build time, names @preencode/${dir}, and writes no partial variants`, async () => {
+      const fixture = join(FIXTURES_DIR, dir)
+      try {
+        const build = await run(fixture, 'pnpm', command)
+        expect(build.status, build.output.slice(-3000)).toBe(0)
+        expect(build.output).toContain(`[preencode] ${name} writes its final pages after Vite's build`)
+        expect(build.output).toContain(`@preencode/${dir}`)
+        for (const folder of [out, '.svelte-kit/output']) {
+          expect(await preencodeFiles(join(fixture, folder)), `variants or manifest written into ${folder}`).toEqual([])
+        }
+      } finally {
+        await rm(join(fixture, out), { recursive: true, force: true })
+      }
+    })
+  }
+})
+
+/** Variants and manifests under `dir` (none if it does not exist). */
+async function preencodeFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])
+  return entries.filter((entry) => entry.isFile() && /\.(br|gz|zst)$|^\.preencode-manifest\.json$/.test(entry.name)).map((entry) => join(entry.parentPath, entry.name))
+}

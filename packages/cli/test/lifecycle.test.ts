@@ -1,0 +1,171 @@
+// A site lives across builds and deploys (issue 7): the real binary against real folders, as a
+// user meets each case — files edited after `compress`, a user's own `.gz`, a symlink out of the
+// site. PREENCODE_TEST_BIN runs the same tests against another build (to see them fail on main).
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { brotliDecompressSync, gunzipSync, gzipSync, zstdDecompressSync } from 'node:zlib'
+import { afterEach, describe, expect, it } from 'vitest'
+import { tempDir } from '@preencode/test-utils'
+
+const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../dist/bin.js')
+
+interface Result { status: number | null; stdout: string; stderr: string }
+
+function cli(args: string[], cwd: string): Result {
+  const run = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', CI: '' } })
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr }
+}
+
+const cleanups: (() => Promise<void>)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup()
+})
+
+async function workDir(): Promise<string> {
+  const tmp = await tempDir('lifecycle')
+  cleanups.push(tmp.remove)
+  return tmp.path
+}
+
+async function put(root: string, path: string, content: string | Buffer): Promise<void> {
+  await mkdir(dirname(join(root, path)), { recursive: true })
+  await writeFile(join(root, path), content)
+}
+
+const page = (title: string): string => `<!doctype html><html><head><title>${title}</title></head><body>\n${`<p>${title}: preencode writes .gz, .br and .zst beside each file.</p>\n`.repeat(60)}</body></html>\n`
+
+/** A small site of eight objects once compressed: two pages and a script, with variants. */
+async function site(work: string): Promise<string> {
+  const dir = join(work, 'site')
+  await put(dir, 'index.html', page('home v1'))
+  await put(dir, 'about/index.html', page('about'))
+  await put(dir, 'assets/app-3f2a9c1b.js', `export const rows = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i })))}\n`)
+  await put(dir, 'photo.png', Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 7919) % 251)))
+  return dir
+}
+
+/** Every file under `dir`, relative, sorted. */
+async function listing(dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => !e.isDirectory()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort()
+}
+
+/** Each of a file's variants present in `dir` decodes to exactly `expected`. */
+async function expectVariantsDecodeTo(dir: string, path: string, expected: Buffer): Promise<void> {
+  const decoders = { '.br': brotliDecompressSync, '.gz': gunzipSync, '.zst': zstdDecompressSync }
+  for (const [suffix, decode] of Object.entries(decoders)) {
+    const file = join(dir, `${path}${suffix}`)
+    expect(existsSync(file), `${path}${suffix} in ${dir}`).toBe(true)
+    expect(decode(await readFile(file)).equals(expected), `${path}${suffix} decodes to the current ${path}`).toBe(true)
+  }
+}
+
+describe('files edited or added after `compress` (case 1)', () => {
+  it('deploy recompresses them first: the target gets the new page, its new variants and the new file', async () => {
+    const work = await workDir()
+    const dir = await site(work)
+    expect(cli(['compress', dir, '--cache-dir', join(work, 'cache')], work).status).toBe(0)
+    // A post-build step (a search indexer, a sitemap writer) edits a page and adds one.
+    await put(dir, 'index.html', page('home v2, edited after the build'))
+    await put(dir, 'late/extra.html', page('added after the build'))
+    const run = cli(['deploy', dir, '--to', join(work, 'out')], work)
+    expect(run.stderr).toMatch(/manifest.*(out of date|stale)|changed since/i)
+    expect(run.status, run.stderr).toBe(0)
+    const out = join(work, 'out')
+    const index = await readFile(join(dir, 'index.html'))
+    expect((await readFile(join(out, 'index.html'))).equals(index)).toBe(true)
+    await expectVariantsDecodeTo(out, 'index.html', index)
+    const extra = await readFile(join(dir, 'late/extra.html'))
+    expect((await readFile(join(out, 'late/extra.html'))).equals(extra)).toBe(true)
+    await expectVariantsDecodeTo(out, 'late/extra.html', extra)
+    // A second deploy finds nothing to do.
+    expect(cli(['deploy', dir, '--to', out], work).stdout).toMatch(/uploaded 0 objects/)
+  })
+
+  it('a removed original is not deployed, and its variants go from the site', async () => {
+    const work = await workDir()
+    const dir = await site(work)
+    expect(cli(['compress', dir, '--cache-dir', join(work, 'cache')], work).status).toBe(0)
+    await rm(join(dir, 'about/index.html'))
+    const run = cli(['deploy', dir, '--to', join(work, 'out')], work)
+    expect(run.status, run.stderr).toBe(0)
+    expect(await listing(join(work, 'out'))).not.toContain('about/index.html.br')
+    expect(await listing(dir)).not.toContain('about/index.html.br')
+  })
+
+  it('`config` reads a manifest brought up to date with the disk', async () => {
+    const work = await workDir()
+    const dir = await site(work)
+    expect(cli(['compress', dir, '--cache-dir', join(work, 'cache')], work).status).toBe(0)
+    await put(dir, 'late/extra.html', page('added after the build'))
+    const config = cli(['config', 'caddy', dir], work)
+    expect(config.status, config.stderr).toBe(0)
+    const manifest = JSON.parse(await readFile(join(dir, '.preencode-manifest.json'), 'utf8')) as { files: { path: string; variants: unknown[] }[] }
+    expect(manifest.files.find((f) => f.path === 'late/extra.html')?.variants).toHaveLength(3)
+    await expectVariantsDecodeTo(dir, 'late/extra.html', await readFile(join(dir, 'late/extra.html')))
+  })
+})
+
+describe("a user's own file at a sidecar name (case 3)", () => {
+  it('is neither removed nor overwritten: a clash is a clear error naming it, and nothing is written', async () => {
+    const work = await workDir()
+    const dir = join(work, 'site')
+    const csv = Array.from({ length: 400 }, (_, i) => `${i},${i * 3},row ${i}`).join('\n')
+    await put(dir, 'data.csv', csv)
+    const archive = gzipSync(csv, { level: 1 }) // the user's own download, not what preencode writes
+    await put(dir, 'data.csv.gz', archive)
+    await put(dir, 'index.html', page('home'))
+
+    const brotliOnly = cli(['compress', dir, '--formats', 'brotli', '--no-cache'], work)
+    expect(brotliOnly.status, brotliOnly.stderr).toBe(0)
+    expect(brotliOnly.stdout).not.toMatch(/stale/)
+    expect((await readFile(join(dir, 'data.csv.gz'))).equals(archive)).toBe(true)
+
+    const before = await listing(dir)
+    const all = cli(['compress', dir, '--no-cache'], work)
+    expect(all.status).toBe(1)
+    expect(all.stderr.trim().split('\n')).toHaveLength(1)
+    expect(all.stderr).toContain(join(dir, 'data.csv.gz'))
+    expect(all.stderr).toMatch(/Move or delete it/)
+    expect((await readFile(join(dir, 'data.csv.gz'))).equals(archive)).toBe(true)
+    expect(await listing(dir)).toEqual(before)
+  })
+
+  it('sidecars of a run whose manifest was lost hold the bytes preencode writes: they are taken over, not a clash', async () => {
+    const work = await workDir()
+    const dir = await site(work)
+    const cache = join(work, 'cache')
+    expect(cli(['compress', dir, '--cache-dir', cache], work).status).toBe(0)
+    await rm(join(dir, '.preencode-manifest.json'))
+    const again = cli(['compress', dir, '--cache-dir', cache], work)
+    expect(again.status, again.stderr).toBe(0)
+    const manifest = JSON.parse(await readFile(join(dir, '.preencode-manifest.json'), 'utf8')) as { files: { path: string; variants: unknown[] }[] }
+    expect(manifest.files.map((f) => f.path)).toEqual(['about/index.html', 'assets/app-3f2a9c1b.js', 'index.html', 'photo.png'])
+    expect(manifest.files.find((f) => f.path === 'index.html')?.variants).toHaveLength(3)
+  })
+})
+
+describe('symlinks (case 4)', () => {
+  it('a symlink to a folder outside the site is skipped with a warning; nothing is written there', async () => {
+    const work = await workDir()
+    const dir = await site(work)
+    const outside = join(work, 'shared')
+    await put(outside, 'page.html', page('outside the site'))
+    await symlink(outside, join(dir, 'shared'))
+    const inside = join(work, 'site', 'assets')
+    await symlink(join(inside, 'app-3f2a9c1b.js'), join(dir, 'app-latest.js'))
+
+    const run = cli(['compress', dir, '--no-cache'], work)
+    expect(run.status, run.stderr).toBe(0)
+    expect(run.stderr).toMatch(/skipped 1 symlink .*shared -> .*shared/)
+    expect(await listing(outside)).toEqual(['page.html'])
+    // A symlink to a file inside the site is served like a file, so it gets variants of its own.
+    await expectVariantsDecodeTo(dir, 'app-latest.js', await readFile(join(inside, 'app-3f2a9c1b.js')))
+    const manifest = JSON.parse(await readFile(join(dir, '.preencode-manifest.json'), 'utf8')) as { files: { path: string }[] }
+    expect(manifest.files.map((f) => f.path)).not.toContain('shared/page.html')
+    // And deploy never copies what is behind the link.
+    expect(cli(['deploy', dir, '--to', join(work, 'out')], work).status).toBe(0)
+    expect(existsSync(join(work, 'out', 'shared'))).toBe(false)
+  })
+})

@@ -1,0 +1,92 @@
+/**
+ * The options every build integration shares (the Vite and Rollup plugins, framework
+ * integrations): the compression options plus how a build reports. Resolved once, when the
+ * integration starts, and handed to the build runner as resolved objects.
+ */
+import { resolveDeltaOptions, type DeltaOptions, type ResolvedDeltaOptions } from './delta-options.js'
+import { supportsDictionaryCompression } from './dictionary-codecs.js'
+import { userError, type ErrorComponent } from './errors.js'
+import { resolveCompressOptions, type CompressOptions, type ResolvedCompressOptions } from './options.js'
+
+/** `true`: the table; `'json'`: one line of JSON (the `CompressReport`); `false`: nothing. */
+export type ReportMode = boolean | 'json'
+
+/** Options of a build integration: every compression option, plus how it reports. */
+export interface BuildOptions extends CompressOptions {
+  /**
+   * Report after each build through the bundler's logger: `true` for the table, `'json'` for
+   * one line of JSON (the `CompressReport`), `false` for nothing.
+   * @default true
+   */
+  report?: ReportMode
+  /**
+   * Delta updates (RFC 9842): content-hashed assets are announced as dictionaries and each new
+   * version gets `.dcb`/`.dcz` deltas against the versions visitors may hold, read from the
+   * cache's build history or `deltas.previous`. `false` turns it off. Needs Node >= 24.15; on
+   * an older Node the default quietly does nothing, an explicit setting fails.
+   * @default true
+   */
+  deltas?: boolean | DeltaOptions
+}
+
+export interface ResolvedBuildOptions {
+  report: ReportMode
+  compress: ResolvedCompressOptions
+  /** Resolved delta options; false or absent when off. */
+  deltas?: ResolvedDeltaOptions | false | undefined
+}
+
+export interface BuildOptionsContext {
+  /** The project root: a relative `cache` and the default cache are found from here. */
+  root: string
+  /** Names the integration in error messages (`vite`, `rollup`, `astro`). */
+  component: ErrorComponent
+  /**
+   * Glob patterns the integration never compresses (files its bundler writes for a server to
+   * read), added to the user's `exclude`.
+   * @default []
+   */
+  exclude?: readonly string[]
+}
+
+/**
+ * Validates the shared part of an integration's options; `rest` gets the integration's own
+ * options back. Fails naming the option and the accepted values.
+ */
+export function resolveBuildOptions<T extends BuildOptions>(
+  options: T,
+  context: BuildOptionsContext,
+  ownKeys: readonly (keyof T & string)[] = [],
+): ResolvedBuildOptions & { rest: Partial<T> } {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw userError(context.component, `preencode() takes an options object; got ${options === null ? 'null' : typeof options}.`)
+  }
+  const rest: Partial<T> = {}
+  const compressOptions: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(options)) {
+    if ((ownKeys as readonly string[]).includes(key)) (rest as Record<string, unknown>)[key] = value
+    else if (key !== 'report' && key !== 'deltas') compressOptions[key] = value
+  }
+  const report = options.report ?? true
+  if (report !== true && report !== false && report !== 'json') {
+    throw userError(context.component, `\`report\` is ${JSON.stringify(report)}; it accepts true, false or 'json'.`)
+  }
+  const extra = context.exclude ?? []
+  const userExclude = compressOptions.exclude ?? []
+  // A malformed `exclude` goes to core unchanged, whose message names it.
+  if (extra.length > 0 && Array.isArray(userExclude)) compressOptions.exclude = [...(userExclude as unknown[]), ...extra]
+  const compress = resolveCompressOptions(compressOptions as CompressOptions, context.root)
+  return { report, compress, deltas: resolveBuildDeltas(options.deltas, context), rest }
+}
+
+function resolveBuildDeltas(value: boolean | DeltaOptions | undefined, context: BuildOptionsContext): ResolvedDeltaOptions | false {
+  if (value === false) return false
+  if (value === undefined && !supportsDictionaryCompression()) return false
+  if (value !== undefined && value !== true && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+    throw userError(context.component, `\`deltas\` is ${JSON.stringify(value)}; it accepts true, false or an object of delta options.`)
+  }
+  if (!supportsDictionaryCompression()) {
+    throw userError(context.component, `\`deltas\` needs Node >= 24.15 (brotli with a dictionary); this is Node ${process.versions.node}. Upgrade Node or set \`deltas: false\`.`)
+  }
+  return resolveDeltaOptions(value === true || value === undefined ? {} : value, context.root)
+}

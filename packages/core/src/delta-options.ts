@@ -1,0 +1,91 @@
+import { resolve } from 'node:path'
+import { userError } from './errors.js'
+import { DICTIONARY_ENCODINGS, isDictionaryEncoding, type DictionaryEncoding } from './dictionary-codecs.js'
+
+/**
+ * Compression Dictionary Transport (RFC 9842) for content-hashed assets: each one is announced as
+ * a dictionary for its own next versions (`Use-As-Dictionary`), and each new version gets `.dcb`
+ * / `.dcz` deltas against the versions visitors may still hold.
+ */
+export interface DeltaOptions {
+  /**
+   * Where the previously deployed site can be read: a folder (a local-folder deploy target,
+   * or a copy of what is live). Its deploy state, else its manifest, else its files name the
+   * versions. Without it, the builds remembered in the cache are used.
+   * @default undefined (the cache's build history)
+   */
+  previous?: string
+  /**
+   * Deltas are written against at most this many previous versions of each file (the newest
+   * first): visitors who come back after more deploys than this get brotli.
+   * @default 3
+   */
+  versions?: number
+  /**
+   * Which dictionary codings to write. Chromium accepts both; dcb is usually smaller.
+   * @default ['dcb', 'dcz']
+   */
+  encodings?: DictionaryEncoding[]
+  /**
+   * Previous versions larger than this many bytes are not used as dictionaries (the browser
+   * keeps them in memory to decode).
+   * @default 16777216 (16 MiB)
+   */
+  maxDictionaryBytes?: number
+  /**
+   * Remember this build's versioned assets in the cache (`<cache>/versions`) for the next build.
+   * @default true
+   */
+  remember?: boolean
+}
+
+export interface ResolvedDeltaOptions {
+  /** Absolute folder of the previous deploy, or undefined to use the cache's history. */
+  previous: string | undefined
+  versions: number
+  encodings: DictionaryEncoding[]
+  maxDictionaryBytes: number
+  remember: boolean
+}
+
+export const DEFAULT_DELTA_OPTIONS = Object.freeze({
+  versions: 3,
+  encodings: [...DICTIONARY_ENCODINGS],
+  maxDictionaryBytes: 16 * 1024 * 1024,
+  remember: true,
+} satisfies Partial<ResolvedDeltaOptions>)
+
+const KEYS = new Set(['previous', 'versions', 'encodings', 'maxDictionaryBytes', 'remember'])
+
+/** Validates `deltas` options; `name` is how the option is spelt where the user wrote it. */
+export function resolveDeltaOptions(options: DeltaOptions = {}, cwd: string = process.cwd(), name = 'deltas'): ResolvedDeltaOptions {
+  const fail = (message: string): never => {
+    throw userError('options', message)
+  }
+  if (typeof options !== 'object' || options === null) fail(`\`${name}\` must be true, false or an object.`)
+  for (const key of Object.keys(options)) {
+    if (!KEYS.has(key)) fail(`Unknown option \`${name}.${key}\`. Known: ${[...KEYS].join(', ')}.`)
+  }
+  if (options.previous !== undefined && (typeof options.previous !== 'string' || options.previous === '')) {
+    fail(`\`${name}.previous\` must be the path of a folder holding the deployed site.`)
+  }
+  const versions = options.versions ?? DEFAULT_DELTA_OPTIONS.versions
+  if (!Number.isInteger(versions) || versions < 1 || versions > 20) fail(`\`${name}.versions\` is ${String(versions)}; it must be a whole number from 1 to 20.`)
+  const encodings = options.encodings ?? [...DEFAULT_DELTA_OPTIONS.encodings]
+  if (!Array.isArray(encodings) || encodings.length === 0 || !encodings.every(isDictionaryEncoding)) {
+    fail(`\`${name}.encodings\` must be a non-empty array of ${DICTIONARY_ENCODINGS.join(', ')}.`)
+  }
+  const maxDictionaryBytes = options.maxDictionaryBytes ?? DEFAULT_DELTA_OPTIONS.maxDictionaryBytes
+  if (!Number.isInteger(maxDictionaryBytes) || maxDictionaryBytes < 1 || maxDictionaryBytes > 128 * 1024 * 1024) {
+    fail(`\`${name}.maxDictionaryBytes\` is ${String(maxDictionaryBytes)}; it must be a whole number of bytes from 1 to 134217728 (128 MiB).`)
+  }
+  const remember = options.remember ?? DEFAULT_DELTA_OPTIONS.remember
+  if (typeof remember !== 'boolean') fail(`\`${name}.remember\` must be true or false.`)
+  return {
+    previous: options.previous === undefined ? undefined : resolve(cwd, options.previous),
+    versions,
+    encodings: [...new Set(encodings)],
+    maxDictionaryBytes,
+    remember,
+  }
+}

@@ -1,0 +1,77 @@
+import { looksContentHashed, type CacheClass, type CachePolicyOptions } from './cache-policy.js'
+import type { Format } from './formats.js'
+import type { Manifest } from './manifest.js'
+import type { CompressOptions, ResolvedCompressOptions } from './options.js'
+
+/**
+ * The settings of the run that wrote a manifest. Commands that find the manifest out of date
+ * with the disk (deploy, config, verify) recompress with these, so the result is what the
+ * build itself would have written.
+ */
+export interface ManifestSettings {
+  levels: Record<Format, number>
+  threshold: number
+  minSaving: number
+  include: string[]
+  exclude: string[]
+  keepOriginals: boolean
+  /** The cache directory (absolute), or false when the run had the cache off. */
+  cache: string | false
+  cacheMaxBytes: number
+  cacheControl: Record<CacheClass, string>
+  /**
+   * How content-hashed names were recognised: `default`, a RegExp written `/source/flags`, or
+   * `function` (a function cannot be recorded: files the manifest knows keep their class, new
+   * ones get the default rule).
+   */
+  immutable: string
+}
+
+/** What to record for `options`. */
+export function recordSettings(options: ResolvedCompressOptions): ManifestSettings {
+  return {
+    levels: { ...options.levels },
+    threshold: options.threshold,
+    minSaving: options.minSaving,
+    include: [...options.include],
+    exclude: [...options.exclude],
+    keepOriginals: options.keepOriginals,
+    cache: options.cacheDir,
+    cacheMaxBytes: options.cacheMaxBytes,
+    cacheControl: { ...options.cachePolicy.headers },
+    immutable: options.cachePolicy.immutableRule,
+  }
+}
+
+/**
+ * The compress options that reproduce the run that wrote `manifest`. A manifest without
+ * settings (written before they were recorded) gives its formats and the defaults.
+ */
+export function optionsFromManifest(manifest: Manifest): CompressOptions {
+  const settings = manifest.settings
+  if (!settings) return { formats: [...manifest.formats] }
+  const known = new Map(manifest.files.map((f) => [f.path, f.cacheClass]))
+  const regexp = /^\/(.*)\/([a-z]*)$/s.exec(settings.immutable)
+  const immutable: CachePolicyOptions['immutable'] = regexp
+    ? new RegExp(regexp[1]!, regexp[2])
+    : settings.immutable === 'function'
+      ? (path: string) => (known.has(path) ? known.get(path) === 'immutable' : looksContentHashed(path))
+      : undefined
+  return {
+    formats: [...manifest.formats],
+    levels: { ...settings.levels },
+    threshold: settings.threshold,
+    minSaving: settings.minSaving,
+    include: [...settings.include],
+    exclude: [...settings.exclude],
+    keepOriginals: settings.keepOriginals,
+    cache: settings.cache,
+    cacheMaxBytes: settings.cacheMaxBytes,
+    cachePolicy: {
+      ...(immutable === undefined ? {} : { immutable }),
+      immutableCacheControl: settings.cacheControl.immutable,
+      htmlCacheControl: settings.cacheControl.html,
+      defaultCacheControl: settings.cacheControl.default,
+    },
+  }
+}

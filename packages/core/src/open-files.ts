@@ -1,0 +1,91 @@
+/**
+ * One process-wide bound on the file handles preencode holds at once. The pool bounds bytes in
+ * flight, not handles: a site of many small files admits thousands of files at once, each
+ * opening its original, three cache entries and three temp files, and macOS's default limit of
+ * 256 handles (`ulimit -n`) then fails the run with EMFILE. Every open that preencode makes
+ * (read, hash, cache, write, deploy upload) goes through `withOpenFiles`; handles are a
+ * process-wide resource, so one limit serves every concurrent run in the process.
+ *
+ * Rule for callers: never call `withOpenFiles` inside another `withOpenFiles` task (a task
+ * waiting for a handle while holding one can deadlock the queue); take the count you need at once.
+ */
+
+/**
+ * Handles held at once. 64 leaves room under a 256 limit for Node's own (about 20) and for the
+ * host process (a Vite dev server, a test runner); it is far above the 4 threads libuv runs
+ * file operations on, so it costs no throughput.
+ * @default 64, or PREENCODE_MAX_OPEN_FILES
+ */
+export const DEFAULT_MAX_OPEN_FILES = 64
+
+interface Waiter {
+  count: number
+  resolve: () => void
+}
+
+class HandleLimit {
+  private held = 0
+  private peak = 0
+  // An array with a moving head: 100,000 files can queue at once, and Array#shift would copy.
+  private queue: Waiter[] = []
+  private head = 0
+
+  constructor(readonly max: number) {}
+
+  async use<T>(count: number, task: () => Promise<T>): Promise<T> {
+    const need = Math.min(Math.max(1, count), this.max)
+    if (this.head < this.queue.length || this.held + need > this.max) {
+      await new Promise<void>((resolve) => this.queue.push({ count: need, resolve }))
+    } else {
+      this.take(need)
+    }
+    try {
+      return await task()
+    } finally {
+      this.held -= need
+      this.pump()
+    }
+  }
+
+  get peakHeld(): number {
+    return this.peak
+  }
+
+  private take(count: number): void {
+    this.held += count
+    this.peak = Math.max(this.peak, this.held)
+  }
+
+  /** FIFO, so a caller needing two handles is not starved by callers needing one. */
+  private pump(): void {
+    while (this.head < this.queue.length && this.held + this.queue[this.head]!.count <= this.max) {
+      const waiter = this.queue[this.head++]!
+      this.take(waiter.count)
+      waiter.resolve()
+    }
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head)
+      this.head = 0
+    }
+  }
+}
+
+function limitFromEnv(): number {
+  const value = Number(process.env.PREENCODE_MAX_OPEN_FILES)
+  return Number.isInteger(value) && value >= 1 ? value : DEFAULT_MAX_OPEN_FILES
+}
+
+const limit = new HandleLimit(limitFromEnv())
+
+/**
+ * Runs `task`, which opens up to `count` files and closes them before it settles, once that
+ * many handles are free under the process-wide limit.
+ */
+export function withOpenFiles<T>(count: number, task: () => Promise<T>): Promise<T> {
+  return limit.use(count, task)
+}
+
+/** The most handles held at once so far in this process, and the limit (for tests and reports). */
+export function openFileStats(): { peak: number; max: number } {
+  return { peak: limit.peakHeld, max: limit.max }
+}

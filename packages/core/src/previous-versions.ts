@@ -1,0 +1,105 @@
+/**
+ * Where the versions visitors may still hold come from: a folder holding the deployed site
+ * (a local-folder deploy target, or a copy of what is live), or the build history the cache
+ * keeps (`version-store.ts`). Either way a source lists paths with their age in deploys and
+ * reads bytes on demand: only versions of files that changed are ever read.
+ */
+import { readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { glob } from 'tinyglobby'
+import { MANIFEST_FILENAME } from './manifest.js'
+import { versionedAsset } from './use-as-dictionary.js'
+
+export interface PreviousVersion {
+  /** POSIX path relative to the site root, as served. */
+  path: string
+  /** 0: the live deploy (or last build); 1: the one before; and so on. */
+  generation: number
+  /** The bytes, or undefined when they are gone (a pruned deploy, a cleaned cache). */
+  read(): Promise<Buffer | undefined>
+}
+
+export interface PreviousVersionSource {
+  /** Names the source in reports and messages, e.g. `folder /srv/www (deploy state)`. */
+  readonly description: string
+  list(): Promise<PreviousVersion[]>
+}
+
+/** The deploy state `@preencode/deploy` keeps at a target's root (only the fields read here). */
+const DEPLOY_STATE_FILENAME = '.preencode-deploy-state.json'
+
+/** A relative POSIX path that stays inside its root: no `..`, no absolute path, no NUL. */
+export function isSafeRelativePath(path: string): boolean {
+  return path !== '' && !path.startsWith('/') && !path.includes('\\') && !path.includes('\0') && !path.split('/').some((s) => s === '..' || s === '.' || s === '')
+}
+
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch {
+    return undefined
+  }
+}
+
+function reader(root: string, path: string): () => Promise<Buffer | undefined> {
+  return async () => {
+    try {
+      const info = await stat(join(root, path))
+      return info.isFile() ? await readFile(join(root, path)) : undefined
+    } catch {
+      return undefined
+    }
+  }
+}
+
+/**
+ * A folder holding the deployed site. Versions by age come from its deploy state (every deploy
+ * names its keys; old chunks kept by `keep` are still there), else its manifest, else its
+ * files, all of generation 0.
+ */
+export function folderVersionSource(dir: string): PreviousVersionSource {
+  let kind = 'files'
+  return {
+    get description() {
+      return `folder ${dir} (${kind})`
+    },
+    async list() {
+      const versions: PreviousVersion[] = []
+      const add = (path: string, generation: number): void => {
+        if (isSafeRelativePath(path) && versionedAsset(path)) versions.push({ path, generation, read: reader(dir, path) })
+      }
+      const stateText = await readText(join(dir, DEPLOY_STATE_FILENAME))
+      const state = stateText === undefined ? undefined : parseJson(stateText)
+      const deploys = (state as { deploys?: unknown } | undefined)?.deploys
+      if (Array.isArray(deploys)) {
+        kind = 'deploy state'
+        deploys.forEach((record: unknown, generation) => {
+          const keys = (record as { keys?: unknown } | null)?.keys
+          if (Array.isArray(keys)) for (const key of keys) if (typeof key === 'string') add(key, generation)
+        })
+        return versions
+      }
+      const manifestText = await readText(join(dir, MANIFEST_FILENAME))
+      const files = (manifestText === undefined ? undefined : (parseJson(manifestText) as { files?: unknown } | undefined))?.files
+      if (Array.isArray(files)) {
+        kind = 'manifest'
+        for (const file of files) {
+          const path = (file as { path?: unknown } | null)?.path
+          if (typeof path === 'string') add(path, 0)
+        }
+        return versions
+      }
+      kind = 'files'
+      for (const path of await glob(['**/*'], { cwd: dir, onlyFiles: true, dot: false, expandDirectories: false })) add(path, 0)
+      return versions
+    },
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,40 @@
+import { openCache, type CompressionCache } from './cache.js'
+import type { CompressLogger } from './compress-directory.js'
+import type { ResolvedCompressOptions } from './options.js'
+import { openS3Store } from './s3-cache-store.js'
+import { withSharedCache, type SharedCompressionCache } from './shared-cache.js'
+
+/** The cache of one run: the local directory, with the shared bucket behind it when configured. */
+export interface RunCache {
+  cache: CompressionCache
+  /** A line for the log about the shared tier, or undefined without one. */
+  summary(): string | undefined
+}
+
+export function openRunCache(options: ResolvedCompressOptions, logger: CompressLogger): RunCache {
+  let writeErrors = 0
+  const local = openCache(options.cacheDir, options.cacheMaxBytes, {
+    onWriteError: (error) => {
+      if (writeErrors++ === 0) logger.warn(`cannot write to the cache at ${String(options.cacheDir)} (${(error as Error).message}); this run goes on, the next one will compress again`)
+    },
+  })
+  const location = options.sharedCache
+  if (location === false) return { cache: local, summary: () => undefined }
+  const shared: SharedCompressionCache = withSharedCache(local, () => openS3Store(location), {
+    onUnavailable: (error, operation) => {
+      const why = (error as Error)?.name && (error as Error).name !== 'Error' ? `${(error as Error).name}: ${(error as Error).message}` : (error as Error)?.message ?? String(error)
+      logger.warn(
+        operation === 'read'
+          ? `the shared cache ${location.url} cannot be read (${why}); compressing locally, the build goes on`
+          : `the shared cache ${location.url} cannot be written (${why}); this run's results stay local`,
+      )
+    },
+  })
+  return {
+    cache: shared,
+    summary: () => {
+      const { remoteHits, uploads, refused } = shared.stats
+      return `shared cache ${location.url}: ${remoteHits} entries from the bucket, ${uploads} uploaded${refused > 0 ? `, ${refused} refused (corrupt, partial or foreign) and recomputed` : ''}`
+    },
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * Delta updates for versioned assets (RFC 9842). After `compressDirectory`, for every
+ * content-hashed asset: announce it as a dictionary for its next versions (`useAsDictionary` in
+ * the manifest, served as `Use-As-Dictionary`), and if it is a new version of a file visitors may
+ * hold an older version of, write `.dcb`/`.dcz` deltas against those versions. A delta is written
+ * only when smaller than every other representation; stale deltas are removed; the manifest is
+ * rewritten atomically. The previous versions are read from a deployed folder or from the
+ * cache's build history, so a fresh CI runner with a persisted cache or a reachable deploy works.
+ */
+import { createHash } from 'node:crypto'
+import { mkdir, readFile, readdir, rmdir, unlink } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { dictionaryId, sha256Of } from './available-dictionary.js'
+import { cacheKey, openCache, type CompressionCache } from './cache.js'
+import { deltaPath, originalOfDeltaPath, DELTA_DIRECTORY_SUFFIX } from './delta-paths.js'
+import type { ResolvedDeltaOptions } from './delta-options.js'
+import type { DeltaFileReport, DeltaReport } from './delta-report.js'
+import { acceptsDictionary, assertDictionarySupport, dictionaryEncoderParams, encodeWithDictionaryParams, type DictionaryEncoding } from './dictionary-codecs.js'
+import { MANIFEST_FILENAME, type Manifest, type ManifestDelta, type ManifestFile } from './manifest.js'
+import { WorkPool } from './pool.js'
+import { folderVersionSource, isSafeRelativePath, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
+import { versionedAsset } from './use-as-dictionary.js'
+import { cacheVersionSource, rememberVersions } from './version-store.js'
+import { writeFileAtomically } from './write.js'
+
+/** At most this many dictionaries per file: several chunks can share one logical name (`index-*.js`). */
+const MAX_DICTIONARIES_PER_FILE = 8
+
+export interface WriteDeltasContext {
+  /** The compression cache directory (deltas are cached there; the build history too), or false. */
+  cacheDir: string | false
+  /** @default 268435456 */
+  cacheMaxBytes?: number
+  /** @default os.availableParallelism() */
+  concurrency?: number
+  /** brotli quality for dcb and zstd level for dcz. @default { brotli: 11, zstd: 19 } */
+  levels?: { brotli?: number; zstd?: number }
+  /** Overrides `options.previous` and the cache history, e.g. a deploy target's objects. */
+  source?: PreviousVersionSource
+}
+
+export interface WriteDeltasResult {
+  manifest: Manifest
+  report: DeltaReport
+}
+
+/** Adds deltas to the site at `dir` described by `manifest` (as `compressDirectory` left it). */
+export async function writeDeltas(dir: string, manifest: Manifest, options: ResolvedDeltaOptions, context: WriteDeltasContext): Promise<WriteDeltasResult> {
+  assertDictionarySupport('deltas')
+  const started = performance.now()
+  const root = resolve(dir)
+  const cache = openCache(context.cacheDir, context.cacheMaxBytes ?? 256 * 1024 * 1024)
+  const pool = new WorkPool({ ...(context.concurrency === undefined ? {} : { concurrency: context.concurrency }) })
+  const source = context.source ?? (options.previous !== undefined ? folderVersionSource(options.previous) : context.cacheDir !== false ? cacheVersionSource(context.cacheDir, root) : undefined)
+  const previous = withoutThisBuild(source ? await source.list() : [], manifest)
+  const byKey = new Map<string, PreviousVersion[]>()
+  for (const version of previous) {
+    const key = versionedAsset(version.path)?.key
+    if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), version])
+  }
+  const dictionaryBytes = new Map<string, Promise<Buffer | undefined>>()
+  const readDictionary = (version: PreviousVersion): Promise<Buffer | undefined> => {
+    let bytes = dictionaryBytes.get(version.path)
+    if (!bytes) dictionaryBytes.set(version.path, (bytes = version.read()))
+    return bytes
+  }
+
+  const counters = { hits: 0, misses: 0, written: 0, notSmaller: 0 }
+  const keep = new Set<string>()
+  const fileReports: DeltaFileReport[] = []
+  const eligible = manifest.files.filter((f) => f.originalOnDisk && f.cacheClass === 'immutable' && versionedAsset(f.path) !== undefined)
+  // Deltas and announcements are recomputed from scratch: drop what an earlier run recorded.
+  const files: ManifestFile[] = manifest.files.map(({ deltas: _deltas, useAsDictionary: _match, ...file }) => file)
+  const byPath = new Map(files.map((f) => [f.path, f]))
+  await Promise.all(
+    eligible.map(async (original) => {
+      const file = byPath.get(original.path)!
+      const asset = versionedAsset(file.path)!
+      if (file.size <= options.maxDictionaryBytes) file.useAsDictionary = asset.match
+      const versions = byKey.get(asset.key) ?? []
+      // The visitor already holds this very file: nothing to send.
+      if (versions.some((v) => v.path === file.path)) return
+      const candidates = pickDictionaries(versions, options.versions)
+      if (candidates.length === 0) return
+      const data = await readFile(join(root, file.path))
+      const best = Math.min(file.size, ...file.variants.map((v) => v.size))
+      const deltas: ManifestDelta[] = []
+      for (const version of candidates) {
+        const dictionary = await readDictionary(version)
+        if (!dictionary || dictionary.byteLength === 0 || dictionary.byteLength > options.maxDictionaryBytes) continue
+        const hash = sha256Of(dictionary)
+        if (hash.toString('hex') === file.sha256) continue
+        for (const encoding of options.encodings) {
+          if (!acceptsDictionary(encoding, dictionary)) continue
+          const body = await encodeCached(cache, pool, counters, encoding, data, file, dictionary, hash, context.levels)
+          if (body.byteLength >= best) {
+            counters.notSmaller++
+            continue
+          }
+          const id = dictionaryId(hash)
+          const path = deltaPath(file.path, id, encoding)
+          await mkdir(dirname(join(root, path)), { recursive: true })
+          await writeFileAtomically(join(root, path), body, file.mtimeMs)
+          keep.add(path)
+          counters.written++
+          deltas.push({ encoding, dictionary: id, dictionaryPath: version.path, path, size: body.byteLength, sha256: createHash('sha256').update(body).digest('hex') })
+        }
+      }
+      if (deltas.length === 0) return
+      deltas.sort((a, b) => a.size - b.size || (a.path < b.path ? -1 : 1))
+      file.deltas = deltas
+      // The report shows the update a visitor of the live version gets: the newest dictionary's smallest delta.
+      const newest = candidates.find((c) => deltas.some((d) => d.dictionaryPath === c.path))!.path
+      const smallest = deltas.find((d) => d.dictionaryPath === newest)!
+      fileReports.push({
+        path: file.path,
+        dictionaryPath: smallest.dictionaryPath,
+        encoding: smallest.encoding,
+        deltaBytes: smallest.size,
+        brotliBytes: file.variants.find((v) => v.encoding === 'br')?.size ?? best,
+        originalBytes: file.size,
+      })
+    }),
+  )
+
+  const staleRemoved = await removeStaleDeltas(root, manifest, keep)
+  const next: Manifest = { ...manifest, files }
+  await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(next, null, 2)}\n`)
+  if (options.remember && context.cacheDir !== false) {
+    const remembered = files.filter((f) => f.useAsDictionary !== undefined).map((f) => ({ path: f.path, sha256: f.sha256, read: () => readFile(join(root, f.path)) }))
+    await rememberVersions(context.cacheDir, root, remembered, options.versions)
+  }
+  if (counters.misses > 0) await cache.prune()
+  fileReports.sort((a, b) => (a.path < b.path ? -1 : 1))
+  const sum = (pick: (f: DeltaFileReport) => number): number => fileReports.reduce((total, f) => total + pick(f), 0)
+  return {
+    manifest: next,
+    report: {
+      source: source?.description,
+      previousVersions: previous.length,
+      dictionaries: files.filter((f) => f.useAsDictionary !== undefined).length,
+      files: fileReports,
+      deltasWritten: counters.written,
+      notSmaller: counters.notSmaller,
+      staleRemoved,
+      cacheHits: counters.hits,
+      cacheMisses: counters.misses,
+      durationMs: performance.now() - started,
+      totals: { brotliBytes: sum((f) => f.brotliBytes), deltaBytes: sum((f) => f.deltaBytes), originalBytes: sum((f) => f.originalBytes) },
+    },
+  }
+}
+
+/**
+ * A rebuild of unchanged sources finds itself as the newest remembered build (or the live
+ * deploy): that generation is this build, so the versions visitors may hold start one further back.
+ */
+function withoutThisBuild(versions: PreviousVersion[], manifest: Manifest): PreviousVersion[] {
+  const newest = new Set(versions.filter((v) => v.generation === 0).map((v) => v.path))
+  const current = manifest.files.filter((f) => versionedAsset(f.path) !== undefined).map((f) => f.path)
+  const same = newest.size > 0 && newest.size === current.length && current.every((path) => newest.has(path))
+  return same ? versions.filter((v) => v.generation > 0).map((v) => ({ ...v, generation: v.generation - 1 })) : versions
+}
+
+/** Newest generations first, one entry per path, within `versions` generations and the per-file cap. */
+function pickDictionaries(versions: readonly PreviousVersion[], generations: number): PreviousVersion[] {
+  const seen = new Set<string>()
+  const picked: PreviousVersion[] = []
+  for (const version of [...versions].sort((a, b) => a.generation - b.generation || (a.path < b.path ? -1 : 1))) {
+    if (version.generation >= generations || seen.has(version.path)) continue
+    seen.add(version.path)
+    picked.push(version)
+    if (picked.length === MAX_DICTIONARIES_PER_FILE) break
+  }
+  return picked
+}
+
+async function encodeCached(
+  cache: CompressionCache,
+  pool: WorkPool,
+  counters: { hits: number; misses: number },
+  encoding: DictionaryEncoding,
+  data: Buffer,
+  file: ManifestFile,
+  dictionary: Buffer,
+  hash: Buffer,
+  levels: WriteDeltasContext['levels'],
+): Promise<Buffer> {
+  const level = encoding === 'dcb' ? (levels?.brotli ?? 11) : (levels?.zstd ?? 19)
+  const params = dictionaryEncoderParams(encoding, data.byteLength, dictionary.byteLength, { level, path: file.path })
+  // The key covers both inputs: the new file and the dictionary.
+  const key = cacheKey({ contentSha256: `${file.sha256}+${hash.toString('hex')}`, format: encoding, settings: `${encoding}:${JSON.stringify(params)}` })
+  const cached = await cache.get(key)
+  if (cached) {
+    counters.hits++
+    return cached
+  }
+  counters.misses++
+  const body = await pool.run(() => encodeWithDictionaryParams(encoding, data, dictionary, params))
+  await cache.set(key, body)
+  return body
+}
+
+/**
+ * Deletes the deltas the given manifest recorded that this run did not write (only files
+ * preencode wrote are ever deleted), then every `.dict` folder left empty.
+ */
+async function removeStaleDeltas(root: string, manifest: Manifest, keep: ReadonlySet<string>): Promise<number> {
+  let removed = 0
+  for (const delta of manifest.files.flatMap((f) => f.deltas ?? [])) {
+    if (keep.has(delta.path) || originalOfDeltaPath(delta.path) === undefined || !isSafeRelativePath(delta.path)) continue
+    await unlink(join(root, delta.path)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error
+    })
+    removed++
+  }
+  for (const file of manifest.files) if (isSafeRelativePath(file.path)) await removeEmptyDirectories(join(root, `${file.path}${DELTA_DIRECTORY_SUFFIX}`))
+  return removed
+}
+
+/** Removes `dir` and its subfolders bottom-up where they are empty; stops at anything else. */
+async function removeEmptyDirectories(dir: string): Promise<boolean> {
+  let entries
+  try {
+    entries = await readdir(dir, { withFileTypes: true })
+  } catch {
+    return false
+  }
+  let empty = true
+  for (const entry of entries) {
+    if (!entry.isDirectory() || !(await removeEmptyDirectories(join(dir, entry.name)))) empty = false
+  }
+  if (!empty) return false
+  await rmdir(dir).catch(() => {})
+  return true
+}

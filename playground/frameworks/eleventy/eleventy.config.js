@@ -1,0 +1,5 @@
+// Eleventy is not Vite: the site is compressed by the CLI after `eleventy` (see package.json).
+export default function (eleventyConfig) {
+  eleventyConfig.addPassthroughCopy({ 'src/assets': 'assets' })
+  return { dir: { input: 'src', output: '_site' } }
+}

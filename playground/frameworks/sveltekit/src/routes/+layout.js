@@ -1,0 +1,3 @@
+// Every page is prerendered: adapter-static writes them all to build/.
+export const prerender = true
+export const trailingSlash = 'always'

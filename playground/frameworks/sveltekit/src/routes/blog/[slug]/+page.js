@@ -1,0 +1,2 @@
+export const entries = () => [{ slug: 'first' }, { slug: 'second' }]
+export const load = ({ params }) => ({ slug: params.slug })
