@@ -4,26 +4,40 @@
 // read from the network log — and runs version 2's code. Without a dictionary, or with a stale
 // or foreign one, the same chunks come as brotli.
 import { createHash } from 'node:crypto'
+import { chmod, mkdir } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import { expect, test, type Page, type Response } from '@playwright/test'
-import type { Manifest } from '@preencode/core'
+import { readManifest, type Manifest } from '@preencode/core'
 import { createPreencodeMiddleware } from '@preencode/server-config'
-import { freePort, tempDir } from '@preencode/test-utils'
+import { freePort, startProcess, tempDir } from '@preencode/test-utils'
+import { writeServerFiles, type ServerKind } from '../harness/servers.ts'
 import { buildApp, writeAppSources } from './app.ts'
 
 const CHROMIUM_AE = 'gzip, deflate, br, zstd, dcb, dcz'
 
-interface Deployed { url: string; stop(): Promise<void> }
+interface Running { stop(): Promise<void>; logs(): string }
 
-/** The Node middleware reading the site from disk, so a deploy in place is followed. */
-async function startNode(root: string): Promise<Deployed> {
-  const port = await freePort()
-  const middleware = createPreencodeMiddleware(root)
-  const server: Server = createServer((req, res) => middleware(req, res, () => { res.statusCode = 404; res.end() }))
-  await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
-  return { url: `http://127.0.0.1:${port}`, stop: () => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()) }) }
+/**
+ * Starts `kind` on `port` serving `root` with the config generated from its manifest. A deploy
+ * restarts it on the same port (same origin: the browser's dictionaries are per origin), which
+ * is what a config regenerated on deploy needs; the Node middleware reads the disk itself.
+ */
+async function start(kind: ServerKind, root: string, port: number, configDir: string): Promise<Running> {
+  if (kind === 'node') {
+    const middleware = createPreencodeMiddleware(root)
+    const server: Server = createServer((req, res) => middleware(req, res, () => { res.statusCode = 404; res.end() }))
+    await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
+    return { logs: () => '', stop: () => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()) }) }
+  }
+  await mkdir(configDir, { recursive: true })
+  await chmod(configDir, 0o755)
+  const files = await writeServerFiles(kind, await readManifest(root), root, configDir, port)
+  const proc = await startProcess(kind, files.command, files.args, { port, ...(files.env ? { env: files.env } : {}) })
+  return { logs: () => `${files.generated}\n${proc.output()}`, stop: () => proc.stop() }
 }
+
+const KINDS: ServerKind[] = ['node', 'nginx-stock', 'nginx-modules', 'apache-htaccess', 'apache-vhost']
 
 /** Every script response of a navigation, with the bytes it took on the wire. */
 async function loadScripts(page: Page, navigate: () => Promise<unknown>): Promise<{ url: string; encoding: string | undefined; bodyBytes: number }[]> {
@@ -43,16 +57,20 @@ async function loadScripts(page: Page, navigate: () => Promise<unknown>): Promis
 const brotliSize = (manifest: Manifest, urlPath: string): number =>
   manifest.files.find((f) => `/${f.path}` === urlPath)!.variants.find((v) => v.encoding === 'br')!.size
 
-test.describe('delta updates in Chromium (node middleware)', () => {
+for (const kind of KINDS) test.describe(`delta updates in Chromium (${kind})`, () => {
   test('a returning visitor gets the changed chunks as dcb/dcz and runs version 2', async ({ browser }) => {
     const work = await tempDir('e2e-deltas')
+    await chmod(work.path, 0o755)
     const app = join(work.path, 'app')
     const www = join(work.path, 'www')
     const cache = join(work.path, 'cache')
-    const server = await startNode(www)
+    const port = await freePort()
+    const server = { url: `http://127.0.0.1:${port}` }
+    let running: Running | undefined
     try {
       await writeAppSources(app, 'v1')
       const v1 = await buildApp(app, www, cache)
+      running = await start(kind, www, port, join(work.path, 'server-v1'))
       expect(v1.files.filter((f) => f.useAsDictionary).length, JSON.stringify(v1.files.map((f) => [f.path, f.size, f.useAsDictionary]))).toBeGreaterThanOrEqual(2)
 
       const context = await browser.newContext()
@@ -63,6 +81,8 @@ test.describe('delta updates in Chromium (node middleware)', () => {
 
       await writeAppSources(app, 'v2')
       const v2 = await buildApp(app, www, cache)
+      await running.stop()
+      running = await start(kind, www, port, join(work.path, 'server-v2'))
       const changed = v2.files.filter((f) => f.deltas && f.deltas.length > 0).map((f) => `/${f.path}`)
       expect(changed.length).toBeGreaterThanOrEqual(2)
 
@@ -102,8 +122,11 @@ test.describe('delta updates in Chromium (node middleware)', () => {
         expect(res.headers().etag).toBe(plain.headers().etag)
       }
       await request.close()
+    } catch (error) {
+      await test.info().attach('server', { body: running?.logs() ?? '' })
+      throw error
     } finally {
-      await server.stop()
+      await running?.stop()
       await work.remove()
     }
   })

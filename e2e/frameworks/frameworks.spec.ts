@@ -112,22 +112,25 @@ for (const framework of FRAMEWORKS) {
 }
 
 test.describe('the plain Vite plugin inside a framework', () => {
-  for (const { name, dir, command, out } of [
-    { name: 'Astro', dir: 'astro', command: ['exec', 'astro', 'build', '--config', 'astro.plain-vite.config.mjs'], out: 'dist-plain-vite' },
-    { name: 'SvelteKit', dir: 'sveltekit', command: ['exec', 'vite', 'build', '--config', 'vite.plain-vite.config.js'], out: 'build-plain-vite' },
+  // Each fixture puts `preencode()` from @preencode/vite into the framework's Vite plugins.
+  for (const { name, integration, dir, command, outputs } of [
+    { name: 'Astro', integration: 'astro', dir: 'astro', command: ['exec', 'astro', 'build', '--config', 'astro.plain-vite.config.mjs'], outputs: ['dist-plain-vite'] },
+    { name: 'SvelteKit', integration: 'sveltekit', dir: 'sveltekit', command: ['exec', 'vite', 'build', '--config', 'vite.plain-vite.config.js'], outputs: ['build-plain-vite', '.svelte-kit/output'] },
+    { name: 'VitePress', integration: 'vitepress', dir: 'vitepress', command: ['exec', 'vitepress', 'build', 'plain-vite'], outputs: ['dist-plain-vite'] },
+    { name: 'Nuxt', integration: 'nuxt', dir: 'nuxt-plain-vite', command: ['run', 'build'], outputs: ['.output', '.nuxt/dist'] },
   ]) {
-    test(`${name}: warns at build time, names @preencode/${dir}, and writes no partial variants`, async () => {
+    test(`${name}: warns at build time, names @preencode/${integration}, and writes no partial variants`, async () => {
       const fixture = join(FIXTURES_DIR, dir)
       try {
         const build = await run(fixture, 'pnpm', command)
         expect(build.status, build.output.slice(-3000)).toBe(0)
         expect(build.output).toContain(`[preencode] ${name} writes its final pages after Vite's build`)
-        expect(build.output).toContain(`@preencode/${dir}`)
-        for (const folder of [out, '.svelte-kit/output']) {
+        expect(build.output).toContain(`Use @preencode/${integration}`)
+        for (const folder of outputs) {
           expect(await preencodeFiles(join(fixture, folder)), `variants or manifest written into ${folder}`).toEqual([])
         }
       } finally {
-        await rm(join(fixture, out), { recursive: true, force: true })
+        await rm(join(fixture, outputs[0]!), { recursive: true, force: true })
       }
     })
   }

@@ -1,18 +1,15 @@
 #!/usr/bin/env node
-// The only place that prints errors and sets the exit code: user mistakes get one clear line
-// (exit 1), crashes get a stack (exit 2). citty's runMain is not used: it catches every error
-// itself, prints it and exits 1, so crashes and mistakes would look alike.
-import { isPreencodeError } from '@preencode/core'
-import { run } from './run.js'
-
-process.on('unhandledRejection', (error) => { throw error })
-try {
-  process.exitCode = await run(process.argv.slice(2))
-} catch (error) {
-  if (isPreencodeError(error) && error.isUserError) {
-    process.stderr.write(`${error.message}\n`)
-    process.exit(1)
-  }
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
-  process.exit(2)
+// Checked before anything else is imported: preencode's modules import zstd from node:zlib,
+// which Node before 22.15 lacks, and the import alone would fail with a raw SyntaxError. This
+// file must stay free of static imports and of syntax an old Node cannot parse.
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number)
+if (major < 22 || (major === 22 && minor < 15)) {
+  process.stderr.write(
+    `[preencode] [cli] preencode needs Node >= 22.15 (for zstd in node:zlib); this is Node ${process.versions.node}. Install a current Node from https://nodejs.org (or with your version manager) and run it again.\n`,
+  )
+  process.exit(1)
 }
+await import('./start.js')
+
+// A module (for top-level await), with nothing to export.
+export {}

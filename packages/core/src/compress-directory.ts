@@ -18,7 +18,7 @@ import { recordSettings } from './manifest-settings.js'
 import { checkSidecarOwnership } from './ownership.js'
 import { scanDirectory } from './scan.js'
 import type { SkippedEntry } from './walk.js'
-import { cleanTempFiles, removeStaleVariants, writeFileAtomically } from './write.js'
+import { assertWritableDirectory, cleanTempFiles, removeStaleVariants, unwritable, writeFileAtomically } from './write.js'
 
 export interface CompressLogger {
   info(message: string): void
@@ -74,6 +74,7 @@ export async function compressDirectory(dir: string, userOptions: ResolvedCompre
   await assertDirectory(resolve(dir))
   // The real path: the walk compares symlink targets against it, and `dist -> build/` is fine.
   const root = await realpath(resolve(dir))
+  await assertWritableDirectory(root)
 
   const previous = await readPreviousManifest(root, logger)
   const scan = await scanDirectory(root, {
@@ -87,7 +88,7 @@ export async function compressDirectory(dir: string, userOptions: ResolvedCompre
   // Originals that `keepOriginals: false` removed last time: their .gz carries the bytes.
   const onDisk = new Set(scan.originals)
   const variantsOnDisk = new Set(scan.variants)
-  let pending: FileJob[] = scan.originals.map((path) => ({ path, recoverFromGzip: false }))
+  const pending: FileJob[] = scan.originals.map((path) => ({ path, recoverFromGzip: false }))
   for (const file of previous?.files ?? []) {
     if (!file.originalOnDisk && !onDisk.has(file.path) && variantsOnDisk.has(`${file.path}${CODECS.gzip.extension}`)) {
       pending.push({ path: file.path, recoverFromGzip: true, expectedSize: file.size })
@@ -182,7 +183,9 @@ async function compressWithCache(root: string, options: ResolvedCompressOptions,
   if (stale.length > 0) logger.info(`removed ${stale.length} stale variants`)
 
   const manifest = manifestOf(options, outcomes)
-  await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(manifest, null, 2)}\n`)
+  await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(manifest, null, 2)}\n`).catch((cause: unknown) => {
+    throw unwritable(join(root, MANIFEST_FILENAME), cause)
+  })
   // keepOriginals: false. The .gz variants are complete and the manifest records the originals
   // as gone: only now may they go. A run killed here leaves originals the next run reuses.
   let originalsRemoved = { files: 0, bytes: 0 }
@@ -273,7 +276,10 @@ async function readPreviousManifest(root: string, logger: CompressLogger): Promi
  */
 function debugCriticalPath(outcomes: FileOutcome[], wallMs: number, slots: number): void {
   const encodeMs = outcomes.reduce((total, o) => total + o.encodeMs, 0)
-  if (encodeMs === 0) return debug('encode phase %d ms, nothing encoded (all cache hits or skipped)', Math.round(wallMs))
+  if (encodeMs === 0) {
+    debug('encode phase %d ms, nothing encoded (all cache hits or skipped)', Math.round(wallMs))
+    return
+  }
   const longest = outcomes.reduce((a, o) => (o.longestEncodeMs > a.longestEncodeMs ? o : a))
   const floorMs = Math.max(longest.longestEncodeMs, encodeMs / slots)
   debug('encode phase %d ms; encoders busy %d ms over %d slots; longest single encode %d ms (%s); floor %d ms; phase / floor %s',

@@ -1,40 +1,90 @@
-export * from './errors.js'
-export * from './formats.js'
+// The public API of @preencode/core, listed name by name: what other packages, integrations and
+// scripts may rely on. Internals (temp-file naming, stale-variant removal, window fitting...)
+// stay inside their modules.
+
+// Errors
+export { isPreencodeError, PreencodeError, userError, type ErrorComponent, type PreencodeErrorCode } from './errors.js'
+
+// The codec table
+export {
+  ALL_ENCODINGS,
+  ALL_FORMATS,
+  CODECS,
+  DICTIONARY_CODECS,
+  codecOf,
+  formatOfEncoding,
+  formatOfVariantPath,
+  isFormat,
+  stripVariantExtension,
+  type AnyCodec,
+  type Encoding,
+  type Format,
+} from './formats.js'
 export type { Codec, CodecFile, EncoderParams } from './codecs/codec.js'
-export { ZSTD_MAX_WINDOW_LOG, zstdWindowLog, type ZstdParams } from './codecs/zstd.js'
-export { brotliModeOf, brotliWindowBits, type BrotliMode, type BrotliParams } from './codecs/brotli.js'
+export type { BrotliMode, BrotliParams } from './codecs/brotli.js'
 export type { GzipParams } from './codecs/gzip.js'
-export * from './manifest.js'
-export * from './media-types.js'
-export * from './cache-policy.js'
-export * from './options.js'
-export * from './encoders.js'
-export * from './pool.js'
-export * from './cache.js'
-export { defaultCacheDir, userCacheDir } from './cache-dir.js'
-export * from './scan.js'
-export * from './write.js'
-export * from './report.js'
-export * from './progress.js'
-export * from './compress-directory.js'
-export * from './debug.js'
-export * from './paths.js'
-export * from './walk.js'
-export * from './open-files.js'
-export * from './ownership.js'
-export * from './manifest-settings.js'
-export * from './reconcile.js'
-export * from './available-dictionary.js'
-export * from './dictionary-codecs.js'
-export * from './use-as-dictionary.js'
-export * from './delta-paths.js'
+export type { ZstdParams } from './codecs/zstd.js'
+export { decodeBuffer, encodeBuffer, encoderParams, encoderSettings, encodeWithParams, ENGINE_VERSION, type EncodeHints } from './encoders.js'
+
+// Options
+export { DEFAULT_COMPRESS_OPTIONS, resolveCompressOptions, type CompressOptions, type ResolvedCompressOptions } from './options.js'
+export { cacheClassOf, DEFAULT_CACHE_CONTROL, resolveCachePolicy, type CacheClass, type CachePolicyOptions, type ResolvedCachePolicy } from './cache-policy.js'
 export { resolveBuildOptions, type BuildOptions, type BuildOptionsContext, type ReportMode, type ResolvedBuildOptions } from './build-options.js'
+
+// Running
+export { compressDirectory, type CompressLogger, type CompressResult, type CompressRun } from './compress-directory.js'
 export { createBuildRunner, wantsColor, type BuildLogger, type BuildOutput, type BuildRunner, type BuildRunnerInit, type ColorStream } from './build-runner.js'
-export * from './delta-options.js'
-export * from './delta-report.js'
-export * from './previous-versions.js'
-export * from './version-store.js'
-export * from './write-deltas.js'
+export { createDebug, type DebugLog } from './debug.js'
+export { WorkPool, type PoolOptions, type PoolStats, type SlotTicket } from './pool.js'
+export { runPool } from './run-pool.js'
+export { cacheKey, openCache, type CacheHooks, type CacheKeyParts, type CompressionCache, type VerifyEntry } from './cache.js'
+export { defaultCacheDir, userCacheDir } from './cache-dir.js'
+export { scanDirectory, TEMP_FILE_PATTERN, type ScanOptions, type ScanResult } from './scan.js'
+export { writeFileAtomically } from './write.js'
+export { DEFAULT_MAX_OPEN_FILES, openFileStats, withOpenFiles } from './open-files.js'
+export { walkDirectory, type SkippedEntry, type WalkResult } from './walk.js'
+export { checkSidecarOwnership, type OwnershipResult, type SidecarClash } from './ownership.js'
+
+// The manifest
+export { MANIFEST_FILENAME, MANIFEST_VERSION, readManifest, type Manifest, type ManifestDelta, type ManifestFile, type ManifestVariant } from './manifest.js'
+export { optionsFromManifest, recordSettings, type ManifestSettings } from './manifest-settings.js'
+export { describeDrift, manifestDrift, reconcileManifest, type ManifestDrift, type ReconcileResult } from './reconcile.js'
+export { compressibleExtensions, contentTypeOf, isCompressible } from './media-types.js'
+
+// Reports and progress
+export { buildReport, formatBytes, formatReport, summaryLine, type CompressReport, type FormatReport, type FormatReportOptions, type LargestFile, type ReportCounters, type SkipReason } from './report.js'
+export { createProgress, formatTimeLeft, progressStatus, type Progress, type ProgressBytes, type ProgressOptions, type ProgressStream } from './progress.js'
+
+// Compression dictionary transport (RFC 9842)
+export { AVAILABLE_DICTIONARY_PATTERN, availableDictionaryValue, dictionaryId, parseAvailableDictionary, sha256Of } from './available-dictionary.js'
+export {
+  acceptsDictionary,
+  assertDictionarySupport,
+  dczWindowLimit,
+  decodeWithDictionary,
+  dictionaryCodecOf,
+  dictionaryEncoderParams,
+  dictionaryHeaderLength,
+  dictionaryStreamHeader,
+  DICTIONARY_ENCODINGS,
+  DICTIONARY_MIN_NODE,
+  encodeWithDictionary,
+  encodeWithDictionaryParams,
+  isDictionaryEncoding,
+  supportsDictionaryCompression,
+  type DictionaryCodec,
+  type DictionaryEncodeOptions,
+  type DictionaryEncoding,
+} from './dictionary-codecs.js'
+export { useAsDictionaryHeader, versionedAsset, VERSIONED_ASSET_EXTENSIONS, VERSIONED_ASSET_PATTERN, type UseAsDictionaryFields, type VersionedAsset } from './use-as-dictionary.js'
+export { deltaPath, DELTA_DIRECTORY_SUFFIX, extensionOf, originalOfDeltaPath } from './delta-paths.js'
+export { DEFAULT_DELTA_OPTIONS, resolveDeltaOptions, type DeltaOptions, type ResolvedDeltaOptions } from './delta-options.js'
+export { formatDeltaReport, type DeltaFileReport, type DeltaReport } from './delta-report.js'
+export { folderVersionSource, isSafeRelativePath, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
+export { cacheVersionSource, MAX_REMEMBERED_BUILDS, rememberVersions, type RememberedFile } from './version-store.js'
+export { writeDeltas, type WriteDeltasContext, type WriteDeltasResult } from './write-deltas.js'
+
+// Shared cache (S3-compatible) and shards
 export { parseShard, shardJobs, type Shard } from './shard.js'
 export { isSharedCacheUrl, parseSharedCacheUrl, type SharedCacheLocation } from './shared-cache-location.js'
 export { withSharedCache, type SharedCacheHooks, type SharedCacheStats, type SharedCompressionCache } from './shared-cache.js'

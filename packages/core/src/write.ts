@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { open, rename, rm, unlink, utimes } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { userError } from './errors.js'
 import { withOpenFiles } from './open-files.js'
 
 /**
@@ -42,8 +43,39 @@ export async function writeFileAtomically(path: string, bytes: Uint8Array | stri
 }
 
 /** A variant (`app.js.br`) written atomically with its original's mtime. */
-export function writeVariantAtomically(path: string, bytes: Uint8Array, mtimeMs: number): Promise<void> {
-  return writeFileAtomically(path, bytes, mtimeMs)
+export async function writeVariantAtomically(path: string, bytes: Uint8Array, mtimeMs: number): Promise<void> {
+  await writeFileAtomically(path, bytes, mtimeMs).catch((cause: unknown) => {
+    throw unwritable(path, cause)
+  })
+}
+
+/**
+ * Fails, before anything is written, when `dir` cannot take new files (permissions, a
+ * read-only mount): creates and removes one temp file there (named so that a run killed in
+ * between leaves a file the next run removes).
+ */
+export async function assertWritableDirectory(dir: string): Promise<void> {
+  const probe = tempPathFor(join(dir, '.preencode-write-check'))
+  try {
+    await withOpenFiles(1, async () => (await open(probe, 'wx', 0o644)).close())
+  } catch (cause) {
+    throw unwritable(dir, cause)
+  }
+  await rm(probe, { force: true })
+}
+
+/** A write failure the user can act on (permissions, read-only, full disk) as a one-line error naming the path. */
+export function unwritable(path: string, cause: unknown): Error {
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code
+  const why: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is exhausted',
+  }
+  if (code === undefined || !(code in why)) return cause instanceof Error ? cause : new Error(String(cause))
+  return userError('core', `Cannot write to ${path}: ${why[code]} (${code}). preencode writes its variants and manifest beside the site's files; make the folder writable, or compress a writable copy.`, { cause, code: 'BAD_INPUT' })
 }
 
 /**

@@ -7,15 +7,15 @@ import { tempDir } from '@preencode/test-utils'
 import {
   ALL_FORMATS,
   CODECS,
-  ZSTD_MAX_WINDOW_LOG,
-  brotliModeOf,
   decodeBuffer,
   encodeBuffer,
   encodeWithParams,
   encoderParams,
   encoderSettings,
-  zstdWindowLog,
 } from '@preencode/core'
+// Codec internals, tested directly.
+import { brotliModeOf } from '../src/codecs/brotli.js'
+import { ZSTD_MAX_WINDOW_LOG, zstdWindowLog } from '../src/codecs/zstd.js'
 import { decodeWithCli, randomBytesOf, textOf, zstdFrameWindow } from './fixtures.js'
 
 const FORMATS = ALL_FORMATS

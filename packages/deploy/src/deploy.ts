@@ -2,8 +2,10 @@
 // starts, the release (if any) goes live after the last phase, the deploy state is written, and
 // only then are stale objects deleted. A failure at any point leaves the old site served; a
 // rerun plans again from what the target holds, so it converges.
+import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { reconcileManifest, userError, type Manifest } from '@preencode/core'
+import { checkDeployLimits } from './deploy-limits.js'
 import { isDefaultEntry, planDeploy, siteObjects, type DeployPlan, type PlanOptions } from './plan.js'
 import { newDeployId, nextDeployState, type KeepPolicy } from './state.js'
 import type { DeployEvent, DeployTarget, TargetContext } from './target.js'
@@ -69,13 +71,7 @@ export const DEFAULT_DEPLOY_OPTIONS = Object.freeze({
 } satisfies Required<Pick<DeployOptions, 'dir' | 'dryRun' | 'concurrency' | 'delete' | 'keep'>>)
 
 function checkOptions(options: DeployOptions): void {
-  const { concurrency, keep } = options
-  if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) {
-    throw userError('options', `deploy: concurrency must be a whole number >= 1; got ${concurrency}.`)
-  }
-  for (const [name, value] of Object.entries(keep ?? {})) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw userError('options', `deploy: keep.${name} must be a number >= 0; got ${String(value)}.`)
-  }
+  checkDeployLimits(options, (option) => `deploy: ${option}`)
   if (!options.target || typeof options.target.uploadPhase !== 'function') {
     throw userError('options', 'deploy: target must be a DeployTarget (localTarget(), rsyncTarget(), s3Target() or createTarget()).')
   }
@@ -90,6 +86,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const concurrency = options.concurrency ?? DEFAULT_DEPLOY_OPTIONS.concurrency
   const deployId = newDeployId()
   const context: TargetContext = { root, deployId, concurrency, emit: options.onEvent ?? (() => {}) }
+  if (!options.manifest) await assertSiteFolder(root)
   const manifest = options.manifest ?? (await reconcileManifest(root, {
     logger: { info: (message) => context.emit({ type: 'note', message }), warn: (message) => context.emit({ type: 'warning', message }) },
   })).manifest
@@ -115,6 +112,8 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     if (options.dryRun) {
       summary.uploaded = plan.phases.reduce((n, p) => n + p.uploads.length, 0)
       summary.uploadedBytes = plan.uploadBytes
+      // What the plan lists is what would go: the summary must say the same.
+      summary.deleted = plan.deletions.length
     } else {
       for (const phase of plan.phases) {
         if (phase.uploads.length === 0 && phase.unchanged.length === 0) continue
@@ -154,6 +153,12 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   } finally {
     await target.close?.()
   }
+}
+
+async function assertSiteFolder(root: string): Promise<void> {
+  const info = await stat(root).catch(() => undefined)
+  if (!info) throw userError('deploy', `The site folder ${root} does not exist. Build the site (and \`preencode compress\` it) first, or pass the folder that holds .preencode-manifest.json.`, { code: 'BAD_INPUT' })
+  if (!info.isDirectory()) throw userError('deploy', `${root} is not a folder; pass the built site's folder (the one holding .preencode-manifest.json).`, { code: 'BAD_INPUT' })
 }
 
 function sameKeys(a: readonly string[] | undefined, b: readonly string[]): boolean {

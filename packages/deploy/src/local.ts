@@ -7,7 +7,7 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, ut
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { userError, withOpenFiles } from '@preencode/core'
 import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from './plan.js'
-import { runPool } from './pool.js'
+import { runPool } from '@preencode/core'
 import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState } from './state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from './target.js'
 
@@ -27,12 +27,26 @@ export function localTarget(dir: string): DeployTarget {
     }
   }
 
+  /**
+   * The target folder may be missing (it is created) but its parent must exist: created
+   * non-recursively, a typo fails at once, and a path under /proc, where Node's recursive mkdir
+   * never returns, cannot hang the deploy.
+   */
+  let rootReady: Promise<void> | undefined
+  const ensureRoot = (): Promise<void> => {
+    rootReady ??= mkdir(root).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error
+    })
+    return rootReady
+  }
+
   return {
     kind: 'local',
     description,
 
     async readRemote(objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
       if (resolve(context.root) === root) throw userError('deploy', `The deploy target ${root} is the site directory itself.`)
+      await assertParentFolder(root)
       const files = await fail('listing', () => listFiles(root))
       const remote = new Map<string, RemoteObject>()
       for (const [key, size] of files) remote.set(key, { size })
@@ -55,6 +69,7 @@ export function localTarget(dir: string): DeployTarget {
       await runPool(phase.uploads, context.concurrency, async (object) => {
         const to = join(root, object.key)
         await fail(`copying ${object.key}`, async () => {
+          await ensureRoot()
           await mkdir(dirname(to), { recursive: true })
           const temp = `${dirname(to)}${sep}${TEMP_MARK}${randomBytes(6).toString('hex')}`
           try {
@@ -78,7 +93,7 @@ export function localTarget(dir: string): DeployTarget {
       const path = join(root, DEPLOY_STATE_FILENAME)
       const temp = `${root}${sep}${TEMP_MARK}${randomBytes(6).toString('hex')}`
       await fail(`writing ${DEPLOY_STATE_FILENAME}`, async () => {
-        await mkdir(root, { recursive: true })
+        await ensureRoot()
         await writeFile(temp, `${JSON.stringify(state)}\n`)
         await rename(temp, path)
       })
@@ -95,6 +110,13 @@ export function localTarget(dir: string): DeployTarget {
 
     requestCount: () => operations,
   }
+}
+
+async function assertParentFolder(root: string): Promise<void> {
+  const parent = dirname(root)
+  const info = await stat(parent).catch(() => undefined)
+  if (info?.isDirectory()) return
+  throw userError('deploy', `Cannot deploy to ${root}: the folder ${parent} ${info ? 'is not a folder' : 'does not exist'}. Create it first, or check --to.`, { code: 'TARGET_FAILED' })
 }
 
 function ignoreMissing(error: NodeJS.ErrnoException): void {

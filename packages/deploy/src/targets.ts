@@ -45,6 +45,19 @@ function refuseS3Settings(to: string, settings: TargetSettings): void {
   if (settings.endpoint || settings.region) throw userError('options', `--endpoint and --region apply to s3:// targets only, not ${to}.`)
 }
 
+/** An S3 endpoint must be an http(s) URL; the SDK would otherwise fail later, with a stack. */
+function assertEndpointUrl(endpoint: string): void {
+  let url: URL | undefined
+  try {
+    url = new URL(endpoint)
+  } catch {
+    url = undefined
+  }
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw userError('options', `--endpoint \`${endpoint}\` is not an http(s) URL; give the store's address, e.g. http://127.0.0.1:9000 (MinIO) or https://<account>.r2.cloudflarestorage.com (R2).`)
+  }
+}
+
 const s3: TargetEntry<S3TargetOptions> = {
   kind: 's3',
   forms: ['s3://bucket/prefix'],
@@ -52,6 +65,7 @@ const s3: TargetEntry<S3TargetOptions> = {
   resolveOptions(to, settings) {
     if (settings.release) throw userError('options', `--release applies to rsync and local targets, not ${to}: S3 objects are replaced in the safe order instead.`)
     const { bucket, prefix } = parseS3Url(to)
+    if (settings.endpoint !== undefined) assertEndpointUrl(settings.endpoint)
     return { bucket, prefix, endpoint: settings.endpoint, region: settings.region, forcePathStyle: settings.forcePathStyle }
   },
   load: async () => (await import('./s3.js')).s3Target,

@@ -3,4 +3,5 @@ export {
   resolvePreencodeRollupOptions,
   type PreencodeRollupOptions,
   type ResolvedPreencodeRollupOptions,
+  type ServerConfigFile,
 } from './options.js'

@@ -26,10 +26,20 @@ const Q_POSITIVE = '(?:1(?:\\.0{0,3})?|0\\.(?=\\d{0,2}[1-9])\\d{1,3})'
 
 /** Matches when the header names the coding with q=0. */
 export function refusePattern(coding: Encoding | '*'): string {
-  return `${START}${TOKEN_PATTERN[coding]}${Q_PREFIX}${Q_ZERO}${END}`
+  return refuseTokenPattern(TOKEN_PATTERN[coding])
 }
 
 /** Matches when the header names the coding with no q or a positive q. */
 export function acceptPattern(coding: Encoding | '*'): string {
-  return `${START}${TOKEN_PATTERN[coding]}(?:${Q_PREFIX}${Q_POSITIVE})?${END}`
+  return acceptTokenPattern(TOKEN_PATTERN[coding])
+}
+
+/** `refusePattern` for any token regex (the dictionary codings `dcb`, `dcz` too). */
+export function refuseTokenPattern(token: string): string {
+  return `${START}${token}${Q_PREFIX}${Q_ZERO}${END}`
+}
+
+/** `acceptPattern` for any token regex. */
+export function acceptTokenPattern(token: string): string {
+  return `${START}${token}(?:${Q_PREFIX}${Q_POSITIVE})?${END}`
 }

@@ -23,6 +23,7 @@
  */
 import type { Manifest } from '@preencode/core'
 import { acceptPattern, refusePattern } from './accept-regex.js'
+import { apacheDictionaryFileRules, apacheDictionaryRewrites } from './dictionary-apache.js'
 import type { Encoding } from './negotiate.js'
 import { resolveApacheOptions, type ApacheConfigOptions } from './options.js'
 import { SUFFIX, resolveServingPolicy, type ServingPolicy } from './policy.js'
@@ -106,6 +107,7 @@ function rewriteRules(policy: ServingPolicy, ctx: Context): string[] {
       `RewriteRule ^ - [E=${ENV[coding]}:1]`,
     )
   }
+  lines.push(...apacheDictionaryRewrites(ctx))
   if (dir && !policy.keepOriginals) {
     lines.push(
       '',
@@ -187,6 +189,8 @@ function typeRules(policy: ServingPolicy): string[] {
     '    SetEnv no-brotli 1',
     '    Header merge Vary Accept-Encoding',
     '</FilesMatch>',
+    // The AddType lines above already give a delta (`<b64>.js.dcb`) its original's type.
+    ...apacheDictionaryFileRules(new Map(), policy.cacheControl),
   ]
 }
 

@@ -1,5 +1,19 @@
-export * from './negotiate.js'
-export * from './options.js'
+export { isAcceptable, negotiate, parseAcceptEncoding, type Encoding, type Negotiated, type ParsedAcceptEncoding } from './negotiate.js'
+export {
+  DEFAULT_APACHE_OPTIONS,
+  DEFAULT_CADDY_OPTIONS,
+  DEFAULT_NGINX_OPTIONS,
+  resolveApacheOptions,
+  resolveCaddyOptions,
+  resolveNginxOptions,
+  type ApacheConfigOptions,
+  type ApacheForm,
+  type CaddyConfigOptions,
+  type NginxConfigOptions,
+  type NginxFlavor,
+  type ResolvedCaddyOptions,
+  type ResolvedNginxOptions,
+} from './options.js'
 export { nginxConfig, plainAcceptLists } from './nginx/index.js'
 export { apacheConfig } from './apache.js'
 export { caddyConfig, MIN_CADDY_VERSION } from './caddy.js'
@@ -12,6 +26,9 @@ export {
   KEY_VALUE_STORE_MAX_KEY_BYTES, type CloudfrontFunctionOptions,
 } from './cloudfront.js'
 export { resolveServingPolicy, hashedNamePattern, classOfUrl, type ServingOptions, type ServingPolicy } from './policy.js'
-export { SERVER_REGISTRY, SERVERS, isServer, type Server, type ServerEntry, type ServerFlag, type ServerCompanion, type ServerOptionsMap } from './registry.js'
+export {
+  SERVER_REGISTRY, SERVERS, isServer, type Server, type ServerEntry, type ServerFlag, type ServerCompanion, type ServerOptionsMap,
+} from './registry.js'
 export { serverConfig, type ServerConfigTarget } from './render.js'
 export { resolveServerConfigFiles, serverConfigWriter, type ServerConfigFile } from './config-files.js'
+export { verifySite, DEFAULT_PROBES, type EncodingProbe, type VerifyCheck, type VerifyOptions, type VerifyResult } from './verify.js'

@@ -16,7 +16,7 @@ export interface ServingOptions {
   /**
    * Whether the originals are on disk. `false` adds the rules that decode the gzip variant for
    * clients that accept no coding.
-   * @default from the manifest: false when any file was built without its original
+   * @default the build's, from the manifest
    */
   keepOriginals?: boolean
   /**
@@ -28,7 +28,7 @@ export interface ServingOptions {
   immutable?: RegExp
   /**
    * Cache-Control per class.
-   * @default the values the manifest's build resolved, else @preencode/core's DEFAULT_CACHE_CONTROL
+   * @default the build's, from the manifest, else @preencode/core's DEFAULT_CACHE_CONTROL
    */
   cacheControl?: Partial<Record<CacheClass, string>>
 }
@@ -93,13 +93,15 @@ export function servedCodings(manifest: Manifest): Encoding[] {
 /** Resolves the policy from the options and the manifest's option-level facts, and checks the manifest agrees. */
 export function resolveServingPolicy(manifest: Manifest, options: ServingOptions = {}): ServingPolicy {
   const codings = servedCodings(manifest)
-  const keepOriginals = options.keepOriginals ?? !manifest.files.some((f) => !f.originalOnDisk)
+  // The build's recorded settings when the manifest has them (they are options, not content).
+  const settings = manifest.settings
+  const keepOriginals = options.keepOriginals ?? settings?.keepOriginals ?? !manifest.files.some((f) => !f.originalOnDisk)
   if (typeof keepOriginals !== 'boolean') fail('`keepOriginals` must be true or false.')
   if (!keepOriginals && !codings.includes('gzip')) fail('`keepOriginals: false` needs gzip among the manifest\'s formats: servers decode the gzip variant.')
   if (options.immutable !== undefined && !(options.immutable instanceof RegExp)) fail('`immutable` must be a RegExp over the URL path, e.g. /^\\/assets\\//.')
   const immutablePattern = options.immutable?.source ?? hashedNamePattern()
   if (/\(\?[=!<]|\\[1-9]/.test(immutablePattern)) fail(`\`immutable\` /${immutablePattern}/ uses lookaround or a backreference, which Caddy (RE2) cannot read; rewrite it without.`)
-  const fromManifest: Partial<Record<CacheClass, string>> = {}
+  const fromManifest: Partial<Record<CacheClass, string>> = { ...settings?.cacheControl }
   for (const file of manifest.files) fromManifest[file.cacheClass] ??= file.cacheControl
   const cacheControl = { ...DEFAULT_CACHE_CONTROL, ...fromManifest, ...options.cacheControl }
   for (const [cacheClass, value] of Object.entries(cacheControl)) {

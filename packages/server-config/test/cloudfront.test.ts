@@ -129,7 +129,7 @@ describe('cloudfrontFunction', () => {
     expect((await run('/index.html', 'zstd', gzipFirst)).uri).toBe('/index.html')
   })
 
-  it('tries a file's codings smallest first when the store lists them (zstd smaller than br)', async () => {
+  it('tries the codings of a file smallest first when the store lists them (zstd smaller than br)', async () => {
     const inverted = file('data/rows.json', ['br', 'zstd', 'gzip'])
     inverted.variants.find((v) => v.encoding === 'zstd')!.size = 90
     const withInverted: Manifest = { ...manifest, files: [...manifest.files, inverted] }

@@ -6,7 +6,9 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest } from '@preencode/core'
-import { looksContentHashed } from '@preencode/core'
+import { cacheClassOf, resolveCachePolicy } from '@preencode/core'
+
+const looksContentHashed = (path: string): boolean => cacheClassOf(path, resolveCachePolicy()) === 'immutable'
 import {
   SERVER_REGISTRY, SERVERS, apacheConfig, caddyConfig, cloudfrontFunction, cloudfrontKeyValueStore, hashedNamePattern, nginxConfig, serverConfig,
 } from '@preencode/server-config'

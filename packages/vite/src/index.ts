@@ -4,4 +4,5 @@ export {
   type PreencodeEnvironmentInfo,
   type PreencodeViteOptions,
   type ResolvedPreencodeViteOptions,
+  type ServerConfigFile,
 } from './options.js'

@@ -56,6 +56,8 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
     },
 
     writeBundle(outputOptions) {
+      // Standing down touches nothing else (VitePress 1 runs Vite 5, which has no `this.environment`).
+      if (framework) return
       // Rolldown/Rollup give the directory actually written; `file` outputs write beside it.
       const dir = outputOptions.dir ?? (outputOptions.file ? dirname(outputOptions.file) : undefined)
       if (dir === undefined) return
@@ -77,9 +79,10 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       order: 'post',
       sequential: true,
       async handler(error?: Error) {
+        if (framework) return
         const dirs = [...(outDirs.get(this.environment.name) ?? [])]
         outDirs.delete(this.environment.name)
-        if (error || framework) return
+        if (error) return
         try {
           await runner.run({
             dirs,

@@ -1,8 +1,10 @@
 import { resolve } from 'node:path'
 import { reconcileManifest, userError } from '@preencode/core'
-import { formatVerifyReport, verifySite } from '@preencode/deploy'
+import { verifySite } from '@preencode/server-config'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger, parseInteger, printJson } from '../cli-utils.js'
+import { assertReachable } from '../reach.js'
+import { formatVerifyReport } from '../render.js'
 
 const args = {
   url: { type: 'positional', description: 'Where the site is served, e.g. https://example.com/', required: true },
@@ -23,12 +25,13 @@ export const verifyCommand = defineCommand({
   async run({ args: parsed, rawArgs }) {
     assertKnownFlags(rawArgs, args)
     const root = resolve(parsed.dir)
-    // Brought up to date with the disk first, so the checks compare against the files as they are.
-    const { manifest } = await reconcileManifest(root, { logger: createLogger({ quiet: parsed.json === true }) })
     const limit = parseInteger(parsed.limit, 'limit')
     if (limit !== undefined && limit < 1) throw userError('cli', `--limit must be at least 1; got ${limit}.`)
     const concurrency = parseInteger(parsed.concurrency, 'concurrency')
     if (concurrency !== undefined && concurrency < 1) throw userError('cli', `--concurrency must be at least 1; got ${concurrency}.`)
+    await assertReachable(parsed.url)
+    // Brought up to date with the disk first, so the checks compare against the files as they are.
+    const { manifest } = await reconcileManifest(root, { logger: createLogger({ quiet: parsed.json === true }) })
     const result = await verifySite(parsed.url, manifest, root, { limit, concurrency })
     if (parsed.json === true) printJson(result)
     else process.stdout.write(`${formatVerifyReport(result)}\n`)

@@ -9,6 +9,7 @@
  * the file's variants says otherwise (accept-maps.ts `stageOrder`, core `variantsToWrite`).
  */
 import type { ServingPolicy } from '../policy.js'
+import { nginxUseAsDictionaryHeader } from '../dictionary-nginx.js'
 import { nginxString as q, type NginxNames } from './names.js'
 
 /** What a flavour puts at the top of the location, and which stages it enters by. */
@@ -25,6 +26,7 @@ export function headers(n: NginxNames, contentEncoding: string | undefined): str
     'add_header Vary Accept-Encoding;',
     `add_header Cache-Control ${n.v('cc')};`,
     'add_header X-Content-Type-Options nosniff always;',
+    nginxUseAsDictionaryHeader(n.prefix),
   ]
 }
 

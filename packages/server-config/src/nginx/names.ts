@@ -8,6 +8,7 @@ import type { Encoding } from '../negotiate.js'
 export const LETTER: Readonly<Record<Encoding, 'b' | 'z' | 'g'>> = Object.freeze({ br: 'b', zstd: 'z', gzip: 'g' })
 
 export interface NginxNames {
+  readonly prefix: string
   /** `$<prefix>_<name>` */
   v(name: string): string
   /** Internal URI of a stage, e.g. `/.preencode/2` (a miss appends the requested URL). */
@@ -18,6 +19,7 @@ export interface NginxNames {
 
 export function nginxNames(prefix: string): NginxNames {
   return {
+    prefix,
     v: (name) => `$${prefix}_${name}`,
     stage: (stage) => `/.${prefix}/${stage}`,
     stagePattern: (stage) => `^/\\.${prefix}/${stage}/`,

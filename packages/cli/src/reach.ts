@@ -1,0 +1,41 @@
+// `verify` against a URL nothing answers would print one failed check per file and coding (a
+// table of ECONNREFUSED); one request first turns that into one line.
+import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { userError } from '@preencode/core'
+
+const REASONS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused (nothing listens there)',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'the host name could not be resolved',
+  ECONNRESET: 'the connection was reset',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  ETIMEDOUT: 'no answer',
+}
+
+/** Resolves once the server at `url` answers anything at all (any status); fails in one line otherwise. */
+export async function assertReachable(url: string, timeoutMs = 15_000): Promise<void> {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw userError('verify', `\`${url}\` is not a URL; give where the site is served, e.g. https://example.com/.`)
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw userError('verify', `\`${url}\` is not an http(s) URL; give where the site is served, e.g. https://example.com/.`)
+  }
+  const request = parsed.protocol === 'https:' ? httpsRequest : httpRequest
+  await new Promise<void>((resolve, reject) => {
+    const req = request(parsed, { method: 'HEAD', timeout: timeoutMs, headers: { 'user-agent': 'preencode-verify' } }, (res) => {
+      res.resume()
+      resolve()
+    })
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })))
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      const why = (error.code && REASONS[error.code]) ?? error.message
+      reject(userError('verify', `Cannot reach ${parsed.origin}: ${why}${error.code ? ` (${error.code})` : ''}. Is the server running, and is the URL right?`, { cause: error, code: 'TARGET_FAILED' }))
+    })
+    req.end()
+  })
+}

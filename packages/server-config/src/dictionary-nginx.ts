@@ -1,0 +1,129 @@
+// Named captures (dict_*, uad_*) are not prefixed: the generator renames `$preencode_…`
+// variables for a custom prefix by text, and captures are per request anyway.
+/**
+ * nginx rules for Compression Dictionary Transport (RFC 9842; docs/dictionary-transport.md),
+ * the same for both flavours and independent of the file list:
+ *
+ * - http level: `Available-Dictionary` is accepted only as exactly one sf-binary SHA-256
+ *   (`AVAILABLE_DICTIONARY_PATTERN`); its base64 and the request path give the delta's path
+ *   (`<uri>.dict/<base64><.ext>.dcb`, `deltaPath` in core); `dcb`/`dcz` must be named in
+ *   Accept-Encoding with q > 0.
+ * - server level (rewrite phase, before any location): when such a delta exists on disk
+ *   (`-f`), the request is rewritten to it; otherwise nothing changes.
+ * - one regex location, first, serves deltas: the original's Content-Type (by the extension
+ *   kept in the delta's name), `Content-Encoding: dcb|dcz`, `Vary: Accept-Encoding,
+ *   Available-Dictionary`, the original's Cache-Control class; nginx's static module gives
+ *   Content-Length, ETag, Range and conditional requests per delta file.
+ * - `Use-As-Dictionary` on versioned assets, derived from the URL (`VERSIONED_ASSET_PATTERN`).
+ *
+ * nginx (1.22) passes only the first of repeated `Available-Dictionary` lines to `$http_…`: a
+ * client that sends two gets a delta for the first one at most, never a file outside the delta set.
+ */
+import { AVAILABLE_DICTIONARY_PATTERN, VERSIONED_ASSET_EXTENSIONS } from '@preencode/core'
+import { acceptTokenPattern, refuseTokenPattern } from './accept-regex.js'
+
+export interface NginxDictionaryOptions {
+  /** Variable prefix (`preencode`). */
+  prefix: string
+  /** Extension (no dot, lowercase) -> Content-Type, for every compressible type. */
+  types: ReadonlyMap<string, string>
+  /** Cache-Control of deltas of HTML pages and of everything else (versioned assets). */
+  cacheControl: { html: string; immutable: string }
+}
+
+const q = (value: string): string => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
+const ID = AVAILABLE_DICTIONARY_PATTERN.slice(2, -2) // `([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)` without `^:` and `:$`
+const BASENAME = `(?<PFX_s>[A-Za-z0-9_.~-]*?[A-Za-z0-9_~])(?<PFX_p>[-.~_])(?:[A-Za-z0-9_-]{8}|[a-f0-9]{16,64})\\.(?<PFX_x>${VERSIONED_ASSET_EXTENSIONS.join('|')})`
+
+/** http-level maps. `url` is the variable holding the URL before try_files (`$<prefix>_url`). */
+export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
+  const p = options.prefix
+  const lines = [
+    '# RFC 9842 delta updates (docs/dictionary-transport.md). Available-Dictionary: exactly one',
+    '# sf-binary SHA-256, else empty; its base64 only ever names a file under <uri>.dict/.',
+    `map $http_available_dictionary $${p}_dict_id {`,
+    '    default "";',
+    `    ${q(`~^:${ID.replace('(', '(?<dict_id>')}:$`)} $dict_id;`,
+    '}',
+  ]
+  for (const coding of ['dcb', 'dcz']) {
+    lines.push(
+      `map $http_accept_encoding $${p}_ae_${coding} {`,
+      '    default 0;',
+      `    ${q(`~*${refuseTokenPattern(coding)}`)} 0;`,
+      `    ${q(`~*${acceptTokenPattern(coding)}`)} 1;`,
+      '}',
+      // The delta's path from the request path and the id; a directory URL means its index.html.
+      `map "$uri|$${p}_dict_id|$${p}_ae_${coding}" $${p}_${coding}_path {`,
+      '    default "";',
+      `    ${q(`~^(?<dict_u>/(?:[^|]*/)?)\\|(?<dict_i>[^|]+)\\|1$`)} "\${dict_u}index.html.dict/\${dict_i}.html.${coding}";`,
+      `    ${q(`~^(?<dict_u>/[^|]*?(?<dict_e>\\.[A-Za-z0-9]+)?)\\|(?<dict_i>[^|]+)\\|1$`)} "\${dict_u}.dict/\${dict_i}\${dict_e}.${coding}";`,
+      '}',
+    )
+  }
+  lines.push(
+    `map $uri $${p}_delta_ce {`,
+    '    default "";',
+    `    "~\\.(?<dict_c>dc[bz])$" $dict_c;`,
+    '}',
+    `map $uri $${p}_delta_cc {`,
+    `    default ${q(options.cacheControl.immutable)};`,
+    `    "~*\\.html?\\.dc[bz]$" ${q(options.cacheControl.html)};`,
+    '}',
+    '# Use-As-Dictionary on versioned assets: their name with the hash as `*`, relative.',
+    `map $${p}_url $${p}_use_as_dictionary {`,
+    '    volatile;',
+    '    default "";',
+    `    ${q(`~/${BASENAME.replace(/PFX_/g, 'uad_')}$`)} 'match="$uad_s$uad_p*.$uad_x"';`,
+    // A delta's response announces the new version too: it is the next update's dictionary.
+    `    ${q(`~/${BASENAME.replace(/PFX_/g, 'uad_')}\\.dict/[A-Za-z0-9+/=]+\\.[A-Za-z0-9]+\\.dc[bz]$`)} 'match="$uad_s$uad_p*.$uad_x"';`,
+    '}',
+  )
+  return lines
+}
+
+/** Server-level rewrite to an existing delta (dcb preferred, then dcz); indented for the server block. */
+export function nginxDictionaryRewrite(options: NginxDictionaryOptions): string[] {
+  const p = options.prefix
+  return [
+    '# RFC 9842: a delta for the dictionary the client holds, when one exists; else nothing changes.',
+    `set $${p}_delta "";`,
+    `if (-f $document_root$${p}_dcz_path) { set $${p}_delta $${p}_dcz_path; }`,
+    `if (-f $document_root$${p}_dcb_path) { set $${p}_delta $${p}_dcb_path; }`,
+    `if ($${p}_delta) { rewrite ^ $${p}_delta last; }`,
+  ]
+}
+
+/** The location serving deltas, one nested location per Content-Type; must come before the other regex locations. */
+export function nginxDictionaryLocation(options: NginxDictionaryOptions): string[] {
+  const p = options.prefix
+  const byType = new Map<string, string[]>()
+  for (const [extension, type] of options.types) byType.set(type, [...(byType.get(type) ?? []), extension])
+  const lines = [
+    `location ~ ${q('\\.dict/[A-Za-z0-9+/=]+(?:\\.[A-Za-z0-9]+)?\\.dc[bz]$')} {`,
+    '    gzip off;',
+    `    set $${p}_url $uri;`,
+    `    add_header Content-Encoding $${p}_delta_ce;`,
+    '    add_header Vary "Accept-Encoding, Available-Dictionary";',
+    `    add_header Cache-Control $${p}_delta_cc;`,
+    '    add_header X-Content-Type-Options nosniff always;',
+    `    ${nginxUseAsDictionaryHeader(p)}`,
+  ]
+  for (const [type, extensions] of byType) {
+    lines.push(
+      `    location ~* ${q(`\\.(?:${extensions.map((e) => e.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\.dc[bz]$`)} {`,
+      '        types { }',
+      `        default_type ${q(type)};`,
+      // Rewrite-module directives are not inherited by nested locations: set it here.
+      `        set $${p}_url $uri;`,
+      '    }',
+    )
+  }
+  lines.push('}')
+  return lines
+}
+
+/** The header line each location of an asset type adds. */
+export function nginxUseAsDictionaryHeader(prefix: string): string {
+  return `add_header Use-As-Dictionary $${prefix}_use_as_dictionary;`
+}

@@ -1,0 +1,83 @@
+// The adapter wrapper with a stand-in for SvelteKit's builder (the real build is the e2e test
+// e2e/frameworks/): which folders get compressed, the adapter's own precompress, bad input.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { brotliDecompressSync } from 'node:zlib'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Adapter, Builder } from '@sveltejs/kit'
+import { tempDir } from '@preencode/test-utils'
+import { preencode } from '@preencode/sveltekit'
+
+const PAGE = `<!doctype html><title>page</title>${'<p>Pre-compressed once at build time, served as br or zstd.</p>'.repeat(40)}`
+const SCRIPT = `export const notes = ${JSON.stringify(Array.from({ length: 60 }, (_, i) => `note ${i}: variants hold the final bytes`))}\n`
+
+const cleanups: (() => Promise<void>)[] = []
+afterEach(async () => { for (const clean of cleanups.splice(0)) await clean() })
+
+/** Synchronous, like SvelteKit's own writeClient/writePrerendered. */
+function write(path: string, text: string): string[] {
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, text)
+  return [path]
+}
+
+/** A builder whose write* calls write real files, and which records what the adapter logged. */
+function fakeBuilder(): { builder: Builder; warnings: string[]; compressed: string[] } {
+  const warnings: string[] = []
+  const compressed: string[] = []
+  const log = Object.assign(() => {}, { info: () => {}, minor: () => {}, success: () => {}, error: () => {}, warn: (message: string) => { warnings.push(message) } })
+  const builder = {
+    log,
+    writeClient: (dest: string) => write(join(dest, '_app/app.js'), SCRIPT),
+    writePrerendered: (dest: string) => write(join(dest, 'index.html'), PAGE),
+    generateFallback: async (dest: string) => { write(dest, PAGE) },
+    compress: async (dir: string) => { compressed.push(dir); return [] },
+  }
+  return { builder: builder as unknown as Builder, warnings, compressed }
+}
+
+function staticLikeAdapter(out: string, precompress = false): Adapter {
+  return {
+    name: 'fake-static',
+    async adapt(builder) {
+      builder.writeClient(out)
+      builder.writePrerendered(out)
+      await builder.generateFallback(join(out, '200.html'))
+      if (precompress) await builder.compress(out)
+    },
+  }
+}
+
+describe('@preencode/sveltekit', () => {
+  it('compresses the folders the adapter wrote, after it finished, and replaces its precompress', async () => {
+    const dir = await tempDir('sveltekit-wrapper')
+    cleanups.push(dir.remove)
+    const out = join(dir.path, 'build')
+    const { builder, warnings, compressed } = fakeBuilder()
+    await preencode(staticLikeAdapter(out, true), { report: false, cache: false }).adapt(builder)
+
+    for (const file of ['index.html', '200.html', '_app/app.js']) {
+      const original = await readFile(join(out, file))
+      expect(brotliDecompressSync(await readFile(join(out, `${file}.br`))).equals(original), file).toBe(true)
+    }
+    const manifest = JSON.parse(await readFile(join(out, '.preencode-manifest.json'), 'utf8')) as { files: { path: string }[] }
+    expect(manifest.files.map((file) => file.path).sort()).toEqual(['200.html', '_app/app.js', 'index.html'])
+    expect(compressed, "the adapter's own compress never ran").toEqual([])
+    expect(warnings.join('\n')).toMatch(/fake-static's own `precompress` was skipped/)
+  })
+
+  it('keeps the adapter itself: its name and other fields', () => {
+    const adapter = { ...staticLikeAdapter('build'), supports: { read: () => true } }
+    const wrapped = preencode(adapter)
+    expect(wrapped.name).toBe('fake-static')
+    expect(wrapped.supports).toBe(adapter.supports)
+  })
+
+  it('fails with one line naming what is wrong', () => {
+    expect(() => preencode('static' as unknown as Adapter)).toThrow(/\[preencode\] \[sveltekit\] preencode\(adapter\) takes the adapter itself/)
+    expect(() => preencode(staticLikeAdapter('build'), { report: 'yes' as never })).toThrow(/`report` is "yes"; it accepts true, false or 'json'/)
+    expect(() => preencode(staticLikeAdapter('build'), { formts: ['br'] } as never)).toThrow(/formts/)
+    expect(() => preencode(staticLikeAdapter('build'), { serverConfigs: [{ server: 'nginx', path: 'deploy/nginx.conf' }] } as never)).toThrow(/\[sveltekit\] `serverConfigs\[0\]` \(nginx\) needs `root`/)
+  })
+})
