@@ -2,6 +2,25 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { defineConfig, type Plugin } from 'vite'
 import preencode from '@preencode/vite'
+import { catalogSource } from './scripts/make-catalog.mjs'
+
+const CATALOG_ID = 'virtual:catalog'
+
+/**
+ * The catalogue (`import { products } from 'virtual:catalog'`, ~340 KB of seeded product data)
+ * is generated when the playground is built instead of being committed.
+ */
+export function catalog(): Plugin {
+  return {
+    name: 'playground:catalog',
+    resolveId(id) {
+      return id === CATALOG_ID ? `\0${CATALOG_ID}` : undefined
+    },
+    load(id) {
+      return id === `\0${CATALOG_ID}` ? catalogSource() : undefined
+    },
+  }
+}
 
 /**
  * Stands for the plugins that write or rewrite files after the bundle is written (prerenderers,
@@ -45,5 +64,5 @@ export default defineConfig({
       },
     },
   },
-  plugins: [preencode(), lateWriter()],
+  plugins: [catalog(), preencode(), lateWriter()],
 })

@@ -179,7 +179,7 @@ async function deploySite(ctx: BenchContext, api: DeployApi, minio: Minio, bucke
       '@preencode/deploy s3Target with `delete: true` and its default concurrency; MinIO on loopback with a throw-away data directory',
       'requests: the S3 client\'s own count; by operation from its onRequest hook (PutObject includes the deploy-state object); time: wall time of deploy()',
       `after the change the manifest lists ${moved} new or changed original(s) and ${gone} removed one(s) (each with up to three variants): what a correct deploy must upload and delete`,
-      `unchanged / full time: ${fmtRatio(ratio(times['unchanged']!, times['full (empty bucket)']!))}`,
+      `unchanged / full time: ${fmtRatio(ratio(times.unchanged!, times['full (empty bucket)']!))}`,
     ],
   }
 }

@@ -37,7 +37,7 @@ async function start(kind: ServerKind, root: string, port: number, configDir: st
   return { logs: () => `${files.generated}\n${proc.output()}`, stop: () => proc.stop() }
 }
 
-const KINDS: ServerKind[] = ['node', 'nginx-stock', 'nginx-modules']
+const KINDS: ServerKind[] = ['node', 'nginx-stock', 'nginx-modules', 'apache-htaccess', 'apache-vhost']
 
 /** Every script response of a navigation, with the bytes it took on the wire. */
 async function loadScripts(page: Page, navigate: () => Promise<unknown>): Promise<{ url: string; encoding: string | undefined; bodyBytes: number }[]> {

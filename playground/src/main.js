@@ -1,5 +1,5 @@
 import './style.css'
-import { products } from './catalog.js'
+import { products } from 'virtual:catalog'
 import { EXPECTED, mark, showWhenReady } from './markers.js'
 
 mark('main')

@@ -1,2 +1,3 @@
 export { main } from './main.js'
 export { run } from './run.js'
+export { defineConfig, type DeployConfig, type PreencodeConfig } from './config-file.js'

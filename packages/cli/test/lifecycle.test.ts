@@ -169,3 +169,37 @@ describe('symlinks (case 4)', () => {
     expect(existsSync(join(work, 'out', 'shared'))).toBe(false)
   })
 })
+
+describe('open files (case 6)', () => {
+  /** Runs the binary with the open-file limit at 256, macOS's default. */
+  function cliLimited(args: string[], cwd: string): Result {
+    const run = spawnSync('/bin/sh', ['-c', 'ulimit -n 256 && exec "$0" "$@"', process.execPath, BIN, ...args], {
+      cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', CI: '' },
+    })
+    return { status: run.status, stdout: run.stdout, stderr: run.stderr }
+  }
+
+  it('a site of 3,000 pages compresses, deploys and configures under `ulimit -n 256`', async () => {
+    const work = await workDir()
+    const dir = join(work, 'site')
+    for (let i = 0; i < 3000; i++) {
+      const folder = join(dir, `chapter-${i % 30}`)
+      if (i < 30) await mkdir(folder, { recursive: true })
+      await writeFile(join(folder, `page-${i}.html`), page(`page ${i}`))
+    }
+    const compress = cliLimited(['compress', dir, '--formats', 'gzip,zstd', '--level-gzip', '1', '--level-zstd', '1', '--no-cache', '--quiet'], work)
+    expect(compress.stderr).toBe('')
+    expect(compress.status).toBe(0)
+    const manifest = JSON.parse(await readFile(join(dir, '.preencode-manifest.json'), 'utf8')) as { files: { variants: unknown[] }[] }
+    expect(manifest.files.filter((f) => f.variants.length === 2)).toHaveLength(3000)
+    // Uploads far above the limit asked for: the handles stay bounded anyway.
+    const deploy = cliLimited(['deploy', dir, '--to', join(work, 'out'), '--concurrency', '400'], work)
+    expect(deploy.status, deploy.stderr).toBe(0)
+    expect(deploy.stdout).toMatch(/uploaded 9000 objects/)
+    const again = cliLimited(['deploy', dir, '--to', join(work, 'out'), '--concurrency', '400'], work)
+    expect(again.stdout, again.stderr).toMatch(/uploaded 0 objects/)
+    await put(dir, 'chapter-1/page-1.html', page('edited'))
+    expect(cliLimited(['config', 'nginx', dir], work).status).toBe(0)
+    expect(gunzipSync(await readFile(join(dir, 'chapter-1/page-1.html.gz'))).toString()).toBe(page('edited'))
+  })
+})

@@ -36,6 +36,7 @@ export { compressDirectory, type CompressLogger, type CompressResult, type Compr
 export { createBuildRunner, wantsColor, type BuildLogger, type BuildOutput, type BuildRunner, type BuildRunnerInit, type ColorStream } from './build-runner.js'
 export { createDebug, type DebugLog } from './debug.js'
 export { WorkPool, type PoolOptions, type PoolStats, type SlotTicket } from './pool.js'
+export { runPool } from './run-pool.js'
 export { cacheKey, openCache, type CacheHooks, type CacheKeyParts, type CompressionCache, type VerifyEntry } from './cache.js'
 export { defaultCacheDir, userCacheDir } from './cache-dir.js'
 export { scanDirectory, TEMP_FILE_PATTERN, type ScanOptions, type ScanResult } from './scan.js'

@@ -182,7 +182,7 @@ export function formatReport(report: CompressReport, options: FormatReportOption
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
   rows.forEach((row, index) => {
-    const text = '  ' + row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')
+    const text = `  ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')}`
     lines.push(index === 0 ? dim(text) : text)
   })
 

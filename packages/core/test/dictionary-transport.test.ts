@@ -125,7 +125,7 @@ describe('Available-Dictionary (request header)', () => {
     ['array of values', [`:${b64}:`, `:${b64}:`]],
     ['parameter', `:${b64}:;a=1`],
     ['dot-dot', `:../../../../../../../../etc/passwd/../../../aaaaa=:`],
-    ['slashes only', `:${'/'.repeat(43)}=:`.replace('/'.repeat(43), '/'.repeat(42) + 'A')],
+    ['slashes only', `:${'/'.repeat(43)}=:`.replace('/'.repeat(43), `${'/'.repeat(42)}A`)],
     ['percent-encoded slash', `:${b64.slice(0, 40)}%2f=:`],
     ['NUL', `:${b64.slice(0, 42)}\0=:`],
     ['space inside', `:${b64.slice(0, 20)} ${b64.slice(21)}:`],

@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { reconcileManifest, userError, type Manifest } from '@preencode/core'
+import { checkDeployLimits } from './deploy-limits.js'
 import { isDefaultEntry, planDeploy, siteObjects, type DeployPlan, type PlanOptions } from './plan.js'
 import { newDeployId, nextDeployState, type KeepPolicy } from './state.js'
 import type { DeployEvent, DeployTarget, TargetContext } from './target.js'
@@ -70,13 +71,7 @@ export const DEFAULT_DEPLOY_OPTIONS = Object.freeze({
 } satisfies Required<Pick<DeployOptions, 'dir' | 'dryRun' | 'concurrency' | 'delete' | 'keep'>>)
 
 function checkOptions(options: DeployOptions): void {
-  const { concurrency, keep } = options
-  if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) {
-    throw userError('options', `deploy: concurrency must be a whole number >= 1; got ${concurrency}.`)
-  }
-  for (const [name, value] of Object.entries(keep ?? {})) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw userError('options', `deploy: keep.${name} must be a number >= 0; got ${String(value)}.`)
-  }
+  checkDeployLimits(options, (option) => `deploy: ${option}`)
   if (!options.target || typeof options.target.uploadPhase !== 'function') {
     throw userError('options', 'deploy: target must be a DeployTarget (localTarget(), rsyncTarget(), s3Target() or createTarget()).')
   }

@@ -17,6 +17,7 @@ export {
   type SiteObject,
   type UploadReason,
 } from './plan.js'
+export { checkDeployLimits, type DeployLimitName, type DeployLimits, type NameOption } from './deploy-limits.js'
 export { DEPLOY_STATE_FILENAME, type DeployRecord, type DeployState, type KeepPolicy, type StoredObject } from './state.js'
 export type { DeployEvent, DeployTarget, PhaseResult, TargetContext } from './target.js'
 export { createTarget, TARGETS, type TargetEntry, type TargetSettings } from './targets.js'
@@ -24,6 +25,3 @@ export { localTarget } from './local.js'
 export { rsyncTarget, type RsyncTargetOptions } from './rsync.js'
 export type { S3Credentials, S3RequestRecord, S3TargetOptions } from './s3.js'
 export type { RetryOptions } from './retry.js'
-export { defineConfig, loadConfig, validateDeployConfig, CONFIG_FILENAMES, type DeployConfig, type LoadedConfig, type PreencodeConfig } from './config.js'
-export { verifySite, DEFAULT_PROBES, type EncodingProbe, type VerifyCheck, type VerifyOptions, type VerifyResult } from './verify.js'
-export { formatBytes, formatPlan, formatSummary, formatVerifyReport } from './report.js'

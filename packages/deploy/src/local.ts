@@ -7,7 +7,7 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, ut
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { userError, withOpenFiles } from '@preencode/core'
 import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from './plan.js'
-import { runPool } from './pool.js'
+import { runPool } from '@preencode/core'
 import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState } from './state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from './target.js'
 

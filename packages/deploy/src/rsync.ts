@@ -22,6 +22,7 @@ import {
 } from './rsync-command.js'
 import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState, type StoredObject } from './state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from './target.js'
+import { checkDeployLimits } from './deploy-limits.js'
 
 export interface RsyncTargetOptions {
   /**
@@ -67,7 +68,7 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
     throw userError('deploy', `Release mode needs a local path or ssh destination; ${dest} is an rsync daemon, which cannot switch the current symlink.`)
   }
   const keepReleases = options.keepReleases ?? DEFAULT_KEEP_RELEASES
-  if (!Number.isInteger(keepReleases) || keepReleases < 1) throw userError('deploy', `keepReleases must be a whole number >= 1; got ${keepReleases}.`)
+  checkDeployLimits({ keepReleases }, (option) => option)
   const rsync = options.rsyncPath ?? 'rsync'
   const ssh = destination.kind === 'ssh' ? (options.ssh ?? 'ssh') : undefined
   const description = `rsync ${dest}${release ? ' (release mode)' : ''}`

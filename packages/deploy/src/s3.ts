@@ -16,7 +16,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage'
 import { userError, withOpenFiles } from '@preencode/core'
 import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from './plan.js'
-import { runPool } from './pool.js'
+import { runPool } from '@preencode/core'
 import { withRetry, type RetryOptions } from './retry.js'
 import { isRetryableS3Error, redact, s3Error } from './s3-errors.js'
 import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState, type StoredObject } from './state.js'

@@ -2,9 +2,9 @@
 // target URLs, config validation, error mapping.
 import { describe, expect, it } from 'vitest'
 import type { Manifest, ManifestFile } from '@preencode/core'
-import { createTarget, planDeploy, plannedUploads, validateDeployConfig, type DeployState, type RemoteObject } from '@preencode/deploy'
+import { runPool } from '@preencode/core'
+import { checkDeployLimits, createTarget, planDeploy, plannedUploads, type DeployState, type RemoteObject } from '@preencode/deploy'
 // Internals, tested directly.
-import { runPool } from '../src/pool.js'
 import { withRetry } from '../src/retry.js'
 import { parseRsyncDestination } from '../src/rsync-command.js'
 import { isRetryableS3Error, redact } from '../src/s3-errors.js'
@@ -137,13 +137,14 @@ describe('targets from --to', () => {
   })
 })
 
-describe('config validation', () => {
-  it('names the bad key and the file', () => {
-    expect(validateDeployConfig({ to: 's3://b', concurrency: 4, keep: { deploys: 2 } }, 'x.json')).toEqual({ to: 's3://b', concurrency: 4, keep: { deploys: 2 } })
-    expect(() => validateDeployConfig({ concurency: 3 }, 'x.json')).toThrow(/x\.json: unknown deploy option "concurency"/)
-    expect(() => validateDeployConfig({ concurrency: 0 }, 'x.json')).toThrow(/deploy\.concurrency must be a whole number >= 1; got 0/)
-    expect(() => validateDeployConfig({ delete: 'yes' }, 'x.json')).toThrow(/deploy\.delete must be a boolean/)
-    expect(() => validateDeployConfig({ keep: { days: 1 } }, 'x.json')).toThrow(/deploy\.keep\.days is unknown/)
+describe('deploy limits: one rule, each source spelling its options', () => {
+  it('accepts good values and names the bad one as the source writes it', () => {
+    expect(() => checkDeployLimits({ concurrency: 4, keep: { deploys: 0, maxAgeMs: 60_000 }, keepReleases: 1 }, (o) => o)).not.toThrow()
+    expect(() => checkDeployLimits({ concurrency: 0 }, (o) => `--${o}`)).toThrow('--concurrency must be a whole number >= 1; got 0.')
+    expect(() => checkDeployLimits({ concurrency: 2.5 }, (o) => `deploy: ${o}`)).toThrow('deploy: concurrency must be a whole number >= 1; got 2.5.')
+    expect(() => checkDeployLimits({ keepReleases: 0 }, (o) => o)).toThrow('keepReleases must be a whole number >= 1; got 0.')
+    expect(() => checkDeployLimits({ keep: { deploys: -1 } }, (o) => `x.json: deploy.${o}`)).toThrow('x.json: deploy.keep.deploys must be a number >= 0; got -1.')
+    expect(() => checkDeployLimits({ keep: { days: 1 } as never }, (o) => `x.json: deploy.${o}`)).toThrow('x.json: deploy.keep.days is unknown; use deploys or maxAgeMs.')
   })
 })
 

@@ -19,7 +19,8 @@
  * - `keepOriginals: false`: when the original is missing and no coding is acceptable, the
  *   gzip variant is sent through mod_deflate's INFLATE output filter.
  */
-import type { Manifest } from '@preencode/core'
+import { DEFAULT_CACHE_CONTROL, type Manifest } from '@preencode/core'
+import { apacheDictionaryFileRules, apacheDictionaryRewrites } from './dictionary-apache.js'
 import { acceptPattern, refusePattern } from './accept-regex.js'
 import type { Encoding } from './negotiate.js'
 import { resolveApacheOptions, type ApacheConfigOptions } from './options.js'
@@ -104,6 +105,7 @@ function rewriteRules(model: SiteModel, ctx: Context): string[] {
       `RewriteRule ^ - [E=${ENV[coding]}:1]`,
     )
   }
+  lines.push(...apacheDictionaryRewrites(ctx))
   if (dir && model.withoutOriginal.length > 0) {
     lines.push(
       '',
@@ -193,6 +195,8 @@ function typeRules(model: SiteModel): string[] {
       '</FilesMatch>',
     )
   }
+  const classOf = (cacheClass: string): string | undefined => model.manifest.files.find((f) => f.cacheClass === cacheClass)?.cacheControl
+  lines.push(...apacheDictionaryFileRules(model.typeByExtension, { html: classOf('html') ?? DEFAULT_CACHE_CONTROL.html, immutable: classOf('immutable') ?? DEFAULT_CACHE_CONTROL.immutable }))
   return lines
 }
 

@@ -1,19 +1,10 @@
 import { resolve } from 'node:path'
 import { userError } from '@preencode/core'
-import {
-  createTarget,
-  deploy,
-  formatBytes,
-  formatPlan,
-  formatSummary,
-  loadConfig,
-  validateDeployConfig,
-  type DeployConfig,
-  type DeployEvent,
-  type KeepPolicy,
-} from '@preencode/deploy'
+import { checkDeployLimits, createTarget, deploy, type DeployEvent, type DeployLimits } from '@preencode/deploy'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, parseInteger, printJson, type OutputStream } from '../cli-utils.js'
+import { loadConfig, validateDeployConfig, type DeployConfig } from '../config-file.js'
+import { formatBytes, formatPlan, formatSummary } from '../render.js'
 
 const args = {
   dir: { type: 'positional', description: 'The built site (holding .preencode-manifest.json); default: deploy.dir of the config file, else dist', required: false },
@@ -107,16 +98,16 @@ function merge(file: DeployConfig, parsed: ParsedDeployArgs): DeployConfig {
   if (parsed.endpoint) settings.endpoint = parsed.endpoint
   if (parsed.region) settings.region = parsed.region
   const concurrency = parseInteger(parsed.concurrency, 'concurrency')
-  if (concurrency !== undefined) {
-    if (concurrency < 1) throw userError('cli', `--concurrency must be at least 1; got ${concurrency}.`)
-    settings.concurrency = concurrency
-  }
   const keep = parseInteger(parsed.keep, 'keep')
-  if (keep !== undefined) {
-    if (keep < 0 || (settings.release && keep < 1)) throw userError('cli', `--keep must be ${settings.release ? 'at least 1 (releases)' : 'at least 0 (deploys)'}; got ${keep}.`)
-    if (settings.release) settings.keepReleases = keep
-    else settings.keep = { ...settings.keep, deploys: keep } satisfies KeepPolicy
+  // --keep is the releases kept in release mode, else the deploys kept (the grace period).
+  const fromFlags: DeployLimits = {
+    concurrency,
+    ...(keep === undefined ? {} : settings.release ? { keepReleases: keep } : { keep: { deploys: keep } }),
   }
+  checkDeployLimits(fromFlags, (option) => (option === 'concurrency' ? '--concurrency' : `--keep (${option === 'keepReleases' ? 'releases' : 'deploys'} kept)`))
+  if (concurrency !== undefined) settings.concurrency = concurrency
+  if (fromFlags.keepReleases !== undefined) settings.keepReleases = fromFlags.keepReleases
+  if (fromFlags.keep !== undefined) settings.keep = { ...settings.keep, ...fromFlags.keep }
   return settings
 }
 

@@ -1,9 +1,10 @@
 import { resolve } from 'node:path'
 import { reconcileManifest, userError } from '@preencode/core'
-import { formatVerifyReport, verifySite } from '@preencode/deploy'
+import { verifySite } from '@preencode/server-config'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger, parseInteger, printJson } from '../cli-utils.js'
 import { assertReachable } from '../reach.js'
+import { formatVerifyReport } from '../render.js'
 
 const args = {
   url: { type: 'positional', description: 'Where the site is served, e.g. https://example.com/', required: true },

@@ -1,7 +1,8 @@
 /**
  * Runs `task` over `items` with at most `concurrency` in flight. On the first failure no new
  * task starts; the ones in flight finish, then the first error is thrown. A deploy must not
- * leave uploads running behind an error it already reported.
+ * leave uploads running behind an error it already reported. (Deploy targets and verify use it;
+ * the compression pool is `WorkPool`, which also bounds bytes.)
  */
 export async function runPool<T>(items: readonly T[], concurrency: number, task: (item: T, index: number) => Promise<void>): Promise<void> {
   let next = 0

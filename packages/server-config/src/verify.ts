@@ -1,11 +1,11 @@
 // `verifySite`: fetches a deployed site the way browsers do and checks what came back against the
-// manifest: Content-Encoding, Content-Type, Vary and the decoded bytes. Raw node:http(s), not
+// manifest: Content-Encoding, Content-Type, Vary and the decoded bytes, i.e. the serving rules
+// every generated config and the middleware keep (it lives beside them, whatever deployed the site). Raw node:http(s), not
 // fetch, because fetch decodes bodies and hides what the server actually sent.
 import { createHash } from 'node:crypto'
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
-import { ALL_ENCODINGS, decodeBuffer, formatOfEncoding, userError, type Encoding, type Manifest, type ManifestFile } from '@preencode/core'
-import { runPool } from './pool.js'
+import { ALL_ENCODINGS, decodeBuffer, formatOfEncoding, runPool, userError, type Encoding, type Manifest, type ManifestFile } from '@preencode/core'
 
 /** One Accept-Encoding probe: the header sent (undefined: none) and what each available encoding means for it. */
 export interface EncodingProbe {

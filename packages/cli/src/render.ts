@@ -1,8 +1,8 @@
-// Text renderers for the CLI: they return strings, the command prints them.
-import type { DeployPlan } from './plan.js'
-import type { DeploySummary } from './deploy.js'
-import type { VerifyResult } from './verify.js'
+// Text renderers for the deploy and verify commands: they return strings, the command prints them.
+import type { DeployPlan, DeploySummary } from '@preencode/deploy'
+import type { VerifyResult } from '@preencode/server-config'
 
+/** Binary units (KiB, MiB), as deploy progress and summaries have always shown them. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`

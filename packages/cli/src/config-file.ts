@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { userError } from '@preencode/core'
-import type { KeepPolicy } from './state.js'
+import { checkDeployLimits, type KeepPolicy } from '@preencode/deploy'
 
 /** The `deploy` section of the config file; every field is optional. */
 export interface DeployConfig {
@@ -119,16 +119,6 @@ export function validateDeployConfig(config: unknown, where: string): DeployConf
     if (value !== undefined && typeof value !== type) throw userError('options', `${where}: deploy.${key} must be a ${type}; got ${JSON.stringify(value)}.`)
   }
   const result = config as DeployConfig
-  for (const key of ['concurrency', 'keepReleases'] as const) {
-    const value = result[key]
-    if (value !== undefined && (!Number.isInteger(value) || value < 1)) throw userError('options', `${where}: deploy.${key} must be a whole number >= 1; got ${value}.`)
-  }
-  const keep = result.keep
-  if (keep) {
-    for (const [key, value] of Object.entries(keep)) {
-      if (key !== 'deploys' && key !== 'maxAgeMs') throw userError('options', `${where}: deploy.keep.${key} is unknown; use deploys or maxAgeMs.`)
-      if (typeof value !== 'number' || value < 0 || !Number.isFinite(value)) throw userError('options', `${where}: deploy.keep.${key} must be a number >= 0; got ${JSON.stringify(value)}.`)
-    }
-  }
+  checkDeployLimits(result, (option) => `${where}: deploy.${option}`)
   return result
 }
