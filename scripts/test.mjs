@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Runs every test layer (Vitest, then Playwright) and ends with one line `N passed, N failed`
-// totalled over both, so a run that executed nothing is visible. Exit code: 0 only if all passed.
+// Runs the linter, then every test layer (Vitest, then Playwright), and ends with one line
+// `N passed, N failed` totalled over both (a lint failure counts as one failure), so a run that
+// executed nothing is visible. Exit code: 0 only if all passed.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs'
 import { join, dirname } from 'node:path'
@@ -12,6 +13,9 @@ rmSync(out, { recursive: true, force: true })
 mkdirSync(out, { recursive: true })
 const bin = (name) => join(root, 'node_modules', '.bin', name)
 const run = (cmd, args, env = {}) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status
+
+// Lint first: it takes seconds, and a finding is reported even when a later layer crashes.
+const lintStatus = run(bin('biome'), ['lint', '--error-on-warnings'])
 
 const vitestJson = join(out, 'vitest.json')
 const vitestStatus = run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`])
@@ -41,6 +45,10 @@ if (existsSync(playwrightJson)) {
 } else {
   failed += 1
   console.error('[test] Playwright wrote no report')
+}
+if (lintStatus !== 0) {
+  failed += 1
+  console.error('[test] pnpm lint found problems (listed above)')
 }
 if ((vitestStatus !== 0 || playwrightStatus !== 0) && failed === 0) failed = 1
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`)

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { realpath, stat, unlink } from 'node:fs/promises'
+import { realpath, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { CompressionCache } from './cache.js'
@@ -8,10 +8,11 @@ import { userError } from './errors.js'
 import { runFileJob, statFileJob, type FileJob, type FileJobContext, type FileOutcome } from './file-job.js'
 import { CODECS, type Format } from './formats.js'
 import type { ProgressBytes } from './progress.js'
-import { MANIFEST_FILENAME, MANIFEST_VERSION, readManifest, type Manifest } from './manifest.js'
+import { MANIFEST_FILENAME, MANIFEST_VERSION, type Manifest } from './manifest.js'
 import { isResolvedCompressOptions, resolveCompressOptions, type CompressOptions, type ResolvedCompressOptions } from './options.js'
 import { WorkPool } from './pool.js'
 import { openRunCache } from './run-cache.js'
+import { assertDirectory, readPreviousManifest } from './run-inputs.js'
 import { shardJobs, type Shard } from './shard.js'
 import { buildReport, type CompressReport, type ReportCounters, type SkipReason } from './report.js'
 import { recordSettings } from './manifest-settings.js'
@@ -243,29 +244,6 @@ function counters(
     tempFiles: cleanup.tempFiles,
     originalsRemoved: cleanup.originalsRemoved,
     peakBytesInFlight: pool.peaks.peakBytes,
-  }
-}
-
-async function assertDirectory(root: string): Promise<void> {
-  const info = await stat(root).catch((cause: unknown) => {
-    const code = (cause as NodeJS.ErrnoException).code
-    throw userError('core', code === 'ENOENT' ? `Directory ${root} does not exist.` : `Cannot read directory ${root}: ${code ?? String(cause)}.`, { cause, code: 'BAD_INPUT' })
-  })
-  if (!info.isDirectory()) throw userError('core', `${root} is not a directory; pass the build output folder.`, { code: 'BAD_INPUT' })
-}
-
-/** A missing previous manifest is normal (first run); a broken one is worth a warning, not a failure. */
-async function readPreviousManifest(root: string, logger: CompressLogger): Promise<Manifest | undefined> {
-  try {
-    await stat(join(root, MANIFEST_FILENAME))
-  } catch {
-    return undefined
-  }
-  try {
-    return await readManifest(root)
-  } catch (error) {
-    logger.warn(`ignoring the previous manifest: ${(error as Error).message}`)
-    return undefined
   }
 }
 

@@ -83,6 +83,8 @@ export { formatDeltaReport, type DeltaFileReport, type DeltaReport } from './del
 export { folderVersionSource, isSafeRelativePath, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
 export { cacheVersionSource, MAX_REMEMBERED_BUILDS, rememberVersions, type RememberedFile } from './version-store.js'
 export { writeDeltas, type WriteDeltasContext, type WriteDeltasResult } from './write-deltas.js'
+export { buildDictionary, type DictionaryBuildOptions } from './dictionary-builder.js'
+export { isPageDictionary, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST, PAGE_DICTIONARY_PATH, preparePageDictionary, type PageDictionaryResult } from './page-dictionary.js'
 
 // Shared cache (S3-compatible) and shards
 export { parseShard, shardJobs, type Shard } from './shard.js'

@@ -54,6 +54,8 @@ export interface ManifestFile {
    * as `index-*.js`): browsers keep it as a dictionary for its next versions. Absent when off.
    */
   useAsDictionary?: string
+  /** `match-dest` of that header (the page dictionary: `['document']`). Absent: any destination. */
+  matchDest?: string[]
   /** Dictionary-compressed deltas of this file (`.dcb`/`.dcz`), smallest first. Absent when none. */
   deltas?: ManifestDelta[]
 }
