@@ -11,6 +11,7 @@ import { isInsideDirectory, outermostDirectories } from './paths.js'
 import { enforceBudgets } from './enforce-budgets.js'
 import { formatReport } from './report.js'
 import { formatDeltaReport, type DeltaReport } from './delta-report.js'
+import { preparePageDictionary } from './page-dictionary.js'
 import { writeDeltas } from './write-deltas.js'
 
 /** Where a build's messages go: the bundler's logger. */
@@ -97,6 +98,8 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
     },
   }
   for (const dir of dirs) {
+    // The page dictionary's link goes into the pages before they are compressed.
+    if (options.deltas && options.deltas.pages) await preparePageDictionary(dir, options.deltas.pageDictionaryBytes)
     const { manifest, report } = await compressDirectory(dir, options.compress, run)
     let current = manifest
     if (init.writeServerConfigs && (dir === output.siteDir || dirs.length === 1)) {

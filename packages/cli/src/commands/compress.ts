@@ -8,6 +8,7 @@ import {
   formatBudgetTable,
   formatReport,
   parseShard,
+  preparePageDictionary,
   resolveCompressOptions,
   userError,
   type CompressLogger,
@@ -18,7 +19,7 @@ import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger, printJson, wantsColor } from '../cli-utils.js'
 import { compressOptionsFrom } from '../compress-options.js'
 import { loadConfig, type LoadedConfig } from '../config-file.js'
-import { deltaArgs, runDeltas } from './deltas.js'
+import { deltaArgs, resolveDeltaFlags, runDeltas } from './deltas.js'
 
 const args = {
   dir: { type: 'positional', description: 'The build output folder to compress in place', required: true },
@@ -75,6 +76,9 @@ export const compressCommand = defineCommand({
       const options = compressOptionsFrom(parsed, rawArgs, loaded && { path: loaded.path, options: loaded.config.compress })
       const shard = parsed.shard === undefined ? undefined : parseShard(String(parsed.shard))
       const resolved = resolveCompressOptions(options)
+      const deltaOptions = shard ? undefined : resolveDeltaFlags(parsed, rawArgs)
+      // The page dictionary's link goes into the pages before they are compressed.
+      if (deltaOptions?.pages) await preparePageDictionary(parsed.dir, deltaOptions.pageDictionaryBytes)
       const { manifest, report } = await compressDirectory(parsed.dir, resolved, {
         logger: quietInfo(createLogger({ quiet }), json),
         signal: controller.signal,
@@ -88,7 +92,7 @@ export const compressCommand = defineCommand({
         else if (!quiet) process.stdout.write(`shard ${shard.index}/${shard.count}: ${report.cache.misses} encoded into the cache, ${report.cache.hits} already there; nothing written to ${parsed.dir}. Run \`preencode compress\` without --shard, with the same cache, to assemble the site.\n`)
         return
       }
-      const deltas = await runDeltas(parsed.dir, manifest, resolved, parsed, rawArgs)
+      const deltas = deltaOptions && (await runDeltas(parsed.dir, manifest, resolved, deltaOptions))
       if (json) printJson(deltas ? { ...report, deltas: deltas.report } : report)
       else if (!quiet) process.stdout.write(`${formatReport(report, { color: wantsColor(process.stdout) })}\n${deltas ? `${deltas.text}\n` : ''}`)
       await checkBudgets(report, { json, quiet, configPath: loaded?.path })
