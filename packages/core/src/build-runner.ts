@@ -10,6 +10,7 @@ import type { Manifest } from './manifest.js'
 import { isInsideDirectory, outermostDirectories } from './paths.js'
 import { formatReport } from './report.js'
 import { formatDeltaReport, type DeltaReport } from './delta-report.js'
+import { preparePageDictionary } from './page-dictionary.js'
 import { writeDeltas } from './write-deltas.js'
 
 /** Where a build's messages go: the bundler's logger. */
@@ -96,6 +97,8 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
     },
   }
   for (const dir of dirs) {
+    // The page dictionary's link goes into the pages before they are compressed.
+    if (options.deltas && options.deltas.pages) await preparePageDictionary(dir, options.deltas.pageDictionaryBytes)
     const { manifest, report } = await compressDirectory(dir, options.compress, run)
     let current = manifest
     if (init.writeServerConfigs && (dir === output.siteDir || dirs.length === 1)) {

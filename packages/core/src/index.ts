@@ -49,7 +49,7 @@ export { checkSidecarOwnership, type OwnershipResult, type SidecarClash } from '
 export { MANIFEST_FILENAME, MANIFEST_VERSION, readManifest, type Manifest, type ManifestDelta, type ManifestFile, type ManifestVariant } from './manifest.js'
 export { optionsFromManifest, recordSettings, type ManifestSettings } from './manifest-settings.js'
 export { describeDrift, manifestDrift, reconcileManifest, type ManifestDrift, type ReconcileResult } from './reconcile.js'
-export { contentTypeOf, isCompressible } from './media-types.js'
+export { compressibleExtensions, contentTypeOf, isCompressible } from './media-types.js'
 
 // Reports and progress
 export { buildReport, formatBytes, formatReport, summaryLine, type CompressReport, type FormatReport, type FormatReportOptions, type LargestFile, type ReportCounters, type SkipReason } from './report.js'
@@ -83,6 +83,8 @@ export { formatDeltaReport, type DeltaFileReport, type DeltaReport } from './del
 export { folderVersionSource, isSafeRelativePath, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
 export { cacheVersionSource, MAX_REMEMBERED_BUILDS, rememberVersions, type RememberedFile } from './version-store.js'
 export { writeDeltas, type WriteDeltasContext, type WriteDeltasResult } from './write-deltas.js'
+export { buildDictionary, type DictionaryBuildOptions } from './dictionary-builder.js'
+export { isPageDictionary, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST, PAGE_DICTIONARY_PATH, preparePageDictionary, type PageDictionaryResult } from './page-dictionary.js'
 
 // Shared cache (S3-compatible) and shards
 export { parseShard, shardJobs, type Shard } from './shard.js'

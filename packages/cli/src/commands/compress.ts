@@ -1,7 +1,7 @@
-import { ALL_FORMATS, CODECS, compressDirectory, createProgress, defaultCacheDir, formatReport, isSharedCacheUrl, parseShard, resolveCompressOptions, userError, type CompressLogger, type CompressOptions, type Format } from '@preencode/core'
+import { ALL_FORMATS, CODECS, compressDirectory, createProgress, defaultCacheDir, formatReport, isSharedCacheUrl, preparePageDictionary, parseShard, resolveCompressOptions, userError, type CompressLogger, type CompressOptions, type Format } from '@preencode/core'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger, parseInteger, parseList, printJson, wantsColor } from '../cli-utils.js'
-import { deltaArgs, runDeltas } from './deltas.js'
+import { deltaArgs, resolveDeltaFlags, runDeltas } from './deltas.js'
 
 const args = {
   dir: { type: 'positional', description: 'The build output folder to compress in place', required: true },
@@ -48,6 +48,9 @@ export const compressCommand = defineCommand({
     try {
       const shard = parsed.shard === undefined ? undefined : parseShard(String(parsed.shard))
       const resolved = resolveCompressOptions(options)
+      const deltaOptions = shard ? undefined : resolveDeltaFlags(parsed, rawArgs)
+      // The page dictionary's link goes into the pages before they are compressed.
+      if (deltaOptions?.pages) await preparePageDictionary(parsed.dir, deltaOptions.pageDictionaryBytes)
       const { manifest, report } = await compressDirectory(parsed.dir, resolved, {
         logger: quietInfo(createLogger({ quiet }), json),
         signal: controller.signal,
@@ -61,7 +64,7 @@ export const compressCommand = defineCommand({
         else if (!quiet) process.stdout.write(`shard ${shard.index}/${shard.count}: ${report.cache.misses} encoded into the cache, ${report.cache.hits} already there; nothing written to ${parsed.dir}. Run \`preencode compress\` without --shard, with the same cache, to assemble the site.\n`)
         return
       }
-      const deltas = await runDeltas(parsed.dir, manifest, resolved, parsed, rawArgs)
+      const deltas = deltaOptions && (await runDeltas(parsed.dir, manifest, resolved, deltaOptions))
       if (json) printJson(deltas ? { ...report, deltas: deltas.report } : report)
       else if (!quiet) process.stdout.write(`${formatReport(report, { color: wantsColor(process.stdout) })}\n${deltas ? `${deltas.text}\n` : ''}`)
     } finally {
