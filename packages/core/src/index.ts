@@ -49,7 +49,7 @@ export { checkSidecarOwnership, type OwnershipResult, type SidecarClash } from '
 export { MANIFEST_FILENAME, MANIFEST_VERSION, readManifest, type Manifest, type ManifestDelta, type ManifestFile, type ManifestVariant } from './manifest.js'
 export { optionsFromManifest, recordSettings, type ManifestSettings } from './manifest-settings.js'
 export { describeDrift, manifestDrift, reconcileManifest, type ManifestDrift, type ReconcileResult } from './reconcile.js'
-export { contentTypeOf, isCompressible } from './media-types.js'
+export { compressibleExtensions, contentTypeOf, isCompressible } from './media-types.js'
 
 // Reports and progress
 export { buildReport, formatBytes, formatReport, summaryLine, type CompressReport, type FormatReport, type FormatReportOptions, type LargestFile, type ReportCounters, type SkipReason } from './report.js'

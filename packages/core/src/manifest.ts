@@ -29,7 +29,10 @@ export interface ManifestFile {
   size: number
   /** sha256 of the original bytes, lowercase hex. Deploy's change detection and verify use it. */
   sha256: string
-  /** The original's mtime in ms; variants carry the same mtime on disk. */
+  /**
+   * The original's mtime in ms; variants carry the same mtime on disk (a variant exactly as large
+   * as one listed before it: plus one second per such variant, so ETags of mtime + size differ).
+   */
   mtimeMs: number
   /** Full Content-Type header value, charset included for text, e.g. `text/javascript; charset=utf-8`. */
   contentType: string
@@ -41,7 +44,10 @@ export interface ManifestFile {
    * gzip variant for clients that accept no encoding.
    */
   originalOnDisk: boolean
-  /** Variants actually written (each strictly smaller than the original), smallest first. */
+  /**
+   * Variants actually written (each strictly smaller than the original), smallest first; ties in
+   * the servers' order of preference (br, zstd, gzip). See `variantsToWrite` for the u+x marks.
+   */
   variants: ManifestVariant[]
   /**
    * RFC 9842: the `match` of this file's `Use-As-Dictionary` header (a relative URLPattern such
