@@ -3,7 +3,7 @@
  * have variants, in which order to try the variants, the Content-Type of each original
  * extension, and which files share a Cache-Control value. Pure; no I/O.
  */
-import { ALL_FORMATS, CODECS, MANIFEST_FILENAME, type Manifest, type ManifestFile } from '@preencode/core'
+import { ALL_ENCODINGS, ALL_FORMATS, CODECS, MANIFEST_FILENAME, type Manifest, type ManifestFile } from '@preencode/core'
 import type { Encoding } from './negotiate.js'
 
 /** Sidecar suffix per coding, from core's codec table. */
@@ -83,11 +83,11 @@ export function siteModel(manifest: Manifest): SiteModel {
     const extension = extensionOf(file.path)
     if (extension && !typeByExtension.has(extension)) typeByExtension.set(extension, file.contentType)
   }
-  // The most common full order; ties go to the usual br < zstd < gzip.
-  let defaultOrder: Encoding[] = ['br', 'zstd', 'gzip']
+  // The most common full order; ties go to the codec table's order (br < zstd < gzip).
+  let defaultOrder: Encoding[] = [...ALL_ENCODINGS]
   let best = -1
   for (const { order, count } of orderCounts.values()) {
-    if (order.length === 3 && count > best) { best = count; defaultOrder = order }
+    if (order.length === ALL_ENCODINGS.length && count > best) { best = count; defaultOrder = order }
   }
   return {
     manifest,
