@@ -111,6 +111,26 @@ for (const framework of FRAMEWORKS) {
   })
 }
 
+test('Astro with server output: the client folder is compressed, the server bundle is not', async () => {
+  const fixture = join(FIXTURES_DIR, 'astro')
+  const out = join(fixture, 'dist-server')
+  try {
+    const build = await run(fixture, 'pnpm', ['exec', 'astro', 'build', '--config', 'astro.server.config.mjs'])
+    expect(build.status, build.output.slice(-3000)).toBe(0)
+    expect(build.output).toContain('server output: compressing the client folder')
+    const { files } = await readOutput(join(out, 'client'))
+    const assets = files.filter((file) => file.bytes.length >= THRESHOLD)
+    expect(assets.map((file) => file.path.split('.').pop()).sort()).toEqual(['css', 'js'])
+    for (const file of assets) {
+      expect([...file.decoded.keys()].sort(), `variants of ${file.path}`).toEqual(['br', 'gzip', 'zstd'])
+      for (const decoded of file.decoded.values()) expect(decoded.equals(file.bytes), file.path).toBe(true)
+    }
+    expect(await preencodeFiles(join(out, 'server')), 'variants in the server bundle').toEqual([])
+  } finally {
+    await rm(out, { recursive: true, force: true })
+  }
+})
+
 test.describe('the plain Vite plugin inside a framework', () => {
   // Each fixture puts `preencode()` from @preencode/vite into the framework's Vite plugins.
   for (const { name, integration, dir, command, outputs } of [

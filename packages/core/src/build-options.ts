@@ -74,7 +74,9 @@ export function resolveBuildOptions<T extends BuildOptions>(
   const extra = context.exclude ?? []
   const userExclude = compressOptions.exclude ?? []
   // A malformed `exclude` goes to core unchanged, whose message names it.
-  if (extra.length > 0 && Array.isArray(userExclude)) compressOptions.exclude = [...(userExclude as unknown[]), ...extra]
+  // One pattern alone (`exclude: /\.map$/`) is allowed, as in Rollup's createFilter.
+  const userList = typeof userExclude === 'string' || userExclude instanceof RegExp ? [userExclude] : userExclude
+  if (extra.length > 0 && Array.isArray(userList)) compressOptions.exclude = [...(userList as unknown[]), ...extra]
   const compress = resolveCompressOptions(compressOptions as CompressOptions, context.root)
   return { report, compress, deltas: resolveBuildDeltas(options.deltas, context), rest }
 }

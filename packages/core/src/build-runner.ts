@@ -8,8 +8,10 @@ import type { ResolvedBuildOptions } from './build-options.js'
 import { compressDirectory, type CompressLogger } from './compress-directory.js'
 import type { Manifest } from './manifest.js'
 import { isInsideDirectory, outermostDirectories } from './paths.js'
+import { enforceBudgets } from './enforce-budgets.js'
 import { formatReport } from './report.js'
 import { formatDeltaReport, type DeltaReport } from './delta-report.js'
+import { preparePageDictionary } from './page-dictionary.js'
 import { writeDeltas } from './write-deltas.js'
 
 /** Where a build's messages go: the bundler's logger. */
@@ -96,6 +98,9 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
     },
   }
   for (const dir of dirs) {
+    // The page dictionary's link goes into the pages before they are compressed.
+    const deltas = options.deltas || undefined
+    if (deltas?.pages) await preparePageDictionary(dir, deltas.pageDictionaryBytes)
     const { manifest, report } = await compressDirectory(dir, options.compress, run)
     let current = manifest
     if (init.writeServerConfigs && (dir === output.siteDir || dirs.length === 1)) {
@@ -125,6 +130,9 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
     else if (options.report) logger.info(`\n${heading(root, dir, dirs, output.environment)}${formatReport(report, { color: output.color })}`)
     if (deltaReport && options.report === 'json') logger.info(JSON.stringify({ deltas: deltaReport }))
     else if (deltaReport && options.report) logger.info(formatDeltaReport(deltaReport))
+    // A file over a size budget fails the build (the table is in the message); the output and
+    // its server configs are complete first, so what grew can be looked at.
+    await enforceBudgets(report, 'core')
   }
 }
 

@@ -33,6 +33,18 @@ export interface DeltaOptions {
    */
   maxDictionaryBytes?: number
   /**
+   * A shared dictionary for the site's HTML pages (`preencode-dictionary.txt`, linked from every
+   * page), and page deltas against it: a navigation to another page sends only what differs.
+   * Off by default because it edits the HTML pages (one `<link>` each).
+   * @default false
+   */
+  pages?: boolean
+  /**
+   * Size of the page dictionary in bytes.
+   * @default 65536
+   */
+  pageDictionaryBytes?: number
+  /**
    * Remember this build's versioned assets in the cache (`<cache>/versions`) for the next build.
    * @default true
    */
@@ -45,6 +57,8 @@ export interface ResolvedDeltaOptions {
   versions: number
   encodings: DictionaryEncoding[]
   maxDictionaryBytes: number
+  pages: boolean
+  pageDictionaryBytes: number
   remember: boolean
 }
 
@@ -52,10 +66,12 @@ export const DEFAULT_DELTA_OPTIONS = Object.freeze({
   versions: 3,
   encodings: [...DICTIONARY_ENCODINGS],
   maxDictionaryBytes: 16 * 1024 * 1024,
+  pages: false,
+  pageDictionaryBytes: 65536,
   remember: true,
 } satisfies Partial<ResolvedDeltaOptions>)
 
-const KEYS = new Set(['previous', 'versions', 'encodings', 'maxDictionaryBytes', 'remember'])
+const KEYS = new Set(['previous', 'versions', 'encodings', 'maxDictionaryBytes', 'pages', 'pageDictionaryBytes', 'remember'])
 
 /** Validates `deltas` options; `name` is how the option is spelt where the user wrote it. */
 export function resolveDeltaOptions(options: DeltaOptions = {}, cwd: string = process.cwd(), name = 'deltas'): ResolvedDeltaOptions {
@@ -79,6 +95,12 @@ export function resolveDeltaOptions(options: DeltaOptions = {}, cwd: string = pr
   if (!Number.isInteger(maxDictionaryBytes) || maxDictionaryBytes < 1 || maxDictionaryBytes > 128 * 1024 * 1024) {
     fail(`\`${name}.maxDictionaryBytes\` is ${String(maxDictionaryBytes)}; it must be a whole number of bytes from 1 to 134217728 (128 MiB).`)
   }
+  const pages = options.pages ?? DEFAULT_DELTA_OPTIONS.pages
+  if (typeof pages !== 'boolean') fail(`\`${name}.pages\` must be true or false.`)
+  const pageDictionaryBytes = options.pageDictionaryBytes ?? DEFAULT_DELTA_OPTIONS.pageDictionaryBytes
+  if (!Number.isInteger(pageDictionaryBytes) || pageDictionaryBytes < 1024 || pageDictionaryBytes > 1024 * 1024) {
+    fail(`\`${name}.pageDictionaryBytes\` is ${String(pageDictionaryBytes)}; it must be a whole number of bytes from 1024 to 1048576.`)
+  }
   const remember = options.remember ?? DEFAULT_DELTA_OPTIONS.remember
   if (typeof remember !== 'boolean') fail(`\`${name}.remember\` must be true or false.`)
   return {
@@ -86,6 +108,8 @@ export function resolveDeltaOptions(options: DeltaOptions = {}, cwd: string = pr
     versions,
     encodings: [...new Set(encodings)],
     maxDictionaryBytes,
+    pages,
+    pageDictionaryBytes,
     remember,
   }
 }

@@ -23,6 +23,8 @@ export interface DeltaReport {
   dictionaries: number
   /** Changed files that got at least one delta. */
   files: DeltaFileReport[]
+  /** HTML pages with deltas against the shared page dictionary (the current one in the report). */
+  pages: DeltaFileReport[]
   /** Delta files written (every encoding, every previous version). */
   deltasWritten: number
   /** Deltas left out because they were not smaller than the file's best variant. */
@@ -37,6 +39,17 @@ export interface DeltaReport {
 
 /** Text lines for the build log. */
 export function formatDeltaReport(report: DeltaReport, top = 10): string {
+  const pages = report.pages.length === 0 ? '' : `\n${pagesLine(report.pages)}`
+  return `${assetLines(report, top)}${pages}`
+}
+
+function pagesLine(pages: readonly DeltaFileReport[]): string {
+  const br = pages.reduce((t, p) => t + p.brotliBytes, 0)
+  const delta = pages.reduce((t, p) => t + p.deltaBytes, 0)
+  return `dictionary transport: ${pages.length} pages against the shared page dictionary: ${formatBytes(br)} brotli -> ${formatBytes(delta)} (${br > 0 ? ((delta / br) * 100).toFixed(1) : '0'}%)`
+}
+
+function assetLines(report: DeltaReport, top: number): string {
   const { totals } = report
   if (report.files.length === 0) {
     return `dictionary transport: ${report.dictionaries} files announced as dictionaries; no deltas (${report.source && report.previousVersions > 0 ? `no changed file has a previous version in ${report.source}` : 'no previous versions known yet: the next build has them'})`

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { readFile, stat } from 'node:fs/promises'
+import { chmod, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { cacheKey, type CompressionCache } from './cache.js'
@@ -7,7 +7,7 @@ import { cacheClassOf } from './cache-policy.js'
 import { createDebug } from './debug.js'
 import { decodeBuffer, encodeWithParams, encoderParams, encoderSettings } from './encoders.js'
 import { PreencodeError, userError } from './errors.js'
-import { CODECS, type Format } from './formats.js'
+import { ALL_FORMATS, CODECS, type Format } from './formats.js'
 import type { ManifestFile, ManifestVariant } from './manifest.js'
 import { contentTypeOf, isCompressible } from './media-types.js'
 import type { ResolvedCompressOptions } from './options.js'
@@ -151,20 +151,21 @@ async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string,
     outcome.skipped = skip
   } else {
     const results = await Promise.all(options.formats.map((format) => encodeCached(ctx, outcome, format, data, sha256, job.path, tickets.get(format))))
-    for (const [index, format] of options.formats.entries()) {
-      const bytes = results[index]!
-      if (!isWorthWriting(ctx, bytes.byteLength, size)) {
-        outcome.rejected.push(format)
-        continue
-      }
+    const candidates = options.formats.map((format, index) => ({ format, bytes: results[index]! }))
+    const { kept, marked } = variantsToWrite(candidates.filter(({ bytes }) => isWorthWriting(ctx, bytes.byteLength, size)))
+    for (const format of options.formats) if (!kept.some((v) => v.format === format)) outcome.rejected.push(format)
+    for (const [index, { format, bytes }] of kept.entries()) {
       ctx.signal.throwIfAborted()
       const variantPath = `${job.path}${CODECS[format].extension}`
-      const changed = ctx.cacheOnly ? false : await writeIfChanged(ctx, variantPath, bytes, mtimeMs)
+      // Servers build ETags from mtime + size (nginx: whole seconds): a variant as large as one
+      // before it gets the original's mtime plus whole seconds, so every representation keeps its
+      // own ETag (docs/servers/README.md, "Equal sizes").
+      const ties = kept.slice(0, index).filter((v) => v.bytes.byteLength === bytes.byteLength).length
+      const changed = ctx.cacheOnly ? false : await writeIfChanged(ctx, variantPath, bytes, mtimeMs + ties * 1000, marked.has(format))
       if (changed) outcome.written++
       else outcome.unchanged++
       outcome.entry.variants.push({ format, encoding: CODECS[format].encoding, path: variantPath, size: bytes.byteLength, sha256: sha256Hex(bytes) } satisfies ManifestVariant)
     }
-    outcome.entry.variants.sort((a, b) => a.size - b.size)
     if (outcome.entry.variants.length === 0) outcome.skipped = 'no-saving'
   }
 
@@ -229,6 +230,28 @@ export async function encodeWithCache(ctx: FileJobContext, format: Format, data:
 }
 
 /** Whether a variant of `size` bytes for an original of `originalSize` bytes is worth writing. */
+/**
+ * The variants to write, smallest first (ties in the servers' order of preference,
+ * `ALL_FORMATS`: br, zstd, gzip), and which of them to mark executable (`u+x`).
+ *
+ * Every generated config tries the acceptable codings in that fixed order and serves the first
+ * that exists; it does not know sizes. Where this file's sizes disagree with that order, a
+ * mark says so, and the configs test it (`-x`, one stat, only for the clients it concerns):
+ * the zstd variant when it is smaller than the br one (for clients that take both: zstd
+ * first), the gzip variant when it is smaller than the zstd one (for clients that take both
+ * but not br: gzip first). A br larger than the gzip (a few bytes, on tiny files) is still
+ * preferred by the servers.
+ */
+export function variantsToWrite<T extends { format: Format; bytes: Uint8Array }>(worthWriting: readonly T[]): { kept: T[]; marked: Set<Format> } {
+  const kept = [...worthWriting].sort((a, b) => a.bytes.byteLength - b.bytes.byteLength || ALL_FORMATS.indexOf(a.format) - ALL_FORMATS.indexOf(b.format))
+  const size = (format: Format): number | undefined => kept.find((c) => c.format === format)?.bytes.byteLength
+  const smaller = (a: Format, b: Format): boolean => size(a) !== undefined && size(b) !== undefined && size(a)! < size(b)!
+  const marked = new Set<Format>()
+  if (smaller('zstd', 'brotli')) marked.add('zstd')
+  if (smaller('gzip', 'zstd')) marked.add('gzip')
+  return { kept, marked }
+}
+
 export function isWorthWriting(ctx: FileJobContext, size: number, originalSize: number): boolean {
   // Never a variant that is not strictly smaller, whatever minSaving says.
   return size < originalSize && 1 - size / originalSize >= ctx.options.minSaving
@@ -249,17 +272,22 @@ export function encodeCost(format: Format, level: number, bytes: number): number
 }
 
 /** Leaves an identical variant (same bytes, same mtime) alone: a warm rebuild then writes nothing. */
-async function writeIfChanged(ctx: FileJobContext, variantPath: string, bytes: Buffer, mtimeMs: number): Promise<boolean> {
+async function writeIfChanged(ctx: FileJobContext, variantPath: string, bytes: Buffer, mtimeMs: number, executable: boolean): Promise<boolean> {
   const absolute = join(ctx.root, variantPath)
+  let changed = true
   if (ctx.existingVariants.has(variantPath)) {
     const current = await stat(absolute).catch(() => undefined)
     if (current?.isFile() && current.size === bytes.byteLength && Math.abs(current.mtimeMs - mtimeMs) < 1) {
       const onDisk = await withOpenFiles(1, () => readFile(absolute)).catch(() => undefined)
-      if (onDisk?.equals(bytes)) return false
+      if (onDisk?.equals(bytes)) changed = false
     }
   }
-  await writeVariantAtomically(absolute, bytes, mtimeMs)
-  return true
+  if (changed) await writeVariantAtomically(absolute, bytes, mtimeMs)
+  // The u+x mark of a variant smaller than its sibling the servers would try first
+  // (`variantsToWrite`), set or cleared whether or not the bytes changed.
+  const { mode } = await stat(absolute)
+  if (((mode & 0o100) !== 0) !== executable) await chmod(absolute, executable ? mode | 0o100 : mode & ~0o111)
+  return changed
 }
 
 export function sha256Hex(data: Uint8Array): string {

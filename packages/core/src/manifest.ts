@@ -29,7 +29,10 @@ export interface ManifestFile {
   size: number
   /** sha256 of the original bytes, lowercase hex. Deploy's change detection and verify use it. */
   sha256: string
-  /** The original's mtime in ms; variants carry the same mtime on disk. */
+  /**
+   * The original's mtime in ms; variants carry the same mtime on disk (a variant exactly as large
+   * as one listed before it: plus one second per such variant, so ETags of mtime + size differ).
+   */
   mtimeMs: number
   /** Full Content-Type header value, charset included for text, e.g. `text/javascript; charset=utf-8`. */
   contentType: string
@@ -41,13 +44,18 @@ export interface ManifestFile {
    * gzip variant for clients that accept no encoding.
    */
   originalOnDisk: boolean
-  /** Variants actually written (each strictly smaller than the original), smallest first. */
+  /**
+   * Variants actually written (each strictly smaller than the original), smallest first; ties in
+   * the servers' order of preference (br, zstd, gzip). See `variantsToWrite` for the u+x marks.
+   */
   variants: ManifestVariant[]
   /**
    * RFC 9842: the `match` of this file's `Use-As-Dictionary` header (a relative URLPattern such
    * as `index-*.js`): browsers keep it as a dictionary for its next versions. Absent when off.
    */
   useAsDictionary?: string
+  /** `match-dest` of that header (the page dictionary: `['document']`). Absent: any destination. */
+  matchDest?: string[]
   /** Dictionary-compressed deltas of this file (`.dcb`/`.dcz`), smallest first. Absent when none. */
   deltas?: ManifestDelta[]
 }

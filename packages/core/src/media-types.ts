@@ -1,4 +1,4 @@
-import { lookup } from 'mrmime'
+import { lookup, mimes } from 'mrmime'
 
 /**
  * Types worth compressing. Already-compressed formats (images other than SVG/ICO, woff2,
@@ -77,4 +77,13 @@ export function isCompressible(path: string): boolean {
   if (ALREADY_COMPRESSED_EXTENSIONS.has(extension)) return false
   const mediaType = mediaTypeOf(path)
   return mediaType.startsWith('text/') || COMPRESSIBLE_TYPES.has(mediaType) || mediaType.endsWith('+json') || mediaType.endsWith('+xml')
+}
+
+/**
+ * Every extension (lower case, no dot) `isCompressible` accepts by type, sorted: what the
+ * content-independent server configs give variant rules and a Content-Type to.
+ */
+export function compressibleExtensions(): string[] {
+  const all = new Set([...Object.keys(mimes), ...Object.keys(TYPE_OVERRIDES)])
+  return [...all].filter((extension) => isCompressible(`x.${extension}`)).sort()
 }

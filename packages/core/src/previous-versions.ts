@@ -8,6 +8,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { glob } from 'tinyglobby'
 import { MANIFEST_FILENAME } from './manifest.js'
+import { isPageDictionary } from './page-dictionary.js'
 import { versionedAsset } from './use-as-dictionary.js'
 
 export interface PreviousVersion {
@@ -15,6 +16,8 @@ export interface PreviousVersion {
   path: string
   /** 0: the live deploy (or last build); 1: the one before; and so on. */
   generation: number
+  /** sha256 of the bytes (hex) when the source knows it without reading them. */
+  sha256?: string
   /** The bytes, or undefined when they are gone (a pruned deploy, a cleaned cache). */
   read(): Promise<Buffer | undefined>
 }
@@ -65,8 +68,10 @@ export function folderVersionSource(dir: string): PreviousVersionSource {
     },
     async list() {
       const versions: PreviousVersion[] = []
-      const add = (path: string, generation: number): void => {
-        if (isSafeRelativePath(path) && versionedAsset(path)) versions.push({ path, generation, read: reader(dir, path) })
+      const add = (path: string, generation: number, sha256?: unknown): void => {
+        if (isSafeRelativePath(path) && (versionedAsset(path) || isPageDictionary(path))) {
+          versions.push({ path, generation, read: reader(dir, path), ...(typeof sha256 === 'string' ? { sha256 } : {}) })
+        }
       }
       const stateText = await readText(join(dir, DEPLOY_STATE_FILENAME))
       const state = stateText === undefined ? undefined : parseJson(stateText)
@@ -84,8 +89,8 @@ export function folderVersionSource(dir: string): PreviousVersionSource {
       if (Array.isArray(files)) {
         kind = 'manifest'
         for (const file of files) {
-          const path = (file as { path?: unknown } | null)?.path
-          if (typeof path === 'string') add(path, 0)
+          const { path, sha256 } = (file ?? {}) as { path?: unknown; sha256?: unknown }
+          if (typeof path === 'string') add(path, 0, sha256)
         }
         return versions
       }

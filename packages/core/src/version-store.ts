@@ -56,6 +56,7 @@ export function cacheVersionSource(cacheDir: string, root: string): PreviousVers
           versions.push({
             path,
             generation,
+            sha256,
             read: async () => {
               const bytes = await readFile(join(dir, 'blobs', sha256)).catch(() => undefined)
               // A truncated or altered blob is as good as gone.

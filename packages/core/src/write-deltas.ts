@@ -20,6 +20,7 @@ import { acceptsDictionary, assertDictionarySupport, dictionaryEncoderParams, en
 import { MANIFEST_FILENAME, type Manifest, type ManifestDelta, type ManifestFile } from './manifest.js'
 import { WorkPool } from './pool.js'
 import { folderVersionSource, isSafeRelativePath, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
+import { isPageDictionary, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST } from './page-dictionary.js'
 import { versionedAsset } from './use-as-dictionary.js'
 import { cacheVersionSource, rememberVersions } from './version-store.js'
 import { writeFileAtomically } from './write.js'
@@ -59,6 +60,8 @@ export async function writeDeltas(dir: string, manifest: Manifest, options: Reso
     const key = versionedAsset(version.path)?.key
     if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), version])
   }
+  // Read once each: several files can share a dictionary. Keyed by path (previous page
+  // dictionaries carry `@<generation>`, since they share one name).
   const dictionaryBytes = new Map<string, Promise<Buffer | undefined>>()
   const readDictionary = (version: PreviousVersion): Promise<Buffer | undefined> => {
     let bytes = dictionaryBytes.get(version.path)
@@ -69,60 +72,78 @@ export async function writeDeltas(dir: string, manifest: Manifest, options: Reso
   const counters = { hits: 0, misses: 0, written: 0, notSmaller: 0 }
   const keep = new Set<string>()
   const fileReports: DeltaFileReport[] = []
-  const eligible = manifest.files.filter((f) => f.originalOnDisk && f.cacheClass === 'immutable' && versionedAsset(f.path) !== undefined)
+  const pageReports: DeltaFileReport[] = []
   // Deltas and announcements are recomputed from scratch: drop what an earlier run recorded.
-  const files: ManifestFile[] = manifest.files.map(({ deltas: _deltas, useAsDictionary: _match, ...file }) => file)
-  const byPath = new Map(files.map((f) => [f.path, f]))
-  await Promise.all(
-    eligible.map(async (original) => {
-      const file = byPath.get(original.path)!
-      const asset = versionedAsset(file.path)!
-      if (file.size <= options.maxDictionaryBytes) file.useAsDictionary = asset.match
-      const versions = byKey.get(asset.key) ?? []
-      // The visitor already holds this very file: nothing to send.
-      if (versions.some((v) => v.path === file.path)) return
-      const candidates = pickDictionaries(versions, options.versions)
-      if (candidates.length === 0) return
-      const data = await readFile(join(root, file.path))
-      const best = Math.min(file.size, ...file.variants.map((v) => v.size))
-      const deltas: ManifestDelta[] = []
-      for (const version of candidates) {
-        const dictionary = await readDictionary(version)
-        if (!dictionary || dictionary.byteLength === 0 || dictionary.byteLength > options.maxDictionaryBytes) continue
-        const hash = sha256Of(dictionary)
-        if (hash.toString('hex') === file.sha256) continue
-        for (const encoding of options.encodings) {
-          if (!acceptsDictionary(encoding, dictionary)) continue
-          const body = await encodeCached(cache, pool, counters, encoding, data, file, dictionary, hash, context.levels)
-          if (body.byteLength >= best) {
-            counters.notSmaller++
-            continue
-          }
-          const id = dictionaryId(hash)
-          const path = deltaPath(file.path, id, encoding)
-          await mkdir(dirname(join(root, path)), { recursive: true })
-          await writeFileAtomically(join(root, path), body, file.mtimeMs)
-          keep.add(path)
-          counters.written++
-          deltas.push({ encoding, dictionary: id, dictionaryPath: version.path, path, size: body.byteLength, sha256: createHash('sha256').update(body).digest('hex') })
+  const files: ManifestFile[] = manifest.files.map(({ deltas: _d, useAsDictionary: _u, matchDest: _m, ...file }) => file)
+
+  /** Writes `file`'s deltas against `candidates` (newest first); reports the newest one's smallest. */
+  const deltasAgainst = async (file: ManifestFile, candidates: readonly PreviousVersion[], reports: DeltaFileReport[]): Promise<void> => {
+    const data = await readFile(join(root, file.path))
+    const best = Math.min(file.size, ...file.variants.map((v) => v.size))
+    const deltas: ManifestDelta[] = []
+    const seen = new Set<string>()
+    for (const version of candidates) {
+      const dictionary = await readDictionary(version)
+      if (!dictionary || dictionary.byteLength === 0 || dictionary.byteLength > options.maxDictionaryBytes) continue
+      const hash = sha256Of(dictionary)
+      const id = dictionaryId(hash)
+      // The same bytes under two names, or the file itself: one set of deltas, or none.
+      if (seen.has(id) || hash.toString('hex') === file.sha256) continue
+      seen.add(id)
+      for (const encoding of options.encodings) {
+        if (!acceptsDictionary(encoding, dictionary)) continue
+        const body = await encodeCached(cache, pool, counters, encoding, data, file, dictionary, hash, context.levels)
+        if (body.byteLength >= best) {
+          counters.notSmaller++
+          continue
         }
+        const path = deltaPath(file.path, id, encoding)
+        await mkdir(dirname(join(root, path)), { recursive: true })
+        await writeFileAtomically(join(root, path), body, file.mtimeMs)
+        keep.add(path)
+        counters.written++
+        deltas.push({ encoding, dictionary: id, dictionaryPath: version.path, path, size: body.byteLength, sha256: createHash('sha256').update(body).digest('hex') })
       }
-      if (deltas.length === 0) return
-      deltas.sort((a, b) => a.size - b.size || (a.path < b.path ? -1 : 1))
-      file.deltas = deltas
-      // The report shows the update a visitor of the live version gets: the newest dictionary's smallest delta.
-      const newest = candidates.find((c) => deltas.some((d) => d.dictionaryPath === c.path))!.path
-      const smallest = deltas.find((d) => d.dictionaryPath === newest)!
-      fileReports.push({
-        path: file.path,
-        dictionaryPath: smallest.dictionaryPath,
-        encoding: smallest.encoding,
-        deltaBytes: smallest.size,
-        brotliBytes: file.variants.find((v) => v.encoding === 'br')?.size ?? best,
-        originalBytes: file.size,
-      })
-    }),
-  )
+    }
+    if (deltas.length === 0) return
+    deltas.sort((a, b) => a.size - b.size || (a.path < b.path ? -1 : 1))
+    file.deltas = deltas
+    // What a visitor of the live version gets: the newest dictionary's smallest delta.
+    const newest = candidates.find((c) => deltas.some((d) => d.dictionaryPath === c.path))!.path
+    const smallest = deltas.find((d) => d.dictionaryPath === newest)!
+    reports.push({
+      path: file.path,
+      dictionaryPath: smallest.dictionaryPath,
+      encoding: smallest.encoding,
+      deltaBytes: smallest.size,
+      brotliBytes: file.variants.find((v) => v.encoding === 'br')?.size ?? best,
+      originalBytes: file.size,
+    })
+  }
+
+  const jobs: Promise<void>[] = []
+  for (const file of files) {
+    const asset = file.originalOnDisk && file.cacheClass === 'immutable' ? versionedAsset(file.path) : undefined
+    if (!asset) continue
+    if (file.size <= options.maxDictionaryBytes) file.useAsDictionary = asset.match
+    const versions = byKey.get(asset.key) ?? []
+    // The visitor already holds this very file: nothing to send.
+    if (versions.some((v) => v.path === file.path)) continue
+    const candidates = pickDictionaries(versions, options.versions)
+    if (candidates.length > 0) jobs.push(deltasAgainst(file, candidates, fileReports))
+  }
+  const pageDictionary = options.pages ? files.find((f) => isPageDictionary(f.path) && f.originalOnDisk) : undefined
+  if (pageDictionary) {
+    pageDictionary.useAsDictionary = PAGE_DICTIONARY_MATCH
+    pageDictionary.matchDest = [...PAGE_DICTIONARY_MATCH_DEST]
+    // The dictionary of this build, then those visitors may still hold from earlier ones.
+    const current: PreviousVersion = { path: pageDictionary.path, generation: -1, read: () => readFile(join(root, pageDictionary.path)) }
+    const candidates = [current, ...pickDictionaries(previous.filter((v) => isPageDictionary(v.path)).map((v) => ({ ...v, path: `${v.path}@${v.generation}` })), options.versions)]
+    for (const file of files) {
+      if (file.originalOnDisk && file.cacheClass === 'html' && /\.html?$/i.test(file.path)) jobs.push(deltasAgainst(file, candidates, pageReports))
+    }
+  }
+  await Promise.all(jobs)
 
   const staleRemoved = await removeStaleDeltas(root, manifest, keep)
   const next: Manifest = { ...manifest, files }
@@ -141,6 +162,7 @@ export async function writeDeltas(dir: string, manifest: Manifest, options: Reso
       previousVersions: previous.length,
       dictionaries: files.filter((f) => f.useAsDictionary !== undefined).length,
       files: fileReports,
+      pages: pageReports.sort((a, b) => (a.path < b.path ? -1 : 1)),
       deltasWritten: counters.written,
       notSmaller: counters.notSmaller,
       staleRemoved,
@@ -157,9 +179,13 @@ export async function writeDeltas(dir: string, manifest: Manifest, options: Reso
  * deploy): that generation is this build, so the versions visitors may hold start one further back.
  */
 function withoutThisBuild(versions: PreviousVersion[], manifest: Manifest): PreviousVersion[] {
-  const newest = new Set(versions.filter((v) => v.generation === 0).map((v) => v.path))
-  const current = manifest.files.filter((f) => versionedAsset(f.path) !== undefined).map((f) => f.path)
-  const same = newest.size > 0 && newest.size === current.length && current.every((path) => newest.has(path))
+  const newest = new Map(versions.filter((v) => v.generation === 0).map((v) => [v.path, v.sha256]))
+  const current = manifest.files.filter((f) => versionedAsset(f.path) !== undefined || isPageDictionary(f.path))
+  // A hashed name implies its content; the page dictionary's stable name does not: compare bytes
+  // where the source knows them, and never take an unknown page dictionary for this build's.
+  const sameFile = (f: { path: string; sha256: string }): boolean =>
+    newest.has(f.path) && (newest.get(f.path) === undefined ? !isPageDictionary(f.path) : newest.get(f.path) === f.sha256)
+  const same = newest.size > 0 && newest.size === current.length && current.every(sameFile)
   return same ? versions.filter((v) => v.generation > 0).map((v) => ({ ...v, generation: v.generation - 1 })) : versions
 }
 

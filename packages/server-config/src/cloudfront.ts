@@ -1,13 +1,18 @@
 // A CloudFront Function (runtime cloudfront-js-2.0, viewer-request event) that serves the
-// pre-compressed sibling objects deploy stored (`app.js.br` with Content-Encoding: br). It knows
-// from the manifest which files have which variants, so it never rewrites to a missing key.
+// pre-compressed sibling objects deploy stored (`app.js.br` with Content-Encoding: br).
+// S3 cannot fall back on a missing key the way a server can, so the function must know what
+// exists without knowing the content: every compressible name is taken to have every coding,
+// and the files that differ (too small, or a coding that saved too little) are listed in a
+// CloudFront KeyValueStore (`cloudfrontKeyValueStore`). The function's code depends on options
+// only: a few KB whatever the site's size, committed once; the store's data changes with content.
 import { userError, type Manifest } from '@preencode/core'
+import { resolveServingPolicy, SUFFIX, type ServingPolicy } from './policy.js'
 
 export interface CloudfrontFunctionOptions {
   /**
    * Encodings the function may pick, in the server's order of preference when the client's
    * q-values tie.
-   * @default ['br', 'zstd', 'gzip']
+   * @default the manifest's formats, in the order br, zstd, gzip
    */
   encodings?: Array<'br' | 'zstd' | 'gzip'>
   /**
@@ -24,103 +29,111 @@ export interface CloudfrontFunctionOptions {
 
 /** CloudFront's maximum function size. */
 export const CLOUDFRONT_FUNCTION_MAX_BYTES = 10_240
+/** CloudFront KeyValueStore limits: total size, and bytes of one key. */
+export const KEY_VALUE_STORE_MAX_BYTES = 5 * 1024 * 1024
+export const KEY_VALUE_STORE_MAX_KEY_BYTES = 512
 
-const BITS: Readonly<Record<'br' | 'zstd' | 'gzip', number>> = { gzip: 1, br: 2, zstd: 4 }
+/** The letter of each coding in the KeyValueStore values. */
+const LETTERS: Readonly<Record<'br' | 'zstd' | 'gzip', string>> = { br: 'b', zstd: 'z', gzip: 'g' }
+/** The value of a file with no variant (a KeyValueStore value cannot be empty). */
+const NONE = '-'
 
-type Trie = { [segment: string]: Trie | number }
 
-function extensionOf(path: string): string {
-  const name = path.slice(path.lastIndexOf('/') + 1)
-  const dot = name.lastIndexOf('.')
-  return dot > 0 ? name.slice(dot + 1).toLowerCase() : ''
+interface Resolved {
+  policy: ServingPolicy
+  encodings: ('br' | 'zstd' | 'gzip')[]
+  indexFile: string
+  maxBytes: number
+  /** The value every compressible name is taken to have: every coding in the order of preference. */
+  full: string
 }
 
-/**
- * Variant masks compactly: per extension the most common mask (`E`), and a trie of path
- * segments holding only the files that differ from it (`T`). A typical build, where every
- * compressible file above the threshold has every variant, needs a few bytes per extension
- * plus the small files.
- */
-function encodeMasks(manifest: Manifest, encodings: readonly ('br' | 'zstd' | 'gzip')[]): { byExtension: Record<string, number>; exceptions: Trie } {
-  const masks = new Map<string, number>()
-  for (const file of manifest.files) {
-    let mask = 0
-    for (const variant of file.variants) if (encodings.includes(variant.encoding)) mask |= BITS[variant.encoding]
-    masks.set(file.path, mask)
+function resolve(manifest: Manifest, options: CloudfrontFunctionOptions): Resolved {
+  const policy = resolveServingPolicy(manifest)
+  for (const encoding of options.encodings ?? []) {
+    if (!Object.hasOwn(LETTERS, encoding)) throw userError('server-config', `cloudfront \`encodings\`: "${String(encoding)}" is not one of br, zstd, gzip.`)
   }
-  const counts = new Map<string, Map<number, number>>()
-  for (const [path, mask] of masks) {
-    const ext = extensionOf(path)
-    const perExt = counts.get(ext) ?? new Map<number, number>()
-    perExt.set(mask, (perExt.get(mask) ?? 0) + 1)
-    counts.set(ext, perExt)
-  }
-  const byExtension: Record<string, number> = {}
-  for (const [ext, perMask] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const [best] = [...perMask].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]!
-    if (best !== 0) byExtension[ext] = best
-  }
-  const exceptions: Trie = {}
-  for (const [path, mask] of [...masks].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if ((byExtension[extensionOf(path)] ?? 0) === mask) continue
-    const segments = path.split('/')
-    let node = exceptions
-    for (const segment of segments.slice(0, -1)) {
-      const next = node[segment]
-      if (typeof next === 'object') node = next
-      else node = node[segment] = {}
-    }
-    node[segments.at(-1)!] = mask
-  }
-  return { byExtension, exceptions }
-}
-
-/**
- * The function's source. Plain ES5 so it runs on either CloudFront runtime and in node:vm.
- * `handler(event)` returns the request with `uri` rewritten to `<uri>.br|.zst|.gz` when that
- * object exists and the client accepts it, and `/dir/` mapped to `/dir/index.html`.
- */
-export function cloudfrontFunction(manifest: Manifest, options: CloudfrontFunctionOptions = {}): string {
-  const encodings = options.encodings ?? ['br', 'zstd', 'gzip']
-  for (const encoding of encodings) {
-    if (!Object.hasOwn(BITS, encoding)) throw userError('server-config', `cloudfront encodings: "${String(encoding)}" is not one of br, zstd, gzip.`)
-  }
-  const missing = manifest.files.filter((f) => !f.originalOnDisk)
-  if (missing.length > 0) {
+  if (!policy.keepOriginals) {
+    const missing = manifest.files.filter((f) => !f.originalOnDisk)
     throw userError(
       'server-config',
-      `${missing.length} files (e.g. ${missing[0]!.path}) were built with keepOriginals: false. CloudFront cannot decode a variant for clients that accept no encoding, so they would get an error; build with keepOriginals: true for S3 + CloudFront.`,
+      `${missing.length} files (e.g. ${missing[0]?.path}) were built with keepOriginals: false. CloudFront cannot decode a variant for clients that accept no encoding, so they would get an error; build with keepOriginals: true for S3 + CloudFront.`,
     )
   }
+  const encodings = options.encodings ?? [...policy.codings]
   const indexFile = options.indexFile ?? 'index.html'
-  const maxBytes = options.maxBytes ?? CLOUDFRONT_FUNCTION_MAX_BYTES
-  const { byExtension, exceptions } = encodeMasks(manifest, encodings)
-  const order = encodings.map((e) => [e, BITS[e], e === 'br' ? '.br' : e === 'zstd' ? '.zst' : '.gz'])
-  const code = `// generated by preencode — do not edit. CloudFront Function, viewer-request, cloudfront-js-2.0.
-// Rewrites the URI to a pre-compressed sibling (.br/.zst/.gz) that exists and that Accept-Encoding accepts.
-var E=${JSON.stringify(byExtension)};
-var T=${JSON.stringify(exceptions)};
-var O=${JSON.stringify(order)};
-var I=${JSON.stringify(indexFile)};
-function mask(p){var s=p.split('/'),n=T,i;for(i=0;i<s.length-1;i++){n=n[s[i]];if(typeof n!=='object'||n===null){n=null;break}}
-if(n!==null&&Object.prototype.hasOwnProperty.call(n,s[s.length-1])&&typeof n[s[s.length-1]]==='number')return n[s[s.length-1]];
-var f=s[s.length-1],d=f.lastIndexOf('.');if(d<1)return 0;var e=f.slice(d+1).toLowerCase();return Object.prototype.hasOwnProperty.call(E,e)?E[e]:0}
+  if (typeof indexFile !== 'string' || indexFile === '' || indexFile.includes('/')) throw userError('server-config', `cloudfront \`indexFile\` is ${JSON.stringify(indexFile)}; use a file name such as 'index.html'.`)
+  const full = encodings.map((e) => LETTERS[e]).join('')
+  return { policy, encodings, indexFile, maxBytes: options.maxBytes ?? CLOUDFRONT_FUNCTION_MAX_BYTES, full }
+}
+
+/**
+ * The function's source: `handler(event)` returns the request with `uri` rewritten to
+ * `<uri>.br|.zst|.gz` when the client accepts that coding and the object exists (every coding
+ * for a compressible name unless the KeyValueStore says otherwise); among equal q-values the
+ * smallest (the store's order, else the order of preference); and `/dir/` mapped to
+ * `/dir/index.html`. Identical for every build with the same options.
+ */
+export function cloudfrontFunction(manifest: Manifest, options: CloudfrontFunctionOptions = {}): string {
+  const { policy, encodings, indexFile, maxBytes } = resolve(manifest, options)
+  const order = encodings.map((e) => [e, LETTERS[e], SUFFIX[e]])
+  const code = `// generated by preencode — do not edit (from ${policy.generator}). CloudFront Function, viewer-request, cloudfront-js-2.0.
+// Rewrites the URI to a pre-compressed sibling (.br/.zst/.gz) that Accept-Encoding accepts. Every
+// compressible name has every coding, tried in this order, unless the associated KeyValueStore lists
+// the codings it has, smallest first (b = br, z = zstd, g = gzip).
+import cf from 'cloudfront';
+var kvs = cf.kvs();
+var X = /\\.(?:${policy.extensions.join('|')})$/i;
+var O = ${JSON.stringify(order)};
+var I = ${JSON.stringify(indexFile)};
 function accepted(h){var q={},star=-1,parts=h.split(','),i,j;for(i=0;i<parts.length;i++){var t=parts[i].split(';'),name=t[0].trim().toLowerCase(),v=1;if(!name)continue;
 for(j=1;j<t.length;j++){var kv=t[j].trim().toLowerCase();if(kv.indexOf('q=')===0){v=Number(kv.slice(2).trim());if(!(v>=0&&v<=1)||kv.length<3){v=-1}}}
 if(v<0)continue;if(name==='x-gzip')name='gzip';if(name==='*')star=v;else if(!Object.prototype.hasOwnProperty.call(q,name)||v<q[name])q[name]=v}
 return function(n){return Object.prototype.hasOwnProperty.call(q,n)?q[n]:(star>=0?star:0)}}
 function header(r){var h=r.headers&&r.headers['accept-encoding'];if(!h)return '';var v=h.value||'';if(h.multiValue){var a=[];for(var i=0;i<h.multiValue.length;i++)a.push(h.multiValue[i].value);v=a.join(',')}return v}
-function handler(event){var r=event.request,u=r.uri;if(u.charAt(u.length-1)==='/'){u+=I;r.uri=u}
-var p;try{p=decodeURIComponent(u.slice(1))}catch(x){return r}var m=mask(p);if(!m)return r;var h=header(r);if(!h)return r;var qf=accepted(h),best=null,bq=0;
-for(var i=0;i<O.length;i++){if(!(m&O[i][1]))continue;var v=qf(O[i][0]);if(v>bq){bq=v;best=O[i]}}
+async function handler(event){var r=event.request,u=r.uri;if(u.charAt(u.length-1)==='/'){u+=I;r.uri=u}
+if(!X.test(u))return r;var h=header(r);if(!h)return r;var p;try{p=decodeURIComponent(u.slice(1))}catch(x){return r}
+var o=O;try{var k=await kvs.get(p);o=[];for(var j=0;j<k.length;j++)for(var i=0;i<O.length;i++)if(O[i][1]===k.charAt(j))o.push(O[i])}catch(x){}
+var qf=accepted(h),best=null,bq=0;for(var i=0;i<o.length;i++){var v=qf(o[i][0]);if(v>bq){bq=v;best=o[i]}}
 if(best){r.uri=u+best[2];r.headers['accept-encoding']={value:best[0]}}else{r.headers['accept-encoding']={value:'identity'}}return r}
 `
   const bytes = Buffer.byteLength(code)
   if (bytes > maxBytes) {
-    throw userError(
-      'server-config',
-      `The CloudFront Function for this site is ${bytes} bytes, above CloudFront's ${maxBytes}-byte limit: too many files differ from their extension's usual variants. Compress with the same formats for every file (or raise the threshold so fewer small files lack variants), or serve from an origin that negotiates itself.`,
-    )
+    throw userError('server-config', `The CloudFront Function is ${bytes} bytes, above the ${maxBytes}-byte \`maxBytes\`.`)
   }
   return code
+}
+
+/**
+ * The KeyValueStore data the function reads, in the import format of
+ * `aws cloudfront create-key-value-store --import-source` (`{"data":[{"key","value"}]}`): one
+ * entry per compressible file whose variants are not every coding in the order of preference
+ * (key: the path without its leading slash; value: the letters of the codings it has, smallest
+ * first: b = br, z = zstd, g = gzip; `-` for none). Changes with the content: upload it with
+ * each deploy.
+ */
+export function cloudfrontKeyValueStore(manifest: Manifest, options: CloudfrontFunctionOptions = {}): string {
+  const { policy, encodings, full } = resolve(manifest, options)
+  const compressible = new RegExp(`\\.(?:${policy.extensions.join('|')})$`, 'i')
+  const data: { key: string; value: string }[] = []
+  let total = 0
+  for (const file of manifest.files) {
+    if (!compressible.test(file.path)) continue
+    const value = file.variants
+      .filter((v) => encodings.includes(v.encoding))
+      .sort((a, b) => a.size - b.size || encodings.indexOf(a.encoding) - encodings.indexOf(b.encoding))
+      .map((v) => LETTERS[v.encoding]).join('') || NONE
+    if (value === full) continue
+    const keyBytes = Buffer.byteLength(file.path)
+    if (keyBytes > KEY_VALUE_STORE_MAX_KEY_BYTES) {
+      throw userError('server-config', `${file.path}: a CloudFront KeyValueStore key holds at most ${KEY_VALUE_STORE_MAX_KEY_BYTES} bytes (this path has ${keyBytes}); shorten the path.`)
+    }
+    total += keyBytes + value.length
+    data.push({ key: file.path, value })
+  }
+  if (total > KEY_VALUE_STORE_MAX_BYTES) {
+    throw userError('server-config', `The CloudFront KeyValueStore data is ${total} bytes, above CloudFront's ${KEY_VALUE_STORE_MAX_BYTES}: ${data.length} files lack some coding. Raise \`threshold\` or lower \`minSaving\` so fewer files differ, or serve from an origin that negotiates itself.`)
+  }
+  // One entry a line: readable, and a diff between two deploys shows which files changed.
+  return `{"data":[\n${data.map((entry) => JSON.stringify(entry)).join(',\n')}\n]}\n`
 }

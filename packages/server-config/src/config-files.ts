@@ -6,7 +6,8 @@
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { userError, writeFileAtomically, type ErrorComponent, type Manifest } from '@preencode/core'
-import { isServer, serverConfig, SERVERS, type ServerConfigTarget } from './render.js'
+import { isServer, SERVER_REGISTRY, SERVERS, type ServerEntry } from './registry.js'
+import { serverConfig, type ServerConfigTarget } from './render.js'
 
 /** A server config to write: the generator's options plus where the file goes. */
 export type ServerConfigFile = ServerConfigTarget & {
@@ -28,6 +29,13 @@ export function resolveServerConfigFiles(files: unknown, root: string, component
     if (typeof path !== 'string' || path === '') throw userError(component, `\`${where}.path\` must name the file to write, e.g. 'deploy/${server}.conf'.`)
     if ((server === 'nginx' || server === 'caddy') && typeof (file as { root?: unknown }).root !== 'string') {
       throw userError(component, `\`${where}\` (${server}) needs \`root\`: the absolute path of the site on the server, e.g. '/srv/www/site'.`)
+    }
+    // The server's own resolver (the registry), so a bad option fails when the plugin starts.
+    const { server: _, path: __, ...options } = file as ServerConfigFile
+    try {
+      ;(SERVER_REGISTRY[server] as ServerEntry<object>).resolveOptions(options)
+    } catch (error) {
+      throw userError(component, `\`${where}\` (${server}): ${(error as Error).message.replace(/^\[preencode\] \[[^\]]+\] /, '')}`, { cause: error })
     }
     return { ...(file as ServerConfigFile), path: resolve(root, path) }
   })

@@ -12,7 +12,7 @@
  * - `Use-As-Dictionary` on versioned assets from their URL (`VERSIONED_ASSET_PATTERN`), through
  *   an environment variable that survives the internal redirect to a sidecar (`REDIRECT_` prefix).
  */
-import { AVAILABLE_DICTIONARY_PATTERN, VERSIONED_ASSET_EXTENSIONS } from '@preencode/core'
+import { AVAILABLE_DICTIONARY_PATTERN, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST, PAGE_DICTIONARY_PATH, useAsDictionaryHeader, VERSIONED_ASSET_EXTENSIONS } from '@preencode/core'
 import { acceptTokenPattern, refuseTokenPattern } from './accept-regex.js'
 
 export type ApacheDictionaryContext = { kind: 'dir' } | { kind: 'server'; root: string }
@@ -21,6 +21,7 @@ const CODINGS = ['dcb', 'dcz'] as const
 const ENV = { dcb: 'PE_AE_DCB', dcz: 'PE_AE_DCZ' } as const
 const quote = (value: string): string => `"${value.replace(/"/g, '\\"')}"`
 const escapeRegex = (value: string): string => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const PAGE_HEADER = useAsDictionaryHeader(PAGE_DICTIONARY_MATCH, { matchDest: PAGE_DICTIONARY_MATCH_DEST })
 
 /** Rewrite rules; they go after the Accept-Encoding flags and before any other rewrite to a file. */
 export function apacheDictionaryRewrites(ctx: ApacheDictionaryContext): string[] {
@@ -32,6 +33,7 @@ export function apacheDictionaryRewrites(ctx: ApacheDictionaryContext): string[]
     '# RFC 9842 (docs/dictionary-transport.md). Use-As-Dictionary on versioned assets: their name',
     '# with the hash as `*`, relative to their URL.',
     `RewriteRule ${quote(`(?:^|/)([A-Za-z0-9_.~-]*?[A-Za-z0-9_~])([-.~_])(?:[A-Za-z0-9_-]{8}|[a-f0-9]{16,64})\\.(${VERSIONED_ASSET_EXTENSIONS.join('|')})$`)} - [E=PE_UAD:$1$2*.$3]`,
+    `RewriteRule ${quote(`(?:^|/)${escapeRegex(PAGE_DICTIONARY_PATH)}$`)} - [E=PE_UADP:1]`,
     '# dcb / dcz accepted (1), refused (0) or not named.',
   ]
   for (const coding of CODINGS) {
@@ -78,6 +80,9 @@ export function apacheDictionaryFileRules(types: ReadonlyMap<string, string>, ca
     '# Use-As-Dictionary, set by the RewriteRule above (REDIRECT_ after a rewrite to a sidecar or delta).',
     'Header set Use-As-Dictionary "match=\\"%{PE_UAD}e\\"" env=PE_UAD',
     'Header set Use-As-Dictionary "match=\\"%{REDIRECT_PE_UAD}e\\"" env=REDIRECT_PE_UAD',
+    '# The shared page dictionary, for every page navigation.',
+    `Header set Use-As-Dictionary ${quote(PAGE_HEADER)} env=PE_UADP`,
+    `Header set Use-As-Dictionary ${quote(PAGE_HEADER)} env=REDIRECT_PE_UADP`,
   )
   return lines
 }

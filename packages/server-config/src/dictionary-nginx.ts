@@ -19,7 +19,7 @@
  * nginx (1.22) passes only the first of repeated `Available-Dictionary` lines to `$http_…`: a
  * client that sends two gets a delta for the first one at most, never a file outside the delta set.
  */
-import { AVAILABLE_DICTIONARY_PATTERN, VERSIONED_ASSET_EXTENSIONS } from '@preencode/core'
+import { AVAILABLE_DICTIONARY_PATTERN, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST, PAGE_DICTIONARY_PATH, useAsDictionaryHeader, VERSIONED_ASSET_EXTENSIONS } from '@preencode/core'
 import { acceptTokenPattern, refuseTokenPattern } from './accept-regex.js'
 
 export interface NginxDictionaryOptions {
@@ -31,6 +31,7 @@ export interface NginxDictionaryOptions {
   cacheControl: { html: string; immutable: string }
 }
 
+const escapeRegex = (value: string): string => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const q = (value: string): string => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
 const ID = AVAILABLE_DICTIONARY_PATTERN.slice(2, -2) // `([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)` without `^:` and `:$`
 const BASENAME = `(?<PFX_s>[A-Za-z0-9_.~-]*?[A-Za-z0-9_~])(?<PFX_p>[-.~_])(?:[A-Za-z0-9_-]{8}|[a-f0-9]{16,64})\\.(?<PFX_x>${VERSIONED_ASSET_EXTENSIONS.join('|')})`
@@ -75,6 +76,8 @@ export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
     '    volatile;',
     '    default "";',
     `    ${q(`~/${BASENAME.replace(/PFX_/g, 'uad_')}$`)} 'match="$uad_s$uad_p*.$uad_x"';`,
+    // The shared page dictionary (linked from every page): for every page navigation.
+    `    ${q(`~/${escapeRegex(PAGE_DICTIONARY_PATH)}$`)} '${useAsDictionaryHeader(PAGE_DICTIONARY_MATCH, { matchDest: PAGE_DICTIONARY_MATCH_DEST })}';`,
     // A delta's response announces the new version too: it is the next update's dictionary.
     `    ${q(`~/${BASENAME.replace(/PFX_/g, 'uad_')}\\.dict/[A-Za-z0-9+/=]+\\.[A-Za-z0-9]+\\.dc[bz]$`)} 'match="$uad_s$uad_p*.$uad_x"';`,
     '}',

@@ -11,15 +11,24 @@ export {
   type CaddyConfigOptions,
   type NginxConfigOptions,
   type NginxFlavor,
+  type ResolvedCaddyOptions,
+  type ResolvedNginxOptions,
 } from './options.js'
-export { nginxConfig } from './nginx.js'
+export { nginxConfig, plainAcceptLists } from './nginx/index.js'
 export { apacheConfig } from './apache.js'
 export { caddyConfig, MIN_CADDY_VERSION } from './caddy.js'
 export { createPreencodeMiddleware, type PreencodeMiddleware, type PreencodeMiddlewareOptions, type NextFunction } from './middleware.js'
 export { parseRange, type ByteRange } from './range.js'
 export { acceptPattern, refusePattern } from './accept-regex.js'
 export { siteModel, type SiteModel, type FileModel } from './site-model.js'
-export { cloudfrontFunction, CLOUDFRONT_FUNCTION_MAX_BYTES, type CloudfrontFunctionOptions } from './cloudfront.js'
-export { serverConfig, isServer, SERVERS, type Server, type ServerConfigTarget } from './render.js'
+export {
+  cloudfrontFunction, cloudfrontKeyValueStore, CLOUDFRONT_FUNCTION_MAX_BYTES, KEY_VALUE_STORE_MAX_BYTES,
+  KEY_VALUE_STORE_MAX_KEY_BYTES, type CloudfrontFunctionOptions,
+} from './cloudfront.js'
+export { resolveServingPolicy, hashedNamePattern, classOfUrl, type ServingOptions, type ServingPolicy } from './policy.js'
+export {
+  SERVER_REGISTRY, SERVERS, isServer, type Server, type ServerEntry, type ServerFlag, type ServerCompanion, type ServerOptionsMap,
+} from './registry.js'
+export { serverConfig, type ServerConfigTarget } from './render.js'
 export { resolveServerConfigFiles, serverConfigWriter, type ServerConfigFile } from './config-files.js'
 export { verifySite, DEFAULT_PROBES, type EncodingProbe, type VerifyCheck, type VerifyOptions, type VerifyResult } from './verify.js'

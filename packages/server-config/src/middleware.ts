@@ -216,7 +216,7 @@ async function serve(root: string, entry: Entry, req: IncomingMessage, res: Serv
     res.setHeader('Content-Type', file.contentType)
     if (choice.delta) res.setHeader('Vary', 'Accept-Encoding, Available-Dictionary')
     else if (codings.length > 0) res.setHeader('Vary', 'Accept-Encoding')
-    if (file.useAsDictionary !== undefined) res.setHeader('Use-As-Dictionary', useAsDictionaryHeader(file.useAsDictionary))
+    if (file.useAsDictionary !== undefined) res.setHeader('Use-As-Dictionary', useAsDictionaryHeader(file.useAsDictionary, file.matchDest ? { matchDest: file.matchDest } : {}))
     if (variant) res.setHeader('Content-Encoding', variant.encoding)
     res.setHeader('Cache-Control', file.cacheControl)
     res.setHeader('X-Content-Type-Options', 'nosniff')

@@ -3,15 +3,16 @@
  * validates and names the option at fault.
  */
 import { userError } from '@preencode/core'
+import type { ServingOptions } from './policy.js'
 
 export type NginxFlavor = 'modules' | 'stock'
 export type ApacheForm = 'htaccess' | 'vhost'
 
-export interface NginxConfigOptions {
+export interface NginxConfigOptions extends ServingOptions {
   /**
    * `modules`: `gzip_static` + `brotli_static` (Debian's `libnginx-mod-http-brotli-static`)
-   * negotiate gzip and br, `map` + `try_files` add zstd. `stock`: no extra module, `map` +
-   * `try_files` for all three codings.
+   * answer clients that take no zstd; the rest goes through the stages. `stock`: no extra
+   * module; `map`s and `alias` stages serve all three codings.
    * @default 'stock'
    */
   flavor?: NginxFlavor
@@ -38,7 +39,7 @@ export interface NginxConfigOptions {
   serverDirectives?: string[]
 }
 
-export interface ApacheConfigOptions {
+export interface ApacheConfigOptions extends ServingOptions {
   /**
    * `htaccess`: a `.htaccess` for the site root (needs `AllowOverride FileInfo`).
    * `vhost`: the same rules inside `<Directory root>`, to include in a `<VirtualHost>`.
@@ -49,7 +50,7 @@ export interface ApacheConfigOptions {
   root?: string
 }
 
-export interface CaddyConfigOptions {
+export interface CaddyConfigOptions extends ServingOptions {
   /** Absolute path of the site on the server (the `root` directive). Required. */
   root: string
   /**
@@ -60,17 +61,21 @@ export interface CaddyConfigOptions {
   address?: string
 }
 
+/** Server-specific options, resolved (the shared ServingOptions resolve in policy.ts). */
+export type ResolvedNginxOptions = Required<Omit<NginxConfigOptions, keyof ServingOptions>>
+export type ResolvedCaddyOptions = Required<Omit<CaddyConfigOptions, keyof ServingOptions>>
+
 export const DEFAULT_NGINX_OPTIONS = Object.freeze({
   flavor: 'stock',
   listen: '80',
   serverName: '_',
   prefix: 'preencode',
   serverDirectives: [],
-} satisfies Omit<Required<NginxConfigOptions>, 'root'>)
+} satisfies Omit<ResolvedNginxOptions, 'root'>)
 
 export const DEFAULT_APACHE_OPTIONS = Object.freeze({ form: 'htaccess' } satisfies Pick<Required<ApacheConfigOptions>, 'form'>)
 
-export const DEFAULT_CADDY_OPTIONS = Object.freeze({ address: ':80' } satisfies Omit<Required<CaddyConfigOptions>, 'root'>)
+export const DEFAULT_CADDY_OPTIONS = Object.freeze({ address: ':80' } satisfies Omit<ResolvedCaddyOptions, 'root'>)
 
 function fail(message: string): never {
   throw userError('server-config', message)
@@ -91,7 +96,7 @@ function checkPrefix(prefix: unknown): string {
   return prefix
 }
 
-export function resolveNginxOptions(options: NginxConfigOptions): Required<NginxConfigOptions> {
+export function resolveNginxOptions(options: NginxConfigOptions): ResolvedNginxOptions {
   const flavor = options.flavor ?? DEFAULT_NGINX_OPTIONS.flavor
   if (flavor !== 'modules' && flavor !== 'stock') fail(`\`flavor\` is ${JSON.stringify(flavor)}; accepted: 'modules', 'stock'.`)
   return {
@@ -111,7 +116,7 @@ export function resolveApacheOptions(options: ApacheConfigOptions = {}): { form:
   return { form, root }
 }
 
-export function resolveCaddyOptions(options: CaddyConfigOptions): Required<CaddyConfigOptions> {
+export function resolveCaddyOptions(options: CaddyConfigOptions): ResolvedCaddyOptions {
   return {
     root: checkRoot(options.root, 'caddyConfig'),
     address: options.address ?? DEFAULT_CADDY_OPTIONS.address,

@@ -1,13 +1,17 @@
-// The generated CloudFront Function, evaluated in node:vm on many viewer requests.
+// The generated CloudFront Function, evaluated in node:vm on many viewer requests. CloudFront's
+// `cloudfront` module is not available here: `cf.kvs().get` is replaced by a lookup in the data
+// `cloudfrontKeyValueStore` generates (rejecting a missing key, as CloudFront documents).
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
-import type { Manifest, ManifestFile } from '@preencode/core'
-import { cloudfrontFunction } from '@preencode/server-config'
+import { cacheClassOf, resolveCachePolicy, type Manifest, type ManifestFile } from '@preencode/core'
+import { CLOUDFRONT_FUNCTION_MAX_BYTES, cloudfrontFunction, cloudfrontKeyValueStore } from '@preencode/server-config'
 
 interface CfRequest {
   uri: string
   headers: Record<string, { value: string; multiValue?: { value: string }[] }>
 }
+
+const POLICY = resolveCachePolicy()
 
 function file(path: string, encodings: Array<'br' | 'gzip' | 'zstd'>): ManifestFile {
   const ext = { br: '.br', gzip: '.gz', zstd: '.zst' } as const
@@ -18,8 +22,8 @@ function file(path: string, encodings: Array<'br' | 'gzip' | 'zstd'>): ManifestF
     sha256: '0'.repeat(64),
     mtimeMs: 0,
     contentType: 'text/plain',
-    cacheClass: 'default',
-    cacheControl: 'no-cache',
+    cacheClass: cacheClassOf(path, POLICY),
+    cacheControl: POLICY.headers[cacheClassOf(path, POLICY)],
     originalOnDisk: true,
     variants: encodings.map((e) => ({ format: format[e], encoding: e, path: path + ext[e], size: 100, sha256: '1'.repeat(64) })),
   }
@@ -42,19 +46,33 @@ const manifest: Manifest = {
   ],
 }
 
-function load(code: string): (event: { request: CfRequest }) => CfRequest {
-  const context: { handler?: (event: { request: CfRequest }) => CfRequest } = {}
-  runInNewContext(code, context)
+type Handler = (event: { request: CfRequest }) => Promise<CfRequest>
+
+function load(code: string, kvsJson: string): Handler {
+  const data = new Map((JSON.parse(kvsJson) as { data: { key: string; value: string }[] }).data.map((e) => [e.key, e.value]))
+  const cf = {
+    kvs: () => ({
+      get: async (key: string) => {
+        const value = data.get(key)
+        if (value === undefined) throw new Error(`Key ${key} not found`)
+        return value
+      },
+    }),
+  }
+  const importLine = "import cf from 'cloudfront';"
+  expect(code).toContain(importLine)
+  const context: { handler?: Handler; __cf: typeof cf } = { __cf: cf }
+  runInNewContext(code.replace(importLine, 'var cf = __cf;'), context)
   return context.handler!
 }
 
-const handler = load(cloudfrontFunction(manifest))
+const handler = load(cloudfrontFunction(manifest), cloudfrontKeyValueStore(manifest))
 
-function run(uri: string, acceptEncoding?: string | string[]): CfRequest {
+function run(uri: string, acceptEncoding?: string | string[], h: Handler = handler): Promise<CfRequest> {
   const headers: CfRequest['headers'] = {}
   if (typeof acceptEncoding === 'string') headers['accept-encoding'] = { value: acceptEncoding }
   if (Array.isArray(acceptEncoding)) headers['accept-encoding'] = { value: acceptEncoding[0]!, multiValue: acceptEncoding.map((value) => ({ value })) }
-  return handler({ request: { uri, headers } })
+  return h({ request: { uri, headers } })
 }
 
 describe('cloudfrontFunction', () => {
@@ -92,26 +110,38 @@ describe('cloudfrontFunction', () => {
     ['/nowhere/', 'br', '/nowhere/index.html.br'],
     ['/docs/a%20b.txt', 'br', '/docs/a%20b.txt.br'],
     ['/docs/a%20b.txt', 'gzip', '/docs/a%20b.txt'],
-  ])('%s with Accept-Encoding %j -> %s', (uri, ae, expected) => {
-    expect(run(uri, ae).uri).toBe(expected)
+  ])('%s with Accept-Encoding %j -> %s', async (uri, ae, expected) => {
+    expect((await run(uri, ae)).uri).toBe(expected)
   })
 
-  it('reads multi-valued Accept-Encoding headers', () => {
-    expect(run('/assets/style.css', ['gzip;q=0.5', 'zstd']).uri).toBe('/assets/style.css.zst')
+  it('reads multi-valued Accept-Encoding headers', async () => {
+    expect((await run('/assets/style.css', ['gzip;q=0.5', 'zstd'])).uri).toBe('/assets/style.css.zst')
   })
 
-  it('normalizes Accept-Encoding to the chosen token for the cache key', () => {
-    expect(run('/assets/style.css', 'gzip, deflate, br, zstd').headers['accept-encoding']!.value).toBe('br')
-    expect(run('/assets/style.css', 'deflate').headers['accept-encoding']!.value).toBe('identity')
+  it('normalizes Accept-Encoding to the chosen token for the cache key', async () => {
+    expect((await run('/assets/style.css', 'gzip, deflate, br, zstd')).headers['accept-encoding']!.value).toBe('br')
+    expect((await run('/assets/style.css', 'deflate')).headers['accept-encoding']!.value).toBe('identity')
   })
 
-  it('honours the encodings option and its preference order', () => {
-    const gzipFirst = load(cloudfrontFunction(manifest, { encodings: ['gzip', 'br'] }))
-    expect(gzipFirst({ request: { uri: '/index.html', headers: { 'accept-encoding': { value: 'br, gzip, zstd' } } } }).uri).toBe('/index.html.gz')
-    expect(gzipFirst({ request: { uri: '/index.html', headers: { 'accept-encoding': { value: 'zstd' } } } }).uri).toBe('/index.html')
+  it('honours the encodings option and its preference order', async () => {
+    const gzipFirst = load(cloudfrontFunction(manifest, { encodings: ['gzip', 'br'] }), cloudfrontKeyValueStore(manifest, { encodings: ['gzip', 'br'] }))
+    expect((await run('/index.html', 'br, gzip, zstd', gzipFirst)).uri).toBe('/index.html.gz')
+    expect((await run('/index.html', 'zstd', gzipFirst)).uri).toBe('/index.html')
   })
 
-  it('the data misses no file: a random manifest agrees with a direct lookup on every path', () => {
+  it('tries the codings of a file smallest first when the store lists them (zstd smaller than br)', async () => {
+    const inverted = file('data/rows.json', ['br', 'zstd', 'gzip'])
+    inverted.variants.find((v) => v.encoding === 'zstd')!.size = 90
+    const withInverted: Manifest = { ...manifest, files: [...manifest.files, inverted] }
+    const kvs = cloudfrontKeyValueStore(withInverted)
+    expect(JSON.parse(kvs).data).toContainEqual({ key: 'data/rows.json', value: 'zbg' })
+    const h = load(cloudfrontFunction(withInverted), kvs)
+    expect((await run('/data/rows.json', 'gzip, deflate, br, zstd', h)).uri).toBe('/data/rows.json.zst')
+    expect((await run('/data/rows.json', 'gzip, deflate, br', h)).uri).toBe('/data/rows.json.br')
+    expect((await run('/index.html', 'gzip, deflate, br, zstd', h)).uri).toBe('/index.html.br')
+  })
+
+  it('the store misses no file: a random manifest agrees with a direct lookup on every path', async () => {
     const encodings = ['br', 'gzip', 'zstd'] as const
     const files: ManifestFile[] = []
     let seed = 7
@@ -122,30 +152,34 @@ describe('cloudfrontFunction', () => {
       files.push(file(`${dir}f${i}.${ext}`, ext === 'png' ? [] : encodings.filter(() => random() > 0.2)))
     }
     const big: Manifest = { ...manifest, files }
-    const run2 = load(cloudfrontFunction(big))
+    const run2 = load(cloudfrontFunction(big), cloudfrontKeyValueStore(big))
     for (const f of files) {
       for (const ae of ['br', 'gzip', 'zstd']) {
         const has = f.variants.some((v) => v.encoding === ae)
         const suffix = { br: '.br', gzip: '.gz', zstd: '.zst' }[ae]
-        expect(run2({ request: { uri: `/${f.path}`, headers: { 'accept-encoding': { value: ae } } } }).uri).toBe(has ? `/${f.path}${suffix}` : `/${f.path}`)
+        expect((await run(`/${f.path}`, ae, run2)).uri).toBe(has ? `/${f.path}${suffix}` : `/${f.path}`)
       }
     }
   })
 
-  it('stays under 10 KB for a big site where files have their usual variants', () => {
+  it('a 100,000-file site: the same function as a 9-file one, under 10 KB; the store within its 5 MB', () => {
     const files: ManifestFile[] = []
-    for (let i = 0; i < 3000; i++) files.push(file(`assets/chunk-${i.toString(36)}-Ab${i}Cd.js`, ['br', 'gzip', 'zstd']))
-    for (let i = 0; i < 150; i++) files.push(file(`assets/t${i}.js`, []))
-    for (let i = 0; i < 500; i++) files.push(file(`img/p${i}.webp`, []))
-    const code = cloudfrontFunction({ ...manifest, files })
-    expect(Buffer.byteLength(code)).toBeLessThan(10_240)
-    expect(code.startsWith('// generated by preencode')).toBe(true)
+    for (let i = 0; i < 100_000; i++) {
+      const small = i % 10 === 0
+      files.push(file(`section-${i % 97}/page-${i.toString(36)}/${i % 3 ? 'index.html' : `chunk-${i}-Ab${i}Cd.js`}`, small ? [] : ['br', 'gzip', 'zstd']))
+    }
+    const big: Manifest = { ...manifest, files }
+    const code = cloudfrontFunction(big)
+    expect(code).toBe(cloudfrontFunction(manifest))
+    expect(Buffer.byteLength(code)).toBeLessThan(CLOUDFRONT_FUNCTION_MAX_BYTES)
+    const store = JSON.parse(cloudfrontKeyValueStore(big)) as { data: unknown[] }
+    expect(store.data).toHaveLength(10_000)
   })
 
-  it('fails with a clear message when the function would exceed the limit', () => {
+  it('fails with a clear message when the KeyValueStore data would exceed CloudFront\'s 5 MB', () => {
     const files: ManifestFile[] = []
-    for (let i = 0; i < 3000; i++) files.push(file(`assets/chunk-${i}.js`, i % 2 ? ['br'] : ['gzip']))
-    expect(() => cloudfrontFunction({ ...manifest, files })).toThrow(/above CloudFront's 10240-byte limit/)
+    for (let i = 0; i < 60_000; i++) files.push(file(`assets/${'deep/'.repeat(16)}chunk-${i}.js`, []))
+    expect(() => cloudfrontKeyValueStore({ ...manifest, files })).toThrow(/KeyValueStore data is \d+ bytes, above CloudFront's 5242880/)
   })
 
   it('refuses a site built without originals, which CloudFront could not serve to every client', () => {
@@ -153,7 +187,7 @@ describe('cloudfrontFunction', () => {
     expect(() => cloudfrontFunction({ ...manifest, files })).toThrow(/built with keepOriginals: false/)
   })
 
-  it('uses only ES5 syntax (no let/const/arrow functions/template literals)', () => {
+  it('uses no let, const, arrow functions or template literals (plain cloudfront-js-2.0)', () => {
     const code = cloudfrontFunction(manifest)
     expect(code).not.toMatch(/\b(let|const)\s|=>|`/)
   })

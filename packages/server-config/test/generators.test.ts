@@ -6,7 +6,12 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest } from '@preencode/core'
-import { apacheConfig, caddyConfig, nginxConfig } from '@preencode/server-config'
+import { cacheClassOf, resolveCachePolicy } from '@preencode/core'
+
+const looksContentHashed = (path: string): boolean => cacheClassOf(path, resolveCachePolicy()) === 'immutable'
+import {
+  SERVER_REGISTRY, SERVERS, apacheConfig, caddyConfig, cloudfrontFunction, cloudfrontKeyValueStore, hashedNamePattern, nginxConfig, serverConfig,
+} from '@preencode/server-config'
 import { tempDir, toolPath } from '@preencode/test-utils'
 import { checkServerFiles, writeServerFiles, type ServerKind } from '../../../e2e/harness/servers.ts'
 import { buildFixtureSite } from './fixture.ts'
@@ -36,45 +41,41 @@ describe.each(['keep', 'nokeep'] as const)('%s originals: the servers accept the
   })
 })
 
+// The generated text for the fixture site, one file per generator (review a change as a diff).
+const SNAPSHOTS: [string, (m: Manifest) => string][] = [
+  ['nginx-stock.conf', (m) => nginxConfig(m, { root: '/srv/site' })],
+  ['nginx-modules.conf', (m) => nginxConfig(m, { root: '/srv/site', flavor: 'modules' })],
+  ['nginx-stock-nokeep.conf', (m) => nginxConfig(m, { root: '/srv/site' })],
+  ['apache.htaccess', (m) => apacheConfig(m)],
+  ['apache-vhost.conf', (m) => apacheConfig(m, { form: 'vhost', root: '/srv/site' })],
+  ['apache-vhost-nokeep.conf', (m) => apacheConfig(m, { form: 'vhost', root: '/srv/site' })],
+  ['Caddyfile', (m) => caddyConfig(m, { root: '/srv/site' })],
+  ['cloudfront.js', (m) => cloudfrontFunction(m)],
+  ['cloudfront-kvs.json', (m) => cloudfrontKeyValueStore(m)],
+]
+
 describe('generated content', () => {
-  it('nginx stock: maps, volatile per-URI maps, one location per type, the manifest hidden', () => {
-    const text = nginxConfig(sites.keep.manifest, { root: '/srv/site' })
-    expect(text).toContain('map $http_accept_encoding $preencode_ae_br {')
-    expect(text).toMatch(/map \$preencode_url \$preencode_cc \{\n {4}volatile;/)
-    expect(text).toContain('"gzip, deflate, br, zstd" "111";')
-    expect(text).toContain('location = /.preencode-manifest.json { return 404; }')
-    expect(text).toContain('try_files $uri$preencode_s1 $uri$preencode_s2 $uri$preencode_s3 $uri =404;')
-    expect(text).toContain('default_type "text/javascript; charset=utf-8";')
-    expect(text).not.toContain('brotli_static')
-    expect(text).toContain('gzip off;')
+  it.each(SNAPSHOTS)('%s', async (name, generate) => {
+    const manifest = sites[name.includes('nokeep') ? 'nokeep' : 'keep'].manifest
+    await expect(generate(manifest)).toMatchFileSnapshot(`./__snapshots__/${name}`)
   })
 
-  it('nginx modules: brotli_static/gzip_static, zstd via try_files; keepOriginals: false decodes with gunzip', () => {
-    const text = nginxConfig(sites.keep.manifest, { root: '/srv/site', flavor: 'modules' })
-    expect(text).toContain('brotli_static on;')
-    expect(text).toContain('gzip_static on;')
-    expect(text).toContain('try_files $uri$preencode_slot $uri =404;')
-    const nokeep = nginxConfig(sites.nokeep.manifest, { root: '/srv/site', flavor: 'modules' })
-    expect(nokeep).toContain('gzip_static always;')
-    expect(nokeep).toContain('gunzip on;')
+  it('serverConfig() and the registry give what the generators give', () => {
+    const { manifest } = sites.keep
+    expect(serverConfig(manifest, { server: 'nginx', root: '/srv/site', flavor: 'modules' })).toBe(nginxConfig(manifest, { root: '/srv/site', flavor: 'modules' }))
+    expect(serverConfig(manifest, { server: 'apache' })).toBe(apacheConfig(manifest))
+    expect(serverConfig(manifest, { server: 'caddy', root: '/srv/site' })).toBe(caddyConfig(manifest, { root: '/srv/site' }))
+    expect(serverConfig(manifest, { server: 'cloudfront' })).toBe(cloudfrontFunction(manifest))
+    expect(Object.keys(SERVER_REGISTRY).sort()).toEqual([...SERVERS].sort())
+    expect(() => serverConfig(manifest, { server: 'iis' } as never)).toThrow(/Unknown server `iis`/)
   })
 
-  it('Apache: flags from Accept-Encoding, ForceType per type, AddEncoding only on sidecars; vhost INFLATE; .htaccess 406', () => {
-    const text = apacheConfig(sites.keep.manifest)
-    expect(text).toContain('RewriteRule ^ - [E=PE_AE_BR:1]')
-    expect(text).toContain('ForceType "text/javascript; charset=utf-8"')
-    expect(text).toMatch(/<FilesMatch "\(\?i\)\\\.\(\?:[a-z|]+\)\\\.br\$">\n {4}AddEncoding br \.br/)
-    expect(text).toContain('Header merge Vary Accept-Encoding')
-    expect(apacheConfig(sites.nokeep.manifest, { form: 'vhost', root: '/srv/site' })).toContain('SetOutputFilter INFLATE')
-    expect(apacheConfig(sites.nokeep.manifest)).toContain('[R=406,L]')
-  })
-
-  it('Caddy: precompressed in the site order, manifest hidden, cache headers by path', () => {
-    const text = caddyConfig(sites.keep.manifest, { root: '/srv/site' })
-    expect(text).toContain('precompressed br zstd gzip')
-    expect(text).toContain('hide .preencode-manifest.json')
-    expect(text).toMatch(/header @preencode_cache_\d+ Cache-Control "public, max-age=31536000, immutable"/)
-    expect(caddyConfig(sites.keep.manifest, { root: '/srv/site', address: '' })).not.toContain(':80 {')
+  it('no file is named: the same options give the same text for a different site', () => {
+    const { manifest } = sites.keep
+    const other: Manifest = { ...manifest, files: manifest.files.slice(0, 2).map((f) => ({ ...f, path: `renamed/${f.path}`, variants: f.variants.map((v) => ({ ...v, path: `renamed/${v.path}` })) })) }
+    for (const [name, generate] of SNAPSHOTS.filter(([n]) => !n.includes('nokeep') && !n.includes('kvs'))) {
+      expect(generate(other), name).toBe(generate(manifest))
+    }
   })
 
   it('options are validated with the option named', () => {
@@ -83,41 +84,38 @@ describe('generated content', () => {
     expect(() => apacheConfig(sites.keep.manifest, { form: 'vhost' })).toThrow(/`root`/)
     expect(() => apacheConfig(sites.keep.manifest, { form: 'conf' as 'vhost', root: '/srv' })).toThrow(/`form`/)
     expect(() => caddyConfig(sites.keep.manifest, { root: '/srv/"x' })).toThrow(/quote/)
+    expect(() => nginxConfig(sites.keep.manifest, { root: '/srv', immutable: /(?=x)y/ })).toThrow(/`immutable`.*lookaround/)
+    expect(() => nginxConfig(sites.keep.manifest, { root: '/srv', cacheControl: { html: 'no-cache"' } })).toThrow(/`cacheControl.html`/)
   })
 
-  it('Apache rewrites only names whose type it sets (no extensionless or unknown-type sidecars)', () => {
-    const text = apacheConfig(sites.keep.manifest)
-    expect(text).toContain('RewriteRule "(?i)^(.+\\.(?:html|js|css|json))$" "$1.br" [END]')
-    expect(apacheConfig({ ...sites.keep.manifest, files: [] })).not.toContain('$1.br')
-  })
-
-  it('a file whose smallest variant is not the usual one gets its own order', () => {
+  it('a build whose own immutable rule disagrees with the config is refused, naming the file and the option', () => {
     const manifest: Manifest = structuredClone(sites.keep.manifest)
-    const file = manifest.files.find((f) => f.path === 'data.json')!
-    const zstd = file.variants.find((v) => v.encoding === 'zstd')!
-    zstd.size = 1 // now the smallest
-    const nginx = nginxConfig(manifest, { root: '/srv/site' })
-    expect(nginx).toMatch(/"\/data\.json" zbg;/)
-    const apache = apacheConfig(manifest)
-    expect(apache).toContain('RewriteRule "^data\\.json$" "data.json.zst" [END]')
+    const file = manifest.files.find((f) => f.path.endsWith('.js'))!
+    file.cacheClass = 'default'
+    file.cacheControl = 'public, max-age=3600'
+    expect(() => nginxConfig(manifest, { root: '/srv' })).toThrow(new RegExp(`${file.path.replace(/[.]/g, '\\.')} is "default" in the manifest.*\`immutable\``))
+    expect(nginxConfig(manifest, { root: '/srv', immutable: /^\/assets\/(?:style|main|chunk-b)-/ })).toContain('(?:style|main|chunk-b)-')
+  })
+
+  it('the hashed-name regex decides like looksContentHashed', () => {
+    const re = new RegExp(hashedNamePattern())
+    const names = [
+      'app-3f2a9b1c.js', 'app-Ab3dEf9h.js', 'index-g78nyVU8.js', 'markers-DNfoKDQ_.js', 'style-abcdefgh.css', 'x.0123456789abcdef.js',
+      'x-0123456789abcde.js', 'chunk-a-Xy12Zw34.js', 'plain.js', 'about.html', 'a_AAbbccdd.css', 'deep/dir-12345678/x.js', 'v1.2.3.js',
+      'img.d41d8cd98f00b204e9800998ecf8427e.png', 'Ab3dEf9h.js', '-Ab3dEf9h.js', 'x-Ab3dEf9h.min.js', 'x-Ab3dEf9.js', 'x~ABcdefgh.js',
+    ]
+    for (const name of names) expect(re.test(`/${name}`), name).toBe(looksContentHashed(name))
   })
 })
 
 describe('nginx in real setups', () => {
-  it('two sites in one nginx (own prefixes) and a URL longer than a map hash bucket', async () => {
-    const manifest: Manifest = structuredClone(sites.keep.manifest)
-    const long = structuredClone(manifest.files.find((f) => f.path === 'data.json')!)
-    long.path = `${'deeply/nested/'.repeat(8)}a-rather-long-file-name-for-the-bucket.json`
-    long.variants = long.variants.map((v) => ({ ...v, path: `${long.path}${v.path.slice('data.json'.length)}` }))
-    manifest.files.push(long)
+  it('two sites in one nginx (own prefixes) check clean', async () => {
     const conf = join(dir.path, 'nginx-two')
     await mkdir(join(conf, 'logs'), { recursive: true })
-    const a = nginxConfig(manifest, { root: sites.keep.root, listen: '127.0.0.1:8081', prefix: 'site_a' })
+    const a = nginxConfig(sites.keep.manifest, { root: sites.keep.root, listen: '127.0.0.1:8081', prefix: 'site_a' })
     const b = nginxConfig(sites.nokeep.manifest, { root: sites.nokeep.root, listen: '127.0.0.1:8082', prefix: 'site_b', flavor: 'modules' })
-    expect(a).not.toContain('map_hash_bucket_size')
-    expect(a).toContain('"~^\\\\/deeply\\\\/nested')
     expect(a).not.toContain('$preencode_')
-    expect(b).toContain('@site_b_decode_0')
+    expect(b).toContain('location ~ "^/\\\\.site_b/d/"')
     await writeFile(join(conf, 'a.conf'), a)
     await writeFile(join(conf, 'b.conf'), b)
     await writeFile(join(conf, 'nginx.conf'), [
@@ -127,6 +125,27 @@ describe('nginx in real setups', () => {
     ].join('\n'))
     const check = spawnSync(toolPath('nginx'), ['-p', conf, '-c', join(conf, 'nginx.conf'), '-t'], { encoding: 'utf8' })
     expect(check.status, check.stderr).toBe(0)
-    expect(() => nginxConfig(manifest, { root: '/srv', prefix: '1-bad' })).toThrow(/`prefix`/)
+    expect(check.stderr).not.toMatch(/\[warn\]/)
+    expect(() => nginxConfig(sites.keep.manifest, { root: '/srv', prefix: '1-bad' })).toThrow(/`prefix`/)
+  })
+
+  it('a 100,000-file manifest: the same config, and nginx -t without a map_hash warning', async () => {
+    const { manifest } = sites.keep
+    const template = manifest.files.find((f) => f.path === 'assets/chunk-a-Xy12Zw34.js')!
+    const files = Array.from({ length: 100_000 }, (_, i) => {
+      const path = `section-${i % 211}/page-${i.toString(36)}/chunk-${i}-${i.toString(36).padStart(7, 'x')}9.js`
+      expect(looksContentHashed(path)).toBe(true)
+      return { ...template, path, variants: template.variants.map((v) => ({ ...v, path: path + v.path.slice(template.path.length) })) }
+    })
+    const big: Manifest = { ...manifest, files }
+    const text = nginxConfig(big, { root: sites.keep.root, listen: '127.0.0.1:8083' })
+    expect(text).toBe(nginxConfig(manifest, { root: sites.keep.root, listen: '127.0.0.1:8083' }))
+    const conf = join(dir.path, 'nginx-100k')
+    await mkdir(conf, { recursive: true })
+    await writeFile(join(conf, 'site.conf'), text)
+    await writeFile(join(conf, 'nginx.conf'), [`pid ${join(conf, 'nginx.pid')};`, 'error_log stderr;', 'events {}', `http { include /etc/nginx/mime.types; include ${join(conf, 'site.conf')}; }`].join('\n'))
+    const check = spawnSync(toolPath('nginx'), ['-p', conf, '-c', join(conf, 'nginx.conf'), '-t'], { encoding: 'utf8' })
+    expect(check.status, check.stderr).toBe(0)
+    expect(check.stderr).not.toMatch(/could not build optimal|map_hash|\[warn\]/)
   })
 })

@@ -1,26 +1,42 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { reconcileManifest, userError } from '@preencode/core'
-import { apacheConfig, caddyConfig, cloudfrontFunction, isServer, nginxConfig, SERVERS } from '@preencode/server-config'
-import { defineCommand } from 'citty'
+import { isServer, SERVER_REGISTRY, SERVERS, type ServerEntry } from '@preencode/server-config'
+import { defineCommand, type ArgsDef } from 'citty'
 import { assertKnownFlags, createLogger } from '../cli-utils.js'
+
+const entries = Object.entries(SERVER_REGISTRY) as [string, ServerEntry<object>][]
+
+/** Every server's flags and companion files, from the server registry; each applies to its servers only. */
+function serverArgs(): ArgsDef {
+  const args: ArgsDef = {}
+  const owners = new Map<string, string[]>()
+  for (const [server, entry] of entries) {
+    for (const flag of [...Object.keys(entry.flags), ...entry.companions.map((c) => c.flag)]) owners.set(flag, [...(owners.get(flag) ?? []), server])
+  }
+  for (const [server, entry] of entries) {
+    for (const [flag, def] of Object.entries(entry.flags)) {
+      const servers = owners.get(flag)!
+      args[flag] ??= { type: 'string', description: `${servers.length === 1 ? `${server}: ` : ''}${def.description}`, ...(def.valueHint ? { valueHint: def.valueHint } : {}) }
+    }
+    for (const companion of entry.companions) args[companion.flag] = { type: 'string', description: `${server}: ${companion.description}`, valueHint: 'file' }
+  }
+  return args
+}
 
 const args = {
   server: { type: 'positional', description: `One of ${SERVERS.join(', ')}`, required: true },
   dir: { type: 'positional', description: 'The compressed site (holding .preencode-manifest.json)', required: true },
-  flavor: { type: 'string', description: 'nginx: modules (gzip_static + brotli_static) or stock (map + try_files; default)', valueHint: 'modules|stock' },
-  form: { type: 'string', description: 'apache: htaccess (default) or vhost', valueHint: 'htaccess|vhost' },
-  root: { type: 'string', description: 'Where the site lives on the server (nginx, caddy, apache vhost); default: <dir> made absolute', valueHint: 'path' },
-  listen: { type: 'string', description: 'nginx: listen parameters (default 80)' },
-  serverName: { type: 'string', description: 'nginx: server_name (default _)' },
-  prefix: { type: 'string', description: 'nginx: prefix of the variables, for a second site in one nginx (default preencode)' },
-  address: { type: 'string', description: 'caddy: site address (default :80; "" for the directives only)' },
+  ...serverArgs(),
   out: { type: 'string', description: 'Write to this file instead of stdout', valueHint: 'file' },
-} as const
+} as const satisfies ArgsDef
+
+const camel = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())
 
 /**
- * `preencode config <apache|nginx|caddy|cloudfront> <dir>`: prints (or writes with `--out`) the
- * server config generated from the manifest in `<dir>`.
+ * `preencode config <server> <dir>`: prints (or writes with `--out`) the server config for the
+ * site in `<dir>`. The config depends on options only (the manifest lends its formats and
+ * cache values), so it is generated once and committed.
  */
 export const configCommand = defineCommand({
   meta: { name: 'config', description: 'Generate the Apache, nginx, Caddy or CloudFront config that serves the variants' },
@@ -29,46 +45,42 @@ export const configCommand = defineCommand({
     assertKnownFlags(rawArgs, args)
     const server = String(parsed.server)
     if (!isServer(server)) throw userError('cli', `Unknown server \`${server}\`. Accepted: ${SERVERS.join(', ')}.`)
-    if (parsed.flavor !== undefined && server !== 'nginx') throw userError('cli', '--flavor applies to nginx only.')
-    if (parsed.form !== undefined && server !== 'apache') throw userError('cli', '--form applies to apache only.')
-    for (const flag of ['listen', 'serverName', 'prefix'] as const) {
-      if (parsed[flag] !== undefined && server !== 'nginx') throw userError('cli', `--${flag === 'serverName' ? 'server-name' : flag} applies to nginx only.`)
+    const entry = SERVER_REGISTRY[server] as ServerEntry<object>
+    const given = parsed as Record<string, unknown>
+    const value = (flag: string): string | undefined => (given[flag] ?? given[camel(flag)]) as string | undefined
+    for (const flag of Object.keys(args)) {
+      if (flag === 'server' || flag === 'dir' || flag === 'out' || value(flag) === undefined) continue
+      if (!(flag in entry.flags) && !entry.companions.some((c) => c.flag === flag)) {
+        const owners = entries.filter(([, e]) => flag in e.flags || e.companions.some((c) => c.flag === flag)).map(([name]) => name)
+        throw userError('cli', `--${flag} applies to ${owners.join(', ')} only.`)
+      }
     }
-    if (parsed.address !== undefined && server !== 'caddy') throw userError('cli', '--address applies to caddy only.')
     const dir = resolve(parsed.dir)
     // Brought up to date with the disk first: a post-build step may have added or edited files.
     const { manifest } = await reconcileManifest(dir, { logger: createLogger() })
-    const root = parsed.root ?? dir
-    let text: string
-    switch (server) {
-      case 'nginx':
-        text = nginxConfig(manifest, {
-          flavor: (parsed.flavor ?? 'stock') as 'modules' | 'stock',
-          root,
-          ...(parsed.listen === undefined ? {} : { listen: parsed.listen }),
-          ...(parsed.serverName === undefined ? {} : { serverName: parsed.serverName }),
-          ...(parsed.prefix === undefined ? {} : { prefix: parsed.prefix }),
-        })
-        break
-      case 'apache': {
-        const form = (parsed.form ?? 'htaccess') as 'htaccess' | 'vhost'
-        text = apacheConfig(manifest, form === 'vhost' ? { form, root } : { form })
-        break
-      }
-      case 'caddy':
-        text = caddyConfig(manifest, { root, ...(parsed.address === undefined ? {} : { address: parsed.address }) })
-        break
-      case 'cloudfront':
-        text = cloudfrontFunction(manifest)
-        break
+    const options: Record<string, unknown> = {}
+    for (const [flag, def] of Object.entries(entry.flags)) {
+      const text = value(flag)
+      if (text !== undefined) options[def.option] = def.parse ? def.parse(text) : text
     }
-    if (parsed.out === undefined) {
-      process.stdout.write(text)
-      return
+    if (entry.takesRoot && options.root === undefined && (server !== 'apache' || options.form === 'vhost')) options.root = dir
+    entry.resolveOptions(options)
+    const text = entry.generate(manifest, options)
+    await emit(text, parsed.out)
+    for (const companion of entry.companions) {
+      const path = value(companion.flag)
+      if (path !== undefined) await emit(companion.generate(manifest, options), path)
     }
-    const out = resolve(parsed.out)
-    await mkdir(dirname(out), { recursive: true })
-    await writeFile(out, text)
-    process.stderr.write(`wrote ${out}\n`)
   },
 })
+
+async function emit(text: string, path: string | undefined): Promise<void> {
+  if (path === undefined) {
+    process.stdout.write(text)
+    return
+  }
+  const out = resolve(path)
+  await mkdir(dirname(out), { recursive: true })
+  await writeFile(out, text)
+  process.stderr.write(`wrote ${out}\n`)
+}

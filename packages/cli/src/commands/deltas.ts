@@ -11,6 +11,7 @@ import {
   type DeltaReport,
   type Manifest,
   type ResolvedCompressOptions,
+  type ResolvedDeltaOptions,
 } from '@preencode/core'
 import { parseInteger, parseList } from '../cli-utils.js'
 
@@ -24,6 +25,10 @@ export const deltaArgs = {
   previous: { type: 'string', description: "Folder holding the deployed site, to make deltas against its versions (default: the cache's build history)", valueHint: 'dir' },
   'delta-versions': { type: 'string', description: 'Deltas against at most this many previous versions of each file (default 3)', valueHint: 'n' },
   'delta-encodings': { type: 'string', description: 'Comma-separated: dcb,dcz (default both)', valueHint: 'list' },
+  pages: {
+    type: 'boolean',
+    description: 'Shared page dictionary: build preencode-dictionary.txt from the HTML pages, link it from each page, write page deltas against it (off by default: it edits the pages)',
+  },
 } as const
 
 interface DeltaFlags {
@@ -31,12 +36,13 @@ interface DeltaFlags {
   previous?: string | undefined
   'delta-versions'?: string | undefined
   'delta-encodings'?: string | undefined
+  pages?: boolean | undefined
 }
 
-/** Runs the delta step unless turned off; undefined when off (or unsupported and not asked for). */
-export async function runDeltas(dir: string, manifest: Manifest, compress: ResolvedCompressOptions, flags: DeltaFlags, rawArgs: readonly string[]): Promise<{ report: DeltaReport; text: string } | undefined> {
+/** The delta options the flags ask for; undefined when off (or unsupported and not asked for). */
+export function resolveDeltaFlags(flags: DeltaFlags, rawArgs: readonly string[]): ResolvedDeltaOptions | undefined {
   if (flags.deltas === false) return undefined
-  const asked = rawArgs.some((arg) => /^--(?:deltas|previous|delta-versions|delta-encodings)(?:=|$)/.test(arg))
+  const asked = rawArgs.some((arg) => /^--(?:deltas|previous|delta-versions|delta-encodings|pages)(?:=|$)/.test(arg))
   if (!supportsDictionaryCompression()) {
     if (!asked) return undefined
     throw userError('cli', `--deltas needs Node >= 24.15 (brotli with a dictionary); this is Node ${process.versions.node}. Upgrade Node or pass --no-deltas.`)
@@ -49,7 +55,12 @@ export async function runDeltas(dir: string, manifest: Manifest, compress: Resol
   const encodings = parseList(flags['delta-encodings'], 'delta-encodings')
   if (encodings?.some((e) => e !== 'dcb' && e !== 'dcz')) throw userError('cli', `--delta-encodings is \`${flags['delta-encodings']}\`; it accepts dcb, dcz or both.`)
   if (encodings) options.encodings = encodings as DeltaOptions['encodings']
-  const resolved = resolveDeltaOptions(options, process.cwd(), 'deltas')
+  if (flags.pages === true) options.pages = true
+  return resolveDeltaOptions(options, process.cwd(), 'deltas')
+}
+
+/** Writes the deltas of a compressed folder and renders their report. */
+export async function runDeltas(dir: string, manifest: Manifest, compress: ResolvedCompressOptions, resolved: ResolvedDeltaOptions): Promise<{ report: DeltaReport; text: string }> {
   const { report } = await writeDeltas(dir, manifest, resolved, {
     cacheDir: compress.cacheDir,
     cacheMaxBytes: compress.cacheMaxBytes,

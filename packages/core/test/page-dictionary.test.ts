@@ -1,0 +1,101 @@
+// The page dictionary: built without a system binary, useful on pages it never saw, linked from
+// every page with a relative href (once), and page deltas written against it (and against the
+// previous build's dictionary, for visitors who hold that one).
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { tempDir } from '@preencode/test-utils'
+import {
+  PAGE_DICTIONARY_PATH,
+  buildDictionary,
+  compressDirectory,
+  decodeWithDictionary,
+  encodeBuffer,
+  encodeWithDictionary,
+  preparePageDictionary,
+  resolveDeltaOptions,
+  writeDeltas,
+} from '@preencode/core'
+
+const WORDS = 'the of and to in is for that with as on by this are from be or an it at which you can not have more use'.split(' ')
+function pageOf(n: number, edition = ''): string {
+  let seed = n + 1
+  const random = (): number => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff }
+  const nav = Array.from({ length: 80 }, (_, i) => `<li><a href="/docs/page-${i}/">Page ${i} ${WORDS[i % WORDS.length]}</a></li>`).join('\n')
+  const text = Array.from({ length: 4 }, () => `<p>${Array.from({ length: 40 }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ')}.</p>`).join('\n')
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Page ${n}</title></head><body><nav><ul>${nav}</ul></nav><main><h1>Page ${n}${edition}</h1>${text}</main><footer>Shared footer of every page.</footer></body></html>\n`
+}
+
+describe('buildDictionary', () => {
+  it('is deterministic, within its size, and shrinks pages it was not built from', async () => {
+    const train = Array.from({ length: 40 }, (_, i) => Buffer.from(pageOf(i * 2)))
+    const held = Array.from({ length: 10 }, (_, i) => Buffer.from(pageOf(i * 2 + 1)))
+    const dictionary = buildDictionary(train, { size: 16384 })
+    expect(dictionary.byteLength).toBeLessThanOrEqual(16384)
+    expect(dictionary.byteLength).toBeGreaterThan(8192)
+    expect(buildDictionary(train, { size: 16384 }).equals(dictionary)).toBe(true)
+    let br = 0
+    let dcb = 0
+    for (const page of held) {
+      br += (await encodeBuffer('brotli', page, 11)).byteLength
+      const body = await encodeWithDictionary('dcb', page, dictionary)
+      expect((await decodeWithDictionary('dcb', body, dictionary)).equals(page)).toBe(true)
+      dcb += body.byteLength
+    }
+    expect(dcb).toBeLessThan(br * 0.4)
+  })
+
+  it('returns the samples themselves when they fit, and nothing without samples', () => {
+    expect(buildDictionary([Buffer.from('a'.repeat(2000)), Buffer.from('b'.repeat(2000))], { size: 65536 }).byteLength).toBe(4000)
+    expect(buildDictionary([], { size: 65536 }).byteLength).toBe(0)
+  })
+})
+
+describe('page dictionary', () => {
+  let site: Awaited<ReturnType<typeof tempDir>>
+  beforeEach(async () => { site = await tempDir('pages') })
+  afterEach(async () => { await site.remove() })
+
+  async function writePages(edition: string): Promise<void> {
+    for (let n = 0; n < 12; n++) {
+      const path = join(site.path, n === 0 ? 'index.html' : `docs/page-${n}/index.html`)
+      await mkdir(dirname(path), { recursive: true })
+      await writeFile(path, pageOf(n, edition))
+    }
+  }
+
+  it('links every page once with a relative href and writes page deltas that decode', async () => {
+    await writePages('')
+    const cache = join(site.path, '..', `${site.path.split('/').pop()}-cache`)
+    const options = resolveDeltaOptions({ pages: true })
+    const first = await preparePageDictionary(site.path, options.pageDictionaryBytes)
+    expect(first).toMatchObject({ pages: 12, linked: 12 })
+    expect(await readFile(join(site.path, 'index.html'), 'utf8')).toContain(`<head><link rel="compression-dictionary" href="${PAGE_DICTIONARY_PATH}">`)
+    expect(await readFile(join(site.path, 'docs/page-3/index.html'), 'utf8')).toContain(`href="../../${PAGE_DICTIONARY_PATH}"`)
+    expect((await preparePageDictionary(site.path, options.pageDictionaryBytes))?.linked).toBe(0)
+
+    const { manifest } = await compressDirectory(site.path, { cache })
+    const { manifest: withDeltas, report } = await writeDeltas(site.path, manifest, options, { cacheDir: cache })
+    const dictionaryEntry = withDeltas.files.find((f) => f.path === PAGE_DICTIONARY_PATH)!
+    expect(dictionaryEntry.useAsDictionary).toBe('*')
+    expect(dictionaryEntry.matchDest).toEqual(['document'])
+    const dictionary = await readFile(join(site.path, PAGE_DICTIONARY_PATH))
+    const page = withDeltas.files.find((f) => f.path === 'docs/page-3/index.html')!
+    for (const delta of page.deltas!) {
+      expect((await decodeWithDictionary(delta.encoding, await readFile(join(site.path, delta.path)), dictionary)).equals(await readFile(join(site.path, page.path)))).toBe(true)
+    }
+    expect(report.pages).toHaveLength(12)
+    const br = report.pages.reduce((t, p) => t + p.brotliBytes, 0)
+    expect(report.pages.reduce((t, p) => t + p.deltaBytes, 0)).toBeLessThan(br * 0.4)
+
+    // Next build with edited pages: deltas against the new dictionary and the previous one.
+    await writePages(' (second edition)')
+    await preparePageDictionary(site.path, options.pageDictionaryBytes)
+    const again = await writeDeltas(site.path, (await compressDirectory(site.path, { cache })).manifest, options, { cacheDir: cache })
+    const next = again.manifest.files.find((f) => f.path === 'docs/page-3/index.html')!
+    expect(new Set(next.deltas!.map((d) => d.dictionary)).size).toBe(2)
+    for (const delta of next.deltas!.filter((d) => d.dictionaryPath !== PAGE_DICTIONARY_PATH)) {
+      expect((await decodeWithDictionary(delta.encoding, await readFile(join(site.path, delta.path)), dictionary)).toString()).toContain('(second edition)')
+    }
+  })
+})

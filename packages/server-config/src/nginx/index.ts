@@ -1,0 +1,2 @@
+export { nginxConfig, type NginxConfigOptions } from './config.js'
+export { plainAcceptLists } from './accept-maps.js'

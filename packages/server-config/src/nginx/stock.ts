@@ -1,0 +1,20 @@
+/**
+ * nginx, stock flavour: no module beyond a stock build. The compressible location is stage 1
+ * itself: `alias` opens the first acceptable variant (or the original) directly, and a miss
+ * goes by `error_page 404` to the next stage (locations.ts). Serves br, zstd and gzip.
+ */
+import type { ServingPolicy } from '../policy.js'
+import { headers, type FlavourEntry } from './locations.js'
+import { nginxString as q, type NginxNames } from './names.js'
+
+export function stockEntry(n: NginxNames, _policy: ServingPolicy, root: string): FlavourEntry {
+  return {
+    entry: [
+      `error_page 404 = ${n.stage('')}${n.v('n1')}${n.v('url')};`,
+      `alias ${q(`${root}$uri${n.v('s1')}`)};`,
+      ...headers(n, n.v('ce1')),
+    ],
+    stageOff: [],
+  }
+}
+

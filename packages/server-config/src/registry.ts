@@ -1,0 +1,122 @@
+/**
+ * The server table: one entry per server with its options resolver, its generator, the files
+ * it writes beside the config, and its CLI flags. `serverConfig()`, the CLI `config` command
+ * and the plugins all go through it, so a new server is one file and one entry here.
+ */
+import type { Manifest } from '@preencode/core'
+import { apacheConfig } from './apache.js'
+import { caddyConfig } from './caddy.js'
+import { cloudfrontFunction, cloudfrontKeyValueStore, type CloudfrontFunctionOptions } from './cloudfront.js'
+import { nginxConfig } from './nginx/index.js'
+import {
+  resolveApacheOptions, resolveCaddyOptions, resolveNginxOptions,
+  type ApacheConfigOptions, type CaddyConfigOptions, type NginxConfigOptions,
+} from './options.js'
+
+export const SERVERS = ['apache', 'nginx', 'caddy', 'cloudfront'] as const
+export type Server = (typeof SERVERS)[number]
+
+/** A CLI flag that sets one option of a server's generator. */
+export interface ServerFlag {
+  /** The option it sets. */
+  option: string
+  description: string
+  valueHint?: string
+  /** Turns the flag's text into the option's value (default: the text itself). */
+  parse?: (value: string) => unknown
+}
+
+/** A file generated beside the config (e.g. CloudFront's KeyValueStore data), written by a CLI flag. */
+export interface ServerCompanion<O> {
+  /** The CLI flag that names where to write it. */
+  flag: string
+  description: string
+  generate(manifest: Manifest, options: O): string
+}
+
+export interface ServerEntry<O> {
+  readonly description: string
+  /** Validates the server-specific options; throws naming the option at fault. */
+  resolveOptions(options: O): unknown
+  /** The config text. Pure. */
+  generate(manifest: Manifest, options: O): string
+  /** Whether the generator takes `root` (the CLI defaults it to the site folder). */
+  readonly takesRoot: boolean
+  readonly flags: Readonly<Record<string, ServerFlag>>
+  readonly companions: readonly ServerCompanion<O>[]
+}
+
+export interface ServerOptionsMap {
+  apache: ApacheConfigOptions
+  nginx: NginxConfigOptions
+  caddy: CaddyConfigOptions
+  cloudfront: CloudfrontFunctionOptions
+}
+
+const ROOT_FLAG: ServerFlag = { option: 'root', description: 'Where the site lives on the server; default: <dir> made absolute', valueHint: 'path' }
+const IMMUTABLE_FLAG: ServerFlag = {
+  option: 'immutable',
+  description: 'Regex over the URL path of immutable (content-hashed) files; default: hashed names',
+  valueHint: 'regex',
+  parse: (value) => new RegExp(value),
+}
+
+export const SERVER_REGISTRY: { readonly [S in Server]: ServerEntry<ServerOptionsMap[S]> } = Object.freeze({
+  apache: {
+    description: '.htaccess (default) or vhost rules for Apache 2.4',
+    resolveOptions: resolveApacheOptions,
+    generate: apacheConfig,
+    takesRoot: true,
+    flags: {
+      form: { option: 'form', description: 'htaccess (default) or vhost', valueHint: 'htaccess|vhost' },
+      root: { ...ROOT_FLAG, description: 'vhost: where the site lives on the server; default: <dir> made absolute' },
+      immutable: IMMUTABLE_FLAG,
+    },
+    companions: [],
+  },
+  nginx: {
+    description: 'an http-context include: maps and one server block',
+    resolveOptions: resolveNginxOptions,
+    generate: nginxConfig,
+    takesRoot: true,
+    flags: {
+      flavor: { option: 'flavor', description: 'stock (default; no extra module) or modules (gzip_static + brotli_static)', valueHint: 'stock|modules' },
+      root: ROOT_FLAG,
+      listen: { option: 'listen', description: 'listen parameters (default 80)' },
+      'server-name': { option: 'serverName', description: 'server_name (default _)' },
+      prefix: { option: 'prefix', description: 'prefix of the variables, for a second site in one nginx (default preencode)' },
+      immutable: IMMUTABLE_FLAG,
+    },
+    companions: [],
+  },
+  caddy: {
+    description: 'a Caddyfile site block (Caddy >= 2.11)',
+    resolveOptions: resolveCaddyOptions,
+    generate: caddyConfig,
+    takesRoot: true,
+    flags: {
+      root: ROOT_FLAG,
+      address: { option: 'address', description: 'site address (default :80; "" for the directives only)' },
+      immutable: IMMUTABLE_FLAG,
+    },
+    companions: [],
+  },
+  cloudfront: {
+    description: 'a CloudFront Function (viewer-request) and its KeyValueStore data',
+    resolveOptions: (options) => options,
+    generate: cloudfrontFunction,
+    takesRoot: false,
+    flags: {
+      'index-file': { option: 'indexFile', description: 'name appended to URIs ending in / (default index.html)' },
+    },
+    companions: [{
+      flag: 'key-value-store',
+      description: 'Also write the KeyValueStore data (import JSON) to this file',
+      generate: cloudfrontKeyValueStore,
+    }],
+  },
+})
+
+export function isServer(value: unknown): value is Server {
+  return typeof value === 'string' && (SERVERS as readonly string[]).includes(value)
+}
