@@ -60,6 +60,7 @@ export { printablePath } from './paths.js'
 export { checkBudgets, parseByteSize, resolveBudgets, sizeIn, type BudgetCheck, type BudgetFormat, type BudgetResult, type ResolvedBudget, type SizeBudget } from './budgets.js'
 export { budgetSummaryLine, formatBudgetMarkdown, formatBudgetTable } from './budget-report.js'
 export { appendGithubStepSummary, enforceBudgets } from './enforce-budgets.js'
+export { htmlReportData, renderHtmlReport, type HtmlReportData, type HtmlReportOptions } from './html-report.js'
 export { createProgress, formatTimeLeft, progressStatus, type Progress, type ProgressBytes, type ProgressOptions, type ProgressStream } from './progress.js'
 
 // Compression dictionary transport (RFC 9842)

@@ -83,3 +83,20 @@ describe('size budgets in the plugin', () => {
     await expect(viteBuild(root, [preencode(peer)])).rejects.toThrow(/Unknown option `algorithms` \(another plugin's name\): use `formats: \['gzip', 'brotli', 'zstd'\]`/)
   })
 })
+
+describe("report: 'html'", () => {
+  it('writes preencode-report.html beside the output (not into it) with every file of the manifest', async () => {
+    const root = await app()
+    const capture = await viteBuild(root, [preencode(options(root, { report: 'html' }))])
+    const dist = join(root, 'dist')
+    const html = await readFile(join(root, 'preencode-report.html'), 'utf8')
+    const json = /<script type="application\/json" id="preencode-data">(.*?)<\/script>/s.exec(html)?.[1]
+    const data = JSON.parse(json!) as { files: { path: string; size: number; variants: Record<string, number> }[] }
+    const manifest = await readManifest(dist)
+    expect(data.files).toEqual(manifest.files.map((f) => ({ path: f.path, size: f.size, contentType: f.contentType, variants: Object.fromEntries(f.variants.map((v) => [v.format, v.size])) })))
+    expect(await listFiles(dist)).not.toContain('preencode-report.html')
+    // The text table is printed too, and where the file went.
+    expect(capture.lines.some((line) => /preencode: \d+ of \d+ files/.test(line))).toBe(true)
+    expect(capture.lines).toContain('preencode: wrote preencode-report.html (open it in a browser)')
+  })
+})
