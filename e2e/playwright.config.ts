@@ -40,5 +40,7 @@ export default defineConfig<object, ServerOptions>({
     { name: 'frameworks', testDir: './frameworks', timeout: 600_000 },
     // RFC 9842 delta updates: a Vite app built twice, served by each real server to Chromium.
     { name: 'dictionary', testDir: './dictionary', timeout: 600_000 },
+    // The HTML report (`preencode report --html`) opened from the file in Chromium, offline.
+    { name: 'report', testDir: './report' },
   ],
 })

@@ -10,7 +10,7 @@ import { chmod, mkdir, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { compressDirectory, decodeWithDictionary, resolveDeltaOptions, writeDeltas, type Manifest } from '@preencode/core'
-import { createPreencodeMiddleware } from '@preencode/server-config'
+import { createPreencodeMiddleware, verifySite } from '@preencode/server-config'
 import { freePort, startProcess, tempDir } from '@preencode/test-utils'
 import { createServer } from 'node:http'
 import { writeServerFiles, type ServerKind } from '../harness/servers.ts'
@@ -163,6 +163,10 @@ test.describe('dictionary responses on every server', () => {
             expect(comparable(got), `${kind}: ${label} ${path}`).toEqual(comparable(expected))
           }
         }
+        // `preencode verify`'s checks, delta probes included, pass on this server.
+        const verified = await verifySite(`http://127.0.0.1:${port}/`, manifest, site)
+        expect(verified.checks.filter((c) => c.acceptEncoding === 'dcb' || c.acceptEncoding === 'dcz')).toHaveLength(entry.deltas!.length)
+        expect(verified.failures.map((f) => `${f.url} ${f.acceptEncoding}: ${f.problems.join('; ')}`)).toEqual([])
         // A NUL in the header: the server refuses the request or ignores the header, never a delta.
         const nul = await rawStatus(port, `GET /${NEW_PATH} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: dcb\r\nAvailable-Dictionary: :${b64(V_DOUBLE).slice(0, 42)}\0=:\r\nConnection: close\r\n\r\n`)
         expect(nul).toMatch(/^HTTP\/1\.1 (200|400)/)

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { userError } from '@preencode/core'
+import { userError, type CompressOptions } from '@preencode/core'
 import { checkDeployLimits, type KeepPolicy } from '@preencode/deploy'
 
 /** The `deploy` section of the config file; every field is optional. */
@@ -43,6 +43,8 @@ export interface DeployConfig {
 
 /** The whole config file. Other sections (compress, config…) belong to other commands. */
 export interface PreencodeConfig {
+  /** What `preencode compress` uses: every option of the plugins, size `budgets` included; flags win. */
+  compress?: CompressOptions
   deploy?: DeployConfig
   [section: string]: unknown
 }

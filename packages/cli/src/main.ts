@@ -11,5 +11,6 @@ export const main = defineCommand({
     config: () => import('./commands/config.js').then((m) => m.configCommand),
     deploy: () => import('./commands/deploy.js').then((m) => m.deployCommand),
     verify: () => import('./commands/verify.js').then((m) => m.verifyCommand),
+    report: () => import('./commands/report.js').then((m) => m.reportCommand),
   },
 })

@@ -122,6 +122,50 @@ describe('preencode compress', () => {
     expect(existsSync(join(work, 'node_modules'))).toBe(false)
   })
 
+  it("reads the config file's compress section; flags win; its mistakes name the file and key", async () => {
+    const { work, dir } = await site()
+    await writeFile(join(work, 'preencode.config.json'), JSON.stringify({ compress: { formats: ['gzip'], threshold: 100, exclude: ['logo.svg'] } }))
+    const run = cli(['compress', dir, '--no-cache'], work)
+    expect(run.stderr).toBe('')
+    expect(await variants(dir)).toEqual(['assets/app-3f2a9c1b.js.gz', 'assets/style-9a8b7c6d.css.gz', 'index.html.gz'])
+    expect(cli(['compress', dir, '--no-cache', '--formats', 'brotli'], work).status).toBe(0)
+    expect(await variants(dir)).toEqual(['assets/app-3f2a9c1b.js.br', 'assets/style-9a8b7c6d.css.br', 'index.html.br'])
+    await writeFile(join(work, 'preencode.config.json'), JSON.stringify({ compress: { levels: { brotli: 12 } } }))
+    const bad = cli(['compress', dir], work)
+    expect(bad.status).toBe(1)
+    expect(bad.stderr.trim()).toBe(`[preencode] [cli] ${join(work, 'preencode.config.json')}: \`compress.levels.brotli\` is 12; brotli accepts a whole number from 0 to 11.`)
+  })
+
+  it("an option from vite-plugin-compression2 is refused with preencode's name for it", async () => {
+    const { work, dir } = await site()
+    await writeFile(join(work, 'preencode.config.json'), JSON.stringify({ compress: { algorithms: ['gzip', 'brotliCompress'], deleteOriginalAssets: true } }))
+    const run = cli(['compress', dir], work)
+    expect(run.status).toBe(1)
+    expect(run.stderr).toMatch(/`compress\.algorithms` \(another plugin's name\): use `formats: \['gzip', 'brotli', 'zstd'\]`/)
+    await writeFile(join(work, 'preencode.config.json'), JSON.stringify({ compress: { formats: ['gzip', 'brotliCompress'] } }))
+    expect(cli(['compress', dir], work).stderr).toMatch(/Unknown format `brotliCompress` in `compress\.formats` \(use `brotli`\)/)
+    await writeFile(join(work, 'preencode.config.json'), JSON.stringify({ compress: { deleteOriginalAssets: true } }))
+    expect(cli(['compress', dir], work).stderr).toMatch(/`compress\.deleteOriginalAssets` \(another plugin's name\): use `keepOriginals: false`/)
+  })
+
+  it('--include is the whole set (any type it names), --exclude wins; both repeatable and comma-separated', async () => {
+    const { work, dir } = await site()
+    await writeFile(join(dir, 'notes.custom'), 'a custom text format that preencode does not list\n'.repeat(60))
+    const run = cli(['compress', dir, '--no-cache', '--formats', 'gzip', '--include', '**/*.{js,css},*.custom', '--include=logo.svg', '--exclude', 'assets/style-*'], work)
+    expect(run.stderr).toBe('')
+    expect(await variants(dir)).toEqual(['assets/app-3f2a9c1b.js.gz', 'logo.svg.gz', 'notes.custom.gz'])
+    expect(cli(['compress', dir, '--include'], work).stderr).toMatch(/--include needs a glob/)
+  })
+
+  it('--concurrency is checked and used', async () => {
+    const { work, dir } = await site()
+    expect(cli(['compress', dir, '--no-cache', '--concurrency', '1'], work).status).toBe(0)
+    expect((await variants(dir)).length).toBe(12)
+    const bad = cli(['compress', dir, '--concurrency', '0'], work)
+    expect(bad.status).toBe(1)
+    expect(bad.stderr).toMatch(/--concurrency is 0; it must be at least 1/)
+  })
+
   it('--json prints only the report as JSON', async () => {
     const { work, dir, cache } = await site()
     const run = cli(['compress', dir, '--json', '--cache-dir', cache], work)
@@ -162,7 +206,8 @@ describe('preencode compress', () => {
     const { work, dir } = await site()
     const high = cli(['compress', dir, '--level-brotli', '12'], work)
     expect(high.status).toBe(1)
-    expect(high.stderr).toMatch(/brotli accepts a whole number from 0 to 11/)
+    // The flag's name, not the plugin option's (`levels.brotli`).
+    expect(high.stderr.trim()).toBe('[preencode] [cli] --level-brotli is 12; brotli accepts a whole number from 0 to 11.')
     const word = cli(['compress', dir, '--level-gzip', 'max'], work)
     expect(word.status).toBe(1)
     expect(word.stderr).toMatch(/--level-gzip must be a whole number; got `max`/)
@@ -216,9 +261,15 @@ describe('preencode compress', () => {
     const child = spawn(process.execPath, [BIN, 'compress', dir, '--no-cache', '--formats', 'brotli'], { cwd: work, env: { ...process.env, NO_COLOR: '1' } })
     let stderr = ''
     child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
-    await new Promise((done) => setTimeout(done, 700))
+    // Interrupt once the run is underway (its first file written), not after a fixed delay: on
+    // a loaded machine the process may still be starting, before its Ctrl-C handler exists.
+    let running = true
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => { running = false; done(code) }))
+    while (running && !(await readdir(dir)).some((f) => f.endsWith('.br') || f.includes('.tmp-'))) {
+      await new Promise((done) => setTimeout(done, 20))
+    }
     child.kill('SIGINT')
-    const status = await new Promise<number | null>((done) => child.once('exit', (code) => done(code)))
+    const status = await exited
     expect(status).toBe(1)
     expect(stderr).toMatch(/Interrupted/)
     const leftovers = (await readdir(dir)).filter((f) => f.includes('.tmp-'))

@@ -9,13 +9,15 @@ import { userError, type ErrorComponent } from './errors.js'
 import { resolveCompressOptions, type CompressOptions, type ResolvedCompressOptions } from './options.js'
 
 /** `true`: the table; `'json'`: one line of JSON (the `CompressReport`); `false`: nothing. */
-export type ReportMode = boolean | 'json'
+export type ReportMode = boolean | 'json' | 'html'
 
 /** Options of a build integration: every compression option, plus how it reports. */
 export interface BuildOptions extends CompressOptions {
   /**
    * Report after each build through the bundler's logger: `true` for the table, `'json'` for
-   * one line of JSON (the `CompressReport`), `false` for nothing.
+   * one line of JSON (the `CompressReport`), `false` for nothing. `'html'`: the table, and the
+   * visual report (treemap by bytes, sortable table, totals) written to
+   * `preencode-report.html` in the project root, beside the output, never inside it.
    * @default true
    */
   report?: ReportMode
@@ -68,13 +70,15 @@ export function resolveBuildOptions<T extends BuildOptions>(
     else if (key !== 'report' && key !== 'deltas') compressOptions[key] = value
   }
   const report = options.report ?? true
-  if (report !== true && report !== false && report !== 'json') {
-    throw userError(context.component, `\`report\` is ${JSON.stringify(report)}; it accepts true, false or 'json'.`)
+  if (report !== true && report !== false && report !== 'json' && report !== 'html') {
+    throw userError(context.component, `\`report\` is ${JSON.stringify(report)}; it accepts true, false, 'json' or 'html'.`)
   }
   const extra = context.exclude ?? []
   const userExclude = compressOptions.exclude ?? []
   // A malformed `exclude` goes to core unchanged, whose message names it.
-  if (extra.length > 0 && Array.isArray(userExclude)) compressOptions.exclude = [...(userExclude as unknown[]), ...extra]
+  // One pattern alone (`exclude: /\.map$/`) is allowed, as in Rollup's createFilter.
+  const userList = typeof userExclude === 'string' || userExclude instanceof RegExp ? [userExclude] : userExclude
+  if (extra.length > 0 && Array.isArray(userList)) compressOptions.exclude = [...(userList as unknown[]), ...extra]
   const compress = resolveCompressOptions(compressOptions as CompressOptions, context.root)
   return { report, compress, deltas: resolveBuildDeltas(options.deltas, context), rest }
 }

@@ -3,12 +3,15 @@
  * compress the directories a build wrote, report, and write the server configs, so that every
  * integration behaves the same in watch mode, with colour, and with its cache and configs.
  */
-import { relative } from 'node:path'
+import { basename, join, relative } from 'node:path'
 import type { ResolvedBuildOptions } from './build-options.js'
 import { compressDirectory, type CompressLogger } from './compress-directory.js'
 import type { Manifest } from './manifest.js'
 import { isInsideDirectory, outermostDirectories } from './paths.js'
+import { enforceBudgets } from './enforce-budgets.js'
+import { renderHtmlReport } from './html-report.js'
 import { formatReport } from './report.js'
+import { writeFileAtomically } from './write.js'
 import { formatDeltaReport, type DeltaReport } from './delta-report.js'
 import { preparePageDictionary } from './page-dictionary.js'
 import { writeDeltas } from './write-deltas.js'
@@ -91,7 +94,7 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
   const run = {
     logger: {
       info: (message: string) => {
-        if (options.report === true) logger.info(message)
+        if (options.report === true || options.report === 'html') logger.info(message)
       },
       warn: (message: string) => logger.warn(message),
     },
@@ -107,7 +110,7 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
       // cache hits) and regenerate until nothing changes; the second pass is already stable.
       for (let pass = 0; pass < 3; pass++) {
         const changed = await init.writeServerConfigs(current)
-        if (options.report === true) for (const path of changed) logger.info(`preencode: wrote ${relative(root, path)}`)
+        if (options.report === true || options.report === 'html') for (const path of changed) logger.info(`preencode: wrote ${relative(root, path)}`)
         if (!changed.some((path) => isInsideDirectory(path, dir))) break
         current = (await compressDirectory(dir, options.compress, run)).manifest
       }
@@ -128,7 +131,21 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
     else if (options.report) logger.info(`\n${heading(root, dir, dirs, output.environment)}${formatReport(report, { color: output.color })}`)
     if (deltaReport && options.report === 'json') logger.info(JSON.stringify({ deltas: deltaReport }))
     else if (deltaReport && options.report) logger.info(formatDeltaReport(deltaReport))
+    if (options.report === 'html') {
+      const file = join(root, htmlReportName(root, dir, dir === output.siteDir || dirs.length === 1))
+      await writeFileAtomically(file, renderHtmlReport(current, { title: `preencode report: ${relative(root, dir) || basename(dir)}` }))
+      logger.info(`preencode: wrote ${relative(root, file)} (open it in a browser)`)
+    }
+    // A file over a size budget fails the build (the table is in the message); the output and
+    // its server configs are complete first, so what grew can be looked at.
+    await enforceBudgets(report, 'core')
   }
+}
+
+/** `preencode-report.html` for the site; `preencode-report.<folder>.html` for other outputs. */
+function htmlReportName(root: string, dir: string, isSite: boolean): string {
+  if (isSite) return 'preencode-report.html'
+  return `preencode-report.${(relative(root, dir) || basename(dir)).replace(/[^\w.-]+/g, '-')}.html`
 }
 
 /** Which output a report is about, when that is not obvious (several outputs, a non-client environment). */

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module'
 import { realpath, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { checkBudgets } from './budgets.js'
 import type { CompressionCache } from './cache.js'
 import { createDebug } from './debug.js'
 import { userError } from './errors.js'
@@ -200,6 +201,7 @@ async function compressWithCache(root: string, options: ResolvedCompressOptions,
   const pruned = cacheMisses > 0 ? await cache.prune() : { removedEntries: 0 }
 
   const report = buildReport(manifest, counters(root, options, started, outcomes, pool, { pruned: pruned.removedEntries, stale: stale.length, tempFiles, originalsRemoved }))
+  if (options.budgets.length > 0) report.budgets = checkBudgets(manifest, options.budgets)
   return { manifest, report }
 }
 

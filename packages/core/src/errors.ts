@@ -29,6 +29,8 @@ export type PreencodeErrorCode =
   | 'TARGET_FAILED'
   /** A verification found served bytes or headers that do not match the manifest. */
   | 'VERIFY_FAILED'
+  /** A file is larger than a size budget allows, or a budget matches no file. */
+  | 'OVER_BUDGET'
   /** Anything else: a bug or an environment failure. */
   | 'INTERNAL'
 

@@ -27,7 +27,8 @@ export type { ZstdParams } from './codecs/zstd.js'
 export { decodeBuffer, encodeBuffer, encoderParams, encoderSettings, encodeWithParams, ENGINE_VERSION, type EncodeHints } from './encoders.js'
 
 // Options
-export { DEFAULT_COMPRESS_OPTIONS, resolveCompressOptions, type CompressOptions, type ResolvedCompressOptions } from './options.js'
+export { DEFAULT_COMPRESS_OPTIONS, resolveCompressOptions, type CompressOptions, type FilePattern, type ResolvedCompressOptions } from './options.js'
+export { peerFormatName, peerOptionHint } from './peer-options.js'
 export { cacheClassOf, DEFAULT_CACHE_CONTROL, resolveCachePolicy, type CacheClass, type CachePolicyOptions, type ResolvedCachePolicy } from './cache-policy.js'
 export { resolveBuildOptions, type BuildOptions, type BuildOptionsContext, type ReportMode, type ResolvedBuildOptions } from './build-options.js'
 
@@ -47,12 +48,19 @@ export { checkSidecarOwnership, type OwnershipResult, type SidecarClash } from '
 
 // The manifest
 export { MANIFEST_FILENAME, MANIFEST_VERSION, readManifest, type Manifest, type ManifestDelta, type ManifestFile, type ManifestVariant } from './manifest.js'
-export { optionsFromManifest, recordSettings, type ManifestSettings } from './manifest-settings.js'
+export { optionsFromManifest, recordSettings, type ManifestSettings, type RecordedPattern } from './manifest-settings.js'
 export { describeDrift, manifestDrift, reconcileManifest, type ManifestDrift, type ReconcileResult } from './reconcile.js'
 export { compressibleExtensions, contentTypeOf, isCompressible } from './media-types.js'
 
 // Reports and progress
 export { buildReport, formatBytes, formatReport, summaryLine, type CompressReport, type FormatReport, type FormatReportOptions, type LargestFile, type ReportCounters, type SkipReason } from './report.js'
+export { printablePath } from './paths.js'
+
+// Size budgets
+export { checkBudgets, parseByteSize, resolveBudgets, sizeIn, type BudgetCheck, type BudgetFormat, type BudgetResult, type ResolvedBudget, type SizeBudget } from './budgets.js'
+export { budgetSummaryLine, formatBudgetMarkdown, formatBudgetTable } from './budget-report.js'
+export { appendGithubStepSummary, enforceBudgets } from './enforce-budgets.js'
+export { htmlReportData, renderHtmlReport, type HtmlReportData, type HtmlReportOptions } from './html-report.js'
 export { createProgress, formatTimeLeft, progressStatus, type Progress, type ProgressBytes, type ProgressOptions, type ProgressStream } from './progress.js'
 
 // Compression dictionary transport (RFC 9842)

@@ -1,7 +1,7 @@
 import { looksContentHashed, type CacheClass, type CachePolicyOptions } from './cache-policy.js'
 import type { Format } from './formats.js'
 import type { Manifest } from './manifest.js'
-import type { CompressOptions, ResolvedCompressOptions } from './options.js'
+import type { CompressOptions, FilePattern, ResolvedCompressOptions } from './options.js'
 
 /**
  * The settings of the run that wrote a manifest. Commands that find the manifest out of date
@@ -12,8 +12,9 @@ export interface ManifestSettings {
   levels: Record<Format, number>
   threshold: number
   minSaving: number
-  include: string[]
-  exclude: string[]
+  /** Globs as written; a RegExp as `{ regexp: source, flags }` (JSON has no RegExp). */
+  include: RecordedPattern[]
+  exclude: RecordedPattern[]
   keepOriginals: boolean
   /** The cache directory (absolute), or false when the run had the cache off. */
   cache: string | false
@@ -27,14 +28,20 @@ export interface ManifestSettings {
   immutable: string
 }
 
+/** A file pattern in JSON: a glob as is, a RegExp by its source and flags. */
+export type RecordedPattern = string | { regexp: string; flags: string }
+
+const recordPattern = (p: FilePattern): RecordedPattern => (typeof p === 'string' ? p : { regexp: p.source, flags: p.flags })
+const patternOf = (p: RecordedPattern): FilePattern => (typeof p === 'string' ? p : new RegExp(p.regexp, p.flags))
+
 /** What to record for `options`. */
 export function recordSettings(options: ResolvedCompressOptions): ManifestSettings {
   return {
     levels: { ...options.levels },
     threshold: options.threshold,
     minSaving: options.minSaving,
-    include: [...options.include],
-    exclude: [...options.exclude],
+    include: options.include.map(recordPattern),
+    exclude: options.exclude.map(recordPattern),
     keepOriginals: options.keepOriginals,
     cache: options.cacheDir,
     cacheMaxBytes: options.cacheMaxBytes,
@@ -62,8 +69,8 @@ export function optionsFromManifest(manifest: Manifest): CompressOptions {
     levels: { ...settings.levels },
     threshold: settings.threshold,
     minSaving: settings.minSaving,
-    include: [...settings.include],
-    exclude: [...settings.exclude],
+    include: settings.include.map(patternOf),
+    exclude: settings.exclude.map(patternOf),
     keepOriginals: settings.keepOriginals,
     cache: settings.cache,
     cacheMaxBytes: settings.cacheMaxBytes,

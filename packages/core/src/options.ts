@@ -1,8 +1,10 @@
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
+import { resolveBudgets, type ResolvedBudget, type SizeBudget } from './budgets.js'
 import { defaultCacheDir } from './cache-dir.js'
 import { isSharedCacheUrl, parseSharedCacheUrl, type SharedCacheLocation } from './shared-cache-location.js'
 import { userError } from './errors.js'
+import { peerFormatName, unknownOptionMessage } from './peer-options.js'
 import { ALL_FORMATS, CODECS, isFormat, type Format } from './formats.js'
 import { resolveCachePolicy, type CachePolicyOptions, type ResolvedCachePolicy } from './cache-policy.js'
 
@@ -31,16 +33,19 @@ export interface CompressOptions {
    */
   minSaving?: number
   /**
-   * Extra glob patterns (relative to the directory) of files to compress even if their type
-   * is not on the compressible list.
-   * @default []
+   * Which files to compress, as in Rollup's `createFilter`: globs or RegExps tested against the
+   * path relative to the output folder (`assets/app.js`). When given, it is the whole set, and
+   * the files it matches are compressed whatever their type. Not given: every file of a
+   * compressible type (html, css, js, json, svg, xml, txt, wasm, fonts but woff2…).
+   * @default every file of a compressible type
+   * @example ['**\/*.{html,js,css}', /\.wasm$/]
    */
-  include?: string[]
+  include?: FilePattern | readonly FilePattern[]
   /**
-   * Glob patterns (relative to the directory) of files never to compress.
+   * Files never to compress (they stay in the manifest), as in Rollup's `createFilter`.
    * @default []
    */
-  exclude?: string[]
+  exclude?: FilePattern | readonly FilePattern[]
   /**
    * Keep the uncompressed originals on disk. With `false` only the variants stay (the gzip one
    * always), and the generated server configs decompress for clients that accept no encoding.
@@ -75,15 +80,24 @@ export interface CompressOptions {
   concurrency?: number
   /** Cache-Control classes written into the manifest and the server configs. */
   cachePolicy?: CachePolicyOptions
+  /**
+   * Size budgets checked after each run, e.g. `[{ path: 'assets/*.js', format: 'brotli', max: '150 kB' }]`:
+   * the report lists files over budget, the CLI exits 1 and the plugins fail the build.
+   * @default []
+   */
+  budgets?: SizeBudget[]
 }
+
+/** A glob (`'assets/**\/*.js'`) or a RegExp tested against the path relative to the output folder. */
+export type FilePattern = string | RegExp
 
 export interface ResolvedCompressOptions {
   formats: Format[]
   levels: Record<Format, number>
   threshold: number
   minSaving: number
-  include: string[]
-  exclude: string[]
+  include: FilePattern[]
+  exclude: FilePattern[]
   keepOriginals: boolean
   /** Absolute cache directory, or false when caching is off. */
   cacheDir: string | false
@@ -92,6 +106,7 @@ export interface ResolvedCompressOptions {
   cacheMaxBytes: number
   concurrency: number
   cachePolicy: ResolvedCachePolicy
+  budgets: ResolvedBudget[]
 }
 
 export const DEFAULT_COMPRESS_OPTIONS = Object.freeze({
@@ -107,7 +122,7 @@ export const DEFAULT_COMPRESS_OPTIONS = Object.freeze({
 
 const OPTION_KEYS = new Set<string>([
   'formats', 'levels', 'threshold', 'minSaving', 'include', 'exclude', 'keepOriginals', 'cache',
-  'cacheEndpoint', 'cacheMaxBytes', 'concurrency', 'cachePolicy',
+  'cacheEndpoint', 'cacheMaxBytes', 'concurrency', 'cachePolicy', 'budgets',
 ])
 
 function fail(message: string): never {
@@ -132,12 +147,15 @@ export function isResolvedCompressOptions(options: unknown): options is Resolved
  */
 export function resolveCompressOptions(options: CompressOptions = {}, cwd: string = process.cwd()): ResolvedCompressOptions {
   for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key)) fail(`Unknown option \`${key}\`. Known options: ${[...OPTION_KEYS].join(', ')}.`)
+    if (!OPTION_KEYS.has(key)) fail(unknownOptionMessage(key, OPTION_KEYS))
   }
   const formats = options.formats ?? [...DEFAULT_COMPRESS_OPTIONS.formats]
   if (!Array.isArray(formats) || formats.length === 0) fail(`\`formats\` must be a non-empty array of ${ALL_FORMATS.join(', ')}.`)
   for (const format of formats) {
-    if (!isFormat(format)) fail(`Unknown format \`${String(format)}\` in \`formats\`. Accepted: ${ALL_FORMATS.join(', ')}.`)
+    if (!isFormat(format)) {
+      const peer = peerFormatName(String(format))
+      fail(`Unknown format \`${String(format)}\` in \`formats\`${peer ? ` (use \`${peer}\`)` : ''}. Accepted: ${ALL_FORMATS.join(', ')}.`)
+    }
   }
   const levels = { ...DEFAULT_COMPRESS_OPTIONS.levels }
   for (const [format, level] of Object.entries(options.levels ?? {})) {
@@ -156,10 +174,16 @@ export function resolveCompressOptions(options: CompressOptions = {}, cwd: strin
   if (!isNonNegativeInteger(concurrency) || concurrency < 1) fail(`\`concurrency\` is ${String(concurrency)}; it must be a whole number >= 1.`)
   const cacheMaxBytes = options.cacheMaxBytes ?? DEFAULT_COMPRESS_OPTIONS.cacheMaxBytes
   if (!isNonNegativeInteger(cacheMaxBytes)) fail(`\`cacheMaxBytes\` is ${String(cacheMaxBytes)}; it must be a whole number of bytes >= 0.`)
-  for (const key of ['include', 'exclude'] as const) {
-    const value = options[key]
-    if (value !== undefined && (!Array.isArray(value) || value.some((p) => typeof p !== 'string'))) fail(`\`${key}\` must be an array of glob strings.`)
+  const patterns = (key: 'include' | 'exclude'): FilePattern[] => {
+    const value: unknown = options[key]
+    const list: unknown[] = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]
+    for (const p of list) {
+      if (!((typeof p === 'string' && p !== '') || p instanceof RegExp)) fail(`\`${key}\` has ${JSON.stringify(p) ?? String(p)}; it takes globs ('assets/**/*.js') and RegExps (/\\.js$/), alone or in an array.`)
+    }
+    return list as FilePattern[]
   }
+  const include = patterns('include')
+  const exclude = patterns('exclude')
   const cache = options.cache ?? true
   if (typeof cache !== 'boolean' && typeof cache !== 'string') fail('`cache` must be true, false, a directory path or s3://bucket/prefix.')
   if (options.cacheEndpoint !== undefined && typeof options.cacheEndpoint !== 'string') fail('`cacheEndpoint` must be a URL string such as http://127.0.0.1:9000.')
@@ -173,14 +197,15 @@ export function resolveCompressOptions(options: CompressOptions = {}, cwd: strin
     levels,
     threshold,
     minSaving,
-    include: options.include ?? [],
-    exclude: options.exclude ?? [],
+    include,
+    exclude,
     keepOriginals,
     cacheDir,
     sharedCache,
     cacheMaxBytes,
     concurrency,
     cachePolicy: resolveCachePolicy(options.cachePolicy),
+    budgets: resolveBudgets(options.budgets),
   }
   RESOLVED.add(resolved)
   return resolved

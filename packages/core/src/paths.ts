@@ -13,3 +13,12 @@ export function isInsideDirectory(child: string, parent: string): boolean {
 export function outermostDirectories(dirs: readonly string[]): string[] {
   return dirs.filter((dir) => !dirs.some((other) => other !== dir && isInsideDirectory(dir, other)))
 }
+
+/**
+ * A file name as one printable line: control characters (a newline in a name would split a
+ * table row) shown as JSON escapes, e.g. `a\nb.html`.
+ */
+export function printablePath(path: string): string {
+  // eslint-disable-next-line no-control-regex
+  return path.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => JSON.stringify(c).slice(1, -1))
+}

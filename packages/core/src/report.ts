@@ -1,6 +1,9 @@
 import { styleText } from 'node:util'
 import { ALL_FORMATS, CODECS, type Format } from './formats.js'
+import { formatBudgetTable } from './budget-report.js'
+import type { BudgetResult } from './budgets.js'
 import type { Manifest } from './manifest.js'
+import { printablePath } from './paths.js'
 
 /** Why a file got no variant at all. */
 export type SkipReason = 'excluded' | 'incompressible' | 'below-threshold' | 'no-saving'
@@ -65,6 +68,8 @@ export interface CompressReport {
   originalsRemoved: { files: number; bytes: number }
   /** Most bytes of originals held in memory at once (the pool's byte budget at work). */
   peakBytesInFlight: number
+  /** The size budgets' verdict, when `budgets` were given. */
+  budgets?: BudgetResult
 }
 
 export interface ReportCounters {
@@ -189,13 +194,13 @@ export function formatReport(report: CompressReport, options: FormatReportOption
   const top = report.largest.slice(0, options.top ?? 5)
   if (top.length > 0) {
     lines.push(dim('  largest:'))
-    const pathWidth = Math.min(60, Math.max(...top.map((f) => f.path.length)))
+    const pathWidth = Math.min(60, Math.max(...top.map((f) => printablePath(f.path).length)))
     for (const file of top) {
       const variants = [...file.variants]
         .sort((a, b) => ALL_FORMATS.indexOf(a.format) - ALL_FORMATS.indexOf(b.format))
         .map((v) => `${CODECS[v.format].extension.slice(1)} ${formatBytes(v.size)}`)
         .join('  ')
-      lines.push(`    ${truncateMiddle(file.path, pathWidth).padEnd(pathWidth)}  ${formatBytes(file.size).padStart(9)}  ${variants}`)
+      lines.push(`    ${truncateMiddle(printablePath(file.path), pathWidth).padEnd(pathWidth)}  ${formatBytes(file.size).padStart(9)}  ${variants}`)
     }
   }
 
@@ -206,6 +211,7 @@ export function formatReport(report: CompressReport, options: FormatReportOption
   if (report.removed.tempFiles > 0) housekeeping.push(`${report.removed.tempFiles} temp files of an interrupted run removed`)
   if (report.originalsRemoved.files > 0) housekeeping.push(`${report.originalsRemoved.files} originals removed (keepOriginals: false), ${formatBytes(report.originalsRemoved.bytes)} freed`)
   if (housekeeping.length > 0) lines.push(`  ${housekeeping.join('; ')}`)
+  if (report.budgets) lines.push(formatBudgetTable(report.budgets))
   return lines.join('\n')
 }
 

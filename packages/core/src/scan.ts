@@ -1,22 +1,24 @@
 import { realpath } from 'node:fs/promises'
-import { relative, sep } from 'node:path'
-import { glob } from 'tinyglobby'
+import { createFilter } from '@rollup/pluginutils'
 import { originalOfDeltaPath } from './delta-paths.js'
 import { formatOfVariantPath } from './formats.js'
 import { MANIFEST_FILENAME, type Manifest } from './manifest.js'
+import type { FilePattern } from './options.js'
 import { walkDirectory, type SkippedEntry } from './walk.js'
 
 export interface ScanOptions {
   /**
-   * Globs (relative to the directory) of files to compress even if their type is not listed.
+   * Globs or RegExps (tested against the path relative to the directory, as Rollup's
+   * `createFilter`) of the files to compress; files they match are compressed whatever their
+   * type. Empty: every file of a compressible type.
    * @default []
    */
-  include?: string[]
+  include?: readonly FilePattern[]
   /**
-   * Globs (relative to the directory) of files never to compress; they stay in the manifest.
+   * Globs or RegExps of files never to compress; they stay in the manifest.
    * @default []
    */
-  exclude?: string[]
+  exclude?: readonly FilePattern[]
   /**
    * The manifest of the previous run: the sidecars it recorded are preencode's (to reuse,
    * rewrite or remove), even when their original is gone (deleted, or `keepOriginals: false`).
@@ -43,7 +45,7 @@ export interface ScanResult {
   tempFiles: string[]
   /** Originals matched by `include`. */
   included: ReadonlySet<string>
-  /** Originals matched by `exclude`. */
+  /** Originals matched by `exclude`, or not matched by a non-empty `include`. */
   excluded: ReadonlySet<string>
   /** Symlinks and special files not listed (a symlink out of the root, say): the caller warns. */
   skipped: SkippedEntry[]
@@ -64,14 +66,13 @@ export const TEMP_FILE_PATTERN = /(^|\/)\.[^/]+\.tmp-\d+-[0-9a-f]+$/
 export async function scanDirectory(dir: string, options: ScanOptions = {}): Promise<ScanResult> {
   const skipDirs = await Promise.all((options.skipDirs ?? []).map((d) => realpath(d).catch(() => d)))
   const walked = await walkDirectory(dir, skipDirs)
-  const listed = new Set(walked.files)
-  const ignore = [MANIFEST_FILENAME]
-  for (const skip of skipDirs) {
-    const rel = relative(dir, skip)
-    if (rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep)) ignore.push(`${rel.split(sep).join('/')}/**`)
-  }
-  const included = new Set(await matchGlobs(dir, options.include ?? [], ignore, listed))
-  const excluded = new Set(await matchGlobs(dir, options.exclude ?? [], ignore, listed))
+  // Rollup's createFilter, so `include`/`exclude` mean what they mean in every Rollup and Vite
+  // plugin: globs and RegExps against the path; `include`, when given, is the whole set.
+  const include = options.include ?? []
+  const matchesInclude = include.length > 0 ? createFilter(include, null, { resolve: false }) : () => false
+  const matchesExclude = (options.exclude ?? []).length > 0 ? createFilter(options.exclude, null, { resolve: false }) : () => false
+  const included = new Set(walked.files.filter((path) => matchesInclude(path)))
+  const excluded = new Set(walked.files.filter((path) => matchesExclude(path) || (include.length > 0 && !included.has(path))))
 
   const tempFiles: string[] = []
   const recorded = new Set<string>()
@@ -94,11 +95,4 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
   tempFiles.sort()
   const foreign = new Set([...originals, ...walked.skipped.map((s) => s.path)])
   return { originals, variants, tempFiles, included, excluded, skipped: walked.skipped, foreign }
-}
-
-/** Glob matches among the walked files only (the glob itself would list symlinks the walk refused). */
-async function matchGlobs(dir: string, patterns: string[], ignore: string[], listed: ReadonlySet<string>): Promise<string[]> {
-  if (patterns.length === 0) return []
-  const matches = await glob(patterns, { cwd: dir, dot: true, onlyFiles: true, ignore, expandDirectories: false, followSymbolicLinks: false })
-  return matches.filter((path) => listed.has(path))
 }

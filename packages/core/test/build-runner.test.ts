@@ -43,7 +43,7 @@ describe('build runner', () => {
     expect(compress.exclude).toEqual(['a/**', '.vite/**'])
     expect(compress.cacheDir).toBe(join(root, 'c'))
     expect(rest).toEqual({ other: 1 })
-    expect(() => resolveBuildOptions({ report: 'yes' as never }, { root, component: 'rollup' })).toThrow(/\[rollup\].*`report` is "yes"; it accepts true, false or 'json'/)
+    expect(() => resolveBuildOptions({ report: 'yes' as never }, { root, component: 'rollup' })).toThrow(/\[rollup\].*`report` is "yes"; it accepts true, false, 'json' or 'html'/)
   })
 
   it('compresses, reports as JSON and writes server configs until the manifest lists them', async () => {

@@ -154,20 +154,27 @@ describe('compressDirectory', () => {
   it('honours include, exclude, threshold and minSaving', async () => {
     await put(site.path, 'notes.custom', textOf(5_000, 31))
     await put(site.path, 'vendor/lib.js', textOf(5_000, 32))
+    // As Rollup's createFilter: `include` (globs and RegExps) is the whole set, `exclude` wins.
     const { manifest, report } = await compressDirectory(site.path, {
-      ...options, include: ['*.custom'], exclude: ['vendor/**'], threshold: 10_000, minSaving: 0.5,
+      ...options, include: ['*.custom', /\.html$/, '**/*.js'], exclude: ['vendor/**'], threshold: 10_000, minSaving: 0.5,
     })
     const byPath = new Map(manifest.files.map((f) => [f.path, f]))
     expect(byPath.get('vendor/lib.js')?.variants).toEqual([])
     // Included, but under the 10 kB threshold now.
     expect(byPath.get('notes.custom')?.variants).toEqual([])
     expect(byPath.get('index.html')?.variants.length).toBe(3)
+    expect(byPath.get('assets/app-B7x2Kq9a.js')?.variants.length).toBe(3)
     expect(byPath.get('about/index.html')?.variants).toEqual([])
-    expect(report.skipped.excluded).toBe(1)
+    // Compressible, but outside `include`: left alone, counted as excluded with vendor/lib.js.
+    for (const path of ['assets/style-3f2a9c1d.css', 'data.json', 'icon.svg']) expect(byPath.get(path)?.variants, path).toEqual([])
+    const outside = manifest.files.filter((f) => !/\.(html|js|custom)$/.test(f.path)).length
+    expect(report.skipped.excluded).toBe(outside + 1)
     for (const file of manifest.files) for (const v of file.variants) expect(v.size).toBeLessThanOrEqual(file.size * 0.5)
 
-    const included = await compressDirectory(site.path, { ...options, include: ['*.custom'] })
+    // A type preencode does not list is compressed when `include` names it.
+    const included = await compressDirectory(site.path, { ...options, include: '*.custom' })
     expect(included.manifest.files.find((f) => f.path === 'notes.custom')?.variants.length).toBe(3)
+    expect(included.manifest.files.filter((f) => f.variants.length > 0).map((f) => f.path)).toEqual(['notes.custom'])
   })
 
   it('keepOriginals: false deletes originals after their gzip variant, and reruns work both ways', async () => {

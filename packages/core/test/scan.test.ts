@@ -78,12 +78,13 @@ describe('scanDirectory', () => {
   it('reports include and exclude matches and skips the cache directory inside the site', async () => {
     for (const path of ['a.custom', 'b.js', 'vendor/c.js', 'node_modules/.cache/preencode/v1/aa/bb']) await put(dir.path, path, 'x')
     const scan = await scanDirectory(dir.path, {
-      include: ['*.custom'],
+      include: ['*.custom', /^vendor\//],
       exclude: ['vendor/**'],
       skipDirs: [`${dir.path}/node_modules/.cache/preencode`],
     })
-    expect([...scan.included]).toEqual(['a.custom'])
-    expect([...scan.excluded]).toEqual(['vendor/c.js'])
+    expect([...scan.included].sort()).toEqual(['a.custom', 'vendor/c.js'])
+    // Excluded: matched by `exclude` (which wins), or outside a given `include`.
+    expect([...scan.excluded].sort()).toEqual(['b.js', 'vendor/c.js'])
     expect(scan.originals).toEqual(['a.custom', 'b.js', 'vendor/c.js'])
   })
 })

@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto'
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
-import { ALL_ENCODINGS, decodeBuffer, formatOfEncoding, runPool, userError, type Encoding, type Manifest, type ManifestFile } from '@preencode/core'
+import { ALL_ENCODINGS, decodeBuffer, formatOfEncoding, runPool, userError, type Encoding, type Manifest, type ManifestDelta, type ManifestFile } from '@preencode/core'
+import { deltaRequestHeaders, judgeDelta } from './verify-deltas.js'
 
 /** One Accept-Encoding probe: the header sent (undefined: none) and what each available encoding means for it. */
 export interface EncodingProbe {
@@ -84,9 +85,9 @@ function urlPathsOf(path: string): string[] {
   return paths
 }
 
-function get(url: URL, acceptEncoding: string | undefined, timeoutMs: number, agents: { http: HttpAgent; https: HttpsAgent }): Promise<{ response: IncomingMessage; body: Buffer }> {
+function get(url: URL, acceptEncoding: string | undefined, timeoutMs: number, agents: { http: HttpAgent; https: HttpsAgent }, extra: Record<string, string> = {}): Promise<{ response: IncomingMessage; body: Buffer }> {
   return new Promise((done, reject) => {
-    const headers: Record<string, string> = {}
+    const headers: Record<string, string> = { ...extra }
     if (acceptEncoding !== undefined) headers['accept-encoding'] = acceptEncoding
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest
     const req = send(url, { method: 'GET', headers, agent: url.protocol === 'https:' ? agents.https : agents.http, timeout: timeoutMs }, (response) => {
@@ -167,20 +168,22 @@ export async function verifySite(url: string, manifest: Manifest, root: string, 
   const timeoutMs = options.timeoutMs ?? 15_000
   const files = sampleFiles(manifest.files, options.limit)
   if (files.length === 0) throw userError('verify', `The manifest of ${root} lists no files.`, { code: 'BAD_INPUT' })
-  const jobs = files.flatMap((file) => urlPathsOf(file.path).flatMap((path) => probes.map((probe) => ({ file, path, probe }))))
+  const jobs: { file: ManifestFile; path: string; probe: EncodingProbe; delta?: ManifestDelta }[] = files.flatMap((file) => urlPathsOf(file.path).flatMap((path) => probes.map((probe) => ({ file, path, probe }))))
+  // RFC 9842: every delta, asked for as a browser holding its dictionary would (verify-deltas.ts).
+  for (const file of files) for (const delta of file.deltas ?? []) jobs.push({ file, path: urlPathsOf(file.path)[0]!, probe: { header: delta.encoding, accepts: [] }, delta })
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) }
   const checks: VerifyCheck[] = []
   try {
-    await runPool(jobs, options.concurrency ?? 8, async ({ file, path, probe }) => {
+    await runPool(jobs, options.concurrency ?? 8, async ({ file, path, probe, delta }) => {
       const target = new URL(`${prefix}${path}${base.search}`, base)
       const check: VerifyCheck = { path: file.path, url: target.href, acceptEncoding: probe.header, status: 0, contentEncoding: undefined, contentType: undefined, vary: undefined, problems: [] }
       try {
-        const { response, body } = await get(target, probe.header, timeoutMs, agents)
+        const { response, body } = await get(target, delta ? undefined : probe.header, timeoutMs, agents, delta ? deltaRequestHeaders(delta) : {})
         check.status = response.statusCode ?? 0
         check.contentEncoding = headerValues(response, 'content-encoding').join(', ') || undefined
         check.contentType = response.headers['content-type']
         check.vary = headerValues(response, 'vary').join(', ') || undefined
-        check.problems = await judge(file, probe, response, body)
+        check.problems = delta ? judgeDelta(file, delta, response, body, (name) => headerValues(response, name)) : await judge(file, probe, response, body)
       } catch (error) {
         check.problems = [`request failed: ${(error as Error).message}`]
       }

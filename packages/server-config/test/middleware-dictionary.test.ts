@@ -8,7 +8,7 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compressDirectory, decodeWithDictionary, resolveDeltaOptions, writeDeltas, type Manifest } from '@preencode/core'
-import { createPreencodeMiddleware } from '@preencode/server-config'
+import { createPreencodeMiddleware, verifySite } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 
 interface Res { status: number; headers: IncomingHttpHeaders; body: Buffer }
@@ -154,6 +154,17 @@ describe('middleware: Compression Dictionary Transport', () => {
       }
     })
   }
+
+  it('verify checks every delta as a browser holding its dictionary asks for it', async () => {
+    const good = await verifySite(`http://127.0.0.1:${port}/`, manifest, site.path)
+    const deltaChecks = good.checks.filter((c) => c.acceptEncoding === 'dcb' || c.acceptEncoding === 'dcz')
+    expect(deltaChecks).toHaveLength(app().deltas!.length)
+    expect(good.failures).toEqual([])
+    // The same site served without deltas: verify says which delta did not come back.
+    const bad = await verifySite(`http://127.0.0.1:${basePort}/`, manifest, site.path)
+    expect(bad.failures.map((f) => f.acceptEncoding).sort()).toEqual(['dcb', 'dcz'])
+    expect(bad.failures[0]!.problems.join(' ')).toMatch(/Content-Encoding .*expected dc[bz]/)
+  })
 
   it('never serves a delta path requested with a hostile header for another file', async () => {
     const delta = app().deltas![0]!

@@ -76,7 +76,7 @@ describe('@preencode/sveltekit', () => {
 
   it('fails with one line naming what is wrong', () => {
     expect(() => preencode('static' as unknown as Adapter)).toThrow(/\[preencode\] \[sveltekit\] preencode\(adapter\) takes the adapter itself/)
-    expect(() => preencode(staticLikeAdapter('build'), { report: 'yes' as never })).toThrow(/`report` is "yes"; it accepts true, false or 'json'/)
+    expect(() => preencode(staticLikeAdapter('build'), { report: 'yes' as never })).toThrow(/`report` is "yes"; it accepts true, false, 'json' or 'html'/)
     expect(() => preencode(staticLikeAdapter('build'), { formts: ['br'] } as never)).toThrow(/formts/)
     expect(() => preencode(staticLikeAdapter('build'), { serverConfigs: [{ server: 'nginx', path: 'deploy/nginx.conf' }] } as never)).toThrow(/\[sveltekit\] `serverConfigs\[0\]` \(nginx\) needs `root`/)
   })

@@ -219,7 +219,7 @@ describe('@preencode/vite', () => {
     await expect(viteBuild(root, [preencode({ formats: ['brotly' as 'brotli'] })])).rejects.toThrow(
       /Unknown format `brotly` in `formats`\. Accepted: .*brotli/,
     )
-    await expect(viteBuild(root, [preencode({ report: 'yes' as unknown as boolean })])).rejects.toThrow(/`report`.*true, false or 'json'/)
+    await expect(viteBuild(root, [preencode({ report: 'yes' as unknown as boolean })])).rejects.toThrow(/`report`.*true, false, 'json' or 'html'/)
     await expect(viteBuild(root, [preencode({ levels: { zstd: 40 } })])).rejects.toThrow(/`levels\.zstd` is 40/)
   })
 })

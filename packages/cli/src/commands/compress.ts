@@ -1,6 +1,24 @@
-import { ALL_FORMATS, CODECS, compressDirectory, createProgress, defaultCacheDir, formatReport, isSharedCacheUrl, preparePageDictionary, parseShard, resolveCompressOptions, userError, type CompressLogger, type CompressOptions, type Format } from '@preencode/core'
+import {
+  ALL_FORMATS,
+  appendGithubStepSummary,
+  CODECS,
+  compressDirectory,
+  createProgress,
+  formatBudgetMarkdown,
+  formatBudgetTable,
+  formatReport,
+  parseShard,
+  preparePageDictionary,
+  resolveCompressOptions,
+  userError,
+  type CompressLogger,
+  type CompressReport,
+  type Format,
+} from '@preencode/core'
 import { defineCommand } from 'citty'
-import { assertKnownFlags, createLogger, parseInteger, parseList, printJson, wantsColor } from '../cli-utils.js'
+import { assertKnownFlags, createLogger, printJson, wantsColor } from '../cli-utils.js'
+import { compressOptionsFrom } from '../compress-options.js'
+import { loadConfig, type LoadedConfig } from '../config-file.js'
 import { deltaArgs, resolveDeltaFlags, runDeltas } from './deltas.js'
 
 const args = {
@@ -8,6 +26,9 @@ const args = {
   formats: { type: 'string', description: `Comma-separated formats: ${ALL_FORMATS.join(',')} (default: all)`, valueHint: 'list' },
   ...levelArgs(),
   threshold: { type: 'string', description: 'Leave files smaller than this many bytes alone (default 1024)', valueHint: 'bytes' },
+  include: { type: 'string', description: 'Compress only files matching these globs (repeatable, comma-separated); default: the compressible types', valueHint: 'glob' },
+  exclude: { type: 'string', description: 'Never compress files matching these globs (repeatable, comma-separated)', valueHint: 'glob' },
+  concurrency: { type: 'string', description: 'Files compressed at once (default: the number of cores)', valueHint: 'n' },
   'keep-originals': { type: 'boolean', default: true, description: 'Keep the uncompressed originals', negativeDescription: 'Keep only the variants (gzip always); servers decode for clients without gzip' },
   cache: { type: 'boolean', default: true, description: 'Reuse compressed bytes from the persistent cache', negativeDescription: 'Compress everything afresh, without reading or writing the cache' },
   'cache-dir': { type: 'string', description: "Cache directory, or s3://bucket/prefix for a cache shared by CI runners (default: the site's project's node_modules/.cache/preencode, else ~/.cache/preencode)", valueHint: 'dir|s3-url' },
@@ -27,7 +48,12 @@ function levelArgs(): Record<`level-${Format}`, { type: 'string'; description: s
   return Object.fromEntries(entries) as Record<`level-${Format}`, { type: 'string'; description: string; valueHint: string }>
 }
 
-/** `preencode compress <dir>`: what the plugins do, for any static-site generator's output. */
+/**
+ * `preencode compress <dir>`: what the plugins do, for any static-site generator's output.
+ * Options also come from the `compress` section of `preencode.config.*` in the working
+ * directory; flags win. Size budgets there are checked after the run: any file over budget
+ * exits 1 (and in GitHub Actions the table goes to the job summary).
+ */
 export const compressCommand = defineCommand({
   meta: { name: 'compress', description: 'Write .gz/.br/.zst beside every compressible file of a folder, and its manifest' },
   args,
@@ -35,7 +61,6 @@ export const compressCommand = defineCommand({
     assertKnownFlags(rawArgs, args)
     const quiet = parsed.quiet === true
     const json = parsed.json === true
-    const options = toCompressOptions(parsed)
     const progress = createProgress(process.stderr)
     // Ctrl-C stops queued work and lets running files finish, so nothing is left half-written
     // (writes are atomic anyway); a second Ctrl-C finds no listener and ends the process at once.
@@ -45,7 +70,10 @@ export const compressCommand = defineCommand({
       controller.abort(userError('cli', 'Interrupted. Files finished so far are complete; run again to finish (the cache keeps the work done).'))
     }
     process.once('SIGINT', interrupt)
+    let loaded: LoadedConfig | undefined
     try {
+      loaded = await loadConfig(process.cwd())
+      const options = compressOptionsFrom(parsed, rawArgs, loaded && { path: loaded.path, options: loaded.config.compress })
       const shard = parsed.shard === undefined ? undefined : parseShard(String(parsed.shard))
       const resolved = resolveCompressOptions(options)
       const deltaOptions = shard ? undefined : resolveDeltaFlags(parsed, rawArgs)
@@ -67,44 +95,27 @@ export const compressCommand = defineCommand({
       const deltas = deltaOptions && (await runDeltas(parsed.dir, manifest, resolved, deltaOptions))
       if (json) printJson(deltas ? { ...report, deltas: deltas.report } : report)
       else if (!quiet) process.stdout.write(`${formatReport(report, { color: wantsColor(process.stdout) })}\n${deltas ? `${deltas.text}\n` : ''}`)
+      await checkBudgets(report, { json, quiet, configPath: loaded?.path })
     } finally {
       process.removeListener('SIGINT', interrupt)
     }
   },
 })
-
-function toCompressOptions(parsed: { [flag in `level-${Format}`]?: string | undefined } & {
-  dir: string
-  formats?: string | undefined
-  threshold?: string | undefined
-  'keep-originals'?: boolean | undefined
-  cache?: boolean | undefined
-  'cache-dir'?: string | undefined
-  endpoint?: string | undefined
-}): CompressOptions {
-  const options: CompressOptions = {}
-  const formats = parseList(parsed.formats, 'formats')
-  // Core validates the names, so the message lists the accepted formats in one place.
-  if (formats) options.formats = formats as Format[]
-  const levels: Partial<Record<Format, number>> = {}
-  for (const format of ALL_FORMATS) {
-    const level = parseInteger(parsed[`level-${format}`], `level-${format}`)
-    if (level !== undefined) levels[format] = level
-  }
-  if (Object.keys(levels).length > 0) options.levels = levels
-  const threshold = parseInteger(parsed.threshold, 'threshold')
-  if (threshold !== undefined) options.threshold = threshold
-  if (parsed['keep-originals'] === false) options.keepOriginals = false
-  // Found from the site, not the working directory: run from anywhere, same cache.
-  options.cache = parsed.cache === false ? false : (parsed['cache-dir'] ?? defaultCacheDir(parsed.dir))
-  if (parsed.endpoint !== undefined) {
-    if (!isSharedCacheUrl(options.cache)) throw userError('cli', '--endpoint is the endpoint of a shared cache: it needs --cache-dir s3://bucket/prefix.')
-    options.cacheEndpoint = String(parsed.endpoint)
-  }
-  return options
-}
-
 /** --json keeps stdout for the report and drops notes, but warnings (a shared cache down) still reach stderr. */
 function quietInfo(logger: CompressLogger, json: boolean): CompressLogger {
   return json ? { info() {}, warn: (message) => logger.warn(message) } : logger
+}
+
+/**
+ * Size budgets from the config file: the verdict goes to the GitHub job summary (in Actions);
+ * a failure exits 1. The table is in the report on stdout; with --json or --quiet, on stderr.
+ */
+async function checkBudgets(report: CompressReport, how: { json: boolean; quiet: boolean; configPath: string | undefined }): Promise<void> {
+  if (!report.budgets) return
+  await appendGithubStepSummary(formatBudgetMarkdown(report.budgets))
+  if (report.budgets.ok) return
+  if (how.json || how.quiet) process.stderr.write(`${formatBudgetTable(report.budgets)}\n`)
+  const { failures, unmatched } = report.budgets
+  const what = [failures.length > 0 ? `${failures.length} files over budget` : '', unmatched.length > 0 ? `${unmatched.length} budgets match no file` : ''].filter(Boolean).join(', ')
+  throw userError('cli', `Size budgets failed: ${what} (see the table; budgets are set in ${how.configPath ?? 'the config file'}).`, { code: 'OVER_BUDGET' })
 }
