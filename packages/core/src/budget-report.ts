@@ -56,7 +56,7 @@ export function formatBudgetTable(result: BudgetResult): string {
   const rows = budgetRows(result).map((r) => ({ ...r, path: printablePath(r.path), budget: printablePath(r.budget) }))
   const widths = COLUMNS.map((c) => Math.max(...[HEADER, ...rows].map((r) => r[c].length)))
   const numeric = new Set(['size', 'max'])
-  const line = (r: Row): string => '  ' + COLUMNS.map((c, i) => (numeric.has(c) ? r[c].padStart(widths[i]!) : r[c].padEnd(widths[i]!))).join('  ').trimEnd()
+  const line = (r: Row): string => `  ${COLUMNS.map((c, i) => (numeric.has(c) ? r[c].padStart(widths[i]!) : r[c].padEnd(widths[i]!))).join('  ')}`.trimEnd()
   return [budgetSummaryLine(result), line(HEADER), ...rows.map(line)].join('\n')
 }
 

@@ -101,7 +101,8 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
   }
   for (const dir of dirs) {
     // The page dictionary's link goes into the pages before they are compressed.
-    if (options.deltas && options.deltas.pages === true) await preparePageDictionary(dir, options.deltas.pageDictionaryBytes)
+    const deltas = options.deltas || undefined
+    if (deltas?.pages) await preparePageDictionary(dir, deltas.pageDictionaryBytes)
     const { manifest, report } = await compressDirectory(dir, options.compress, run)
     let current = manifest
     if (init.writeServerConfigs && (dir === output.siteDir || dirs.length === 1)) {

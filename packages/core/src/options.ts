@@ -12,7 +12,7 @@ import { resolveCachePolicy, type CachePolicyOptions, type ResolvedCachePolicy }
 export interface CompressOptions {
   /**
    * Which variants to write beside each compressible file.
-   * @default ['gzip', 'brotli', 'zstd']
+   * @default ['brotli', 'zstd', 'gzip'] (every coding of the codec table)
    */
   formats?: Format[]
   /**

@@ -19,6 +19,6 @@ export function outermostDirectories(dirs: readonly string[]): string[] {
  * table row) shown as JSON escapes, e.g. `a\nb.html`.
  */
 export function printablePath(path: string): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
   return path.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => JSON.stringify(c).slice(1, -1))
 }

@@ -17,7 +17,7 @@
  *   point of preencode. See docs/servers/*.md.
  */
 
-import type { Encoding } from '@preencode/core'
+import { ALL_FORMATS, CODECS, type Encoding } from '@preencode/core'
 
 /** A content coding preencode can serve, as written in Content-Encoding (core's codec table). */
 export type { Encoding }
@@ -28,8 +28,10 @@ export type Negotiated = Encoding | 'identity' | null
 /** Per RFC 9110 §12.4.2: `0` to `1` with at most three decimals. */
 const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/
 
-/** Tokens that name the same coding. */
-const ALIASES: Readonly<Record<string, string>> = { 'x-gzip': 'gzip' }
+/** Tokens that name the same coding (`x-gzip`), from core's codec table. */
+const ALIASES: Readonly<Record<string, string>> = Object.fromEntries(
+  ALL_FORMATS.flatMap((format) => CODECS[format].aliases.map((alias) => [alias, CODECS[format].encoding])),
+)
 
 export interface ParsedAcceptEncoding {
   /** Lower-case coding -> q-value (the minimum when a coding is listed twice). */
