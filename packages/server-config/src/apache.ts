@@ -84,13 +84,21 @@ function rewriteRules(policy: ServingPolicy, ctx: Context): string[] {
   const dir = ctx.kind === 'dir'
   const fileOf = (ref: string): string => (dir ? `%{REQUEST_FILENAME}` : `${ctx.root}${ref}`)
   const target = (ref: string): string => (dir ? ref : `${ctx.root}${ref}`)
-  const all = `(?i)^(${dir ? '' : '/'}.+\\.(?:${policy.extensions.join('|')}))$`
+  // The list of compressible extensions is long: matched once (`PE_C`), not in every rule, since
+  // a .htaccess is parsed and its regexes compiled on every request.
+  const compressible = `(?i)\\.(?:${policy.extensions.join('|')})$`
+  const all = `^(${dir ? '' : '/'}.+)$`
+  const isCompressible = 'RewriteCond "%{ENV:PE_C}" =1'
+
   const end = dir ? 'END' : 'L'
   const lines: string[] = [
     'RewriteEngine On',
     '',
     '# The manifest is for deploy and configs only.',
     `RewriteRule "(?:^|/)${policy.manifestFilename.replace(/\./g, '\\.')}$" - [R=404,L]`,
+    '',
+    '# Compressible by name (read by the rules below).',
+    `RewriteRule ${quote(compressible)} - [E=PE_C:1]`,
     '',
     '# Cache class of the requested URL (read by the Header rules at the end).',
     'RewriteRule ^ - [E=PE_CC:default]',
@@ -120,7 +128,7 @@ function rewriteRules(policy: ServingPolicy, ctx: Context): string[] {
     lines.push(
       '',
       '# zstd before br when its variant is marked u+x (smaller than the br one; set when it is written).',
-      okCondition('zstd'), okCondition('br'), `RewriteCond "${fileOf('$1')}${SUFFIX.zstd}" -x`,
+      isCompressible, okCondition('zstd'), okCondition('br'), `RewriteCond "${fileOf('$1')}${SUFFIX.zstd}" -x`,
       `RewriteRule "${all}" "${target('$1')}${SUFFIX.zstd}" [${end}]`,
     )
   }
@@ -129,13 +137,13 @@ function rewriteRules(policy: ServingPolicy, ctx: Context): string[] {
       '',
       '# gzip before zstd, for a client that takes no br, when the gzip variant is marked u+x (smaller than the zstd one).',
       ...(policy.codings.includes('br') ? [okCondition('br').replace('" "^', '" "!^')] : []),
-      okCondition('zstd'), okCondition('gzip'), `RewriteCond "${fileOf('$1')}${SUFFIX.gzip}" -x`,
+      isCompressible, okCondition('zstd'), okCondition('gzip'), `RewriteCond "${fileOf('$1')}${SUFFIX.gzip}" -x`,
       `RewriteRule "${all}" "${target('$1')}${SUFFIX.gzip}" [${end}]`,
     )
   }
   lines.push('', `# Every compressible file: the first acceptable coding whose sidecar exists (${policy.codings.join(', ')}).`)
   for (const coding of policy.codings) {
-    lines.push(okCondition(coding), `RewriteCond "${fileOf('$1')}${SUFFIX[coding]}" -f`, `RewriteRule "${all}" "${target('$1')}${SUFFIX[coding]}" [${end}]`)
+    lines.push(isCompressible, okCondition(coding), `RewriteCond "${fileOf('$1')}${SUFFIX[coding]}" -f`, `RewriteRule "${all}" "${target('$1')}${SUFFIX[coding]}" [${end}]`)
   }
   if (!policy.keepOriginals) {
     lines.push(
@@ -144,6 +152,7 @@ function rewriteRules(policy: ServingPolicy, ctx: Context): string[] {
       dir
         ? '# refused with 406: mod_deflate\'s INFLATE filter skips internal redirects, which .htaccess rewrites are (use the vhost form).'
         : '# decoded by mod_deflate\'s INFLATE filter (see the <If> below).',
+      isCompressible,
       `RewriteCond "${fileOf('$1')}" !-f`,
       `RewriteCond "${fileOf('$1')}.gz" -f`,
       dir ? `RewriteRule "${all}" - [R=406,L]` : `RewriteRule "${all}" "${target('$1')}.gz" [E=PE_INFLATE:1,L]`,
