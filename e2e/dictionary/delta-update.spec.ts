@@ -12,6 +12,8 @@ import { readManifest, type Manifest } from '@preencode/core'
 import { createPreencodeMiddleware } from '@preencode/server-config'
 import { freePort, startProcess, tempDir } from '@preencode/test-utils'
 import { writeServerFiles, type ServerKind } from '../harness/servers.ts'
+import { preview } from 'vite'
+import { preencode } from '@preencode/vite'
 import { buildApp, writeAppSources } from './app.ts'
 
 const CHROMIUM_AE = 'gzip, deflate, br, zstd, dcb, dcz'
@@ -23,7 +25,12 @@ interface Running { stop(): Promise<void>; logs(): string }
  * restarts it on the same port (same origin: the browser's dictionaries are per origin), which
  * is what a config regenerated on deploy needs; the Node middleware reads the disk itself.
  */
-async function start(kind: ServerKind, root: string, port: number, configDir: string): Promise<Running> {
+async function start(kind: ServerKind | 'vite-preview', root: string, port: number, configDir: string, app: string): Promise<Running> {
+  if (kind === 'vite-preview') {
+    // `vite preview` with the plugin: the same middleware, mounted by configurePreviewServer.
+    const server = await preview({ root: app, configFile: false, logLevel: 'silent', build: { outDir: root }, preview: { port, host: '127.0.0.1', strictPort: true }, plugins: [preencode()] })
+    return { logs: () => '', stop: () => server.close() }
+  }
   if (kind === 'node') {
     const middleware = createPreencodeMiddleware(root)
     const server: Server = createServer((req, res) => middleware(req, res, () => { res.statusCode = 404; res.end() }))
@@ -37,7 +44,7 @@ async function start(kind: ServerKind, root: string, port: number, configDir: st
   return { logs: () => `${files.generated}\n${proc.output()}`, stop: () => proc.stop() }
 }
 
-const KINDS: ServerKind[] = ['node', 'nginx-stock', 'nginx-modules', 'apache-htaccess', 'apache-vhost']
+const KINDS: (ServerKind | 'vite-preview')[] = ['vite-preview', 'node', 'nginx-stock', 'nginx-modules', 'apache-htaccess', 'apache-vhost']
 
 /** Every script response of a navigation, with the bytes it took on the wire. */
 async function loadScripts(page: Page, navigate: () => Promise<unknown>): Promise<{ url: string; encoding: string | undefined; bodyBytes: number }[]> {
@@ -70,7 +77,7 @@ for (const kind of KINDS) test.describe(`delta updates in Chromium (${kind})`, (
     try {
       await writeAppSources(app, 'v1')
       const v1 = await buildApp(app, www, cache)
-      running = await start(kind, www, port, join(work.path, 'server-v1'))
+      running = await start(kind, www, port, join(work.path, 'server-v1'), app)
       expect(v1.files.filter((f) => f.useAsDictionary).length, JSON.stringify(v1.files.map((f) => [f.path, f.size, f.useAsDictionary]))).toBeGreaterThanOrEqual(2)
 
       const context = await browser.newContext()
@@ -82,7 +89,7 @@ for (const kind of KINDS) test.describe(`delta updates in Chromium (${kind})`, (
       await writeAppSources(app, 'v2')
       const v2 = await buildApp(app, www, cache)
       await running.stop()
-      running = await start(kind, www, port, join(work.path, 'server-v2'))
+      running = await start(kind, www, port, join(work.path, 'server-v2'), app)
       const changed = v2.files.filter((f) => f.deltas && f.deltas.length > 0).map((f) => `/${f.path}`)
       expect(changed.length).toBeGreaterThanOrEqual(2)
 

@@ -6,7 +6,7 @@ import { checkBudgets } from './budgets.js'
 import type { CompressionCache } from './cache.js'
 import { createDebug } from './debug.js'
 import { userError } from './errors.js'
-import { runFileJob, statFileJob, type FileJob, type FileJobContext, type FileOutcome } from './file-job.js'
+import { runFileJob, skipReason, statFileJob, type FileJob, type FileJobContext, type FileOutcome } from './file-job.js'
 import { CODECS, type Format } from './formats.js'
 import type { ProgressBytes } from './progress.js'
 import { MANIFEST_FILENAME, MANIFEST_VERSION, type Manifest } from './manifest.js'
@@ -147,7 +147,8 @@ async function compressWithCache(root: string, options: ResolvedCompressOptions,
   // Largest first: brotli 11 on one 8 MB source map takes ~15 s, and started last it would run
   // alone on one core at the end (the longest-processing-time-first rule shortens the tail).
   const all = (await Promise.all(pending.map((job) => statFileJob(root, job)))).sort((a, b) => b.weight - a.weight || (a.path < b.path ? -1 : 1))
-  const jobs = run.shard ? shardJobs(all, run.shard) : all
+  // Split by the bytes that will be encoded: 50 MB of images cost nothing and must not unbalance the shares.
+  const jobs = run.shard ? shardJobs(all, run.shard, (job) => (skipReason(ctx, job.path, job.weight) ? 0 : job.weight)) : all
   if (run.shard) debug('shard %d/%d: %d of %d files, %d of %d bytes', run.shard.index, run.shard.count, jobs.length, all.length, jobs.reduce((t, j) => t + j.weight, 0), all.reduce((t, j) => t + j.weight, 0))
   debug('%d files (%d to recover from .gz), %d variants on disk (%d adopted), %d temp files removed', jobs.length, jobs.filter((j) => j.recoverFromGzip).length, owned.length, adopted.length, tempFiles)
 

@@ -22,15 +22,17 @@ export function parseShard(text: string, flag = '--shard'): Shard {
  * more than a thousand 2 KB pages. Largest first, each job goes to the shard holding the fewest
  * bytes so far (ties to the lowest index): every runner computes the same split from the same
  * files, so the shards are disjoint and together cover every file, with no coordination.
+ * `costOf` weighs a job (default: its bytes); files that will not be encoded weigh nothing.
  */
-export function shardJobs<T extends { path: string; weight: number }>(jobs: readonly T[], shard: Shard): T[] {
-  const ordered = [...jobs].sort((a, b) => b.weight - a.weight || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+export function shardJobs<T extends { path: string; weight: number }>(jobs: readonly T[], shard: Shard, costOf: (job: T) => number = (job) => job.weight): T[] {
+  const costs = new Map(jobs.map((job) => [job, costOf(job)]))
+  const ordered = [...jobs].sort((a, b) => costs.get(b)! - costs.get(a)! || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   const loads = new Array<number>(shard.count).fill(0)
   const mine: T[] = []
   for (const job of ordered) {
     let lightest = 0
     for (let i = 1; i < loads.length; i++) if (loads[i]! < loads[lightest]!) lightest = i
-    loads[lightest] = loads[lightest]! + job.weight
+    loads[lightest] = loads[lightest]! + costs.get(job)!
     if (lightest === shard.index - 1) mine.push(job)
   }
   return mine

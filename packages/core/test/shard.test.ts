@@ -20,6 +20,16 @@ describe('shardJobs', () => {
     expect(shares[1]!.length).toBeLessThan(shares[2]!.length)
   })
 
+  it('weighs jobs by the cost it is given: files that are not encoded do not unbalance the shares', () => {
+    const site = [
+      ...Array.from({ length: 4 }, (_, i) => ({ path: `photo-${i}.jpg`, weight: 10_000_000 })),
+      ...Array.from({ length: 40 }, (_, i) => ({ path: `chunk-${String(i).padStart(2, '0')}.js`, weight: 100_000 })),
+    ]
+    const cost = (job: { path: string; weight: number }) => (job.path.endsWith('.jpg') ? 0 : job.weight)
+    const scripts = [1, 2].map((index) => shardJobs(site, { index, count: 2 }, cost).filter((j) => j.path.endsWith('.js')).length)
+    expect(scripts).toEqual([20, 20])
+  })
+
   it('gives the same split whatever order the files come in', () => {
     const reversed = [...jobs].reverse()
     for (const index of [1, 2, 3]) {

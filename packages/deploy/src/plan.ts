@@ -1,7 +1,7 @@
 // The pure core of a deploy: from the manifest and what the target already holds, decide what
 // to upload, in which order, what to skip and what to delete. No I/O here, so the dry-run plan
 // and the executed plan are the same object.
-import { MANIFEST_FILENAME, type Encoding, type Manifest, type ManifestFile } from '@preencode/core'
+import { MANIFEST_FILENAME, type DictionaryEncoding, type Encoding, type Manifest, type ManifestFile } from '@preencode/core'
 import { DEPLOY_STATE_FILENAME, protectedKeys, type DeployState, type KeepPolicy } from './state.js'
 
 /** When an object is written: every phase completes before the next one starts. */
@@ -20,8 +20,8 @@ export interface SiteObject {
   sha256: string
   /** The original's Content-Type, also for variants. */
   contentType: string
-  /** The Content-Encoding token (`br`, `gzip`, `zstd`...) for a variant; undefined for an original. */
-  contentEncoding: Encoding | undefined
+  /** The Content-Encoding token (`br`, `gzip`, `zstd`, `dcb`, `dcz`) for a variant or delta; undefined for an original. */
+  contentEncoding: Encoding | DictionaryEncoding | undefined
   cacheControl: string
   /** The original's mtime (ms); variants are given the same. */
   mtimeMs: number
@@ -120,6 +120,10 @@ export function siteObjects(manifest: Manifest, isEntry: (path: string) => boole
     }
     for (const variant of file.variants) {
       objects.push({ ...common, key: variant.path, size: variant.size, sha256: variant.sha256, contentEncoding: variant.encoding })
+    }
+    // RFC 9842 deltas (`<file>.dict/<hash>.<ext>.dcb`): served only to a client that names their dictionary.
+    for (const delta of file.deltas ?? []) {
+      objects.push({ ...common, key: delta.path, size: delta.size, sha256: delta.sha256, contentEncoding: delta.encoding })
     }
   }
   return objects.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))

@@ -22,6 +22,6 @@ export interface ResolvedPreencodeNuxtOptions extends ResolvedBuildOptions {
 
 /** Validates the options once; fails naming the option and what it accepts. */
 export function resolvePreencodeNuxtOptions(options: PreencodeNuxtOptions, root: string): ResolvedPreencodeNuxtOptions {
-  const { report, compress, rest } = resolveBuildOptions(options, { root, component: 'nuxt' }, ['serverConfigs'])
-  return { report, compress, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'nuxt') }
+  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root, component: 'nuxt' }, ['serverConfigs'])
+  return { report, compress, deltas, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'nuxt') }
 }
