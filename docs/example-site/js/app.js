@@ -1,4 +1,4 @@
-const cards = document.querySelectorAll('[class^="card-"]')
+export const cards = document.querySelectorAll('[class^="card-"]')
 export function step0(state) { return { ...state, step: 0, label: 'step 0 of the example' } }
 export function step1(state) { return { ...state, step: 1, label: 'step 1 of the example' } }
 export function step2(state) { return { ...state, step: 2, label: 'step 2 of the example' } }

@@ -36,12 +36,31 @@ export interface DictionaryBuildOptions {
 
 const FNV_OFFSET = 0x811c9dc5
 const FNV_PRIME = 0x01000193
+/** d-mers are counted in a table of 2^22 slots (16 MiB of counters): collisions only blur counts, as in zstd's COVER. */
+const TABLE_BITS = 22
 
-/** FNV-1a over d bytes starting at `at`: a 32-bit key per d-mer (collisions only blur counts). */
-function dmerKey(data: Uint8Array, at: number, d: number): number {
+/** Bytes of samples read at most (an even selection beyond): bounds time and memory (4 bytes of slot per byte). */
+const MAX_TRAINING_BYTES = 16 * 1024 * 1024
+
+function evenSample(samples: readonly Uint8Array[], budget: number): Uint8Array[] {
+  const total = samples.reduce((sum, s) => sum + s.byteLength, 0)
+  if (total <= budget) return [...samples]
+  const picked: Uint8Array[] = []
+  let used = 0
+  const step = total / budget
+  for (let i = 0; i < samples.length && used < budget; i += step) {
+    const sample = samples[Math.floor(i)]!
+    picked.push(sample)
+    used += sample.byteLength
+  }
+  return picked
+}
+
+/** FNV-1a over d bytes starting at `at`, folded to a table slot. */
+function slotOf(data: Uint8Array, at: number, d: number): number {
   let h = FNV_OFFSET
   for (let i = 0; i < d; i++) h = Math.imul(h ^ data[at + i]!, FNV_PRIME)
-  return h >>> 0
+  return (h >>> 0) >>> (32 - TABLE_BITS)
 }
 
 /** Builds a dictionary of at most `size` bytes from `samples`. Deterministic. */
@@ -49,63 +68,67 @@ export function buildDictionary(samples: readonly Uint8Array[], options: Diction
   const size = options.size ?? 65536
   const k = options.segment ?? 1024
   const d = options.dmer ?? 8
-  const usable = samples.filter((s) => s.byteLength >= k)
+  const usable = evenSample(samples.filter((s) => s.byteLength >= k), MAX_TRAINING_BYTES)
   const total = usable.reduce((sum, s) => sum + s.byteLength, 0)
   if (usable.length === 0 || size < k) return Buffer.alloc(0)
   if (total <= size) return Buffer.concat(usable)
 
-  // 1. Document frequency of each d-mer.
-  const worth = new Map<number, number>()
-  for (const sample of usable) {
-    const seen = new Set<number>()
-    for (let i = 0; i + d <= sample.byteLength; i++) seen.add(dmerKey(sample, i, d))
-    for (const key of seen) worth.set(key, (worth.get(key) ?? 0) + 1)
-  }
+  // 1. Document frequency of each d-mer (slot): counted once per sample.
+  const worth = new Uint32Array(1 << TABLE_BITS)
+  const lastSample = new Uint32Array(1 << TABLE_BITS)
+  usable.forEach((sample, index) => {
+    for (let i = 0; i + d <= sample.byteLength; i++) {
+      const slot = slotOf(sample, i, d)
+      if (lastSample[slot] !== index + 1) {
+        lastSample[slot] = index + 1
+        worth[slot]!++
+      }
+    }
+  })
   // A d-mer in only one document is worth nothing for the others.
-  for (const [key, count] of worth) if (count < 2) worth.delete(key)
+  for (let slot = 0; slot < worth.length; slot++) if (worth[slot] === 1) worth[slot] = 0
 
   // 2. One best segment per epoch, over the samples laid end to end.
   const corpus = Buffer.concat(usable)
-  const starts: number[] = []
-  for (let at = 0, i = 0; i < usable.length; at += usable[i]!.byteLength, i++) starts.push(at)
+  const slots = new Uint32Array(Math.max(0, corpus.byteLength - d + 1))
+  for (let i = 0; i < slots.length; i++) slots[i] = slotOf(corpus, i, d)
+  const inWindow = new Uint16Array(1 << TABLE_BITS)
   const segments = Math.floor(size / k)
   const epoch = Math.max(k, Math.floor(corpus.byteLength / segments))
   const chosen: { at: number; score: number }[] = []
   for (let begin = 0; begin + k <= corpus.byteLength && chosen.length < segments; begin += epoch) {
     const end = Math.min(corpus.byteLength, begin + epoch)
-    const best = bestWindow(corpus, begin, end, k, d, worth)
+    const best = bestWindow(slots, begin, end, k, d, worth, inWindow)
     if (!best || best.score === 0) continue
     chosen.push(best)
-    for (let i = best.at; i + d <= best.at + k; i++) worth.delete(dmerKey(corpus, i, d))
+    for (let i = best.at; i + d <= best.at + k; i++) worth[slots[i]!] = 0
   }
   // 3. Best last.
   chosen.sort((a, b) => a.score - b.score || a.at - b.at)
   return Buffer.concat(chosen.map((c) => corpus.subarray(c.at, c.at + k)))
 }
 
-/** The k-byte window in [begin, end) whose distinct d-mers are worth most (sliding, incremental). */
-function bestWindow(corpus: Uint8Array, begin: number, end: number, k: number, d: number, worth: ReadonlyMap<number, number>): { at: number; score: number } | undefined {
+/**
+ * The k-byte window in [begin, end) whose distinct d-mers are worth most, sliding with counts
+ * of each slot in the window (`inWindow` is left all zero again on return).
+ */
+function bestWindow(slots: Uint32Array, begin: number, end: number, k: number, d: number, worth: Uint32Array, inWindow: Uint16Array): { at: number; score: number } | undefined {
   if (end - begin < k) return undefined
-  const inWindow = new Map<number, number>()
   let score = 0
-  const add = (key: number): void => {
-    const n = inWindow.get(key) ?? 0
-    if (n === 0) score += worth.get(key) ?? 0
-    inWindow.set(key, n + 1)
+  const add = (slot: number): void => {
+    if (inWindow[slot]!++ === 0) score += worth[slot]!
   }
-  const remove = (key: number): void => {
-    const n = inWindow.get(key)!
-    if (n === 1) {
-      inWindow.delete(key)
-      score -= worth.get(key) ?? 0
-    } else inWindow.set(key, n - 1)
+  const remove = (slot: number): void => {
+    if (--inWindow[slot]! === 0) score -= worth[slot]!
   }
-  for (let i = begin; i + d <= begin + k; i++) add(dmerKey(corpus, i, d))
+  for (let i = begin; i + d <= begin + k; i++) add(slots[i]!)
   let best = { at: begin, score }
-  for (let at = begin + 1; at + k <= end; at++) {
-    remove(dmerKey(corpus, at - 1, d))
-    add(dmerKey(corpus, at + k - d, d))
+  let at = begin + 1
+  for (; at + k <= end; at++) {
+    remove(slots[at - 1]!)
+    add(slots[at + k - d]!)
     if (score > best.score) best = { at, score }
   }
+  for (let i = at - 1; i + d <= at - 1 + k; i++) remove(slots[i]!)
   return best
 }
