@@ -155,8 +155,8 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
       }
       const pre = variantsOf(preFiles, format)
       // Same input only: the peer compresses chunks in generateBundle, before later plugins
-      // rewrite them, so some of its variants hold other bytes than the file on disk; a size
-      // comparison of those would compare different inputs.
+      // may rewrite them, so a variant of its can hold other bytes than the file on disk; a
+      // size comparison of those would compare different inputs (none on bench/app today).
       const both = [...pre.keys()].filter((p) => peer.has(p))
       const common: string[] = []
       for (const path of both) {
