@@ -50,9 +50,27 @@ export function assertKnownFlags(rawArgs: readonly string[], args: ArgsDef): voi
     const flag = kebab(arg.replace(/^--?/, '').split('=')[0] ?? '')
     if (!known.has(flag)) {
       const listed = Object.entries(args).filter(([, d]) => d.type !== 'positional').map(([n]) => `--${kebab(n)}`)
+      // A flag named after another plugin's option: say what it is called here.
+      const peer = PEER_FLAGS[flag]
+      if (peer && (!peer.startsWith('--') || known.has(peer.slice(2).split(' ')[0]!))) {
+        throw userError('cli', `Unknown option \`${arg.split('=')[0]}\` (another plugin's name): use ${peer}. See docs/migrating-from-vite-plugin-compression2.md.`)
+      }
       throw userError('cli', `Unknown option \`${arg.split('=')[0]}\`. Options: ${listed.join(', ')}.`)
     }
   }
+}
+
+/** vite-plugin-compression(2) options typed as flags, and the flag (or fact) that replaces them. */
+const PEER_FLAGS: Readonly<Record<string, string>> = {
+  algorithms: '--formats gzip,brotli,zstd',
+  algorithm: '--formats gzip,brotli,zstd',
+  'delete-original-assets': '--no-keep-originals',
+  'delete-origin-file': '--no-keep-originals',
+  'skip-if-larger-or-equal': 'nothing: a variant that is not smaller is never written',
+  filename: 'nothing: variants are always named <file>.gz, .br, .zst',
+  ext: 'nothing: variants are always named <file>.gz, .br, .zst',
+  'log-level': '--quiet',
+  verbose: '--quiet (the report is printed by default)',
 }
 
 /** Pretty JSON plus a newline: the only thing a command prints to stdout in `--json` mode. */

@@ -148,6 +148,16 @@ describe('preencode compress', () => {
     expect(cli(['compress', dir], work).stderr).toMatch(/`compress\.deleteOriginalAssets` \(another plugin's name\): use `keepOriginals: false`/)
   })
 
+  it('a vite-plugin-compression2 option typed as a flag names the flag to use instead', async () => {
+    const { work, dir } = await site()
+    const algorithms = cli(['compress', dir, '--algorithms', 'gzip'], work)
+    expect(algorithms.status).toBe(1)
+    expect(algorithms.stderr.trim()).toBe("[preencode] [cli] Unknown option `--algorithms` (another plugin's name): use --formats gzip,brotli,zstd. See docs/migrating-from-vite-plugin-compression2.md.")
+    expect(cli(['compress', dir, '--deleteOriginalAssets'], work).stderr).toMatch(/use --no-keep-originals/)
+    // Elsewhere, where the replacement flag does not exist, the plain list of options.
+    expect(cli(['verify', 'http://127.0.0.1:1/', dir, '--algorithms', 'gzip'], work).stderr).toMatch(/Unknown option `--algorithms`\. Options: --limit/)
+  })
+
   it('--include is the whole set (any type it names), --exclude wins; both repeatable and comma-separated', async () => {
     const { work, dir } = await site()
     await writeFile(join(dir, 'notes.custom'), 'a custom text format that preencode does not list\n'.repeat(60))

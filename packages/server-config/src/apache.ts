@@ -21,7 +21,7 @@
  * - `keepOriginals: false`: when the original is missing and no coding is acceptable, the
  *   gzip variant is sent through mod_deflate's INFLATE output filter (vhost form).
  */
-import type { Manifest } from '@preencode/core'
+import { ALL_ENCODINGS, type Manifest } from '@preencode/core'
 import { acceptPattern, refusePattern } from './accept-regex.js'
 import { apacheDictionaryFileRules, apacheDictionaryRewrites } from './dictionary-apache.js'
 import type { Encoding } from './negotiate.js'
@@ -107,7 +107,7 @@ function rewriteRules(policy: ServingPolicy, ctx: Context): string[] {
     '',
     '# Accept-Encoding per RFC 9110 §12.5.3 -> PE_AE_* = 1 (accepted) or 0 (refused with q=0); unset when not named.',
   ]
-  for (const coding of ['br', 'zstd', 'gzip', '*'] as const) {
+  for (const coding of [...ALL_ENCODINGS, '*'] as const) {
     lines.push(
       `RewriteCond "%{HTTP:Accept-Encoding}" ${quote(refusePattern(coding))} [NC,NV]`,
       `RewriteRule ^ - [E=${ENV[coding]}:0]`,

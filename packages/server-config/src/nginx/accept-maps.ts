@@ -6,6 +6,7 @@
  * Content-Encoding per stage. The plain lists browsers send are exact keys of `$P_ae`, so the
  * usual request runs no regex (docs/servers/nginx.md, Speed).
  */
+import { ALL_ENCODINGS } from '@preencode/core'
 import { acceptPattern, refusePattern } from '../accept-regex.js'
 import type { Encoding } from '../negotiate.js'
 import { SUFFIX, type ServingPolicy } from '../policy.js'
@@ -38,7 +39,7 @@ function aeCode(modules: boolean, br: boolean, zstd: boolean, gzip: boolean): st
 
 export function acceptMaps(n: NginxNames, modules: boolean): string[] {
   const lines = ['# Accept-Encoding, per RFC 9110 §12.5.3: "" = not named, 0 = refused (q=0), 1 = accepted.']
-  const names: [Encoding | '*', string][] = [['br', 'br'], ['zstd', 'zstd'], ['gzip', 'gzip'], ['*', 'star']]
+  const names: [Encoding | '*', string][] = [...ALL_ENCODINGS.map((e): [Encoding, string] => [e, e]), ['*', 'star']]
   for (const [coding, name] of names) {
     lines.push(
       `map $http_accept_encoding ${n.v(`ae_${name}`)} {`,
