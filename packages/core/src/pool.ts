@@ -21,6 +21,13 @@ export interface PoolOptions {
    * @default 64 MiB (DEFAULT_MAX_BYTES_IN_FLIGHT)
    */
   maxBytesInFlight?: number
+  /**
+   * Files held at once across `withBytes` callers. Each file in flight also holds its encoded
+   * outputs, manifest entry and promises, so a byte budget alone let ~26,000 small files in at
+   * once (1.98 GB RSS on 100,000 pages of 2.5 KB); this bounds that per-file overhead.
+   * @default 2048 (DEFAULT_MAX_FILES_IN_FLIGHT)
+   */
+  maxFilesInFlight?: number
   /** Queued work rejects with the signal's reason once it aborts; running work finishes. */
   signal?: AbortSignal
 }
@@ -30,6 +37,8 @@ export interface PoolStats {
   peakRunning: number
   /** The most bytes ever held at once. */
   peakBytes: number
+  /** The most files ever held at once. */
+  peakFiles: number
 }
 
 /**
@@ -38,6 +47,13 @@ export interface PoolStats {
  * bundle files (tens to hundreds of KiB).
  */
 export const DEFAULT_MAX_BYTES_IN_FLIGHT = 64 * 1024 * 1024
+
+/**
+ * Measured on 20,000 pages of 4 KB (gzip 6, brotli 5, zstd 3, no cache): unbounded 1.00 GB peak
+ * RSS; 2048 files 0.51 GB at the same wall time; 256 files 0.40 GB but twice the wall time, as
+ * small files spend most of their time in file-system calls, not encoders, and need depth.
+ */
+export const DEFAULT_MAX_FILES_IN_FLIGHT = 2048
 
 interface Waiter {
   admit: () => boolean
@@ -85,14 +101,17 @@ class Gate {
 export class WorkPool {
   readonly concurrency: number
   readonly maxBytesInFlight: number
+  readonly maxFilesInFlight: number
   private bytes = 0
+  private files = 0
   private readonly slots: SlotQueue
   private readonly budget: Gate
-  private readonly stats: PoolStats = { peakRunning: 0, peakBytes: 0 }
+  private readonly stats: PoolStats = { peakRunning: 0, peakBytes: 0, peakFiles: 0 }
 
   constructor(options: PoolOptions = {}) {
     this.concurrency = Math.max(1, Math.floor(options.concurrency ?? availableParallelism()))
     this.maxBytesInFlight = Math.max(1, Math.floor(options.maxBytesInFlight ?? DEFAULT_MAX_BYTES_IN_FLIGHT))
+    this.maxFilesInFlight = Math.max(1, Math.floor(options.maxFilesInFlight ?? DEFAULT_MAX_FILES_IN_FLIGHT))
     this.slots = new SlotQueue(this.concurrency, options.signal, (running) => {
       this.stats.peakRunning = Math.max(this.stats.peakRunning, running)
     })
@@ -126,14 +145,18 @@ export class WorkPool {
     await this.budget.wait(() => {
       // An oversized file is admitted only when nothing else is held: it runs alone.
       if (this.bytes > 0 && this.bytes + weight > this.maxBytesInFlight) return false
+      if (this.files >= this.maxFilesInFlight) return false
+      this.files += 1
       this.bytes += weight
       this.stats.peakBytes = Math.max(this.stats.peakBytes, this.bytes)
+      this.stats.peakFiles = Math.max(this.stats.peakFiles, this.files)
       return true
     })
     try {
       return await task()
     } finally {
       this.bytes -= weight
+      this.files -= 1
       this.budget.pump()
     }
   }

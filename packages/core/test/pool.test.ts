@@ -39,6 +39,20 @@ describe('WorkPool', () => {
     expect(pool.peaks.peakBytes).toBeLessThanOrEqual(100)
   })
 
+  it('holds at most maxFilesInFlight files at once, however small they are', async () => {
+    const pool = new WorkPool({ concurrency: 2, maxBytesInFlight: 1_000_000, maxFilesInFlight: 8 })
+    let held = 0
+    let peak = 0
+    await Promise.all(Array.from({ length: 200 }, () => pool.withBytes(1, async () => {
+      held += 1
+      peak = Math.max(peak, held)
+      await tick()
+      held -= 1
+    })))
+    expect(peak).toBe(8)
+    expect(pool.peaks.peakFiles).toBe(8)
+  })
+
   it('runs a file larger than the budget alone, and does not starve it behind small ones', async () => {
     const pool = new WorkPool({ concurrency: 8, maxBytesInFlight: 100 })
     const small = deferred()
@@ -73,7 +87,7 @@ describe('WorkPool', () => {
     await Promise.all(Array.from({ length: 20_000 }, (_, i) => pool.withBytes(5, () => pool.run(async () => { order.push(i) }))))
     expect(order).toHaveLength(20_000)
     expect(order.slice(0, 5)).toEqual([0, 1, 2, 3, 4])
-    expect(pool.peaks).toEqual({ peakRunning: 2, peakBytes: 10 })
+    expect(pool.peaks).toEqual({ peakRunning: 2, peakBytes: 10, peakFiles: 2 })
   })
 
   it('does not deadlock when byte holders wait for slots', async () => {
