@@ -42,7 +42,10 @@ if (values.help) {
   console.log('usage: pnpm bench [-- --only build,serve,deploy] [--quick] [--reps N] [--keep] [--out FILE|-]')
   process.exit(0)
 }
-const selected = (values.only ?? Object.keys(PARTS).join(',')).split(',').map((s) => s.trim()).filter(Boolean)
+const selected = (values.only ?? Object.keys(PARTS).join(','))
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean)
 for (const name of selected) {
   if (!(name in PARTS)) {
     console.error(`[preencode] [bench] unknown part \`${name}\` in --only; accepted: ${Object.keys(PARTS).join(', ')}`)
@@ -63,7 +66,9 @@ const machine: MachineInfo = {
   kernel: release(),
   node: process.version,
   date: started.toISOString(),
-  loadBefore: loadavg().map((l) => l.toFixed(2)).join(', '),
+  loadBefore: loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', '),
   quick: values.quick,
   reps: values.quick ? 1 : reps,
 }
@@ -72,10 +77,13 @@ const ctx: BenchContext = {
   quick: values.quick,
   reps,
   tmp,
-  log: (message) => process.stderr.write(`[bench ${((Date.now() - started.getTime()) / 1000).toFixed(0).padStart(4)}s] ${message}\n`),
+  log: (message) =>
+    process.stderr.write(`[bench ${((Date.now() - started.getTime()) / 1000).toFixed(0).padStart(4)}s] ${message}\n`),
   shared: {},
 }
-ctx.log(`${machine.cores} cores, node ${machine.node}, load ${machine.loadBefore}; parts: ${selected.join(', ')}${ctx.quick ? ' (quick)' : ''}`)
+ctx.log(
+  `${machine.cores} cores, node ${machine.node}, load ${machine.loadBefore}; parts: ${selected.join(', ')}${ctx.quick ? ' (quick)' : ''}`,
+)
 
 // The 1-minute load average, sampled through the run: the bench alone keeps about two cores
 // busy, so a peak well above that means other work shared the machine and timings are noisy.
@@ -92,7 +100,14 @@ const results: PartResult[] = []
 try {
   for (const name of Object.keys(PARTS) as PartName[]) {
     if (!selected.includes(name)) {
-      results.push({ name, title: TITLES[name], skipped: 'not selected in this run (--only)', tables: [], targets: [], notes: [] })
+      results.push({
+        name,
+        title: TITLES[name],
+        skipped: 'not selected in this run (--only)',
+        tables: [],
+        targets: [],
+        notes: [],
+      })
       continue
     }
     let result: PartResult
@@ -102,7 +117,14 @@ try {
     } catch (error) {
       // A crash of one part is reported as such; the other parts still run.
       ctx.log(`${name} crashed: ${(error as Error).stack ?? error}`)
-      result = { name, title: TITLES[name], skipped: `crashed: ${firstLine(error)}`, tables: [], targets: [], notes: [] }
+      result = {
+        name,
+        title: TITLES[name],
+        skipped: `crashed: ${firstLine(error)}`,
+        tables: [],
+        targets: [],
+        notes: [],
+      }
     }
     result.loadPeak = Math.max(partLoad, loadavg()[0]!)
     results.push(result)
@@ -114,9 +136,14 @@ try {
 }
 
 clearInterval(sampler)
-machine.loadAfter = loadavg().map((l) => l.toFixed(2)).join(', ')
+machine.loadAfter = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(', ')
 machine.loadPeak = Math.max(peakLoad, loadavg()[0]!)
-if (machine.loadPeak > machine.cores * 2) ctx.log(`warning: the 1-minute load average reached ${machine.loadPeak.toFixed(1)} on ${machine.cores} cores: other work shared the machine, so the timings are noisy`)
+if (machine.loadPeak > machine.cores * 2)
+  ctx.log(
+    `warning: the 1-minute load average reached ${machine.loadPeak.toFixed(1)} on ${machine.cores} cores: other work shared the machine, so the timings are noisy`,
+  )
 machine.durationS = Math.round((Date.now() - started.getTime()) / 1000)
 const out = values.out ?? join(REPO_ROOT, 'docs', 'benchmarks.md')
 if (out !== '-') {

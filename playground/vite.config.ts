@@ -49,7 +49,10 @@ export function lateWriter(): Plugin {
         changefreq: i % 3 === 0 ? 'daily' : 'weekly',
       }))
       await mkdir(outDir, { recursive: true })
-      await writeFile(join(outDir, 'late.json'), `${JSON.stringify({ stage: 'closeBundle', final: true, entries }, null, 2)}\n`)
+      await writeFile(
+        join(outDir, 'late.json'),
+        `${JSON.stringify({ stage: 'closeBundle', final: true, entries }, null, 2)}\n`,
+      )
     },
   }
 }

@@ -12,13 +12,19 @@ const out = join(root, '.test-out')
 rmSync(out, { recursive: true, force: true })
 mkdirSync(out, { recursive: true })
 const bin = (name) => join(root, 'node_modules', '.bin', name)
-const run = (cmd, args, env = {}) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status
+const run = (cmd, args, env = {}) =>
+  spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status
 
 // Lint first: it takes seconds, and a finding is reported even when a later layer crashes.
-const lintStatus = run(bin('biome'), ['lint', '--error-on-warnings'])
+const lintStatus = run(bin('biome'), ['check', '--error-on-warnings'])
 
 const vitestJson = join(out, 'vitest.json')
-const vitestStatus = run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`])
+const vitestStatus = run(bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestJson}`,
+])
 const playwrightJson = join(out, 'playwright.json')
 const playwrightStatus = run(bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
   PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,

@@ -20,7 +20,9 @@ interface ServerConfigApi {
 }
 
 export async function generators(site: string): Promise<Generators | { why: string }> {
-  const core = await importBuilt<{ readManifest: (root: string) => Promise<Manifest> }>('@preencode/core', ['readManifest'])
+  const core = await importBuilt<{ readManifest: (root: string) => Promise<Manifest> }>('@preencode/core', [
+    'readManifest',
+  ])
   if ('why' in core) return core
   // The bench does not list @preencode/server-config; @preencode/vite depends on it.
   const api = await importBuilt<Partial<ServerConfigApi>>('@preencode/server-config', [])

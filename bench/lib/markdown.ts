@@ -59,7 +59,8 @@ export function renderMarkdown(machine: MachineInfo, parts: PartResult[]): strin
       continue
     }
     for (const t of part.targets) {
-      const result = t.pass === undefined ? `not measured: ${(t.why ?? 'n/a').replace(/\|/g, '\\|')}` : t.pass ? 'pass' : '**miss**'
+      const result =
+        t.pass === undefined ? `not measured: ${(t.why ?? 'n/a').replace(/\|/g, '\\|')}` : t.pass ? 'pass' : '**miss**'
       out.push(`| ${t.part} | ${t.target} | ${t.measured ?? '—'} | ${result} |`)
     }
   }
@@ -68,7 +69,10 @@ export function renderMarkdown(machine: MachineInfo, parts: PartResult[]): strin
     if (part.description) out.push(part.description, '')
     if (part.loadPeak !== undefined && !part.skipped) {
       const busy = part.loadPeak > machine.cores * 2
-      out.push(`Highest 1-minute load average during this part: ${part.loadPeak.toFixed(1)}${busy ? ' — **the machine was busy with other work; timings in this part are noisy**' : ''}.`, '')
+      out.push(
+        `Highest 1-minute load average during this part: ${part.loadPeak.toFixed(1)}${busy ? ' — **the machine was busy with other work; timings in this part are noisy**' : ''}.`,
+        '',
+      )
     }
     if (part.skipped) {
       out.push(`Skipped: ${part.skipped}.`)
@@ -77,5 +81,8 @@ export function renderMarkdown(machine: MachineInfo, parts: PartResult[]): strin
     for (const table of part.tables) out.push(renderMarkdownTable(table), '')
     for (const note of part.notes) out.push(`- ${note}`)
   }
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`
 }

@@ -27,15 +27,31 @@ export async function startMinio(dir: string): Promise<Minio> {
   const port = await freePort()
   const consolePort = await freePort()
   const endpoint = `http://127.0.0.1:${port}`
-  const proc = await startProcess('minio', toolPath('minio'), ['server', data, '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet'], {
-    port,
-    timeoutMs: 60_000,
-    env: { MINIO_ROOT_USER: MINIO_USER, MINIO_ROOT_PASSWORD: MINIO_SECRET, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
-  })
-  for (const deadline = Date.now() + 30_000; ;) {
-    const ready = await fetch(`${endpoint}/minio/health/ready`).then((r) => r.ok, () => false)
+  const proc = await startProcess(
+    'minio',
+    toolPath('minio'),
+    ['server', data, '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet'],
+    {
+      port,
+      timeoutMs: 60_000,
+      env: {
+        MINIO_ROOT_USER: MINIO_USER,
+        MINIO_ROOT_PASSWORD: MINIO_SECRET,
+        MINIO_BROWSER: 'off',
+        MINIO_UPDATE: 'off',
+      },
+    },
+  )
+  for (const deadline = Date.now() + 30_000; ; ) {
+    const ready = await fetch(`${endpoint}/minio/health/ready`).then(
+      (r) => r.ok,
+      () => false,
+    )
     if (ready) break
-    if (Date.now() > deadline) { await proc.stop(); throw new Error(`MinIO at ${endpoint} not ready in 30 s:\n${proc.output()}`) }
+    if (Date.now() > deadline) {
+      await proc.stop()
+      throw new Error(`MinIO at ${endpoint} not ready in 30 s:\n${proc.output()}`)
+    }
     await new Promise((r) => setTimeout(r, 100))
   }
   const credentials = { accessKeyId: MINIO_USER, secretAccessKey: MINIO_SECRET }

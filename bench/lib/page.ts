@@ -32,16 +32,23 @@ export async function buildLargePage(): Promise<string> {
   for (const line of changelog.split('\n')) {
     const heading = /^(#{1,4})\s+(.*)$/.exec(line)
     const item = /^\s*[-*]\s+(.*)$/.exec(line)
-    if (!item && inList) { parts.push('</ul>'); inList = false }
+    if (!item && inList) {
+      parts.push('</ul>')
+      inList = false
+    }
     if (heading) parts.push(`<h${heading[1]!.length + 1}>${escapeHtml(heading[2]!)}</h${heading[1]!.length + 1}>`)
     else if (item) {
-      if (!inList) { parts.push('<ul>'); inList = true }
+      if (!inList) {
+        parts.push('<ul>')
+        inList = true
+      }
       parts.push(`<li>${escapeHtml(item[1]!)}</li>`)
     } else if (line.trim()) parts.push(`<p>${escapeHtml(line)}</p>`)
   }
   if (inList) parts.push('</ul>')
   parts.push('</section>', '<section id="api">', '<h2>API reference</h2>', '<pre><code class="language-ts">')
-  const tail = '</code></pre>\n</section>\n</main>\n<footer><p>Excerpted from monaco-editor (MIT).</p></footer>\n</body>\n</html>\n'
+  const tail =
+    '</code></pre>\n</section>\n</main>\n<footer><p>Excerpted from monaco-editor (MIT).</p></footer>\n</body>\n</html>\n'
   let size = Buffer.byteLength(parts.join('\n')) + tail.length
   for (const line of api.split('\n')) {
     const html = escapeHtml(line)

@@ -40,7 +40,8 @@ export function emptyPart(name: string, title: string): PartResult {
 
 export function renderTextTable(table: Table): string {
   const widths = table.columns.map((c, i) => Math.max(c.length, ...table.rows.map((r) => (r[i] ?? '').length)))
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
   const out = [table.title, line(table.columns), widths.map((w) => '-'.repeat(w)).join('  '), ...table.rows.map(line)]
   for (const note of table.notes ?? []) out.push(`  note: ${note}`)
   return out.join('\n')
@@ -58,7 +59,9 @@ export function renderMarkdownTable(table: Table): string {
 }
 
 export function renderTargetsText(targets: TargetCheck[]): string {
-  return targets.map((t) => `  ${mark(t)}  ${t.target}: ${t.measured ?? `not measured (${t.why ?? 'unknown'})`}`).join('\n')
+  return targets
+    .map((t) => `  ${mark(t)}  ${t.target}: ${t.measured ?? `not measured (${t.why ?? 'unknown'})`}`)
+    .join('\n')
 }
 
 export function mark(t: TargetCheck): string {

@@ -24,11 +24,18 @@ export interface NginxParts {
 }
 
 /** Starts nginx serving `root`; `config` gets the port the server must listen on. */
-export async function startNginx(dir: string, root: string, config: (port: number) => NginxParts | Promise<NginxParts>): Promise<Server> {
+export async function startNginx(
+  dir: string,
+  root: string,
+  config: (port: number) => NginxParts | Promise<NginxParts>,
+): Promise<Server> {
   await mkdir(join(dir, 'logs'), { recursive: true })
   const port = await freePort()
   const parts = await config(port)
-  const server = parts.server === null ? '' : `  server {
+  const server =
+    parts.server === null
+      ? ''
+      : `  server {
     listen 127.0.0.1:${port};
     server_name localhost;
     root ${root};
@@ -60,15 +67,37 @@ ${server}
 `
   const confPath = join(dir, 'nginx.conf')
   await writeFile(confPath, conf)
-  const proc = await startProcess('nginx', toolPath('nginx'), ['-p', dir, '-e', join(dir, 'logs', 'error.log'), '-c', confPath], { port })
+  const proc = await startProcess(
+    'nginx',
+    toolPath('nginx'),
+    ['-p', dir, '-e', join(dir, 'logs', 'error.log'), '-c', confPath],
+    { port },
+  )
   return { url: `http://127.0.0.1:${port}`, process: proc, stop: () => proc.stop() }
 }
 
 /** Starts Apache 2.4 (event MPM) serving `root` with `AllowOverride All`, so an `.htaccess` applies. */
-export async function startApache(dir: string, root: string, config: { server?: string; directory?: string; modules?: string[] }): Promise<Server> {
+export async function startApache(
+  dir: string,
+  root: string,
+  config: { server?: string; directory?: string; modules?: string[] },
+): Promise<Server> {
   await mkdir(join(dir, 'logs'), { recursive: true })
   const port = await freePort()
-  const modules = ['mpm_event', 'authz_core', 'mime', 'dir', 'filter', 'deflate', 'rewrite', 'headers', 'setenvif', 'env', 'alias', ...(config.modules ?? [])]
+  const modules = [
+    'mpm_event',
+    'authz_core',
+    'mime',
+    'dir',
+    'filter',
+    'deflate',
+    'rewrite',
+    'headers',
+    'setenvif',
+    'env',
+    'alias',
+    ...(config.modules ?? []),
+  ]
   const conf = `ServerRoot ${dir}
 ServerName localhost
 Listen 127.0.0.1:${port}
@@ -106,5 +135,8 @@ ${config.server ?? ''}
 
 function indent(text: string, spaces: number): string {
   const pad = ' '.repeat(spaces)
-  return text.split('\n').map((l) => (l.trim() ? pad + l : l)).join('\n')
+  return text
+    .split('\n')
+    .map((l) => (l.trim() ? pad + l : l))
+    .join('\n')
 }

@@ -13,7 +13,11 @@ export function median(values: number[]): number {
 
 export function fmtMs(ms: number): string {
   if (!Number.isFinite(ms)) return 'n/a'
-  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`
+  return ms >= 10_000
+    ? `${(ms / 1000).toFixed(1)} s`
+    : ms >= 1000
+      ? `${(ms / 1000).toFixed(2)} s`
+      : `${Math.round(ms)} ms`
 }
 
 export function fmtBytes(bytes: number): string {
@@ -61,15 +65,27 @@ export interface ChildResult {
 }
 
 /** Runs a command to completion, collecting its output (the tail of it, to bound memory). */
-export function runChild(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ChildResult> {
+export function runChild(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<ChildResult> {
   return new Promise((resolveRun, reject) => {
     const started = performance.now()
-    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     const keep = (s: string) => (s.length > 200_000 ? s.slice(-200_000) : s)
-    child.stdout.on('data', (d: Buffer) => { stdout = keep(stdout + d.toString()) })
-    child.stderr.on('data', (d: Buffer) => { stderr = keep(stderr + d.toString()) })
+    child.stdout.on('data', (d: Buffer) => {
+      stdout = keep(stdout + d.toString())
+    })
+    child.stderr.on('data', (d: Buffer) => {
+      stderr = keep(stderr + d.toString())
+    })
     const timer = options.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), options.timeoutMs) : undefined
     child.once('error', reject)
     child.once('close', (code, signal) => {
@@ -88,7 +104,10 @@ export async function importBuilt<T>(specifier: string, needs: string[]): Promis
   try {
     mod = (await import(specifier)) as Record<string, unknown>
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes(specifier)) {
+    if (
+      (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' &&
+      String((error as Error).message).includes(specifier)
+    ) {
       return { why: `${specifier} is not built yet (no dist/)` }
     }
     return { why: `${specifier} failed to import: ${firstLine(error)}` }

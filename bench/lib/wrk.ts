@@ -40,14 +40,42 @@ export async function writeWrkScript(dir: string): Promise<string> {
   return path
 }
 
-export async function runWrk(url: string, script: string, options: { threads: number; connections: number; seconds: number }): Promise<WrkResult> {
-  const args = [`-t${options.threads}`, `-c${options.connections}`, `-d${options.seconds}s`, '--timeout', '10s', '-H', `Accept-Encoding: ${ACCEPT_ENCODING}`, '-s', script, url]
+export async function runWrk(
+  url: string,
+  script: string,
+  options: { threads: number; connections: number; seconds: number },
+): Promise<WrkResult> {
+  const args = [
+    `-t${options.threads}`,
+    `-c${options.connections}`,
+    `-d${options.seconds}s`,
+    '--timeout',
+    '10s',
+    '-H',
+    `Accept-Encoding: ${ACCEPT_ENCODING}`,
+    '-s',
+    script,
+    url,
+  ]
   const run = await runChild(toolPath('wrk'), args, { timeoutMs: (options.seconds + 30) * 1000 })
   const line = run.stdout.split('\n').find((l) => l.startsWith('WRK_JSON '))
-  if (run.code !== 0 || !line) throw new Error(`wrk ${args.join(' ')} failed (${run.code ?? run.signal}): ${run.stderr || run.stdout}`)
-  const raw = JSON.parse(line.slice('WRK_JSON '.length)) as { requests: number; bytes: number; duration_us: number; errors: number }
+  if (run.code !== 0 || !line)
+    throw new Error(`wrk ${args.join(' ')} failed (${run.code ?? run.signal}): ${run.stderr || run.stdout}`)
+  const raw = JSON.parse(line.slice('WRK_JSON '.length)) as {
+    requests: number
+    bytes: number
+    duration_us: number
+    errors: number
+  }
   const durationS = raw.duration_us / 1e6
-  return { requests: raw.requests, bytes: raw.bytes, durationS, rps: raw.requests / durationS, bytesPerResponse: raw.requests ? raw.bytes / raw.requests : Number.NaN, errors: raw.errors }
+  return {
+    requests: raw.requests,
+    bytes: raw.bytes,
+    durationS,
+    rps: raw.requests / durationS,
+    bytesPerResponse: raw.requests ? raw.bytes / raw.requests : Number.NaN,
+    errors: raw.errors,
+  }
 }
 
 /** One GET with the same Accept-Encoding as wrk: what encoding and how many body bytes. */
@@ -55,14 +83,18 @@ export function probe(url: string): Promise<Probe> {
   return new Promise((resolveProbe, reject) => {
     const req = request(url, { headers: { 'accept-encoding': ACCEPT_ENCODING } }, (res) => {
       let bodyBytes = 0
-      res.on('data', (d: Buffer) => { bodyBytes += d.length })
-      res.on('end', () => resolveProbe({
-        status: res.statusCode ?? 0,
-        contentEncoding: String(res.headers['content-encoding'] ?? 'identity'),
-        contentType: String(res.headers['content-type'] ?? ''),
-        vary: String(res.headers.vary ?? ''),
-        bodyBytes,
-      }))
+      res.on('data', (d: Buffer) => {
+        bodyBytes += d.length
+      })
+      res.on('end', () =>
+        resolveProbe({
+          status: res.statusCode ?? 0,
+          contentEncoding: String(res.headers['content-encoding'] ?? 'identity'),
+          contentType: String(res.headers['content-type'] ?? ''),
+          vary: String(res.headers.vary ?? ''),
+          bodyBytes,
+        }),
+      )
       res.on('error', reject)
     })
     req.on('error', reject)

@@ -48,7 +48,11 @@ async function main(): Promise<void> {
     })
     outcome = { buildMs: performance.now() - started, maxRssBytes: process.resourceUsage().maxRSS * 1024 }
   } catch (error) {
-    outcome = { buildMs: Number.NaN, maxRssBytes: process.resourceUsage().maxRSS * 1024, error: String((error as Error).stack ?? error) }
+    outcome = {
+      buildMs: Number.NaN,
+      maxRssBytes: process.resourceUsage().maxRSS * 1024,
+      error: String((error as Error).stack ?? error),
+    }
   }
   await writeFile(spec.resultFile, JSON.stringify(outcome))
 }

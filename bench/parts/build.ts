@@ -12,7 +12,18 @@ import { measureLargeSite } from './large-site.ts'
 import { measureMemoryScaling, MEMORY_TARGET } from './memory.ts'
 import { emptyPart, type PartResult, type Table } from '../lib/report.ts'
 import type { BenchContext } from '../lib/context.ts'
-import { firstLine, fmtBytes, fmtInt, fmtMs, fmtRatio, importBuilt, listFiles, median, ratio, runChild } from '../lib/util.ts'
+import {
+  firstLine,
+  fmtBytes,
+  fmtInt,
+  fmtMs,
+  fmtRatio,
+  importBuilt,
+  listFiles,
+  median,
+  ratio,
+  runChild,
+} from '../lib/util.ts'
 
 const APP_ROOT = resolve(import.meta.dirname, '..', 'app')
 const FULL_ENTRIES = { index: 'index.html', charts: 'charts.html', scene: 'scene.html' }
@@ -23,7 +34,9 @@ const FORMAT_LIST = Object.keys(VARIANT_EXT) as Format[]
 
 type ConfigName = 'baseline' | 'preencode cold' | 'preencode warm' | 'peer cold' | 'peer warm'
 
-interface Run extends BuildOutcome { config: ConfigName }
+interface Run extends BuildOutcome {
+  config: ConfigName
+}
 
 export async function runBuild(ctx: BenchContext): Promise<PartResult> {
   const part = emptyPart('build', 'Build: preencode vs vite-plugin-compression2')
@@ -31,29 +44,51 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
     'bench/app is a Vite 8 app with three entries (Monaco editor with its language workers, the full ECharts build,',
     'three.js with add-ons): about 16 MB of JS/CSS in ~100 files. It is built plainly (baseline), with `preencode()`',
     'and with `vite-plugin-compression2`, each build in a fresh child process, repetitions interleaved. "Added time" is',
-    'a configuration\'s median build time minus the baseline\'s median. Bytes are compared over the files both tools compressed.',
+    "a configuration's median build time minus the baseline's median. Bytes are compared over the files both tools compressed.",
   ].join(' ')
   const plugin = await importBuilt<Record<string, unknown>>('@preencode/vite', [])
-  const preencodeWhy = 'why' in plugin ? plugin.why : typeof (plugin.mod.preencode ?? plugin.mod.default) === 'function' ? undefined : '@preencode/vite exports no preencode() yet'
+  const preencodeWhy =
+    'why' in plugin
+      ? plugin.why
+      : typeof (plugin.mod.preencode ?? plugin.mod.default) === 'function'
+        ? undefined
+        : '@preencode/vite exports no preencode() yet'
   const core = await importBuilt('@preencode/core', ['compressDirectory'])
   if (preencodeWhy) part.notes.push(`preencode builds skipped: ${preencodeWhy}`)
 
   const work = join(ctx.tmp, 'build')
   await mkdir(work, { recursive: true })
-  const entries = Object.fromEntries(Object.entries(ctx.quick ? QUICK_ENTRIES : FULL_ENTRIES).map(([k, v]) => [k, join(APP_ROOT, v)]))
+  const entries = Object.fromEntries(
+    Object.entries(ctx.quick ? QUICK_ENTRIES : FULL_ENTRIES).map(([k, v]) => [k, join(APP_ROOT, v)]),
+  )
   const reps = ctx.quick ? 1 : ctx.reps
   const outDir = (tool: BuildTool) => join(work, `dist-${tool}`)
   const runs: Run[] = []
   const build = async (config: ConfigName, tool: BuildTool, cacheDir?: string): Promise<void> => {
-    const spec: BuildSpec = { tool, appRoot: APP_ROOT, outDir: outDir(tool), cacheDir, entries, resultFile: join(work, 'result.json') }
+    const spec: BuildSpec = {
+      tool,
+      appRoot: APP_ROOT,
+      outDir: outDir(tool),
+      cacheDir,
+      entries,
+      resultFile: join(work, 'result.json'),
+    }
     ctx.log(`build: ${config}…`)
     await rm(spec.resultFile, { force: true })
-    const child = await runChild(process.execPath, [join(import.meta.dirname, 'build-child.ts'), JSON.stringify(spec)], { timeoutMs: 15 * 60_000 })
+    const child = await runChild(
+      process.execPath,
+      [join(import.meta.dirname, 'build-child.ts'), JSON.stringify(spec)],
+      { timeoutMs: 15 * 60_000 },
+    )
     let outcome: BuildOutcome
     try {
       outcome = JSON.parse(await readFile(spec.resultFile, 'utf8')) as BuildOutcome
     } catch {
-      outcome = { buildMs: Number.NaN, maxRssBytes: Number.NaN, error: `child exited ${child.code ?? child.signal}: ${child.stderr.slice(-2000)}` }
+      outcome = {
+        buildMs: Number.NaN,
+        maxRssBytes: Number.NaN,
+        error: `child exited ${child.code ?? child.signal}: ${child.stderr.slice(-2000)}`,
+      }
     }
     if (outcome.error) ctx.log(`build: ${config} failed: ${firstLine(outcome.error)}`)
     else ctx.log(`build: ${config}: ${fmtMs(outcome.buildMs)}, peak RSS ${fmtBytes(outcome.maxRssBytes)}`)
@@ -82,7 +117,14 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
   const stats = (config: ConfigName) => {
     const ok = runs.filter((r) => r.config === config && !r.error)
     const ms = ok.map((r) => r.buildMs)
-    return { n: ok.length, ms: median(ms), min: Math.min(...ms), max: Math.max(...ms), rss: median(ok.map((r) => r.maxRssBytes)), failed: runs.some((r) => r.config === config && r.error) }
+    return {
+      n: ok.length,
+      ms: median(ms),
+      min: Math.min(...ms),
+      max: Math.max(...ms),
+      rss: median(ok.map((r) => r.maxRssBytes)),
+      failed: runs.some((r) => r.config === config && r.error),
+    }
   }
   const base = stats('baseline')
   const added = (config: ConfigName) => stats(config).ms - base.ms
@@ -94,7 +136,15 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
       const s = stats(config)
       if (config.startsWith('preencode') && preencodeWhy) return [config, '0', 'skipped', '', '', '', '']
       if (s.n === 0) return [config, '0', s.failed ? 'failed' : 'not run', '', '', '', '']
-      return [config, String(s.n), fmtMs(s.ms), `${fmtMs(s.min)}–${fmtMs(s.max)}`, config === 'baseline' ? '—' : fmtMs(added(config)), fmtBytes(s.rss), config === 'baseline' ? '—' : fmtBytes(s.rss - base.rss)]
+      return [
+        config,
+        String(s.n),
+        fmtMs(s.ms),
+        `${fmtMs(s.min)}–${fmtMs(s.max)}`,
+        config === 'baseline' ? '—' : fmtMs(added(config)),
+        fmtBytes(s.rss),
+        config === 'baseline' ? '—' : fmtBytes(s.rss - base.rss),
+      ]
     }),
     notes: [
       `app: bench/app (${Object.keys(entries).join(', ')} entr${Object.keys(entries).length > 1 ? 'ies' : 'y'}), Vite 8 with reportCompressedSize off in every configuration`,
@@ -121,11 +171,23 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
         ['preencode warm / preencode cold, added time', fmtRatio(warmOverCold)],
         ['preencode / peer, peak RSS cold', fmtRatio(ratio(stats('preencode cold').rss, stats('peer cold').rss))],
       ],
-      notes: ['an added time smaller than the spread of the baseline runs (see "range"), or negative, is below what this run can resolve'],
+      notes: [
+        'an added time smaller than the spread of the baseline runs (see "range"), or negative, is below what this run can resolve',
+      ],
     })
     part.targets.push(
-      { part: 'build', target: 'cold added time ≤ 0.6× peer', measured: fmtRatio(coldRatio), pass: Number.isFinite(coldRatio) ? coldRatio <= 0.6 : undefined },
-      { part: 'build', target: 'warm added time ≤ 0.05× cold', measured: fmtRatio(warmOverCold), pass: Number.isFinite(warmOverCold) ? warmOverCold <= 0.05 : undefined },
+      {
+        part: 'build',
+        target: 'cold added time ≤ 0.6× peer',
+        measured: fmtRatio(coldRatio),
+        pass: Number.isFinite(coldRatio) ? coldRatio <= 0.6 : undefined,
+      },
+      {
+        part: 'build',
+        target: 'warm added time ≤ 0.05× cold',
+        measured: fmtRatio(warmOverCold),
+        pass: Number.isFinite(warmOverCold) ? warmOverCold <= 0.05 : undefined,
+      },
     )
   } else {
     part.targets.push(
@@ -135,13 +197,15 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
   }
 
   // Bytes per format, over the files both tools compressed.
-  const listing = async (tool: BuildTool) => (runs.some((r) => r.config.startsWith(tool) && !r.error) ? listFiles(outDir(tool)) : undefined)
+  const listing = async (tool: BuildTool) =>
+    runs.some((r) => r.config.startsWith(tool) && !r.error) ? listFiles(outDir(tool)) : undefined
   const peerFiles = await listing('peer')
   const preFiles = preencodeWhy ? undefined : await listing('preencode')
   if (peerFiles) {
     const variantsOf = (files: Map<string, number>, format: Format) => {
       const out = new Map<string, number>()
-      for (const [path, size] of files) if (path.endsWith(VARIANT_EXT[format])) out.set(path.slice(0, -VARIANT_EXT[format].length), size)
+      for (const [path, size] of files)
+        if (path.endsWith(VARIANT_EXT[format])) out.set(path.slice(0, -VARIANT_EXT[format].length), size)
       return out
     }
     const rows: string[][] = []
@@ -160,9 +224,13 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
       const both = [...pre.keys()].filter((p) => peer.has(p))
       const common: string[] = []
       for (const path of both) {
-        if (await sameInput(join(outDir('peer'), path + VARIANT_EXT[format]), format, join(outDir('preencode'), path))) common.push(path)
+        if (await sameInput(join(outDir('peer'), path + VARIANT_EXT[format]), format, join(outDir('preencode'), path)))
+          common.push(path)
       }
-      if (common.length < both.length) notes.push(`${format}: ${both.length - common.length} of the peer's variants decode to other bytes than the file preencode compressed (stale input): left out of the comparison`)
+      if (common.length < both.length)
+        notes.push(
+          `${format}: ${both.length - common.length} of the peer's variants decode to other bytes than the file preencode compressed (stale input): left out of the comparison`,
+        )
       const preCommon = common.reduce((a, p) => a + pre.get(p)!, 0)
       const peerCommon = common.reduce((a, p) => a + peer.get(p)!, 0)
       const preTotal = [...pre.values()].reduce((a, b) => a + b, 0)
@@ -170,18 +238,50 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
       // Four decimals and the difference in bytes: both tools use the same zlib, so the ratios
       // sit near 1 and "1.000×" alone would hide which way they lean.
       const delta = preCommon - peerCommon
-      const measured = Number.isFinite(r) ? `${r.toFixed(4)}× (${delta >= 0 ? '+' : '−'}${fmtInt(Math.abs(delta))} B)` : 'n/a'
-      rows.push([format, String(pre.size), String(peer.size), String(common.length), fmtInt(preCommon), fmtInt(peerCommon), measured, `${fmtBytes(preTotal)} / ${fmtBytes(peerTotal)}`])
-      part.targets.push({ part: 'build', target: `${format} bytes ≤ peer's (same files)`, measured, pass: Number.isFinite(r) ? r <= 1 : undefined })
+      const measured = Number.isFinite(r)
+        ? `${r.toFixed(4)}× (${delta >= 0 ? '+' : '−'}${fmtInt(Math.abs(delta))} B)`
+        : 'n/a'
+      rows.push([
+        format,
+        String(pre.size),
+        String(peer.size),
+        String(common.length),
+        fmtInt(preCommon),
+        fmtInt(peerCommon),
+        measured,
+        `${fmtBytes(preTotal)} / ${fmtBytes(peerTotal)}`,
+      ])
+      part.targets.push({
+        part: 'build',
+        target: `${format} bytes ≤ peer's (same files)`,
+        measured,
+        pass: Number.isFinite(r) ? r <= 1 : undefined,
+      })
       const onlyPre = [...pre.keys()].filter((p) => !peer.has(p))
       const onlyPeer = [...peer.keys()].filter((p) => !pre.has(p))
-      if (onlyPre.length) notes.push(`${format}: only preencode wrote ${onlyPre.length}: ${summarize(onlyPre, preFiles)}`)
-      if (onlyPeer.length) notes.push(`${format}: only the peer wrote ${onlyPeer.length}: ${summarize(onlyPeer, peerFiles)}`)
+      if (onlyPre.length)
+        notes.push(`${format}: only preencode wrote ${onlyPre.length}: ${summarize(onlyPre, preFiles)}`)
+      if (onlyPeer.length)
+        notes.push(`${format}: only the peer wrote ${onlyPeer.length}: ${summarize(onlyPeer, peerFiles)}`)
     }
-    if (!preFiles) part.targets.push({ part: 'build', target: 'bytes per format ≤ peer\'s', why: preencodeWhy ?? 'preencode build failed' })
+    if (!preFiles)
+      part.targets.push({
+        part: 'build',
+        target: "bytes per format ≤ peer's",
+        why: preencodeWhy ?? 'preencode build failed',
+      })
     part.tables.push({
       title: 'Compressed bytes per format',
-      columns: ['format', 'files preencode', 'files peer', 'common', 'preencode bytes (common)', 'peer bytes (common)', 'preencode / peer', 'all variants preencode / peer'],
+      columns: [
+        'format',
+        'files preencode',
+        'files peer',
+        'common',
+        'preencode bytes (common)',
+        'peer bytes (common)',
+        'preencode / peer',
+        'all variants preencode / peer',
+      ],
       rows,
       notes: [
         'bytes are summed over the originals both tools wrote that variant for; the last column sums every variant each tool wrote',
@@ -190,12 +290,18 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
       ],
     })
   } else {
-    part.targets.push({ part: 'build', target: 'bytes per format ≤ peer\'s', why: 'the peer build failed' })
+    part.targets.push({ part: 'build', target: "bytes per format ≤ peer's", why: 'the peer build failed' })
   }
 
   // The floor of a cold compress on this machine, measured now, and the plugin against the CLI.
-  if (!preencodeWhy && cliMs.length > 0) await reportFloor(ctx, part, outDir('baseline'), cliMs, added('preencode cold'))
-  else part.targets.push({ part: 'build', target: 'cold compress against the floor; plugin-added against the CLI', why: preencodeWhy ?? 'the CLI runs failed' })
+  if (!preencodeWhy && cliMs.length > 0)
+    await reportFloor(ctx, part, outDir('baseline'), cliMs, added('preencode cold'))
+  else
+    part.targets.push({
+      part: 'build',
+      target: 'cold compress against the floor; plugin-added against the CLI',
+      why: preencodeWhy ?? 'the CLI runs failed',
+    })
   if (!('why' in core)) await measureLargeSite(ctx, part, join(work, 'large'))
 
   // Peak memory against site size: compressDirectory on the plain output, once and ten times over.
@@ -203,12 +309,17 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
     part.targets.push({ part: 'build', target: MEMORY_TARGET, why: core.why })
     part.notes.push(`memory scaling skipped: ${core.why}`)
   } else if (!runs.some((r) => r.config === 'baseline' && !r.error)) {
-    part.targets.push({ part: 'build', target: MEMORY_TARGET, why: 'the plain build failed, so there is no site to compress' })
+    part.targets.push({
+      part: 'build',
+      target: MEMORY_TARGET,
+      why: 'the plain build failed, so there is no site to compress',
+    })
   } else {
     await measureMemoryScaling(ctx, part, outDir('baseline'), join(work, 'memory'))
   }
   ctx.shared.benchAppDist = runs.some((r) => r.config === 'baseline' && !r.error) ? outDir('baseline') : undefined
-  if (runs.some((r) => r.config === 'preencode warm' && !r.error)) ctx.shared.preencodeCache = join(work, `cache-${reps - 1}`)
+  if (runs.some((r) => r.config === 'preencode warm' && !r.error))
+    ctx.shared.preencodeCache = join(work, `cache-${reps - 1}`)
   return part
 }
 

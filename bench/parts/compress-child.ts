@@ -13,6 +13,10 @@ try {
   if (spec.dir !== null) await compressDirectory(spec.dir, { formats: ['gzip', 'brotli', 'zstd'], cache: false })
   outcome = { ms: performance.now() - started, maxRssBytes: process.resourceUsage().maxRSS * 1024 }
 } catch (error) {
-  outcome = { ms: Number.NaN, maxRssBytes: process.resourceUsage().maxRSS * 1024, error: String((error as Error).stack ?? error) }
+  outcome = {
+    ms: Number.NaN,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    error: String((error as Error).stack ?? error),
+  }
 }
 await writeFile(spec.resultFile, JSON.stringify(outcome))

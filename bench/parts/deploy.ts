@@ -16,18 +16,37 @@ const PLAYGROUND = join(REPO_ROOT, 'playground')
 const APP_ROOT = join(REPO_ROOT, 'bench', 'app')
 const MANIFEST = '.preencode-manifest.json'
 
-interface Summary { uploaded: number; uploadedBytes: number; skipped: number; deleted: number; requests: number; durationMs: number }
-interface DeployApi {
-  deploy: (options: { dir: string; target: unknown; delete?: boolean; concurrency?: number }) => Promise<{ summary: Summary }>
-  s3Target: (options: { bucket: string; endpoint: string; credentials: object; onRequest?: (r: { operation: string; stage: string }) => void }) => unknown
+interface Summary {
+  uploaded: number
+  uploadedBytes: number
+  skipped: number
+  deleted: number
+  requests: number
+  durationMs: number
 }
-interface CoreApi { compressDirectory: (dir: string, options: object) => Promise<unknown> }
+interface DeployApi {
+  deploy: (options: {
+    dir: string
+    target: unknown
+    delete?: boolean
+    concurrency?: number
+  }) => Promise<{ summary: Summary }>
+  s3Target: (options: {
+    bucket: string
+    endpoint: string
+    credentials: object
+    onRequest?: (r: { operation: string; stage: string }) => void
+  }) => unknown
+}
+interface CoreApi {
+  compressDirectory: (dir: string, options: object) => Promise<unknown>
+}
 
 export async function runDeploy(ctx: BenchContext): Promise<PartResult> {
   const part = emptyPart('deploy', 'Deploy to MinIO')
   part.description = [
     'MinIO runs as a real process on a loopback port with a throw-away data directory. Two sites are deployed with',
-    '`@preencode/deploy`\'s S3 target three times each (to an empty bucket, again unchanged, and after one change):',
+    "`@preencode/deploy`'s S3 target three times each (to an empty bucket, again unchanged, and after one change):",
     'the built playground, whose change is one output script edited in place and recompressed, and a copy of bench/app',
     'built with `preencode()`, whose change is one source file edited and the app rebuilt, so content-hashed names',
     'move and stale objects are deleted.',
@@ -113,18 +132,35 @@ function playgroundSource(core: CoreApi, playground: { dir: string; from: string
 function benchAppSource(ctx: BenchContext, dir: string): SiteSource {
   const app = join(dir, 'app')
   const cache = ctx.shared.preencodeCache ?? join(dir, 'app-cache')
-  const entryNames = ctx.quick ? { scene: 'scene.html' } : { index: 'index.html', charts: 'charts.html', scene: 'scene.html' }
+  const entryNames = ctx.quick
+    ? { scene: 'scene.html' }
+    : { index: 'index.html', charts: 'charts.html', scene: 'scene.html' }
   const source = ctx.quick ? 'src/scene.ts' : 'src/chart-render.ts'
   const build = async (site: string) => {
     const entries = Object.fromEntries(Object.entries(entryNames).map(([k, v]) => [k, join(app, v)]))
-    const spec: BuildSpec = { tool: 'preencode', appRoot: app, outDir: site, cacheDir: cache, entries, resultFile: join(dir, 'app-build.json') }
-    const child = await runChild(process.execPath, [join(import.meta.dirname, 'build-child.ts'), JSON.stringify(spec)], { timeoutMs: 15 * 60_000 })
-    const outcome = JSON.parse(await readFile(spec.resultFile, 'utf8').catch(() => `{"error":${JSON.stringify(`build child exited ${child.code}: ${child.stderr.slice(-1000)}`)}}`)) as BuildOutcome
+    const spec: BuildSpec = {
+      tool: 'preencode',
+      appRoot: app,
+      outDir: site,
+      cacheDir: cache,
+      entries,
+      resultFile: join(dir, 'app-build.json'),
+    }
+    const child = await runChild(
+      process.execPath,
+      [join(import.meta.dirname, 'build-child.ts'), JSON.stringify(spec)],
+      { timeoutMs: 15 * 60_000 },
+    )
+    const outcome = JSON.parse(
+      await readFile(spec.resultFile, 'utf8').catch(
+        () => `{"error":${JSON.stringify(`build child exited ${child.code}: ${child.stderr.slice(-1000)}`)}}`,
+      ),
+    ) as BuildOutcome
     if (outcome.error) throw new Error(`bench/app build failed: ${outcome.error}`)
   }
   return {
     name: 'bench/app built with preencode()',
-    from: `a copy of bench/app built by the bench${ctx.shared.preencodeCache ? ' with the build part\'s warm cache' : ' (cold cache)'}`,
+    from: `a copy of bench/app built by the bench${ctx.shared.preencodeCache ? " with the build part's warm cache" : ' (cold cache)'}`,
     async prepare(site) {
       await cp(APP_ROOT, app, { recursive: true })
       // Dependencies resolve from the copy as from bench/app itself.
@@ -139,10 +175,19 @@ function benchAppSource(ctx: BenchContext, dir: string): SiteSource {
   }
 }
 
-async function deploySite(ctx: BenchContext, api: DeployApi, minio: Minio, bucket: string, source: SiteSource, site: string): Promise<Table> {
+async function deploySite(
+  ctx: BenchContext,
+  api: DeployApi,
+  minio: Minio,
+  bucket: string,
+  source: SiteSource,
+  site: string,
+): Promise<Table> {
   ctx.log(`deploy: preparing ${source.name}…`)
   await source.prepare(site)
-  const files = (await readdir(site, { recursive: true, withFileTypes: true })).filter((e) => e.isFile() && e.name !== MANIFEST)
+  const files = (await readdir(site, { recursive: true, withFileTypes: true })).filter(
+    (e) => e.isFile() && e.name !== MANIFEST,
+  )
   const bytes = (await Promise.all(files.map((e) => stat(join(e.parentPath, e.name))))).reduce((a, s) => a + s.size, 0)
   const rows: string[][] = []
   const times: Record<string, number> = {}
@@ -152,16 +197,32 @@ async function deploySite(ctx: BenchContext, api: DeployApi, minio: Minio, bucke
       bucket,
       endpoint: minio.endpoint,
       credentials: minio.credentials,
-      onRequest: (r) => { if (r.stage === 'start') ops.set(r.operation, (ops.get(r.operation) ?? 0) + 1) },
+      onRequest: (r) => {
+        if (r.stage === 'start') ops.set(r.operation, (ops.get(r.operation) ?? 0) + 1)
+      },
     })
     ctx.log(`deploy: ${source.name}: ${label}…`)
     const started = performance.now()
     const { summary } = await api.deploy({ dir: site, target, delete: true })
     const wallMs = performance.now() - started
     times[label] = wallMs
-    ctx.log(`deploy: ${source.name}: ${label}: ${summary.uploaded} uploaded, ${summary.deleted} deleted, ${summary.requests} requests, ${fmtMs(wallMs)}`)
-    const byOp = [...ops].sort((a, b) => b[1] - a[1]).map(([op, n]) => `${op.replace(/Command$/, '')} ${n}`).join(', ')
-    rows.push([label, fmtInt(summary.uploaded), fmtBytes(summary.uploadedBytes), fmtInt(summary.skipped), fmtInt(summary.deleted), fmtInt(summary.requests), byOp, fmtMs(wallMs)])
+    ctx.log(
+      `deploy: ${source.name}: ${label}: ${summary.uploaded} uploaded, ${summary.deleted} deleted, ${summary.requests} requests, ${fmtMs(wallMs)}`,
+    )
+    const byOp = [...ops]
+      .sort((a, b) => b[1] - a[1])
+      .map(([op, n]) => `${op.replace(/Command$/, '')} ${n}`)
+      .join(', ')
+    rows.push([
+      label,
+      fmtInt(summary.uploaded),
+      fmtBytes(summary.uploadedBytes),
+      fmtInt(summary.skipped),
+      fmtInt(summary.deleted),
+      fmtInt(summary.requests),
+      byOp,
+      fmtMs(wallMs),
+    ])
   }
   await run('full (empty bucket)')
   await run('unchanged')
@@ -173,11 +234,20 @@ async function deploySite(ctx: BenchContext, api: DeployApi, minio: Minio, bucke
   await run(`one change: ${changed}`)
   return {
     title: `Deploys of ${source.name} to MinIO (${files.length} files with variants, ${fmtBytes(bytes)}; ${source.from})`,
-    columns: ['deploy', 'objects uploaded', 'bytes uploaded', 'skipped', 'deleted', 'requests', 'requests by operation', 'time'],
+    columns: [
+      'deploy',
+      'objects uploaded',
+      'bytes uploaded',
+      'skipped',
+      'deleted',
+      'requests',
+      'requests by operation',
+      'time',
+    ],
     rows,
     notes: [
       '@preencode/deploy s3Target with `delete: true` and its default concurrency; MinIO on loopback with a throw-away data directory',
-      'requests: the S3 client\'s own count; by operation from its onRequest hook (PutObject includes the deploy-state object); time: wall time of deploy()',
+      "requests: the S3 client's own count; by operation from its onRequest hook (PutObject includes the deploy-state object); time: wall time of deploy()",
       `after the change the manifest lists ${moved} new or changed original(s) and ${gone} removed one(s) (each with up to three variants): what a correct deploy must upload and delete`,
       `unchanged / full time: ${fmtRatio(ratio(times.unchanged!, times['full (empty bucket)']!))}`,
     ],
@@ -186,7 +256,9 @@ async function deploySite(ctx: BenchContext, api: DeployApi, minio: Minio, bucke
 
 /** path -> sha256 of every original in the site's manifest. */
 async function originals(site: string): Promise<Map<string, string>> {
-  const manifest = JSON.parse(await readFile(join(site, MANIFEST), 'utf8')) as { files: Array<{ path: string; sha256: string }> }
+  const manifest = JSON.parse(await readFile(join(site, MANIFEST), 'utf8')) as {
+    files: Array<{ path: string; sha256: string }>
+  }
   return new Map(manifest.files.map((f) => [f.path, f.sha256]))
 }
 
@@ -205,12 +277,34 @@ async function scriptToChange(site: string): Promise<string> {
 }
 
 /** playground/dist if it was built with the plugin (it has a manifest), else a fresh build. */
-async function playgroundSite(ctx: BenchContext, dir: string): Promise<{ dir: string; from: string } | { why: string }> {
+async function playgroundSite(
+  ctx: BenchContext,
+  dir: string,
+): Promise<{ dir: string; from: string } | { why: string }> {
   const dist = join(PLAYGROUND, 'dist')
-  if (await stat(join(dist, MANIFEST)).then(() => true, () => false)) return { dir: dist, from: 'copied from playground/dist' }
+  if (
+    await stat(join(dist, MANIFEST)).then(
+      () => true,
+      () => false,
+    )
+  )
+    return { dir: dist, from: 'copied from playground/dist' }
   ctx.log('deploy: playground/dist has no manifest; building the playground…')
   const out = join(dir, 'playground-dist')
-  const run = await runChild(process.execPath, [join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', out, '--emptyOutDir'], { cwd: PLAYGROUND, timeoutMs: 10 * 60_000 })
-  if (run.code === 0 && (await stat(join(out, MANIFEST)).then(() => true, () => false))) return { dir: out, from: 'built by the bench' }
-  return { why: `the playground is not built and \`vite build\` in playground/ failed: ${firstLine(run.stderr || run.stdout || 'no manifest written')}` }
+  const run = await runChild(
+    process.execPath,
+    [join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', out, '--emptyOutDir'],
+    { cwd: PLAYGROUND, timeoutMs: 10 * 60_000 },
+  )
+  if (
+    run.code === 0 &&
+    (await stat(join(out, MANIFEST)).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return { dir: out, from: 'built by the bench' }
+  return {
+    why: `the playground is not built and \`vite build\` in playground/ failed: ${firstLine(run.stderr || run.stdout || 'no manifest written')}`,
+  }
 }

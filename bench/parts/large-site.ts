@@ -9,7 +9,28 @@ import { firstLine, fmtBytes, fmtInt, fmtMs, runChild } from '../lib/util.ts'
 import { CLI_BIN } from './floor.ts'
 
 export const LARGE_SITE_FILES = 20_000
-const WORDS = ['static', 'site', 'compress', 'brotli', 'request', 'header', 'cache', 'server', 'bundle', 'deploy', 'encoding', 'variant', 'browser', 'module', 'config', 'build', 'asset', 'manifest', 'network', 'latency']
+const WORDS = [
+  'static',
+  'site',
+  'compress',
+  'brotli',
+  'request',
+  'header',
+  'cache',
+  'server',
+  'bundle',
+  'deploy',
+  'encoding',
+  'variant',
+  'browser',
+  'module',
+  'config',
+  'build',
+  'asset',
+  'manifest',
+  'network',
+  'latency',
+]
 
 /** Deterministic text of about `bytes` bytes: a seeded word stream, so every page differs. */
 function prose(seed: number, bytes: number): string {
@@ -36,11 +57,17 @@ async function generate(root: string, count: number): Promise<number> {
   await mkdir(join(root, 'assets'), { recursive: true })
   for (let i = 0; i < count; i++) {
     if (i % 100 === 99) {
-      await write(`assets/chunk-${i}.js`, `export const text${i} = ${JSON.stringify(prose(i, 12_000 + (i % 5) * 4000))}\n`)
+      await write(
+        `assets/chunk-${i}.js`,
+        `export const text${i} = ${JSON.stringify(prose(i, 12_000 + (i % 5) * 4000))}\n`,
+      )
     } else if (i % 100 === 98) {
       await write(`assets/search-${i}.json`, JSON.stringify({ id: i, terms: prose(i, 6000).split(' ') }))
     } else {
-      await write(`docs/section-${Math.floor(i / 500)}/page-${i}.html`, `<!doctype html><html><head><title>page ${i}</title><link rel="stylesheet" href="/assets/site.css"></head><body><main><h1>Page ${i}</h1><p>${prose(i, 1500 + (i % 11) * 400)}</p></main></body></html>\n`)
+      await write(
+        `docs/section-${Math.floor(i / 500)}/page-${i}.html`,
+        `<!doctype html><html><head><title>page ${i}</title><link rel="stylesheet" href="/assets/site.css"></head><body><main><h1>Page ${i}</h1><p>${prose(i, 1500 + (i % 11) * 400)}</p></main></body></html>\n`,
+      )
     }
   }
   return bytes
@@ -57,7 +84,10 @@ export async function measureLargeSite(ctx: BenchContext, part: PartResult, work
   const rows: string[][] = []
   for (const run of ['cold', 'warm'] as const) {
     ctx.log(`build: large site, ${run}…`)
-    const child = await runChild(process.execPath, [CLI_BIN, 'compress', root, '--cache-dir', cache, '--json'], { timeoutMs: 60 * 60_000, env: { CI: 'true' } })
+    const child = await runChild(process.execPath, [CLI_BIN, 'compress', root, '--cache-dir', cache, '--json'], {
+      timeoutMs: 60 * 60_000,
+      env: { CI: 'true' },
+    })
     if (child.code !== 0) {
       part.notes.push(`large site ${run} run failed: ${firstLine(child.stderr)}`)
       rows.push([run, fmtInt(count), fmtBytes(bytes), 'failed', '', '', ''])
@@ -65,7 +95,15 @@ export async function measureLargeSite(ctx: BenchContext, part: PartResult, work
     }
     const report = JSON.parse(child.stdout) as { cache: { hits: number; misses: number } }
     const seconds = child.wallMs / 1000
-    rows.push([run, fmtInt(count), fmtBytes(bytes), fmtMs(child.wallMs), fmtInt(count / seconds), `${(bytes / 1e6 / seconds).toFixed(2)} MB/s`, `${fmtInt(report.cache.misses)} / ${fmtInt(report.cache.hits)}`])
+    rows.push([
+      run,
+      fmtInt(count),
+      fmtBytes(bytes),
+      fmtMs(child.wallMs),
+      fmtInt(count / seconds),
+      `${(bytes / 1e6 / seconds).toFixed(2)} MB/s`,
+      `${fmtInt(report.cache.misses)} / ${fmtInt(report.cache.hits)}`,
+    ])
     ctx.log(`build: large site ${run}: ${fmtMs(child.wallMs)}`)
   }
   part.tables.push({

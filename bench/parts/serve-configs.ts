@@ -7,7 +7,14 @@ import { join } from 'node:path'
 import { BROTLI_STATIC_MODULE, startApache, startNginx, type Server } from '../lib/servers.ts'
 import type { Generators } from '../lib/generated.ts'
 
-export type ConfigId = 'nginx-onthefly' | 'nginx-static' | 'nginx-generated-modules' | 'nginx-generated-stock' | 'apache-deflate' | 'apache-generated-htaccess' | 'apache-generated-vhost'
+export type ConfigId =
+  | 'nginx-onthefly'
+  | 'nginx-static'
+  | 'nginx-generated-modules'
+  | 'nginx-generated-stock'
+  | 'apache-deflate'
+  | 'apache-generated-htaccess'
+  | 'apache-generated-vhost'
 
 export interface ServerConfig {
   id: ConfigId
@@ -22,12 +29,20 @@ export async function serverConfigs(site: string, generated: Generators | { why:
     {
       id: 'nginx-onthefly',
       label: 'nginx on-the-fly gzip 6',
-      start: (d) => startNginx(d, site, () => ({ server: 'gzip on;\ngzip_comp_level 6;\ngzip_vary on;\ngzip_types text/css application/javascript text/javascript application/json image/svg+xml;' })),
+      start: (d) =>
+        startNginx(d, site, () => ({
+          server:
+            'gzip on;\ngzip_comp_level 6;\ngzip_vary on;\ngzip_types text/css application/javascript text/javascript application/json image/svg+xml;',
+        })),
     },
     {
       id: 'nginx-static',
       label: 'nginx hand-written gzip_static + brotli_static',
-      start: (d) => startNginx(d, site, () => ({ main: brotliModule, server: 'gzip_static on;\nbrotli_static on;\ngzip_vary on;' })),
+      start: (d) =>
+        startNginx(d, site, () => ({
+          main: brotliModule,
+          server: 'gzip_static on;\nbrotli_static on;\ngzip_vary on;',
+        })),
     },
   ]
   for (const flavor of ['modules', 'stock'] as const) {
@@ -42,12 +57,13 @@ export async function serverConfigs(site: string, generated: Generators | { why:
     configs.push({
       id,
       label,
-      start: (d) => startNginx(d, site, async (port) => {
-        const text = await (generated as Generators).nginx(flavor, `127.0.0.1:${port}`)
-        if (typeof text !== 'string') throw new Error(text.why)
-        // The file is for the http context; the modules flavour needs its module in the main one.
-        return { main: flavor === 'modules' ? brotliModule : '', http: text, server: null }
-      }),
+      start: (d) =>
+        startNginx(d, site, async (port) => {
+          const text = await (generated as Generators).nginx(flavor, `127.0.0.1:${port}`)
+          if (typeof text !== 'string') throw new Error(text.why)
+          // The file is for the http context; the modules flavour needs its module in the main one.
+          return { main: flavor === 'modules' ? brotliModule : '', http: text, server: null }
+        }),
     })
   }
   configs.push({
@@ -56,24 +72,32 @@ export async function serverConfigs(site: string, generated: Generators | { why:
     start: (d) => startApache(d, site, { server: DEBIAN_DEFLATE_CONF }),
   })
   const htaccess = 'why' in generated ? generated : await generated.apache('htaccess')
-  configs.push(typeof htaccess === 'string'
-    ? {
-        id: 'apache-generated-htaccess',
-        label: 'Apache generated .htaccess',
-        start: async (d) => {
-          // A docroot of its own, so the .htaccess does not reach the other Apache configurations.
-          const root = join(d, 'root')
-          await cp(site, root, { recursive: true })
-          await writeFile(join(root, '.htaccess'), htaccess)
-          await chmodTree(root)
-          return startApache(d, root, {})
-        },
-      }
-    : { id: 'apache-generated-htaccess', label: 'Apache generated .htaccess', skip: htaccess.why })
+  configs.push(
+    typeof htaccess === 'string'
+      ? {
+          id: 'apache-generated-htaccess',
+          label: 'Apache generated .htaccess',
+          start: async (d) => {
+            // A docroot of its own, so the .htaccess does not reach the other Apache configurations.
+            const root = join(d, 'root')
+            await cp(site, root, { recursive: true })
+            await writeFile(join(root, '.htaccess'), htaccess)
+            await chmodTree(root)
+            return startApache(d, root, {})
+          },
+        }
+      : { id: 'apache-generated-htaccess', label: 'Apache generated .htaccess', skip: htaccess.why },
+  )
   const vhost = 'why' in generated ? generated : await generated.apache('vhost')
-  configs.push(typeof vhost === 'string'
-    ? { id: 'apache-generated-vhost', label: 'Apache generated vhost', start: (d) => startApache(d, site, { server: vhost }) }
-    : { id: 'apache-generated-vhost', label: 'Apache generated vhost', skip: vhost.why })
+  configs.push(
+    typeof vhost === 'string'
+      ? {
+          id: 'apache-generated-vhost',
+          label: 'Apache generated vhost',
+          start: (d) => startApache(d, site, { server: vhost }),
+        }
+      : { id: 'apache-generated-vhost', label: 'Apache generated vhost', skip: vhost.why },
+  )
   return configs
 }
 

@@ -21,7 +21,10 @@ const WRK_QUICK = { threads: 2, connections: 8, seconds: 1 }
 /** Interleaved rounds per configuration and file in a full run; the median is reported. */
 const ROUNDS = 3
 
-interface Measurement { probe: Probe; runs: WrkResult[] }
+interface Measurement {
+  probe: Probe
+  runs: WrkResult[]
+}
 
 /** The median run by requests/s. */
 function medianRun(m: Measurement): WrkResult {
@@ -33,8 +36,8 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
   const part = emptyPart('serve', 'Serving: nginx and Apache, on-the-fly vs pre-compressed')
   part.description = [
     'nginx 1.22 and Apache 2.4 from Debian run as real processes on loopback ports, all at once, each with its own',
-    'throw-away config root, serving the same directory: a ~400 KB HTML page (monaco-editor\'s changelog and API',
-    'declarations as HTML) and the playground\'s largest script, with variants made by preencode\'s engine. wrk sends',
+    "throw-away config root, serving the same directory: a ~400 KB HTML page (monaco-editor's changelog and API",
+    "declarations as HTML) and the playground's largest script, with variants made by preencode's engine. wrk sends",
     '`Accept-Encoding: br, gzip`; rounds are interleaved across configurations and the median round is reported.',
   ].join(' ')
   try {
@@ -55,12 +58,18 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
   await cp(script.path, join(site, 'assets', script.name))
   const files = [
     { label: 'HTML page', path: '/page.html', bytes: (await stat(join(site, 'page.html'))).size },
-    { label: script.source === 'playground/dist' ? 'playground script' : `script (${script.source})`, path: `/assets/${script.name}`, bytes: (await stat(script.path)).size },
+    {
+      label: script.source === 'playground/dist' ? 'playground script' : `script (${script.source})`,
+      path: `/assets/${script.name}`,
+      bytes: (await stat(script.path)).size,
+    },
   ]
 
   // Variants and manifest by preencode's engine; without it, node:zlib at the same levels so the
   // hand-written configs can still be measured (the generated ones need the manifest).
-  const core = await importBuilt<{ compressDirectory: (d: string, o: object) => Promise<unknown> }>('@preencode/core', ['compressDirectory'])
+  const core = await importBuilt<{ compressDirectory: (d: string, o: object) => Promise<unknown> }>('@preencode/core', [
+    'compressDirectory',
+  ])
   let variantsBy: string
   if ('mod' in core) {
     await core.mod.compressDirectory(site, { formats: ['gzip', 'brotli', 'zstd'], cache: join(dir, 'cache') })
@@ -69,7 +78,10 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
     for (const f of files) {
       const data = await readFile(join(site, f.path))
       await writeFile(join(site, `${f.path}.gz`), gzipSync(data, { level: 9 }))
-      await writeFile(join(site, `${f.path}.br`), brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }))
+      await writeFile(
+        join(site, `${f.path}.br`),
+        brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+      )
     }
     variantsBy = `node:zlib gzip 9 and brotli 11 written by the bench, because ${core.why}`
   }
@@ -95,7 +107,8 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
         for (const file of files) {
           const answer = await probe(server.url + file.path).catch((error: unknown) => ({ error: firstLine(error) }))
           if ('error' in answer) perFile.set(file.path, answer)
-          else if (answer.status !== 200) perFile.set(file.path, { error: `GET ${file.path} answered ${answer.status}` })
+          else if (answer.status !== 200)
+            perFile.set(file.path, { error: `GET ${file.path} answered ${answer.status}` })
           else perFile.set(file.path, { probe: answer, runs: [] })
         }
       } catch (error) {
@@ -114,7 +127,9 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
           try {
             const wrk = await runWrk(server.url + file.path, wrkScript, wrkOptions)
             m.runs.push(wrk)
-            ctx.log(`serve: round ${round}/${rounds} ${config.label} ${file.path}: ${fmtInt(wrk.rps)} req/s, ${m.probe.contentEncoding}, ${fmtInt(wrk.bytesPerResponse)} B/response`)
+            ctx.log(
+              `serve: round ${round}/${rounds} ${config.label} ${file.path}: ${fmtInt(wrk.rps)} req/s, ${m.probe.contentEncoding}, ${fmtInt(wrk.bytesPerResponse)} B/response`,
+            )
           } catch (error) {
             results.get(config.id)!.set(file.path, { error: firstLine(error) })
             ctx.log(`serve: ${config.label} ${file.path} failed: ${firstLine(error)}`)
@@ -130,17 +145,41 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
   const rows: string[][] = []
   for (const config of configs) {
     for (const file of files) {
-      if (config.skip) { rows.push([config.label, file.label, 'skipped', '', '', '', '', '']); continue }
+      if (config.skip) {
+        rows.push([config.label, file.label, 'skipped', '', '', '', '', ''])
+        continue
+      }
       const m = results.get(config.id)?.get(file.path)
-      if (!m || 'error' in m || m.runs.length === 0) { rows.push([config.label, file.label, `failed: ${m && 'error' in m ? m.error : '?'}`, '', '', '', '', '']); continue }
+      if (!m || 'error' in m || m.runs.length === 0) {
+        rows.push([config.label, file.label, `failed: ${m && 'error' in m ? m.error : '?'}`, '', '', '', '', ''])
+        continue
+      }
       const run = medianRun(m)
       const errors = m.runs.reduce((a, r) => a + r.errors, 0)
-      rows.push([config.label, file.label, m.probe.contentEncoding, fmtInt(m.probe.bodyBytes), fmtInt(run.bytesPerResponse), fmtInt(run.rps), `${fmtInt(Math.min(...m.runs.map((r) => r.rps)))}–${fmtInt(Math.max(...m.runs.map((r) => r.rps)))}`, String(errors)])
+      rows.push([
+        config.label,
+        file.label,
+        m.probe.contentEncoding,
+        fmtInt(m.probe.bodyBytes),
+        fmtInt(run.bytesPerResponse),
+        fmtInt(run.rps),
+        `${fmtInt(Math.min(...m.runs.map((r) => r.rps)))}–${fmtInt(Math.max(...m.runs.map((r) => r.rps)))}`,
+        String(errors),
+      ])
     }
   }
   const table: Table = {
     title: `Requests per second and bytes per response (wrk -t${wrkOptions.threads} -c${wrkOptions.connections} -d${wrkOptions.seconds}s -H 'Accept-Encoding: ${ACCEPT_ENCODING}', loopback; median of ${ctx.quick ? 1 : ROUNDS} interleaved round(s))`,
-    columns: ['server and configuration', 'file', 'Content-Encoding', 'body bytes', 'bytes/response', 'requests/s', 'range', 'errors'],
+    columns: [
+      'server and configuration',
+      'file',
+      'Content-Encoding',
+      'body bytes',
+      'bytes/response',
+      'requests/s',
+      'range',
+      'errors',
+    ],
     rows,
     notes: [
       ...files.map((f) => `${f.label}: ${f.path}, ${fmtBytes(f.bytes)} uncompressed`),
@@ -159,13 +198,49 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
   }
   // Targets of issue 9: the content-independent configs (the default form, committed once).
   const comparisons: Array<{ label: string; a: ConfigId; b: ConfigId; min?: number; target?: string }> = [
-    { label: 'generated nginx (stock, the default) / hand-written static', a: 'nginx-generated-stock', b: 'nginx-static', min: 0.9, target: 'generated nginx (stock) ≥ 0.9× hand-written static' },
-    { label: 'generated nginx (stock, the default) / on-the-fly gzip 6', a: 'nginx-generated-stock', b: 'nginx-onthefly', min: 100, target: 'generated nginx (stock) ≥ 100× on-the-fly gzip' },
-    { label: 'generated nginx (modules) / hand-written static', a: 'nginx-generated-modules', b: 'nginx-static', min: 0.9, target: 'generated nginx (modules) ≥ 0.9× hand-written static' },
-    { label: 'generated nginx (modules) / on-the-fly gzip 6', a: 'nginx-generated-modules', b: 'nginx-onthefly', min: 100, target: 'generated nginx (modules) ≥ 100× on-the-fly gzip' },
+    {
+      label: 'generated nginx (stock, the default) / hand-written static',
+      a: 'nginx-generated-stock',
+      b: 'nginx-static',
+      min: 0.9,
+      target: 'generated nginx (stock) ≥ 0.9× hand-written static',
+    },
+    {
+      label: 'generated nginx (stock, the default) / on-the-fly gzip 6',
+      a: 'nginx-generated-stock',
+      b: 'nginx-onthefly',
+      min: 100,
+      target: 'generated nginx (stock) ≥ 100× on-the-fly gzip',
+    },
+    {
+      label: 'generated nginx (modules) / hand-written static',
+      a: 'nginx-generated-modules',
+      b: 'nginx-static',
+      min: 0.9,
+      target: 'generated nginx (modules) ≥ 0.9× hand-written static',
+    },
+    {
+      label: 'generated nginx (modules) / on-the-fly gzip 6',
+      a: 'nginx-generated-modules',
+      b: 'nginx-onthefly',
+      min: 100,
+      target: 'generated nginx (modules) ≥ 100× on-the-fly gzip',
+    },
     { label: 'hand-written static / on-the-fly gzip 6', a: 'nginx-static', b: 'nginx-onthefly' },
-    { label: 'generated Apache (.htaccess) / mod_deflate', a: 'apache-generated-htaccess', b: 'apache-deflate', min: 40, target: 'generated Apache (.htaccess) ≥ 40× mod_deflate' },
-    { label: 'generated Apache (vhost) / mod_deflate', a: 'apache-generated-vhost', b: 'apache-deflate', min: 40, target: 'generated Apache (vhost) ≥ 40× mod_deflate' },
+    {
+      label: 'generated Apache (.htaccess) / mod_deflate',
+      a: 'apache-generated-htaccess',
+      b: 'apache-deflate',
+      min: 40,
+      target: 'generated Apache (.htaccess) ≥ 40× mod_deflate',
+    },
+    {
+      label: 'generated Apache (vhost) / mod_deflate',
+      a: 'apache-generated-vhost',
+      b: 'apache-deflate',
+      min: 40,
+      target: 'generated Apache (vhost) ≥ 40× mod_deflate',
+    },
   ]
   const ratioRows: string[][] = []
   for (const c of comparisons) {
@@ -174,10 +249,18 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
     if (c.target && c.min !== undefined) {
       files.forEach((f, i) => {
         const r = cells[i]!
-        const why = configs.find((x) => x.id === c.a)?.skip ?? configs.find((x) => x.id === c.b)?.skip ?? 'a measurement failed'
-        part.targets.push(Number.isFinite(r)
-          ? { part: 'serve', target: `${c.target} (${f.label}, requests/s)`, measured: fmtRatio(r), pass: r >= c.min! }
-          : { part: 'serve', target: `${c.target} (${f.label}, requests/s)`, why })
+        const why =
+          configs.find((x) => x.id === c.a)?.skip ?? configs.find((x) => x.id === c.b)?.skip ?? 'a measurement failed'
+        part.targets.push(
+          Number.isFinite(r)
+            ? {
+                part: 'serve',
+                target: `${c.target} (${f.label}, requests/s)`,
+                measured: fmtRatio(r),
+                pass: r >= c.min!,
+              }
+            : { part: 'serve', target: `${c.target} (${f.label}, requests/s)`, why },
+        )
       })
     }
   }
@@ -190,14 +273,26 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
       `bytes/response: ${configs.find((c) => c.id === id)!.label} / on-the-fly gzip 6`,
       ...files.map((f) => fmtRatio(ratio(bytesOf(id, f.path), bytesOf('nginx-onthefly', f.path)))),
     ]),
-    ['bytes/response: generated Apache (.htaccess) / mod_deflate', ...files.map((f) => fmtRatio(ratio(bytesOf('apache-generated-htaccess', f.path), bytesOf('apache-deflate', f.path))))],
+    [
+      'bytes/response: generated Apache (.htaccess) / mod_deflate',
+      ...files.map((f) =>
+        fmtRatio(ratio(bytesOf('apache-generated-htaccess', f.path), bytesOf('apache-deflate', f.path))),
+      ),
+    ],
   )
-  part.tables.push({ title: 'Serving ratios (requests/s unless marked bytes)', columns: ['ratio', ...files.map((f) => f.label)], rows: ratioRows })
+  part.tables.push({
+    title: 'Serving ratios (requests/s unless marked bytes)',
+    columns: ['ratio', ...files.map((f) => f.label)],
+    rows: ratioRows,
+  })
   return part
 }
 
 /** The playground's largest script: from playground/dist, else a fresh build of it, else bench/app's. */
-async function largestPlaygroundScript(ctx: BenchContext, dir: string): Promise<{ path: string; name: string; source: string } | { why: string }> {
+async function largestPlaygroundScript(
+  ctx: BenchContext,
+  dir: string,
+): Promise<{ path: string; name: string; source: string } | { why: string }> {
   const largest = async (dist: string) => {
     let best: { path: string; name: string; size: number } | undefined
     try {
@@ -207,17 +302,26 @@ async function largestPlaygroundScript(ctx: BenchContext, dir: string): Promise<
         const size = (await stat(path)).size
         if (!best || size > best.size) best = { path, name: entry.name, size }
       }
-    } catch { /* no such directory */ }
+    } catch {
+      /* no such directory */
+    }
     return best
   }
   const existing = await largest(join(PLAYGROUND, 'dist'))
   if (existing) return { ...existing, source: 'playground/dist' }
   ctx.log('serve: playground/dist is missing; building the playground…')
   const out = join(dir, 'playground-dist')
-  const run = await runChild(process.execPath, [join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', out, '--emptyOutDir'], { cwd: PLAYGROUND, timeoutMs: 10 * 60_000 })
+  const run = await runChild(
+    process.execPath,
+    [join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', out, '--emptyOutDir'],
+    { cwd: PLAYGROUND, timeoutMs: 10 * 60_000 },
+  )
   const built = run.code === 0 ? await largest(out) : undefined
   if (built) return { ...built, source: 'playground, built by the bench' }
   const app = ctx.shared.benchAppDist ? await largest(ctx.shared.benchAppDist) : undefined
-  if (app) return { ...app, source: `bench/app, because the playground did not build: ${firstLine(run.stderr || run.stdout)}` }
-  return { why: `no playground script: playground/dist is missing and \`vite build\` in playground/ failed (${firstLine(run.stderr || run.stdout)})` }
+  if (app)
+    return { ...app, source: `bench/app, because the playground did not build: ${firstLine(run.stderr || run.stdout)}` }
+  return {
+    why: `no playground script: playground/dist is missing and \`vite build\` in playground/ failed (${firstLine(run.stderr || run.stdout)})`,
+  }
 }

@@ -10,15 +10,33 @@ import { readManifest, type Manifest } from '@preencode/core'
 /** Deterministic data heavy enough to make `lib` a real chunk (about 150 KB). */
 function rows(): string {
   const words = 'alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega'.split(' ')
-  return JSON.stringify(Array.from({ length: 2500 }, (_, i) => ({ id: i, label: `${words[i % words.length]} ${words[(i * 7) % words.length]} ${i * 31}`, tags: [words[(i * 3) % 11], words[(i * 5) % 11]] })))
+  return JSON.stringify(
+    Array.from({ length: 2500 }, (_, i) => ({
+      id: i,
+      label: `${words[i % words.length]} ${words[(i * 7) % words.length]} ${i * 31}`,
+      tags: [words[(i * 3) % 11], words[(i * 5) % 11]],
+    })),
+  )
 }
 
 export async function writeAppSources(root: string, version: string): Promise<void> {
   await mkdir(join(root, 'src'), { recursive: true })
-  await writeFile(join(root, 'index.html'), `<!doctype html><html><head><meta charset="utf-8"><title>deltas</title><script type="module" src="/src/main.js"></script></head><body><p id="out">loading</p></body></html>\n`)
-  await writeFile(join(root, 'src/lib.js'), `export const VERSION = ${JSON.stringify(version)}\nexport const ROWS = ${rows()}\nexport function label(i) { return ROWS[i % ROWS.length].label + ' ' + VERSION }\n`)
-  await writeFile(join(root, 'src/main.js'), `import { VERSION, ROWS, label } from './lib.js'\ndocument.body.dataset.version = VERSION\ndocument.getElementById('out').textContent = label(3) + ' of ' + ROWS.length\nimport('./lazy.js').then((m) => m.show())\n`)
-  await writeFile(join(root, 'src/lazy.js'), `import { VERSION, label } from './lib.js'\nconst NOTES = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `note ${i}: the lazy chunk carries its own data`))}\nexport function show() { document.body.dataset.lazy = VERSION + ':' + label(7) + ':' + NOTES.length }\n`)
+  await writeFile(
+    join(root, 'index.html'),
+    `<!doctype html><html><head><meta charset="utf-8"><title>deltas</title><script type="module" src="/src/main.js"></script></head><body><p id="out">loading</p></body></html>\n`,
+  )
+  await writeFile(
+    join(root, 'src/lib.js'),
+    `export const VERSION = ${JSON.stringify(version)}\nexport const ROWS = ${rows()}\nexport function label(i) { return ROWS[i % ROWS.length].label + ' ' + VERSION }\n`,
+  )
+  await writeFile(
+    join(root, 'src/main.js'),
+    `import { VERSION, ROWS, label } from './lib.js'\ndocument.body.dataset.version = VERSION\ndocument.getElementById('out').textContent = label(3) + ' of ' + ROWS.length\nimport('./lazy.js').then((m) => m.show())\n`,
+  )
+  await writeFile(
+    join(root, 'src/lazy.js'),
+    `import { VERSION, label } from './lib.js'\nconst NOTES = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `note ${i}: the lazy chunk carries its own data`))}\nexport function show() { document.body.dataset.lazy = VERSION + ':' + label(7) + ':' + NOTES.length }\n`,
+  )
 }
 
 /** Builds `root` into `outDir` with the plugin; deltas come from the cache's build history. */

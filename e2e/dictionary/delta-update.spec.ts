@@ -18,24 +18,52 @@ import { buildApp, writeAppSources } from './app.ts'
 
 const CHROMIUM_AE = 'gzip, deflate, br, zstd, dcb, dcz'
 
-interface Running { stop(): Promise<void>; logs(): string }
+interface Running {
+  stop(): Promise<void>
+  logs(): string
+}
 
 /**
  * Starts `kind` on `port` serving `root` with the config generated from its manifest. A deploy
  * restarts it on the same port (same origin: the browser's dictionaries are per origin), which
  * is what a config regenerated on deploy needs; the Node middleware reads the disk itself.
  */
-async function start(kind: ServerKind | 'vite-preview', root: string, port: number, configDir: string, app: string): Promise<Running> {
+async function start(
+  kind: ServerKind | 'vite-preview',
+  root: string,
+  port: number,
+  configDir: string,
+  app: string,
+): Promise<Running> {
   if (kind === 'vite-preview') {
     // `vite preview` with the plugin: the same middleware, mounted by configurePreviewServer.
-    const server = await preview({ root: app, configFile: false, logLevel: 'silent', build: { outDir: root }, preview: { port, host: '127.0.0.1', strictPort: true }, plugins: [preencode()] })
+    const server = await preview({
+      root: app,
+      configFile: false,
+      logLevel: 'silent',
+      build: { outDir: root },
+      preview: { port, host: '127.0.0.1', strictPort: true },
+      plugins: [preencode()],
+    })
     return { logs: () => '', stop: () => server.close() }
   }
   if (kind === 'node') {
     const middleware = createPreencodeMiddleware(root)
-    const server: Server = createServer((req, res) => middleware(req, res, () => { res.statusCode = 404; res.end() }))
+    const server: Server = createServer((req, res) =>
+      middleware(req, res, () => {
+        res.statusCode = 404
+        res.end()
+      }),
+    )
     await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
-    return { logs: () => '', stop: () => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()) }) }
+    return {
+      logs: () => '',
+      stop: () =>
+        new Promise<void>((done) => {
+          server.closeAllConnections()
+          server.close(() => done())
+        }),
+    }
   }
   await mkdir(configDir, { recursive: true })
   await chmod(configDir, 0o755)
@@ -44,97 +72,132 @@ async function start(kind: ServerKind | 'vite-preview', root: string, port: numb
   return { logs: () => `${files.generated}\n${proc.output()}`, stop: () => proc.stop() }
 }
 
-const KINDS: (ServerKind | 'vite-preview')[] = ['vite-preview', 'node', 'nginx-stock', 'nginx-modules', 'apache-htaccess', 'apache-vhost']
+const KINDS: (ServerKind | 'vite-preview')[] = [
+  'vite-preview',
+  'node',
+  'nginx-stock',
+  'nginx-modules',
+  'apache-htaccess',
+  'apache-vhost',
+]
 
 /** Every script response of a navigation, with the bytes it took on the wire. */
-async function loadScripts(page: Page, navigate: () => Promise<unknown>): Promise<{ url: string; encoding: string | undefined; bodyBytes: number }[]> {
+async function loadScripts(
+  page: Page,
+  navigate: () => Promise<unknown>,
+): Promise<{ url: string; encoding: string | undefined; bodyBytes: number }[]> {
   const responses: Response[] = []
-  const listener = (response: Response): void => { if (response.url().endsWith('.js')) responses.push(response) }
+  const listener = (response: Response): void => {
+    if (response.url().endsWith('.js')) responses.push(response)
+  }
   page.on('response', listener)
   await navigate()
   await expect(page.locator('body')).toHaveAttribute('data-lazy', /.+/)
   page.off('response', listener)
-  return Promise.all(responses.map(async (response) => ({
-    url: new URL(response.url()).pathname,
-    encoding: (await response.allHeaders())['content-encoding'],
-    bodyBytes: (await response.request().sizes()).responseBodySize,
-  })))
+  return Promise.all(
+    responses.map(async (response) => ({
+      url: new URL(response.url()).pathname,
+      encoding: (await response.allHeaders())['content-encoding'],
+      bodyBytes: (await response.request().sizes()).responseBodySize,
+    })),
+  )
 }
 
 const brotliSize = (manifest: Manifest, urlPath: string): number =>
   manifest.files.find((f) => `/${f.path}` === urlPath)!.variants.find((v) => v.encoding === 'br')!.size
 
-for (const kind of KINDS) test.describe(`delta updates in Chromium (${kind})`, () => {
-  test('a returning visitor gets the changed chunks as dcb/dcz and runs version 2', async ({ browser }) => {
-    const work = await tempDir('e2e-deltas')
-    await chmod(work.path, 0o755)
-    const app = join(work.path, 'app')
-    const www = join(work.path, 'www')
-    const cache = join(work.path, 'cache')
-    const port = await freePort()
-    const server = { url: `http://127.0.0.1:${port}` }
-    let running: Running | undefined
-    try {
-      await writeAppSources(app, 'v1')
-      const v1 = await buildApp(app, www, cache)
-      running = await start(kind, www, port, join(work.path, 'server-v1'), app)
-      expect(v1.files.filter((f) => f.useAsDictionary).length, JSON.stringify(v1.files.map((f) => [f.path, f.size, f.useAsDictionary]))).toBeGreaterThanOrEqual(2)
+for (const kind of KINDS)
+  test.describe(`delta updates in Chromium (${kind})`, () => {
+    test('a returning visitor gets the changed chunks as dcb/dcz and runs version 2', async ({ browser }) => {
+      const work = await tempDir('e2e-deltas')
+      await chmod(work.path, 0o755)
+      const app = join(work.path, 'app')
+      const www = join(work.path, 'www')
+      const cache = join(work.path, 'cache')
+      const port = await freePort()
+      const server = { url: `http://127.0.0.1:${port}` }
+      let running: Running | undefined
+      try {
+        await writeAppSources(app, 'v1')
+        const v1 = await buildApp(app, www, cache)
+        running = await start(kind, www, port, join(work.path, 'server-v1'), app)
+        expect(
+          v1.files.filter((f) => f.useAsDictionary).length,
+          JSON.stringify(v1.files.map((f) => [f.path, f.size, f.useAsDictionary])),
+        ).toBeGreaterThanOrEqual(2)
 
-      const context = await browser.newContext()
-      const page = await context.newPage()
-      const first = await loadScripts(page, () => page.goto(`${server.url}/`))
-      expect(await page.locator('body').getAttribute('data-version')).toBe('v1')
-      expect(first.every((r) => r.encoding === 'br'), JSON.stringify(first)).toBe(true)
+        const context = await browser.newContext()
+        const page = await context.newPage()
+        const first = await loadScripts(page, () => page.goto(`${server.url}/`))
+        expect(await page.locator('body').getAttribute('data-version')).toBe('v1')
+        expect(
+          first.every((r) => r.encoding === 'br'),
+          JSON.stringify(first),
+        ).toBe(true)
 
-      await writeAppSources(app, 'v2')
-      const v2 = await buildApp(app, www, cache)
-      await running.stop()
-      running = await start(kind, www, port, join(work.path, 'server-v2'), app)
-      const changed = v2.files.filter((f) => f.deltas && f.deltas.length > 0).map((f) => `/${f.path}`)
-      expect(changed.length).toBeGreaterThanOrEqual(2)
+        await writeAppSources(app, 'v2')
+        const v2 = await buildApp(app, www, cache)
+        await running.stop()
+        running = await start(kind, www, port, join(work.path, 'server-v2'), app)
+        const changed = v2.files.filter((f) => f.deltas && f.deltas.length > 0).map((f) => `/${f.path}`)
+        expect(changed.length).toBeGreaterThanOrEqual(2)
 
-      const second = await loadScripts(page, () => page.reload())
-      expect(await page.locator('body').getAttribute('data-version')).toBe('v2')
-      expect(await page.locator('body').getAttribute('data-lazy')).toMatch(/^v2:/)
-      let deltaBytes = 0
-      let brotliBytes = 0
-      for (const url of changed) {
-        const got = second.find((r) => r.url === url)
-        expect(got, `${url} requested on reload`).toBeDefined()
-        expect(['dcb', 'dcz'], `${url}: ${JSON.stringify(got)}`).toContain(got!.encoding)
-        expect(got!.bodyBytes).toBeGreaterThan(0)
-        deltaBytes += got!.bodyBytes
-        brotliBytes += brotliSize(v2, url)
+        const second = await loadScripts(page, () => page.reload())
+        expect(await page.locator('body').getAttribute('data-version')).toBe('v2')
+        expect(await page.locator('body').getAttribute('data-lazy')).toMatch(/^v2:/)
+        let deltaBytes = 0
+        let brotliBytes = 0
+        for (const url of changed) {
+          const got = second.find((r) => r.url === url)
+          expect(got, `${url} requested on reload`).toBeDefined()
+          expect(['dcb', 'dcz'], `${url}: ${JSON.stringify(got)}`).toContain(got!.encoding)
+          expect(got!.bodyBytes).toBeGreaterThan(0)
+          deltaBytes += got!.bodyBytes
+          brotliBytes += brotliSize(v2, url)
+        }
+        // A one-line edit: the update costs a small fraction of brotli's bytes.
+        expect(deltaBytes, `deltas ${deltaBytes} B vs brotli ${brotliBytes} B`).toBeLessThan(brotliBytes * 0.05)
+        test.info().annotations.push({
+          type: 'bytes',
+          description: `changed chunks: brotli ${brotliBytes} B, dictionary-compressed ${deltaBytes} B`,
+        })
+        await context.close()
+
+        // A new visitor holds no dictionary: brotli, and the page runs.
+        const fresh = await browser.newContext()
+        const freshPage = await fresh.newPage()
+        const cold = await loadScripts(freshPage, () => freshPage.goto(`${server.url}/`))
+        expect(
+          cold.every((r) => r.encoding === 'br'),
+          JSON.stringify(cold),
+        ).toBe(true)
+        expect(await freshPage.locator('body').getAttribute('data-version')).toBe('v2')
+        await fresh.close()
+
+        // A stale or foreign dictionary hash: brotli, byte for byte what no hash gets.
+        const chunk = changed[0]!
+        const request = await browser.newContext()
+        const plain = await request.request.get(`${server.url}${chunk}`, {
+          headers: { 'accept-encoding': CHROMIUM_AE },
+        })
+        for (const value of [
+          `:${createHash('sha256').update('foreign').digest('base64')}:`,
+          `:${createHash('sha256').update('v0').digest('base64')}:`,
+          ':not-a-hash:',
+        ]) {
+          const res = await request.request.get(`${server.url}${chunk}`, {
+            headers: { 'accept-encoding': CHROMIUM_AE, 'available-dictionary': value },
+          })
+          expect(res.headers()['content-encoding']).toBe('br')
+          expect(res.headers().etag).toBe(plain.headers().etag)
+        }
+        await request.close()
+      } catch (error) {
+        await test.info().attach('server', { body: running?.logs() ?? '' })
+        throw error
+      } finally {
+        await running?.stop()
+        await work.remove()
       }
-      // A one-line edit: the update costs a small fraction of brotli's bytes.
-      expect(deltaBytes, `deltas ${deltaBytes} B vs brotli ${brotliBytes} B`).toBeLessThan(brotliBytes * 0.05)
-      test.info().annotations.push({ type: 'bytes', description: `changed chunks: brotli ${brotliBytes} B, dictionary-compressed ${deltaBytes} B` })
-      await context.close()
-
-      // A new visitor holds no dictionary: brotli, and the page runs.
-      const fresh = await browser.newContext()
-      const freshPage = await fresh.newPage()
-      const cold = await loadScripts(freshPage, () => freshPage.goto(`${server.url}/`))
-      expect(cold.every((r) => r.encoding === 'br'), JSON.stringify(cold)).toBe(true)
-      expect(await freshPage.locator('body').getAttribute('data-version')).toBe('v2')
-      await fresh.close()
-
-      // A stale or foreign dictionary hash: brotli, byte for byte what no hash gets.
-      const chunk = changed[0]!
-      const request = await browser.newContext()
-      const plain = await request.request.get(`${server.url}${chunk}`, { headers: { 'accept-encoding': CHROMIUM_AE } })
-      for (const value of [`:${createHash('sha256').update('foreign').digest('base64')}:`, `:${createHash('sha256').update('v0').digest('base64')}:`, ':not-a-hash:']) {
-        const res = await request.request.get(`${server.url}${chunk}`, { headers: { 'accept-encoding': CHROMIUM_AE, 'available-dictionary': value } })
-        expect(res.headers()['content-encoding']).toBe('br')
-        expect(res.headers().etag).toBe(plain.headers().etag)
-      }
-      await request.close()
-    } catch (error) {
-      await test.info().attach('server', { body: running?.logs() ?? '' })
-      throw error
-    } finally {
-      await running?.stop()
-      await work.remove()
-    }
+    })
   })
-})

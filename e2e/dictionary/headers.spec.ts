@@ -9,13 +9,23 @@ import { connect } from 'node:net'
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { compressDirectory, decodeWithDictionary, resolveDeltaOptions, writeDeltas, type Manifest } from '@preencode/core'
+import {
+  compressDirectory,
+  decodeWithDictionary,
+  resolveDeltaOptions,
+  writeDeltas,
+  type Manifest,
+} from '@preencode/core'
 import { createPreencodeMiddleware, verifySite } from '@preencode/server-config'
 import { freePort, startProcess, tempDir } from '@preencode/test-utils'
 import { createServer } from 'node:http'
 import { writeServerFiles, type ServerKind } from '../harness/servers.ts'
 
-interface Res { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
+interface Res {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: Buffer
+}
 
 function get(url: string, headers: Record<string, string | string[]>, method = 'GET'): Promise<Res> {
   return new Promise((resolve, reject) => {
@@ -35,7 +45,9 @@ function rawStatus(port: number, text: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => socket.write(text))
     let data = ''
-    socket.on('data', (d: Buffer) => { data += d.toString('latin1') })
+    socket.on('data', (d: Buffer) => {
+      data += d.toString('latin1')
+    })
     socket.on('end', () => resolve(data.split('\r\n')[0] ?? ''))
     socket.on('error', reject)
   })
@@ -43,7 +55,12 @@ function rawStatus(port: number, text: string): Promise<string> {
 
 const b64 = (data: Buffer): string => createHash('sha256').update(data).digest('base64')
 const AE = 'gzip, deflate, br, zstd, dcb, dcz'
-const BASE = Buffer.from(Array.from({ length: 2500 }, (_, i) => `export function f${i}(x) { return x * ${i % 17} + "${(i * 7919) % 1000}" }\n`).join(''))
+const BASE = Buffer.from(
+  Array.from(
+    { length: 2500 },
+    (_, i) => `export function f${i}(x) { return x * ${i % 17} + "${(i * 7919) % 1000}" }\n`,
+  ).join(''),
+)
 
 /** A version of BASE whose dictionary id satisfies `test` (found by appending a counter). */
 function versionWhoseId(test: (id: string) => boolean, label: string): Buffer {
@@ -60,9 +77,18 @@ const NEW_PATH = 'assets/app-Zz34Yy56.js'
 
 async function buildSite(root: string, cache: string): Promise<Manifest> {
   let manifest: Manifest | undefined
-  for (const [name, bytes] of [['app-Ab12Cd34.js', V_SLASH], ['app-Cd34Ef56.js', V_DOUBLE], ['app-Zz34Yy56.js', V_NEW]] as const) {
+  for (const [name, bytes] of [
+    ['app-Ab12Cd34.js', V_SLASH],
+    ['app-Cd34Ef56.js', V_DOUBLE],
+    ['app-Zz34Yy56.js', V_NEW],
+  ] as const) {
     await rm(join(root, 'assets'), { recursive: true, force: true })
-    for (const [path, data] of Object.entries({ [`assets/${name}`]: bytes, 'index.html': Buffer.from(`<!doctype html><script type="module" src="/assets/${name}"></script>`.padEnd(2000, ' ')) })) {
+    for (const [path, data] of Object.entries({
+      [`assets/${name}`]: bytes,
+      'index.html': Buffer.from(
+        `<!doctype html><script type="module" src="/assets/${name}"></script>`.padEnd(2000, ' '),
+      ),
+    })) {
       await mkdir(dirname(join(root, path)), { recursive: true })
       await writeFile(join(root, path), data)
     }
@@ -84,7 +110,9 @@ test.describe('dictionary responses on every server', () => {
     site = join(work.path, 'site')
     manifest = await buildSite(site, join(work.path, 'cache'))
   })
-  test.afterAll(async () => { await work.remove() })
+  test.afterAll(async () => {
+    await work.remove()
+  })
 
   for (const kind of KINDS) {
     test(kind, async () => {
@@ -94,12 +122,24 @@ test.describe('dictionary responses on every server', () => {
       let logs = (): string => ''
       if (kind === 'node') {
         const middleware = createPreencodeMiddleware(site)
-        const server = createServer((req, res) => middleware(req, res, () => { res.statusCode = 404; res.end() }))
+        const server = createServer((req, res) =>
+          middleware(req, res, () => {
+            res.statusCode = 404
+            res.end()
+          }),
+        )
         await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
-        stop = () => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()) })
+        stop = () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections()
+            server.close(() => done())
+          })
       } else {
         const files = await writeServerFiles(kind, manifest, site, join(work.path, kind), port)
-        const proc = await startProcess(kind, files.command, files.args, { port, ...(files.env ? { env: files.env } : {}) })
+        const proc = await startProcess(kind, files.command, files.args, {
+          port,
+          ...(files.env ? { env: files.env } : {}),
+        })
         stop = () => proc.stop()
         logs = () => `${files.generated}\n${proc.output()}`
       }
@@ -113,17 +153,30 @@ test.describe('dictionary responses on every server', () => {
           for (const accept of [AE, 'br, dcb', 'br, dcz']) {
             const res = await get(url, { 'accept-encoding': accept, 'available-dictionary': `:${b64(dictionary)}:` })
             const encoding = res.headers['content-encoding'] as string
-            expect(accept === AE ? ['dcb', 'dcz'] : [accept.slice(4)], `${kind} ${accept} ${b64(dictionary)}`).toContain(encoding)
+            expect(
+              accept === AE ? ['dcb', 'dcz'] : [accept.slice(4)],
+              `${kind} ${accept} ${b64(dictionary)}`,
+            ).toContain(encoding)
             expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8')
             // A list: Apache writes it without the space after the comma.
-            expect(String(res.headers.vary).split(',').map((v) => v.trim())).toEqual(['Accept-Encoding', 'Available-Dictionary'])
+            expect(
+              String(res.headers.vary)
+                .split(',')
+                .map((v) => v.trim()),
+            ).toEqual(['Accept-Encoding', 'Available-Dictionary'])
             expect(res.headers['use-as-dictionary']).toBe('match="app-*.js"')
             expect(res.headers['cache-control']).toBe(entry.cacheControl)
             expect(Number(res.headers['content-length'])).toBe(res.body.byteLength)
             expect(res.headers.etag).toBeDefined()
             expect(res.headers.etag).not.toBe(plain.headers.etag)
-            expect((await decodeWithDictionary(encoding as 'dcb' | 'dcz', res.body, dictionary)).equals(V_NEW)).toBe(true)
-            const head = await get(url, { 'accept-encoding': accept, 'available-dictionary': `:${b64(dictionary)}:` }, 'HEAD')
+            expect((await decodeWithDictionary(encoding as 'dcb' | 'dcz', res.body, dictionary)).equals(V_NEW)).toBe(
+              true,
+            )
+            const head = await get(
+              url,
+              { 'accept-encoding': accept, 'available-dictionary': `:${b64(dictionary)}:` },
+              'HEAD',
+            )
             expect(head.headers['content-encoding']).toBe(encoding)
             expect(head.headers['content-length']).toBe(res.headers['content-length'])
           }
@@ -139,11 +192,35 @@ test.describe('dictionary responses on every server', () => {
           ['no colons', { 'accept-encoding': AE, 'available-dictionary': b64(V_DOUBLE) }],
           ['list of two', { 'accept-encoding': AE, 'available-dictionary': `${valid}, ${valid}` }],
           ['parameter', { 'accept-encoding': AE, 'available-dictionary': `${valid};x=1` }],
-          ['31 bytes', { 'accept-encoding': AE, 'available-dictionary': `:${createHash('sha256').update('x').digest().subarray(0, 31).toString('base64')}:` }],
-          ['SHA-512', { 'accept-encoding': AE, 'available-dictionary': `:${createHash('sha512').update('x').digest('base64')}:` }],
-          ['dot-dot', { 'accept-encoding': AE, 'available-dictionary': ':../../../../../../../etc/passwd/../../../../aaaa=:' }],
-          ['percent-encoded slashes', { 'accept-encoding': AE, 'available-dictionary': ':..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd%2f..%2faa=:' }],
-          ['base64url', { 'accept-encoding': AE, 'available-dictionary': `:${createHash('sha256').update(V_DOUBLE).digest('base64url')}=:` }],
+          [
+            '31 bytes',
+            {
+              'accept-encoding': AE,
+              'available-dictionary': `:${createHash('sha256').update('x').digest().subarray(0, 31).toString('base64')}:`,
+            },
+          ],
+          [
+            'SHA-512',
+            { 'accept-encoding': AE, 'available-dictionary': `:${createHash('sha512').update('x').digest('base64')}:` },
+          ],
+          [
+            'dot-dot',
+            { 'accept-encoding': AE, 'available-dictionary': ':../../../../../../../etc/passwd/../../../../aaaa=:' },
+          ],
+          [
+            'percent-encoded slashes',
+            {
+              'accept-encoding': AE,
+              'available-dictionary': ':..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd%2f..%2faa=:',
+            },
+          ],
+          [
+            'base64url',
+            {
+              'accept-encoding': AE,
+              'available-dictionary': `:${createHash('sha256').update(V_DOUBLE).digest('base64url')}=:`,
+            },
+          ],
           ['huge', { 'accept-encoding': AE, 'available-dictionary': `:${'A'.repeat(6000)}=:` }],
         ]
         const comparable = (res: Res): unknown => ({
@@ -165,13 +242,20 @@ test.describe('dictionary responses on every server', () => {
         }
         // `preencode verify`'s checks, delta probes included, pass on this server.
         const verified = await verifySite(`http://127.0.0.1:${port}/`, manifest, site)
-        expect(verified.checks.filter((c) => c.acceptEncoding === 'dcb' || c.acceptEncoding === 'dcz')).toHaveLength(entry.deltas!.length)
+        expect(verified.checks.filter((c) => c.acceptEncoding === 'dcb' || c.acceptEncoding === 'dcz')).toHaveLength(
+          entry.deltas!.length,
+        )
         expect(verified.failures.map((f) => `${f.url} ${f.acceptEncoding}: ${f.problems.join('; ')}`)).toEqual([])
         // A NUL in the header: the server refuses the request or ignores the header, never a delta.
-        const nul = await rawStatus(port, `GET /${NEW_PATH} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: dcb\r\nAvailable-Dictionary: :${b64(V_DOUBLE).slice(0, 42)}\0=:\r\nConnection: close\r\n\r\n`)
+        const nul = await rawStatus(
+          port,
+          `GET /${NEW_PATH} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: dcb\r\nAvailable-Dictionary: :${b64(V_DOUBLE).slice(0, 42)}\0=:\r\nConnection: close\r\n\r\n`,
+        )
         expect(nul).toMatch(/^HTTP\/1\.1 (200|400)/)
         // The delta files are not a way around the rules: asked for by name, a delta is what it is.
-        const direct = await get(`http://127.0.0.1:${port}/${entry.deltas![0]!.path.replace(/\+/g, '%2B')}`, { 'accept-encoding': 'identity' })
+        const direct = await get(`http://127.0.0.1:${port}/${entry.deltas![0]!.path.replace(/\+/g, '%2B')}`, {
+          'accept-encoding': 'identity',
+        })
         expect([200, 404]).toContain(direct.status)
       } catch (error) {
         await test.info().attach('server', { body: logs() })

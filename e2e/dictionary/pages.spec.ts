@@ -6,19 +6,40 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import { dirname, join } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { compressDirectory, PAGE_DICTIONARY_PATH, preparePageDictionary, readManifest, resolveDeltaOptions, writeDeltas, type Manifest } from '@preencode/core'
+import {
+  compressDirectory,
+  PAGE_DICTIONARY_PATH,
+  preparePageDictionary,
+  readManifest,
+  resolveDeltaOptions,
+  writeDeltas,
+  type Manifest,
+} from '@preencode/core'
 import { createPreencodeMiddleware } from '@preencode/server-config'
 import { freePort, startProcess, tempDir } from '@preencode/test-utils'
 import { writeServerFiles, type ServerKind } from '../harness/servers.ts'
 
-const WORDS = 'the of and to in is for that with as on by this are from be or an it at which you can not have more use your will all its one configuration server build plugin compress dictionary browser response request header file page'.split(' ')
+const WORDS =
+  'the of and to in is for that with as on by this are from be or an it at which you can not have more use your will all its one configuration server build plugin compress dictionary browser response request header file page'.split(
+    ' ',
+  )
 
 /** A documentation site: one template (head, navigation, footer), different text per page. */
 function pageOf(n: number): string {
   let seed = n + 1
-  const random = (): number => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff }
-  const nav = Array.from({ length: 40 }, (_, i) => `<li><a href="/docs/page-${i}/">Page ${i}: ${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]}</a></li>`).join('\n')
-  const text = Array.from({ length: 12 }, () => `<p>${Array.from({ length: 60 }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ')}.</p>`).join('\n')
+  const random = (): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff
+    return seed / 0x7fffffff
+  }
+  const nav = Array.from(
+    { length: 40 },
+    (_, i) =>
+      `<li><a href="/docs/page-${i}/">Page ${i}: ${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]}</a></li>`,
+  ).join('\n')
+  const text = Array.from(
+    { length: 12 },
+    () => `<p>${Array.from({ length: 60 }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ')}.</p>`,
+  ).join('\n')
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page ${n}</title><style>body{font-family:system-ui;margin:0 auto;max-width:50em}.site-nav li{display:inline}</style></head><body><header class="site-header"><a href="/">Docs home</a><nav class="site-nav"><ul>${nav}</ul></nav></header><main><h1 id="title">Page ${n}</h1>${text}</main><footer class="site-footer"><p>Built with preencode. Every page shares this footer and the navigation above.</p></footer></body></html>\n`
 }
 
@@ -47,7 +68,9 @@ test.describe('shared page dictionary in Chromium', () => {
     site = join(work.path, 'site')
     manifest = await buildSite(site)
   })
-  test.afterAll(async () => { await work.remove() })
+  test.afterAll(async () => {
+    await work.remove()
+  })
 
   for (const kind of KINDS) {
     test(kind, async ({ browser }) => {
@@ -57,12 +80,24 @@ test.describe('shared page dictionary in Chromium', () => {
       let logs = (): string => ''
       if (kind === 'node') {
         const middleware = createPreencodeMiddleware(site)
-        const server = createServer((req, res) => middleware(req, res, () => { res.statusCode = 404; res.end() }))
+        const server = createServer((req, res) =>
+          middleware(req, res, () => {
+            res.statusCode = 404
+            res.end()
+          }),
+        )
         await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
-        stop = () => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()) })
+        stop = () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections()
+            server.close(() => done())
+          })
       } else {
         const files = await writeServerFiles(kind, manifest, site, join(work.path, kind), port)
-        const proc = await startProcess(kind, files.command, files.args, { port, ...(files.env ? { env: files.env } : {}) })
+        const proc = await startProcess(kind, files.command, files.args, {
+          port,
+          ...(files.env ? { env: files.env } : {}),
+        })
         stop = () => proc.stop()
         logs = () => `${files.generated}\n${proc.output()}`
       }
@@ -85,7 +120,9 @@ test.describe('shared page dictionary in Chromium', () => {
         expect(['dcb', 'dcz'], `page 7 came as ${encoding}`).toContain(encoding)
         expect(bytes).toBeLessThan(brotli)
         await expect(page.locator('#title')).toHaveText('Page 7')
-        test.info().annotations.push({ type: 'bytes', description: `page 7: brotli ${brotli} B, ${encoding} ${bytes} B` })
+        test
+          .info()
+          .annotations.push({ type: 'bytes', description: `page 7: brotli ${brotli} B, ${encoding} ${bytes} B` })
         await context.close()
 
         // Without the dictionary: brotli, and the page renders.

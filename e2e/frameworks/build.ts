@@ -36,9 +36,24 @@ export interface Framework {
 export const HTACCESS = '.htaccess'
 
 export const FRAMEWORKS: Framework[] = [
-  { name: 'Astro', dir: 'astro', out: 'dist', pages: ['/', '/blog/first/'], minPages: 4, htaccess: true, lateFiles: ['feed.xml'] },
+  {
+    name: 'Astro',
+    dir: 'astro',
+    out: 'dist',
+    pages: ['/', '/blog/first/'],
+    minPages: 4,
+    htaccess: true,
+    lateFiles: ['feed.xml'],
+  },
   { name: 'SvelteKit', dir: 'sveltekit', out: 'build', pages: ['/', '/blog/first/'], minPages: 5, htaccess: true },
-  { name: 'VitePress', dir: 'vitepress', out: '.vitepress/dist', pages: ['/guide/deploy.html'], minPages: 4, htaccess: true },
+  {
+    name: 'VitePress',
+    dir: 'vitepress',
+    out: '.vitepress/dist',
+    pages: ['/guide/deploy.html'],
+    minPages: 4,
+    htaccess: true,
+  },
   { name: 'Nuxt', dir: 'nuxt', out: '.output/public', pages: ['/', '/blog/first/'], minPages: 5, htaccess: true },
   // Not Vite: `eleventy && preencode compress _site` as the package's build script.
   { name: 'Eleventy', dir: 'eleventy', out: '_site', pages: ['/', '/blog/first/'], minPages: 4, htaccess: false },
@@ -50,10 +65,18 @@ const QUIET_ENV = { ASTRO_TELEMETRY_DISABLED: '1', NUXT_TELEMETRY_DISABLED: '1',
 /** Runs a command in a fixture; resolves with its exit code and everything it printed. */
 export function run(cwd: string, command: string, args: string[]): Promise<{ status: number | null; output: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...QUIET_ENV }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, ...QUIET_ENV },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let output = ''
-    child.stdout.on('data', (data: Buffer) => { output += data.toString() })
-    child.stderr.on('data', (data: Buffer) => { output += data.toString() })
+    child.stdout.on('data', (data: Buffer) => {
+      output += data.toString()
+    })
+    child.stderr.on('data', (data: Buffer) => {
+      output += data.toString()
+    })
     child.once('error', fail)
     child.once('close', (status) => done({ status, output }))
   })

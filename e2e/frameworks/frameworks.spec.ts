@@ -25,7 +25,10 @@ for (const framework of FRAMEWORKS) {
       const pages = files.filter((file) => file.path.endsWith('.html'))
       expect(pages.length, 'HTML pages in the output').toBeGreaterThanOrEqual(framework.minPages)
       for (const kind of ['.html', '.js', '.css']) {
-        expect(files.filter((file) => file.path.endsWith(kind) && file.decoded.size > 0).length, `${kind} files with variants`).toBeGreaterThan(0)
+        expect(
+          files.filter((file) => file.path.endsWith(kind) && file.decoded.size > 0).length,
+          `${kind} files with variants`,
+        ).toBeGreaterThan(0)
       }
       for (const file of files) {
         expect(file.entry, `${file.path} is in the manifest`).toBeDefined()
@@ -38,7 +41,10 @@ for (const framework of FRAMEWORKS) {
         for (const [encoding, decoded] of file.decoded) {
           expect(decoded.equals(file.bytes), `${file.path} decoded from ${encoding} equals the file on disk`).toBe(true)
         }
-        expect(file.entry!.variants.map((variant) => variant.encoding).sort(), `manifest variants of ${file.path}`).toEqual(['br', 'gzip', 'zstd'])
+        expect(
+          file.entry!.variants.map((variant) => variant.encoding).sort(),
+          `manifest variants of ${file.path}`,
+        ).toEqual(['br', 'gzip', 'zstd'])
       }
       expect(manifest.files.length).toBeGreaterThanOrEqual(files.length)
 
@@ -46,7 +52,10 @@ for (const framework of FRAMEWORKS) {
       // the final manifest, and is itself listed (deploy ships it).
       for (const late of framework.lateFiles ?? []) {
         const entry = manifest.files.find((file) => file.path === late)
-        expect(entry?.variants.map((variant) => variant.encoding).sort(), `variants of ${late}, written by an earlier integration`).toEqual(['br', 'gzip', 'zstd'])
+        expect(
+          entry?.variants.map((variant) => variant.encoding).sort(),
+          `variants of ${late}, written by an earlier integration`,
+        ).toEqual(['br', 'gzip', 'zstd'])
       }
       if (framework.htaccess) {
         const htaccess = await readFile(join(root, HTACCESS), 'utf8')
@@ -84,7 +93,8 @@ for (const framework of FRAMEWORKS) {
         }
       } finally {
         if (server) {
-          if (test.info().status !== test.info().expectedStatus) await test.info().attach('nginx.log', { body: server.logs(), contentType: 'text/plain' })
+          if (test.info().status !== test.info().expectedStatus)
+            await test.info().attach('nginx.log', { body: server.logs(), contentType: 'text/plain' })
           await server.stop()
         }
       }
@@ -102,7 +112,9 @@ for (const framework of FRAMEWORKS) {
         for (const file of source.files) {
           const copy = shipped.get(file.path)
           expect(copy?.bytes.equals(file.bytes), `${file.path} deployed`).toBe(true)
-          expect([...copy!.decoded.keys()].sort(), `variants of ${file.path} deployed`).toEqual([...file.decoded.keys()].sort())
+          expect([...copy!.decoded.keys()].sort(), `variants of ${file.path} deployed`).toEqual(
+            [...file.decoded.keys()].sort(),
+          )
         }
       } finally {
         await rm(deployed, { recursive: true, force: true })
@@ -134,10 +146,34 @@ test('Astro with server output: the client folder is compressed, the server bund
 test.describe('the plain Vite plugin inside a framework', () => {
   // Each fixture puts `preencode()` from @preencode/vite into the framework's Vite plugins.
   for (const { name, integration, dir, command, outputs } of [
-    { name: 'Astro', integration: 'astro', dir: 'astro', command: ['exec', 'astro', 'build', '--config', 'astro.plain-vite.config.mjs'], outputs: ['dist-plain-vite'] },
-    { name: 'SvelteKit', integration: 'sveltekit', dir: 'sveltekit', command: ['exec', 'vite', 'build', '--config', 'vite.plain-vite.config.js'], outputs: ['build-plain-vite', '.svelte-kit/output'] },
-    { name: 'VitePress', integration: 'vitepress', dir: 'vitepress', command: ['exec', 'vitepress', 'build', 'plain-vite'], outputs: ['dist-plain-vite'] },
-    { name: 'Nuxt', integration: 'nuxt', dir: 'nuxt-plain-vite', command: ['run', 'build'], outputs: ['.output', '.nuxt/dist'] },
+    {
+      name: 'Astro',
+      integration: 'astro',
+      dir: 'astro',
+      command: ['exec', 'astro', 'build', '--config', 'astro.plain-vite.config.mjs'],
+      outputs: ['dist-plain-vite'],
+    },
+    {
+      name: 'SvelteKit',
+      integration: 'sveltekit',
+      dir: 'sveltekit',
+      command: ['exec', 'vite', 'build', '--config', 'vite.plain-vite.config.js'],
+      outputs: ['build-plain-vite', '.svelte-kit/output'],
+    },
+    {
+      name: 'VitePress',
+      integration: 'vitepress',
+      dir: 'vitepress',
+      command: ['exec', 'vitepress', 'build', 'plain-vite'],
+      outputs: ['dist-plain-vite'],
+    },
+    {
+      name: 'Nuxt',
+      integration: 'nuxt',
+      dir: 'nuxt-plain-vite',
+      command: ['run', 'build'],
+      outputs: ['.output', '.nuxt/dist'],
+    },
   ]) {
     test(`${name}: warns at build time, names @preencode/${integration}, and writes no partial variants`, async () => {
       const fixture = join(FIXTURES_DIR, dir)
@@ -159,5 +195,7 @@ test.describe('the plain Vite plugin inside a framework', () => {
 /** Variants and manifests under `dir` (none if it does not exist). */
 async function preencodeFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])
-  return entries.filter((entry) => entry.isFile() && /\.(br|gz|zst)$|^\.preencode-manifest\.json$/.test(entry.name)).map((entry) => join(entry.parentPath, entry.name))
+  return entries
+    .filter((entry) => entry.isFile() && /\.(br|gz|zst)$|^\.preencode-manifest\.json$/.test(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name))
 }

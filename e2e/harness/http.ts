@@ -29,7 +29,8 @@ export function get(url: string, headers: Record<string, string> = {}, method = 
           body: Buffer.concat(chunks),
           one(name) {
             const values = map.get(name.toLowerCase())
-            if (values && values.length > 1) throw new Error(`${name} sent ${values.length} times: ${values.join(' | ')}`)
+            if (values && values.length > 1)
+              throw new Error(`${name} sent ${values.length} times: ${values.join(' | ')}`)
             return values?.[0]
           },
         })
@@ -44,10 +45,15 @@ export function get(url: string, headers: Record<string, string> = {}, method = 
 /** Decodes a body by its Content-Encoding (none, gzip, br, zstd). */
 export function decode(body: Buffer, encoding: string | undefined): Buffer {
   switch (encoding) {
-    case undefined: return body
-    case 'gzip': return gunzipSync(body)
-    case 'br': return brotliDecompressSync(body)
-    case 'zstd': return zstdDecompressSync(body)
-    default: throw new Error(`unexpected Content-Encoding ${encoding}`)
+    case undefined:
+      return body
+    case 'gzip':
+      return gunzipSync(body)
+    case 'br':
+      return brotliDecompressSync(body)
+    case 'zstd':
+      return zstdDecompressSync(body)
+    default:
+      throw new Error(`unexpected Content-Encoding ${encoding}`)
   }
 }

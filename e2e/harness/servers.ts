@@ -24,7 +24,8 @@ export interface RunningServer {
 export const NGINX_BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so'
 export const APACHE_MODULES_DIR = '/usr/lib/apache2/modules'
 /** On-the-fly compression stays on in every harness config: the generated rules must keep it off their files. */
-const ON_THE_FLY_TYPES = 'text/html text/css text/javascript application/javascript application/json text/plain image/svg+xml'
+const ON_THE_FLY_TYPES =
+  'text/html text/css text/javascript application/javascript application/json text/plain image/svg+xml'
 
 export interface ServerFiles {
   /** Directory holding the server's config, logs, pid and temp files. */
@@ -52,60 +53,103 @@ export async function writeServerFiles(
     const flavor = kind === 'nginx-modules' ? 'modules' : 'stock'
     const generated = nginxConfig(manifest, { flavor, root, listen: `127.0.0.1:${port}`, serverName: 'localhost' })
     await writeFile(join(dir, 'site.conf'), generated)
-    const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `    ${t}_temp_path ${join(dir, 'tmp', t)};`)
-    await writeFile(join(dir, 'nginx.conf'), [
-      ...(flavor === 'modules' ? [`load_module ${NGINX_BROTLI_MODULE};`] : []),
-      'worker_processes 1;',
-      `pid ${join(dir, 'nginx.pid')};`,
-      'error_log stderr notice;',
-      'events { worker_connections 256; }',
-      'http {',
-      '    include /etc/nginx/mime.types;',
-      '    default_type application/octet-stream;',
-      `    access_log ${join(dir, 'logs', 'access.log')};`,
-      ...temp,
-      `    gzip on; gzip_types ${ON_THE_FLY_TYPES};`,
-      `    include ${join(dir, 'site.conf')};`,
-      '}',
-      '',
-    ].join('\n'))
+    const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+      (t) => `    ${t}_temp_path ${join(dir, 'tmp', t)};`,
+    )
+    await writeFile(
+      join(dir, 'nginx.conf'),
+      [
+        ...(flavor === 'modules' ? [`load_module ${NGINX_BROTLI_MODULE};`] : []),
+        'worker_processes 1;',
+        `pid ${join(dir, 'nginx.pid')};`,
+        'error_log stderr notice;',
+        'events { worker_connections 256; }',
+        'http {',
+        '    include /etc/nginx/mime.types;',
+        '    default_type application/octet-stream;',
+        `    access_log ${join(dir, 'logs', 'access.log')};`,
+        ...temp,
+        `    gzip on; gzip_types ${ON_THE_FLY_TYPES};`,
+        `    include ${join(dir, 'site.conf')};`,
+        '}',
+        '',
+      ].join('\n'),
+    )
     const base = ['-p', dir, '-c', join(dir, 'nginx.conf')]
-    return { dir, generated, command: toolPath('nginx'), args: [...base, '-g', 'daemon off;'], checkArgs: [...base, '-t'] }
+    return {
+      dir,
+      generated,
+      command: toolPath('nginx'),
+      args: [...base, '-g', 'daemon off;'],
+      checkArgs: [...base, '-t'],
+    }
   }
   if (kind === 'apache-htaccess' || kind === 'apache-vhost') {
     const form = kind === 'apache-htaccess' ? 'htaccess' : 'vhost'
     const generated = apacheConfig(manifest, { form, root })
-    const modules = ['mpm_event', 'authz_core', 'dir', 'mime', 'rewrite', 'headers', 'env', 'filter', 'deflate', 'setenvif', 'brotli', 'alias']
-    const site = form === 'htaccess'
-      ? [`<Directory "${root}">`, '    AllowOverride FileInfo', '    Options FollowSymLinks', '    Require all granted', '</Directory>', 'DirectoryIndex index.html']
-      : [`Include ${join(dir, 'site.conf')}`]
+    const modules = [
+      'mpm_event',
+      'authz_core',
+      'dir',
+      'mime',
+      'rewrite',
+      'headers',
+      'env',
+      'filter',
+      'deflate',
+      'setenvif',
+      'brotli',
+      'alias',
+    ]
+    const site =
+      form === 'htaccess'
+        ? [
+            `<Directory "${root}">`,
+            '    AllowOverride FileInfo',
+            '    Options FollowSymLinks',
+            '    Require all granted',
+            '</Directory>',
+            'DirectoryIndex index.html',
+          ]
+        : [`Include ${join(dir, 'site.conf')}`]
     if (form === 'htaccess') await writeFile(join(root, '.htaccess'), generated)
     else await writeFile(join(dir, 'site.conf'), generated)
-    await writeFile(join(dir, 'httpd.conf'), [
-      `ServerRoot ${dir}`,
-      `PidFile ${join(dir, 'httpd.pid')}`,
-      `ErrorLog ${join(dir, 'logs', 'error.log')}`,
-      'LogLevel warn',
-      `Mutex file:${join(dir, 'tmp')} default`,
-      `DefaultRuntimeDir ${join(dir, 'tmp')}`,
-      `Listen 127.0.0.1:${port}`,
-      'ServerName localhost',
-      ...(process.getuid?.() === 0 ? ['User www-data', 'Group www-data'] : []),
-      ...modules.map((m) => `LoadModule ${m}_module ${APACHE_MODULES_DIR}/mod_${m}.so`),
-      'TypesConfig /etc/mime.types',
-      `AddOutputFilterByType DEFLATE ${ON_THE_FLY_TYPES}`,
-      `AddOutputFilterByType BROTLI_COMPRESS ${ON_THE_FLY_TYPES}`,
-      `DocumentRoot "${root}"`,
-      '<Directory />', '    AllowOverride None', '    Require all denied', '</Directory>',
-      '<Files ".ht*">', '    Require all denied', '</Files>',
-      ...site,
-      '',
-    ].join('\n'))
+    await writeFile(
+      join(dir, 'httpd.conf'),
+      [
+        `ServerRoot ${dir}`,
+        `PidFile ${join(dir, 'httpd.pid')}`,
+        `ErrorLog ${join(dir, 'logs', 'error.log')}`,
+        'LogLevel warn',
+        `Mutex file:${join(dir, 'tmp')} default`,
+        `DefaultRuntimeDir ${join(dir, 'tmp')}`,
+        `Listen 127.0.0.1:${port}`,
+        'ServerName localhost',
+        ...(process.getuid?.() === 0 ? ['User www-data', 'Group www-data'] : []),
+        ...modules.map((m) => `LoadModule ${m}_module ${APACHE_MODULES_DIR}/mod_${m}.so`),
+        'TypesConfig /etc/mime.types',
+        `AddOutputFilterByType DEFLATE ${ON_THE_FLY_TYPES}`,
+        `AddOutputFilterByType BROTLI_COMPRESS ${ON_THE_FLY_TYPES}`,
+        `DocumentRoot "${root}"`,
+        '<Directory />',
+        '    AllowOverride None',
+        '    Require all denied',
+        '</Directory>',
+        '<Files ".ht*">',
+        '    Require all denied',
+        '</Files>',
+        ...site,
+        '',
+      ].join('\n'),
+    )
     const base = ['-f', join(dir, 'httpd.conf')]
     return { dir, generated, command: toolPath('apache2'), args: [...base, '-DFOREGROUND'], checkArgs: [...base, '-t'] }
   }
   const generated = caddyConfig(manifest, { root, address: `http://127.0.0.1:${port}` })
-  await writeFile(join(dir, 'Caddyfile'), ['{', '\tadmin off', '\tauto_https off', '\tpersist_config off', '}', generated].join('\n'))
+  await writeFile(
+    join(dir, 'Caddyfile'),
+    ['{', '\tadmin off', '\tauto_https off', '\tpersist_config off', '}', generated].join('\n'),
+  )
   const env = { HOME: dir, XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config') }
   const base = ['--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile']
   return { dir, generated, command: toolPath('caddy'), args: ['run', ...base], checkArgs: ['validate', ...base], env }
@@ -133,8 +177,14 @@ export async function startServer(kind: ServerKind, manifest: Manifest, root: st
     })
     await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
     return {
-      kind, url, logs: () => log,
-      stop: () => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()) }),
+      kind,
+      url,
+      logs: () => log,
+      stop: () =>
+        new Promise<void>((done) => {
+          server.closeAllConnections()
+          server.close(() => done())
+        }),
     }
   }
   const temp = await tempDir(kind)
@@ -149,8 +199,10 @@ export async function startServer(kind: ServerKind, manifest: Manifest, root: st
   }
   const started = proc
   return {
-    kind, url,
-    logs: () => `--- generated config ---\n${files.generated}\n--- ${kind} output ---\n${started.output()}\n${readLogsSync(files.dir)}`,
+    kind,
+    url,
+    logs: () =>
+      `--- generated config ---\n${files.generated}\n--- ${kind} output ---\n${started.output()}\n${readLogsSync(files.dir)}`,
     async stop() {
       await started.stop()
       await temp.remove()
@@ -162,7 +214,9 @@ export async function startServer(kind: ServerKind, manifest: Manifest, root: st
 function readLogsSync(dir: string): string {
   const logs = join(dir, 'logs')
   try {
-    return readdirSync(logs).map((name) => `--- ${name} ---\n${readFileSync(join(logs, name), 'utf8')}`).join('\n')
+    return readdirSync(logs)
+      .map((name) => `--- ${name} ---\n${readFileSync(join(logs, name), 'utf8')}`)
+      .join('\n')
   } catch {
     return ''
   }

@@ -40,9 +40,15 @@ async function writeFiles(dir: string, files: Record<string, string | Buffer>): 
 }
 
 function buildPlayground(outDir: string): boolean {
-  const pnpm = spawnSync('pnpm', ['--filter', 'playground', 'exec', 'vite', 'build', '--outDir', outDir, '--emptyOutDir'], {
-    cwd: REPO_ROOT, encoding: 'utf8', timeout: 300_000,
-  })
+  const pnpm = spawnSync(
+    'pnpm',
+    ['--filter', 'playground', 'exec', 'vite', 'build', '--outDir', outDir, '--emptyOutDir'],
+    {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      timeout: 300_000,
+    },
+  )
   return pnpm.status === 0
 }
 
@@ -55,7 +61,10 @@ async function addBigZstdAsset(dir: string): Promise<void> {
   const data = bigText()
   await writeFiles(dir, { [BIG_ASSET]: data, [ODD_NAME]: oddFile() })
   const manifestPath = join(dir, MANIFEST_FILENAME)
-  const { manifest } = await compressDirectory(dir, { exclude: [BIG_ASSET], cache: join(REPO_ROOT, 'node_modules', '.cache', 'preencode-e2e') })
+  const { manifest } = await compressDirectory(dir, {
+    exclude: [BIG_ASSET],
+    cache: join(REPO_ROOT, 'node_modules', '.cache', 'preencode-e2e'),
+  })
   const zst = zstdCompressSync(data, {
     params: { [constants.ZSTD_c_compressionLevel]: 3, [constants.ZSTD_c_windowLog]: 23 },
     pledgedSrcSize: data.length,
@@ -65,7 +74,9 @@ async function addBigZstdAsset(dir: string): Promise<void> {
   await utimes(join(dir, `${BIG_ASSET}.zst`), info.atime, info.mtime)
   const entry = manifest.files.find((f) => f.path === BIG_ASSET)
   if (!entry) throw new Error(`${BIG_ASSET} missing from the manifest`)
-  entry.variants = [{ format: 'zstd', encoding: 'zstd', path: `${BIG_ASSET}.zst`, size: zst.length, sha256: sha256(zst) }]
+  entry.variants = [
+    { format: 'zstd', encoding: 'zstd', path: `${BIG_ASSET}.zst`, size: zst.length, sha256: sha256(zst) },
+  ]
   await writeFile(manifestPath, JSON.stringify(manifest, null, 2))
 }
 
@@ -83,7 +94,10 @@ export async function buildSites(dir: string): Promise<BuiltSites> {
   await addBigZstdAsset(keep)
   process.stdout.write(`[e2e] site built from the ${source} in ${dir}\n`)
   await writeFiles(nokeep, { ...fixtureFiles(), [ODD_NAME]: oddFile() })
-  await compressDirectory(nokeep, { keepOriginals: false, cache: join(REPO_ROOT, 'node_modules', '.cache', 'preencode-e2e') })
+  await compressDirectory(nokeep, {
+    keepOriginals: false,
+    cache: join(REPO_ROOT, 'node_modules', '.cache', 'preencode-e2e'),
+  })
   return { keep, nokeep, source }
 }
 

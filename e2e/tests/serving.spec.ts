@@ -16,9 +16,27 @@ const FIXTURE_MARKERS = ['chunk-a', 'chunk-b', 'main']
 
 /** Accept-Encoding values of the negotiation table (`undefined` = no header). */
 const ACCEPT_ENCODINGS: (string | undefined)[] = [
-  undefined, '', 'identity', 'gzip, deflate, br, zstd', 'gzip', 'GZIP', 'x-gzip', 'br', 'BR', 'zstd',
-  'brotli', 'gzip;q=0', 'br;q=0, gzip', 'br;q=0, zstd;q=0, gzip;q=0.5', 'gzip, zstd', 'deflate',
-  '*', '*;q=0, gzip', 'identity;q=0, br', 'gzip;q=0, br;q=0, zstd;q=0', ' gzip ;q=1.0 , br ; q=0 ',
+  undefined,
+  '',
+  'identity',
+  'gzip, deflate, br, zstd',
+  'gzip',
+  'GZIP',
+  'x-gzip',
+  'br',
+  'BR',
+  'zstd',
+  'brotli',
+  'gzip;q=0',
+  'br;q=0, gzip',
+  'br;q=0, zstd;q=0, gzip;q=0.5',
+  'gzip, zstd',
+  'deflate',
+  '*',
+  '*;q=0, gzip',
+  'identity;q=0, br',
+  'gzip;q=0, br;q=0, zstd;q=0',
+  ' gzip ;q=1.0 , br ; q=0 ',
 ]
 
 const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex')
@@ -29,13 +47,21 @@ const norm = (value: string | undefined): string | undefined => value?.toLowerCa
  * whose file_server takes one fixed order (the site's usual smallest-first) and ignores `*`
  * (documented in docs/servers/caddy.md).
  */
-function expectedCoding(kind: ServerKind, site: Site, header: string | undefined, file: ManifestFile): Encoding | 'identity' {
+function expectedCoding(
+  kind: ServerKind,
+  site: Site,
+  header: string | undefined,
+  file: ManifestFile,
+): Encoding | 'identity' {
   let order = [...file.variants].sort((a, b) => a.size - b.size).map((v) => v.encoding)
   let value = header
   if (kind === 'caddy') {
     const usual = siteModel(site.manifest).defaultOrder
     order = usual.filter((e) => order.includes(e))
-    value = header?.split(',').filter((e) => e.split(';')[0]!.trim() !== '*').join(',')
+    value = header
+      ?.split(',')
+      .filter((e) => e.split(';')[0]!.trim() !== '*')
+      .join(',')
   }
   return negotiate(value, order) ?? 'identity'
 }
@@ -47,7 +73,11 @@ function urlOf(file: ManifestFile): string {
 /** A few files with variants of each kind the issue names: HTML, JS, CSS, and a directory index. */
 function samples(site: Site): ManifestFile[] {
   const withVariants = site.manifest.files.filter((f) => f.variants.length > 0 && f.path !== BIG_ASSET)
-  const pick = (re: RegExp): ManifestFile[] => withVariants.filter((f) => re.test(f.path)).sort((a, b) => b.size - a.size).slice(0, 2)
+  const pick = (re: RegExp): ManifestFile[] =>
+    withVariants
+      .filter((f) => re.test(f.path))
+      .sort((a, b) => b.size - a.size)
+      .slice(0, 2)
   return [...pick(/\.html$/), ...pick(/\.m?js$/), ...pick(/\.css$/), ...pick(/\.(json|svg|ttf|txt)$/)]
 }
 
@@ -59,7 +89,10 @@ function expectVaryOnce(res: RawResponse): void {
   const vary = res.headers.get('vary') ?? []
   expect(vary, 'exactly one Vary header').toHaveLength(1)
   const tokens = vary[0]!.split(',').map((t) => t.trim().toLowerCase())
-  expect(tokens.filter((t) => t === 'accept-encoding'), `Vary: ${vary[0]}`).toHaveLength(1)
+  expect(
+    tokens.filter((t) => t === 'accept-encoding'),
+    `Vary: ${vary[0]}`,
+  ).toHaveLength(1)
 }
 
 async function variantBytes(site: Site, file: ManifestFile, coding: Encoding): Promise<Buffer> {
@@ -74,7 +107,12 @@ function fileWithAll(site: Site): ManifestFile {
 
 test.describe('negotiation', () => {
   for (const header of ACCEPT_ENCODINGS) {
-    test(`Accept-Encoding ${header === undefined ? '(none)' : JSON.stringify(header)}`, async ({ server, site, serverKind, keepOriginals }) => {
+    test(`Accept-Encoding ${header === undefined ? '(none)' : JSON.stringify(header)}`, async ({
+      server,
+      site,
+      serverKind,
+      keepOriginals,
+    }) => {
       for (const file of samples(site)) {
         const res = await get(server.url + urlOf(file), acceptHeaders(header))
         const where = `${urlOf(file)} with ${JSON.stringify(header)}`
@@ -85,7 +123,8 @@ test.describe('negotiation', () => {
         expect(norm(res.one('content-type')), `Content-Type of ${where}`).toBe(norm(file.contentType))
         expectVaryOnce(res)
         const decodedOnTheFly = !keepOriginals && coding === 'identity' && !file.originalOnDisk
-        if (!decodedOnTheFly) expect(res.one('content-length'), `Content-Length of ${where}`).toBe(String(res.body.length))
+        if (!decodedOnTheFly)
+          expect(res.one('content-length'), `Content-Length of ${where}`).toBe(String(res.body.length))
         expect(sha256(decode(res.body, encoding)), `decoded body of ${where}`).toBe(file.sha256)
         expect(res.one('x-content-type-options')).toBe('nosniff')
         expect(res.one('cache-control'), `Cache-Control of ${where}`).toBe(file.cacheControl)
@@ -96,10 +135,21 @@ test.describe('negotiation', () => {
   test('HEAD answers like GET, without a body', async ({ server, site }) => {
     for (const file of samples(site)) {
       for (const header of ['br', 'gzip', undefined]) {
-        const [g, h] = [await get(server.url + urlOf(file), acceptHeaders(header)), await get(server.url + urlOf(file), acceptHeaders(header), 'HEAD')]
+        const [g, h] = [
+          await get(server.url + urlOf(file), acceptHeaders(header)),
+          await get(server.url + urlOf(file), acceptHeaders(header), 'HEAD'),
+        ]
         expect(h.status).toBe(g.status)
         expect(h.body.length).toBe(0)
-        for (const name of ['content-type', 'content-encoding', 'content-length', 'etag', 'vary', 'cache-control', 'last-modified']) {
+        for (const name of [
+          'content-type',
+          'content-encoding',
+          'content-length',
+          'etag',
+          'vary',
+          'cache-control',
+          'last-modified',
+        ]) {
           expect(h.one(name), `${name} of HEAD ${urlOf(file)} ${header}`).toBe(g.one(name))
         }
       }
@@ -171,7 +221,9 @@ test.describe('site', () => {
         const path = urlOf(file) + suffix
         const res = await get(server.url + path, { 'accept-encoding': 'gzip, deflate, br, zstd' })
         expect(res.status, path).toBe(200)
-        expect(res.one('content-encoding'), path).toBe(expectedCoding(serverKind, site, 'gzip, deflate, br, zstd', file))
+        expect(res.one('content-encoding'), path).toBe(
+          expectedCoding(serverKind, site, 'gzip, deflate, br, zstd', file),
+        )
         expect(norm(res.one('content-type'))).toBe(norm(file.contentType))
         expectVaryOnce(res)
         expect(res.one('cache-control')).toBe('no-cache')
@@ -225,7 +277,11 @@ test.describe('site', () => {
     expect(plain.one('cache-control')).toBe(other.cacheControl)
   })
 
-  test('keepOriginals: false — a client without gzip gets the decoded bytes', async ({ server, site, keepOriginals }) => {
+  test('keepOriginals: false — a client without gzip gets the decoded bytes', async ({
+    server,
+    site,
+    keepOriginals,
+  }) => {
     test.skip(keepOriginals, 'only for sites built with keepOriginals: false')
     const missing = site.manifest.files.filter((f) => !f.originalOnDisk)
     expect(missing.length).toBeGreaterThan(0)
@@ -246,7 +302,11 @@ test.describe('Chromium', () => {
     test.skip(!keepOriginals, 'the browser suite runs on the sites with originals')
   })
 
-  test('the site loads, every chunk runs, and JS, CSS and HTML arrive as br or zstd', async ({ page, server, site }) => {
+  test('the site loads, every chunk runs, and JS, CSS and HTML arrive as br or zstd', async ({
+    page,
+    server,
+    site,
+  }) => {
     const seen: { url: string; type: string; encoding: string | undefined }[] = []
     page.on('response', (response) => {
       const type = response.request().resourceType()
@@ -255,12 +315,17 @@ test.describe('Chromium', () => {
       }
     })
     for (const [path, markers] of site.source === 'playground'
-      ? ([['/', EXPECTED.index], ['/about/', EXPECTED.about]] as const)
+      ? ([
+          ['/', EXPECTED.index],
+          ['/about/', EXPECTED.about],
+        ] as const)
       : ([['/', FIXTURE_MARKERS]] as const)) {
       await page.goto(server.url + path)
       if (site.source === 'playground') await expect(page.locator('#status')).toHaveAttribute('data-ready', 'true')
       else await expect(page.locator('#status')).toHaveText(/^ready:/)
-      const ran = await page.evaluate(() => (window as unknown as { __preencodeMarkers?: string[] }).__preencodeMarkers ?? [])
+      const ran = await page.evaluate(
+        () => (window as unknown as { __preencodeMarkers?: string[] }).__preencodeMarkers ?? [],
+      )
       for (const marker of markers) expect(ran, `marker ${marker} on ${path}`).toContain(marker)
     }
     const hasVariants = (url: string): boolean => {
@@ -284,7 +349,11 @@ test.describe('Chromium', () => {
       const res = await fetch(path)
       const buffer = await res.arrayBuffer()
       const digest = await crypto.subtle.digest('SHA-256', buffer)
-      return { status: res.status, length: buffer.byteLength, sha256: [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('') }
+      return {
+        status: res.status,
+        length: buffer.byteLength,
+        sha256: [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join(''),
+      }
     }, `/${BIG_ASSET}`)
     expect((await response).headers()['content-encoding']).toBe('zstd')
     expect(result).toEqual({ status: 200, length: file.size, sha256: file.sha256 })

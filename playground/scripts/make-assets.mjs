@@ -37,20 +37,41 @@ const ihdr = Buffer.alloc(13)
 ihdr.writeUInt32BE(size, 0)
 ihdr.writeUInt32BE(size, 4)
 ihdr.set([8, 2, 0, 0, 0], 8)
-writeFileSync(join(publicDir, 'images', 'noise.png'), Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-  chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.concat(rows), { level: 9 })), chunk('IEND', Buffer.alloc(0)),
-]))
+writeFileSync(
+  join(publicDir, 'images', 'noise.png'),
+  Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.concat(rows), { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]),
+)
 
 // download.tar.gz: a small release archive, made by the system tar + gzip, fixed mtimes and owners.
 const work = mkdtempSync(join(tmpdir(), 'playground-tar-'))
 const release = join(work, 'preencode-sample')
 mkdirSync(release)
-const lines = Array.from({ length: 200 }, (_, i) => `line ${i}: pre-compressed assets are served with Content-Encoding, this archive is not.`)
+const lines = Array.from(
+  { length: 200 },
+  (_, i) => `line ${i}: pre-compressed assets are served with Content-Encoding, this archive is not.`,
+)
 writeFileSync(join(release, 'README.txt'), `${lines.join('\n')}\n`)
-writeFileSync(join(release, 'data.csv'), `id,name,value\n${Array.from({ length: 300 }, (_, i) => `${i},item-${i},${(i * 37) % 101}`).join('\n')}\n`)
+writeFileSync(
+  join(release, 'data.csv'),
+  `id,name,value\n${Array.from({ length: 300 }, (_, i) => `${i},item-${i},${(i * 37) % 101}`).join('\n')}\n`,
+)
 for (const f of ['README.txt', 'data.csv', '']) utimesSync(join(release, f), 1_700_000_000, 1_700_000_000)
-const tar = execFileSync('tar', ['--sort=name', '--owner=0', '--group=0', '--numeric-owner', '-C', work, '-cf', '-', 'preencode-sample'])
+const tar = execFileSync('tar', [
+  '--sort=name',
+  '--owner=0',
+  '--group=0',
+  '--numeric-owner',
+  '-C',
+  work,
+  '-cf',
+  '-',
+  'preencode-sample',
+])
 writeFileSync(join(publicDir, 'download.tar.gz'), execFileSync('gzip', ['-9', '-n', '-c'], { input: tar }))
 rmSync(work, { recursive: true, force: true })
 console.log('wrote public/images/noise.png and public/download.tar.gz')

@@ -8,12 +8,58 @@ import { fileURLToPath } from 'node:url'
 /** The source of the catalogue module. */
 export function catalogSource() {
   let seed = 20260101
-  const random = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32)
+  const random = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32
   const pick = (list) => list[Math.floor(random() * list.length)]
 
-  const adjectives = ['Compact', 'Ergonomic', 'Rugged', 'Lightweight', 'Recycled', 'Handmade', 'Wireless', 'Modular', 'Insulated', 'Foldable', 'Waterproof', 'Vintage', 'Smart', 'Organic', 'Stackable']
-  const materials = ['Oak', 'Steel', 'Linen', 'Ceramic', 'Bamboo', 'Wool', 'Aluminium', 'Cork', 'Leather', 'Glass', 'Walnut', 'Copper']
-  const nouns = ['Desk Lamp', 'Backpack', 'Kettle', 'Notebook', 'Headphones', 'Chair', 'Water Bottle', 'Keyboard', 'Blanket', 'Plant Pot', 'Cutting Board', 'Speaker', 'Wallet', 'Tent', 'Bicycle Light', 'Coffee Grinder']
+  const adjectives = [
+    'Compact',
+    'Ergonomic',
+    'Rugged',
+    'Lightweight',
+    'Recycled',
+    'Handmade',
+    'Wireless',
+    'Modular',
+    'Insulated',
+    'Foldable',
+    'Waterproof',
+    'Vintage',
+    'Smart',
+    'Organic',
+    'Stackable',
+  ]
+  const materials = [
+    'Oak',
+    'Steel',
+    'Linen',
+    'Ceramic',
+    'Bamboo',
+    'Wool',
+    'Aluminium',
+    'Cork',
+    'Leather',
+    'Glass',
+    'Walnut',
+    'Copper',
+  ]
+  const nouns = [
+    'Desk Lamp',
+    'Backpack',
+    'Kettle',
+    'Notebook',
+    'Headphones',
+    'Chair',
+    'Water Bottle',
+    'Keyboard',
+    'Blanket',
+    'Plant Pot',
+    'Cutting Board',
+    'Speaker',
+    'Wallet',
+    'Tent',
+    'Bicycle Light',
+    'Coffee Grinder',
+  ]
   const categories = ['home', 'office', 'outdoor', 'kitchen', 'audio', 'travel', 'garden', 'sports']
   const colours = ['charcoal', 'sand', 'forest green', 'ocean blue', 'terracotta', 'ivory', 'graphite', 'mustard']
   const phrases = [

@@ -41,7 +41,10 @@ export async function waitForPort(port: number, timeoutMs = 20_000, host = '127.
   for (;;) {
     const ok = await new Promise<boolean>((done) => {
       const socket = connect(port, host)
-      socket.once('connect', () => { socket.destroy(); done(true) })
+      socket.once('connect', () => {
+        socket.destroy()
+        done(true)
+      })
       socket.once('error', () => done(false))
     })
     if (ok) return
@@ -59,7 +62,9 @@ export interface RunningProcess {
 }
 
 const running = new Set<RunningProcess>()
-process.once('exit', () => { for (const p of running) p.child.kill('SIGKILL') })
+process.once('exit', () => {
+  for (const p of running) p.child.kill('SIGKILL')
+})
 
 /** Starts a long-running process and, if `port` is given, waits until it accepts connections. */
 export async function startProcess(
@@ -68,10 +73,18 @@ export async function startProcess(
   args: string[],
   options: { port?: number; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
 ): Promise<RunningProcess> {
-  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let log = ''
-  child.stdout?.on('data', (d: Buffer) => { log += d.toString() })
-  child.stderr?.on('data', (d: Buffer) => { log += d.toString() })
+  child.stdout?.on('data', (d: Buffer) => {
+    log += d.toString()
+  })
+  child.stderr?.on('data', (d: Buffer) => {
+    log += d.toString()
+  })
   const exited = new Promise<void>((r) => child.once('exit', () => r()))
   const proc: RunningProcess = {
     name,
@@ -91,7 +104,9 @@ export async function startProcess(
     try {
       await Promise.race([
         waitForPort(options.port, options.timeoutMs),
-        exited.then(() => { throw new Error(`${name} exited with ${child.exitCode}`) }),
+        exited.then(() => {
+          throw new Error(`${name} exited with ${child.exitCode}`)
+        }),
       ])
     } catch (error) {
       await proc.stop()

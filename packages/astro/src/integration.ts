@@ -2,7 +2,11 @@ import { fileURLToPath } from 'node:url'
 import { createBuildRunner, wantsColor } from '@preencode/core'
 import { serverConfigWriter } from '@preencode/server-config'
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro'
-import { resolvePreencodeAstroOptions, type PreencodeAstroOptions, type ResolvedPreencodeAstroOptions } from './options.js'
+import {
+  resolvePreencodeAstroOptions,
+  type PreencodeAstroOptions,
+  type ResolvedPreencodeAstroOptions,
+} from './options.js'
 
 export const INTEGRATION_NAME = '@preencode/astro'
 
@@ -31,9 +35,15 @@ export function preencode(options: PreencodeAstroOptions = {}): AstroIntegration
       'astro:build:done': async ({ dir, logger }) => {
         const outDir = fileURLToPath(dir)
         if (buildOutput === 'server' && resolved.report === true) {
-          logger.info(`server output: compressing the client folder ${outDir} (pages rendered on request are not files)`)
+          logger.info(
+            `server output: compressing the client folder ${outDir} (pages rendered on request are not files)`,
+          )
         }
-        const runner = createBuildRunner({ options: resolved, root, writeServerConfigs: serverConfigWriter(resolved.serverConfigs) })
+        const runner = createBuildRunner({
+          options: resolved,
+          root,
+          writeServerConfigs: serverConfigWriter(resolved.serverConfigs),
+        })
         await runner.run({ dirs: [outDir], siteDir: outDir, watch: false, logger, color: wantsColor(process.stdout) })
       },
     },
@@ -45,12 +55,20 @@ export function preencode(options: PreencodeAstroOptions = {}): AstroIntegration
  * Integrations run their `astro:build:done` hooks in the order they are listed: files that a
  * later one writes there (a sitemap, a search index) would be missing from the manifest.
  */
-function warnAboutLaterWriters(integrations: AstroIntegration[], self: AstroIntegration, logger: AstroIntegrationLogger): void {
+function warnAboutLaterWriters(
+  integrations: AstroIntegration[],
+  self: AstroIntegration,
+  logger: AstroIntegrationLogger,
+): void {
   // Astro may hand integrations over as copies: find ours by identity, else by name.
   const index = integrations.findIndex((other) => other === self || other.name === self.name)
   if (index === -1) return
-  const later = integrations.slice(index + 1).filter((other) => other.name !== self.name && other.hooks['astro:build:done'] !== undefined)
+  const later = integrations
+    .slice(index + 1)
+    .filter((other) => other.name !== self.name && other.hooks['astro:build:done'] !== undefined)
   if (later.length === 0) return
   const names = later.map((other) => other.name).join(', ')
-  logger.warn(`${names} run${later.length === 1 ? 's' : ''} after ${INTEGRATION_NAME} at the end of the build: files written there are not compressed. List preencode() last in \`integrations\`.`)
+  logger.warn(
+    `${names} run${later.length === 1 ? 's' : ''} after ${INTEGRATION_NAME} at the end of the build: files written there are not compressed. List preencode() last in \`integrations\`.`,
+  )
 }

@@ -21,7 +21,12 @@ export interface ResolvedPreencodeAstroOptions extends ResolvedBuildOptions {
 }
 
 /** Validates the options once; fails naming the option and what it accepts. */
-export function resolvePreencodeAstroOptions(options: PreencodeAstroOptions, root: string): ResolvedPreencodeAstroOptions {
-  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root, component: 'astro' }, ['serverConfigs'])
+export function resolvePreencodeAstroOptions(
+  options: PreencodeAstroOptions,
+  root: string,
+): ResolvedPreencodeAstroOptions {
+  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root, component: 'astro' }, [
+    'serverConfigs',
+  ])
   return { report, compress, deltas, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'astro') }
 }

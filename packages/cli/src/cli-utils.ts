@@ -15,7 +15,10 @@ export interface OutputStream {
 /** `"gzip, brotli,,zstd"` -> `['gzip', 'brotli', 'zstd']`; undefined when the flag was not given. */
 export function parseList(value: string | undefined, flag: string): string[] | undefined {
   if (value === undefined) return undefined
-  const items = String(value).split(',').map((item) => item.trim()).filter(Boolean)
+  const items = String(value)
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
   if (items.length === 0) throw userError('cli', `--${flag} needs a comma-separated list, e.g. --${flag} gzip,brotli.`)
   return items
 }
@@ -49,11 +52,16 @@ export function assertKnownFlags(rawArgs: readonly string[], args: ArgsDef): voi
     if (!arg.startsWith('-') || arg === '-' || /^-\d/.test(arg)) continue
     const flag = kebab(arg.replace(/^--?/, '').split('=')[0] ?? '')
     if (!known.has(flag)) {
-      const listed = Object.entries(args).filter(([, d]) => d.type !== 'positional').map(([n]) => `--${kebab(n)}`)
+      const listed = Object.entries(args)
+        .filter(([, d]) => d.type !== 'positional')
+        .map(([n]) => `--${kebab(n)}`)
       // A flag named after another plugin's option: say what it is called here.
       const peer = PEER_FLAGS[flag]
       if (peer && (!peer.startsWith('--') || known.has(peer.slice(2).split(' ')[0]!))) {
-        throw userError('cli', `Unknown option \`${arg.split('=')[0]}\` (another plugin's name): use ${peer}. See docs/migrating-from-vite-plugin-compression2.md.`)
+        throw userError(
+          'cli',
+          `Unknown option \`${arg.split('=')[0]}\` (another plugin's name): use ${peer}. See docs/migrating-from-vite-plugin-compression2.md.`,
+        )
       }
       throw userError('cli', `Unknown option \`${arg.split('=')[0]}\`. Options: ${listed.join(', ')}.`)
     }
@@ -83,8 +91,12 @@ export function createLogger(options: { quiet?: boolean; stream?: OutputStream }
   const stream = options.stream ?? process.stderr
   if (options.quiet) return { info() {}, warn() {} }
   return {
-    info: (message) => { stream.write(`${message}\n`) },
-    warn: (message) => { stream.write(`warning: ${message}\n`) },
+    info: (message) => {
+      stream.write(`${message}\n`)
+    },
+    warn: (message) => {
+      stream.write(`warning: ${message}\n`)
+    },
   }
 }
 

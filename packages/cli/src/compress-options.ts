@@ -39,7 +39,11 @@ export interface CompressSection {
  * Merges the file's section and the flags; validates both, each with messages in its own
  * terms. `include`/`exclude` come from every `--include`/`--exclude` in `rawArgs`.
  */
-export function compressOptionsFrom(flags: CompressFlags, rawArgs: readonly string[], section?: CompressSection): CompressOptions {
+export function compressOptionsFrom(
+  flags: CompressFlags,
+  rawArgs: readonly string[],
+  section?: CompressSection,
+): CompressOptions {
   const fromFile = section ? checkSection(section) : {}
   const options: CompressOptions = { ...fromFile, ...fromFlags(flags, rawArgs) }
   const include = collectGlobs(rawArgs, 'include')
@@ -51,7 +55,8 @@ export function compressOptionsFrom(flags: CompressFlags, rawArgs: readonly stri
   // Found from the site, not the working directory: run from anywhere, same cache.
   else if (options.cache === undefined || options.cache === true) options.cache = defaultCacheDir(flags.dir)
   if (flags.endpoint !== undefined) {
-    if (!isSharedCacheUrl(options.cache)) throw userError('cli', '--endpoint is the endpoint of a shared cache: it needs --cache-dir s3://bucket/prefix.')
+    if (!isSharedCacheUrl(options.cache))
+      throw userError('cli', '--endpoint is the endpoint of a shared cache: it needs --cache-dir s3://bucket/prefix.')
     options.cacheEndpoint = String(flags.endpoint)
   }
   return options
@@ -68,7 +73,8 @@ function fromFlags(flags: CompressFlags, rawArgs: readonly string[]): CompressOp
     const level = parseInteger(flags[flag], flag)
     if (level === undefined) continue
     const [min, max] = CODECS[format].levels
-    if (level < min || level > max) throw userError('cli', `--${flag} is ${level}; ${format} accepts a whole number from ${min} to ${max}.`)
+    if (level < min || level > max)
+      throw userError('cli', `--${flag} is ${level}; ${format} accepts a whole number from ${min} to ${max}.`)
     levels[format] = level
   }
   if (Object.keys(levels).length > 0) options.levels = levels
@@ -93,10 +99,15 @@ function checkSection(section: CompressSection): CompressOptions {
   const where = section.path
   const value = section.options
   if (value === undefined) return {}
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw userError('cli', `${where}: "compress" must be an object of compress options, e.g. { "formats": ["gzip", "brotli"] }.`)
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw userError(
+      'cli',
+      `${where}: "compress" must be an object of compress options, e.g. { "formats": ["gzip", "brotli"] }.`,
+    )
   const options = { ...(value as CompressOptions) }
   // Paths in the file are relative to the file, not to wherever the command runs.
-  if (typeof options.cache === 'string' && !isSharedCacheUrl(options.cache)) options.cache = resolve(dirname(section.path), options.cache)
+  if (typeof options.cache === 'string' && !isSharedCacheUrl(options.cache))
+    options.cache = resolve(dirname(section.path), options.cache)
   try {
     resolveCompressOptions(options, dirname(section.path))
   } catch (error) {
@@ -105,7 +116,9 @@ function checkSection(section: CompressSection): CompressOptions {
     const keys = new Set(Object.keys(options))
     const message = error.message
       .replace(/^\[preencode\] \[[a-z-]+\] /, '')
-      .replace(/`([a-zA-Z]\w*)([\w.[\]]*)`/g, (token, root: string, rest: string) => (keys.has(root) ? `\`compress.${root}${rest}\`` : token))
+      .replace(/`([a-zA-Z]\w*)([\w.[\]]*)`/g, (token, root: string, rest: string) =>
+        keys.has(root) ? `\`compress.${root}${rest}\`` : token,
+      )
     throw userError('cli', `${where}: ${message}`, { cause: error })
   }
   return options
@@ -122,12 +135,16 @@ function collectGlobs(rawArgs: readonly string[], flag: string): string[] {
     if (arg === '--') break
     if (arg === `--${flag}`) {
       const next = rawArgs[i + 1]
-      if (next === undefined || next.startsWith('--')) throw userError('cli', `--${flag} needs a glob, e.g. --${flag} 'assets/**/*.js'.`)
+      if (next === undefined || next.startsWith('--'))
+        throw userError('cli', `--${flag} needs a glob, e.g. --${flag} 'assets/**/*.js'.`)
       values.push(next)
       i++
     } else if (arg.startsWith(`--${flag}=`)) values.push(arg.slice(flag.length + 3))
   }
-  return values.flatMap(splitOutsideBraces).map((g) => g.trim()).filter(Boolean)
+  return values
+    .flatMap(splitOutsideBraces)
+    .map((g) => g.trim())
+    .filter(Boolean)
 }
 
 function splitOutsideBraces(text: string): string[] {

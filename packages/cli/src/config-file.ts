@@ -55,7 +55,13 @@ export function defineConfig<T extends PreencodeConfig>(config: T): T {
 }
 
 /** Searched in this order in the working directory. */
-export const CONFIG_FILENAMES = Object.freeze(['preencode.config.ts', 'preencode.config.mts', 'preencode.config.js', 'preencode.config.mjs', 'preencode.config.json'])
+export const CONFIG_FILENAMES = Object.freeze([
+  'preencode.config.ts',
+  'preencode.config.mts',
+  'preencode.config.js',
+  'preencode.config.mjs',
+  'preencode.config.json',
+])
 
 export interface LoadedConfig {
   path: string
@@ -80,7 +86,10 @@ export async function loadConfig(cwd: string = process.cwd()): Promise<LoadedCon
       value = module.default
     } catch (cause) {
       const code = (cause as NodeJS.ErrnoException).code
-      if (name.endsWith('ts') && (code === 'ERR_UNKNOWN_FILE_EXTENSION' || code === 'ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING')) {
+      if (
+        name.endsWith('ts') &&
+        (code === 'ERR_UNKNOWN_FILE_EXTENSION' || code === 'ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING')
+      ) {
         throw userError(
           'cli',
           `${path} needs Node's TypeScript type stripping (Node >= 22.18 or >= 23.6; this is ${process.version}). Upgrade Node, or rename it to preencode.config.mjs.`,
@@ -91,7 +100,9 @@ export async function loadConfig(cwd: string = process.cwd()): Promise<LoadedCon
     }
   }
   if (typeof value !== 'object' || value === null) {
-    throw userError('cli', `${path} must export an object (export default defineConfig({ deploy: { … } })).`, { code: 'BAD_INPUT' })
+    throw userError('cli', `${path} must export an object (export default defineConfig({ deploy: { … } })).`, {
+      code: 'BAD_INPUT',
+    })
   }
   return { path, config: value as PreencodeConfig }
 }
@@ -117,8 +128,13 @@ export function validateDeployConfig(config: unknown, where: string): DeployConf
   if (typeof config !== 'object' || config === null) throw userError('options', `${where}: "deploy" must be an object.`)
   for (const [key, value] of Object.entries(config)) {
     const type = DEPLOY_KEYS[key as keyof DeployConfig]
-    if (!type) throw userError('options', `${where}: unknown deploy option "${key}"; known: ${Object.keys(DEPLOY_KEYS).join(', ')}.`)
-    if (value !== undefined && typeof value !== type) throw userError('options', `${where}: deploy.${key} must be a ${type}; got ${JSON.stringify(value)}.`)
+    if (!type)
+      throw userError(
+        'options',
+        `${where}: unknown deploy option "${key}"; known: ${Object.keys(DEPLOY_KEYS).join(', ')}.`,
+      )
+    if (value !== undefined && typeof value !== type)
+      throw userError('options', `${where}: deploy.${key} must be a ${type}; got ${JSON.stringify(value)}.`)
   }
   const result = config as DeployConfig
   checkDeployLimits(result, (option) => `${where}: deploy.${option}`)

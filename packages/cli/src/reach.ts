@@ -23,18 +23,31 @@ export async function assertReachable(url: string, timeoutMs = 15_000): Promise<
     throw userError('verify', `\`${url}\` is not a URL; give where the site is served, e.g. https://example.com/.`)
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw userError('verify', `\`${url}\` is not an http(s) URL; give where the site is served, e.g. https://example.com/.`)
+    throw userError(
+      'verify',
+      `\`${url}\` is not an http(s) URL; give where the site is served, e.g. https://example.com/.`,
+    )
   }
   const request = parsed.protocol === 'https:' ? httpsRequest : httpRequest
   await new Promise<void>((resolve, reject) => {
-    const req = request(parsed, { method: 'HEAD', timeout: timeoutMs, headers: { 'user-agent': 'preencode-verify' } }, (res) => {
-      res.resume()
-      resolve()
-    })
+    const req = request(
+      parsed,
+      { method: 'HEAD', timeout: timeoutMs, headers: { 'user-agent': 'preencode-verify' } },
+      (res) => {
+        res.resume()
+        resolve()
+      },
+    )
     req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })))
     req.on('error', (error: NodeJS.ErrnoException) => {
       const why = (error.code && REASONS[error.code]) ?? error.message
-      reject(userError('verify', `Cannot reach ${parsed.origin}: ${why}${error.code ? ` (${error.code})` : ''}. Is the server running, and is the URL right?`, { cause: error, code: 'TARGET_FAILED' }))
+      reject(
+        userError(
+          'verify',
+          `Cannot reach ${parsed.origin}: ${why}${error.code ? ` (${error.code})` : ''}. Is the server running, and is the URL right?`,
+          { cause: error, code: 'TARGET_FAILED' },
+        ),
+      )
     })
     req.end()
   })

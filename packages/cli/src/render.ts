@@ -14,7 +14,8 @@ export function formatPlan(plan: DeployPlan, target: string): string {
   const lines = [`Plan for ${target}:`]
   for (const phase of plan.phases) {
     lines.push(`  ${phase.phase}: ${phase.uploads.length} to upload, ${phase.unchanged.length} unchanged`)
-    for (const upload of phase.uploads) lines.push(`    upload ${upload.key} (${upload.reason}, ${formatBytes(upload.size)})`)
+    for (const upload of phase.uploads)
+      lines.push(`    upload ${upload.key} (${upload.reason}, ${formatBytes(upload.size)})`)
   }
   for (const key of plan.deletions) lines.push(`  delete ${key}`)
   for (const key of plan.kept) lines.push(`  keep   ${key}`)
@@ -39,7 +40,13 @@ export function formatVerifyReport(result: VerifyResult): string {
   if (result.failures.length === 0) {
     return `verify ${result.url}: ${result.checks.length} checks on ${result.files} files passed in ${(result.durationMs / 1000).toFixed(2)} s`
   }
-  const rows = result.failures.map((c) => [new URL(c.url).pathname, c.acceptEncoding ?? '(none)', String(c.status), c.contentEncoding ?? '-', c.problems.join('; ')])
+  const rows = result.failures.map((c) => [
+    new URL(c.url).pathname,
+    c.acceptEncoding ?? '(none)',
+    String(c.status),
+    c.contentEncoding ?? '-',
+    c.problems.join('; '),
+  ])
   const header = ['URL', 'Accept-Encoding', 'Status', 'Content-Encoding', 'Problem']
   const widths = header.map((h, i) => Math.min(60, Math.max(h.length, ...rows.map((r) => r[i]!.length))))
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : pad(c, widths[i]!))).join('  ')

@@ -56,12 +56,17 @@ async function resolve<T>(value: Resolvable<T>): Promise<T> {
 }
 
 /** Follows the leading positional words through `subCommands`: `compress --help` -> compress. */
-async function resolveCommand(command: CommandDef, rawArgs: string[], parent?: CommandDef): Promise<[CommandDef, CommandDef | undefined]> {
+async function resolveCommand(
+  command: CommandDef,
+  rawArgs: string[],
+  parent?: CommandDef,
+): Promise<[CommandDef, CommandDef | undefined]> {
   const subCommands = await resolve(command.subCommands)
   const name = rawArgs.find((arg) => !arg.startsWith('-'))
   if (!subCommands || name === undefined) return [command, parent]
   const sub = subCommands[name]
-  if (sub === undefined) throw userError('cli', `Unknown command \`${name}\`. Commands: ${Object.keys(subCommands).join(', ')}.`)
+  if (sub === undefined)
+    throw userError('cli', `Unknown command \`${name}\`. Commands: ${Object.keys(subCommands).join(', ')}.`)
   return resolveCommand(await resolve(sub), rawArgs.slice(rawArgs.indexOf(name) + 1), command)
 }
 

@@ -5,12 +5,16 @@
 import { isPreencodeError } from '@preencode/core'
 import { run } from './run.js'
 
-process.on('unhandledRejection', (error) => { throw error })
+process.on('unhandledRejection', (error) => {
+  throw error
+})
 // Output piped to a reader that stops early (`preencode config nginx dist | head`): stdout
 // emits EPIPE, which unhandled would crash with a stack. Say it in one line and stop.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error
-  process.stderr.write('[preencode] [cli] the output was closed before preencode finished writing it (EPIPE); stopped. Write to a file (--out, or > file) to keep all of it.\n')
+  process.stderr.write(
+    '[preencode] [cli] the output was closed before preencode finished writing it (EPIPE); stopped. Write to a file (--out, or > file) to keep all of it.\n',
+  )
   process.exit(1)
 })
 try {

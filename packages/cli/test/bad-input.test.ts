@@ -11,7 +11,11 @@ const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../d
 const IS_ROOT = process.getuid?.() === 0
 const NOBODY = 65534
 
-interface Run { status: number | null; stdout: string; stderr: string }
+interface Run {
+  status: number | null
+  stdout: string
+  stderr: string
+}
 
 interface Invocation {
   args: string[]
@@ -37,7 +41,9 @@ function cli(call: Invocation, cwd: string): Promise<Run> {
       stdout += chunk.toString()
       if (call.closeStdoutEarly) child.stdout.destroy()
     })
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString() })
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString()
+    })
     // A command that never returns (the /proc mkdir) must fail the test, not hang it.
     const timer = setTimeout(() => child.kill('SIGKILL'), 90_000)
     child.on('error', reject)
@@ -51,11 +57,13 @@ function cli(call: Invocation, cwd: string): Promise<Run> {
 /** Every entry under `dir` with its size and mtime: "nothing written" means this does not change. */
 async function snapshot(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true })
-  const lines = await Promise.all(entries.map(async (e) => {
-    const path = join(e.parentPath, e.name)
-    const info = await stat(path)
-    return `${path.slice(dir.length)} ${e.isDirectory() ? 'dir' : info.size} ${info.mtimeMs}`
-  }))
+  const lines = await Promise.all(
+    entries.map(async (e) => {
+      const path = join(e.parentPath, e.name)
+      const info = await stat(path)
+      return `${path.slice(dir.length)} ${e.isDirectory() ? 'dir' : info.size} ${info.mtimeMs}`
+    }),
+  )
   return lines.sort()
 }
 
@@ -71,12 +79,20 @@ beforeAll(async () => {
   // Enough pages that a dry-run plan in JSON outgrows a pipe's buffer (64 KiB).
   for (let i = 0; i < 600; i++) {
     await mkdir(join(site, `section-${i % 20}`), { recursive: true })
-    await writeFile(join(site, `section-${i % 20}`, `page-${i}.html`), `<!doctype html><title>${i}</title>\n${'<p>the quick brown fox jumps over the lazy dog</p>\n'.repeat(40)}`)
+    await writeFile(
+      join(site, `section-${i % 20}`, `page-${i}.html`),
+      `<!doctype html><title>${i}</title>\n${'<p>the quick brown fox jumps over the lazy dog</p>\n'.repeat(40)}`,
+    )
   }
-  const compressed = await cli({ args: ['compress', site, '--formats', 'gzip', '--level-gzip', '1', '--no-cache', '--quiet'] }, work.path)
+  const compressed = await cli(
+    { args: ['compress', site, '--formats', 'gzip', '--level-gzip', '1', '--no-cache', '--quiet'] },
+    work.path,
+  )
   expect(compressed.status, compressed.stderr).toBe(0)
 })
-afterAll(async () => { await work.remove() })
+afterAll(async () => {
+  await work.remove()
+})
 
 interface Row {
   what: string
@@ -99,12 +115,18 @@ const rows: Row[] = [
   },
   {
     what: 'output piped to a reader that stops early (| head)',
-    call: () => ({ args: ['deploy', site, '--to', join(work.path, 'out'), '--dry-run', '--json'], closeStdoutEarly: true }),
+    call: () => ({
+      args: ['deploy', site, '--to', join(work.path, 'out'), '--dry-run', '--json'],
+      closeStdoutEarly: true,
+    }),
     message: /output was closed before preencode finished writing it \(EPIPE\)/,
   },
   {
     what: 'Node older than 22.15',
-    call: () => ({ args: ['compress', site], node: ['--import', 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"22.14.0"})'] }),
+    call: () => ({
+      args: ['compress', site],
+      node: ['--import', 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"22.14.0"})'],
+    }),
     message: /needs Node >= 22\.15 .*this is Node 22\.14\.0/,
   },
   {
@@ -167,7 +189,10 @@ describe('deploy --dry-run --delete', () => {
     }
     const dry = await cli({ args: ['deploy', site, '--to', out, '--dry-run', '--delete'] }, work.path)
     expect(dry.status, dry.stderr).toBe(0)
-    const listed = dry.stdout.split('\n').filter((line) => /^\s+delete /.test(line)).map((line) => line.trim().slice('delete '.length))
+    const listed = dry.stdout
+      .split('\n')
+      .filter((line) => /^\s+delete /.test(line))
+      .map((line) => line.trim().slice('delete '.length))
     expect(listed.sort()).toEqual(removed.flatMap((p) => [p, `${p}.gz`]).sort())
     expect(dry.stdout).toMatch(new RegExp(`would delete ${listed.length}\\b`))
     for (const path of listed) expect((await stat(join(out, path))).isFile()).toBe(true)

@@ -17,7 +17,11 @@ afterEach(async () => {
 })
 
 /** A site with one big JS chunk, two pages and a stylesheet; low levels keep the test quick. */
-async function project(budgets: SizeBudget[] | unknown): Promise<{ work: string; run: (...args: string[]) => { status: number | null; stdout: string; stderr: string }; summary: string }> {
+async function project(budgets: SizeBudget[] | unknown): Promise<{
+  work: string
+  run: (...args: string[]) => { status: number | null; stdout: string; stderr: string }
+  summary: string
+}> {
   const tmp = await tempDir('budgets')
   cleanups.push(tmp.remove)
   const work = tmp.path
@@ -25,12 +29,25 @@ async function project(budgets: SizeBudget[] | unknown): Promise<{ work: string;
   await mkdir(join(dir, 'assets'), { recursive: true })
   await mkdir(join(dir, 'blog'), { recursive: true })
   let seed = 7
-  const words = (n: number): string => Array.from({ length: n }, () => ['chunk', 'render', 'state', 'props', 'effect', 'memo', 'ref'][(seed = (seed * 16807) % 2147483647) % 7]).join(' ')
+  const words = (n: number): string =>
+    Array.from(
+      { length: n },
+      () => ['chunk', 'render', 'state', 'props', 'effect', 'memo', 'ref'][(seed = (seed * 16807) % 2147483647) % 7],
+    ).join(' ')
   await writeFile(join(dir, 'assets', 'app-1a2b3c.js'), `export const text = ${JSON.stringify(words(30_000))}\n`)
-  await writeFile(join(dir, 'index.html'), `<!doctype html><title>home</title>${'<p>welcome to the site</p>\n'.repeat(400)}`)
-  await writeFile(join(dir, 'blog', 'index.html'), `<!doctype html><title>blog</title>${'<article>post</article>\n'.repeat(300)}`)
+  await writeFile(
+    join(dir, 'index.html'),
+    `<!doctype html><title>home</title>${'<p>welcome to the site</p>\n'.repeat(400)}`,
+  )
+  await writeFile(
+    join(dir, 'blog', 'index.html'),
+    `<!doctype html><title>blog</title>${'<article>post</article>\n'.repeat(300)}`,
+  )
   await writeFile(join(dir, 'assets', 'style-9f8e.css'), 'main { display: grid; gap: 1rem; }\n'.repeat(200))
-  await writeFile(join(work, 'preencode.config.json'), JSON.stringify({ compress: { levels: { brotli: 5, zstd: 3, gzip: 6 }, budgets } }))
+  await writeFile(
+    join(work, 'preencode.config.json'),
+    JSON.stringify({ compress: { levels: { brotli: 5, zstd: 3, gzip: 6 }, budgets } }),
+  )
   const summary = join(work, 'step-summary.md')
   const run = (...args: string[]) => {
     const result = spawnSync(process.execPath, [BIN, 'compress', 'dist', ...args], {
@@ -53,7 +70,10 @@ const variantSize = (file: ManifestFile, format: string): number => file.variant
 
 describe('size budgets', () => {
   it('under budget: exit 0, an ok row per budget, and the summary written for GitHub Actions', async () => {
-    const { run, summary } = await project([{ path: 'assets/*.js', format: 'brotli', max: '1 MB' }, { path: '**/*.html', max: 100_000 }])
+    const { run, summary } = await project([
+      { path: 'assets/*.js', format: 'brotli', max: '1 MB' },
+      { path: '**/*.html', max: 100_000 },
+    ])
     const result = run()
     expect(result.stderr).toBe('')
     expect(result.status).toBe(0)
@@ -73,8 +93,16 @@ describe('size budgets', () => {
     expect(brotli).toBeGreaterThan(2000)
     expect(result.stdout).toMatch(/budgets: 1 of 1 files over budget/)
     const row = result.stdout.split('\n').find((line) => line.includes('OVER'))
-    expect(row).toMatch(new RegExp(`OVER\\s+assets/app-1a2b3c\\.js\\s+brotli\\s+${(brotli / 1000).toFixed(1)} kB\\s+2\\.0 kB\\s+assets/\\*\\.js`))
-    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^\[preencode\] \[cli\] Size budgets failed: 1 files over budget .*preencode\.config\.json/)])
+    expect(row).toMatch(
+      new RegExp(
+        `OVER\\s+assets/app-1a2b3c\\.js\\s+brotli\\s+${(brotli / 1000).toFixed(1)} kB\\s+2\\.0 kB\\s+assets/\\*\\.js`,
+      ),
+    )
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^\[preencode\] \[cli\] Size budgets failed: 1 files over budget .*preencode\.config\.json/,
+      ),
+    ])
     // The build itself happened: variants on disk, the summary has the same verdict.
     expect(existsSync(join(work, 'dist', 'assets', 'app-1a2b3c.js.br'))).toBe(true)
     expect(await readFile(summary, 'utf8')).toMatch(/\| \*\*OVER\*\* \| `assets\/app-1a2b3c\.js` \| brotli \|/)
@@ -84,23 +112,49 @@ describe('size budgets', () => {
     const { work, run } = await project([])
     expect(run().status).toBe(0)
     const app = await fileOf(work, 'assets/app-1a2b3c.js')
-    const sizes = { original: app.size, gzip: variantSize(app, 'gzip'), brotli: variantSize(app, 'brotli'), zstd: variantSize(app, 'zstd') }
+    const sizes = {
+      original: app.size,
+      gzip: variantSize(app, 'gzip'),
+      brotli: variantSize(app, 'brotli'),
+      zstd: variantSize(app, 'zstd'),
+    }
     for (const format of ['original', 'gzip', 'brotli', 'zstd'] as const) {
       const size = sizes[format]
-      await writeFile(join(work, 'preencode.config.json'), JSON.stringify({ compress: { levels: { brotli: 5, zstd: 3, gzip: 6 }, budgets: [{ path: 'assets/app-*.js', format, max: size }] } }))
+      await writeFile(
+        join(work, 'preencode.config.json'),
+        JSON.stringify({
+          compress: {
+            levels: { brotli: 5, zstd: 3, gzip: 6 },
+            budgets: [{ path: 'assets/app-*.js', format, max: size }],
+          },
+        }),
+      )
       expect(run('--json').status, `${format} at exactly ${size} B`).toBe(0)
-      await writeFile(join(work, 'preencode.config.json'), JSON.stringify({ compress: { levels: { brotli: 5, zstd: 3, gzip: 6 }, budgets: [{ path: 'assets/app-*.js', format, max: size - 1 }] } }))
+      await writeFile(
+        join(work, 'preencode.config.json'),
+        JSON.stringify({
+          compress: {
+            levels: { brotli: 5, zstd: 3, gzip: 6 },
+            budgets: [{ path: 'assets/app-*.js', format, max: size - 1 }],
+          },
+        }),
+      )
       const over = run('--json')
       expect(over.status, `${format} at ${size - 1} B`).toBe(1)
       const report = JSON.parse(over.stdout) as CompressReport
-      expect(report.budgets?.failures).toEqual([{ budget: 'assets/app-*.js', format, path: 'assets/app-1a2b3c.js', size, max: size - 1, over: true }])
+      expect(report.budgets?.failures).toEqual([
+        { budget: 'assets/app-*.js', format, path: 'assets/app-1a2b3c.js', size, max: size - 1, over: true },
+      ])
       // --json keeps stdout pure JSON; the table goes to stderr.
       expect(over.stderr).toMatch(/OVER\s+assets\/app-1a2b3c\.js/)
     }
   })
 
   it('globs pick the files; a budget that matches nothing fails as a likely typo', async () => {
-    const { run } = await project([{ path: '**/index.html', format: 'gzip', max: '50 kB' }, { path: 'asets/*.js', max: '1 MB' }])
+    const { run } = await project([
+      { path: '**/index.html', format: 'gzip', max: '50 kB' },
+      { path: 'asets/*.js', max: '1 MB' },
+    ])
     const result = run()
     expect(result.status).toBe(1)
     expect(result.stdout).toMatch(/ok\s+(blog\/)?index\.html\s+gzip/)
@@ -115,8 +169,12 @@ describe('size budgets', () => {
     const { run } = await project([{ path: 'assets/*.js', format: 'br', max: '150 kB' }])
     const bad = run()
     expect(bad.status).toBe(1)
-    expect(bad.stderr).toMatch(/preencode\.config\.json: `compress\.budgets\[0\]\.format` is "br"; accepted: original, brotli, zstd, gzip\./)
+    expect(bad.stderr).toMatch(
+      /preencode\.config\.json: `compress\.budgets\[0\]\.format` is "br"; accepted: original, brotli, zstd, gzip\./,
+    )
     const { run: run2 } = await project([{ path: 'assets/*.js', max: '150 kilobytes' }])
-    expect(run2().stderr).toMatch(/`compress\.budgets\[0\]\.max` is "150 kilobytes"; use a number of bytes or a size like '150 kB'/)
+    expect(run2().stderr).toMatch(
+      /`compress\.budgets\[0\]\.max` is "150 kilobytes"; use a number of bytes or a size like '150 kB'/,
+    )
   })
 })

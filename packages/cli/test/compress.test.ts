@@ -10,7 +10,11 @@ import type { CompressReport } from '@preencode/core'
 
 const BIN = resolve(import.meta.dirname, '../dist/bin.js')
 
-interface Result { status: number | null; stdout: string; stderr: string }
+interface Result {
+  status: number | null
+  stdout: string
+  stderr: string
+}
 
 /** Runs the CLI; the user cache folder is a throw-away one under the test's folder. */
 function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Result {
@@ -34,10 +38,19 @@ async function site(): Promise<{ work: string; dir: string; cache: string }> {
   const dir = join(tmp.path, 'site')
   await mkdir(join(dir, 'assets'), { recursive: true })
   const paragraph = '<p>preencode writes .gz, .br and .zst files beside each compressible file of a site.</p>\n'
-  await writeFile(join(dir, 'index.html'), `<!doctype html><html><head><title>site</title></head><body>\n${paragraph.repeat(40)}</body></html>\n`)
-  await writeFile(join(dir, 'assets', 'app-3f2a9c1b.js'), `export const rows = ${JSON.stringify(Array.from({ length: 300 }, (_, i) => ({ id: i, label: `row ${i}` })))}\n`)
+  await writeFile(
+    join(dir, 'index.html'),
+    `<!doctype html><html><head><title>site</title></head><body>\n${paragraph.repeat(40)}</body></html>\n`,
+  )
+  await writeFile(
+    join(dir, 'assets', 'app-3f2a9c1b.js'),
+    `export const rows = ${JSON.stringify(Array.from({ length: 300 }, (_, i) => ({ id: i, label: `row ${i}` })))}\n`,
+  )
   await writeFile(join(dir, 'assets', 'style-9a8b7c6d.css'), 'body { margin: 0; font-family: system-ui; }\n'.repeat(60))
-  await writeFile(join(dir, 'logo.svg'), `<svg xmlns="http://www.w3.org/2000/svg">${'<rect width="10" height="10"/>'.repeat(60)}</svg>\n`)
+  await writeFile(
+    join(dir, 'logo.svg'),
+    `<svg xmlns="http://www.w3.org/2000/svg">${'<rect width="10" height="10"/>'.repeat(60)}</svg>\n`,
+  )
   await writeFile(join(dir, 'robots.txt'), 'User-agent: *\n')
   await writeFile(join(dir, 'photo.png'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251)))
   return { work: tmp.path, dir, cache: join(tmp.path, 'cache') }
@@ -111,7 +124,24 @@ describe('preencode compress', () => {
 
   it('--formats, --level-*, --threshold and --no-cache', async () => {
     const { work, dir } = await site()
-    const run = cli(['compress', dir, '--formats', 'gzip,brotli', '--level-gzip', '6', '--level-brotli', '4', '--level-zstd', '3', '--threshold', '100', '--no-cache'], work)
+    const run = cli(
+      [
+        'compress',
+        dir,
+        '--formats',
+        'gzip,brotli',
+        '--level-gzip',
+        '6',
+        '--level-brotli',
+        '4',
+        '--level-zstd',
+        '3',
+        '--threshold',
+        '100',
+        '--no-cache',
+      ],
+      work,
+    )
     expect(run.stderr).toBe('')
     expect(run.status).toBe(0)
     expect(run.stdout).toMatch(/cache off/)
@@ -124,7 +154,10 @@ describe('preencode compress', () => {
 
   it("reads the config file's compress section; flags win; its mistakes name the file and key", async () => {
     const { work, dir } = await site()
-    await writeFile(join(work, 'preencode.config.json'), JSON.stringify({ compress: { formats: ['gzip'], threshold: 100, exclude: ['logo.svg'] } }))
+    await writeFile(
+      join(work, 'preencode.config.json'),
+      JSON.stringify({ compress: { formats: ['gzip'], threshold: 100, exclude: ['logo.svg'] } }),
+    )
     const run = cli(['compress', dir, '--no-cache'], work)
     expect(run.stderr).toBe('')
     expect(await variants(dir)).toEqual(['assets/app-3f2a9c1b.js.gz', 'assets/style-9a8b7c6d.css.gz', 'index.html.gz'])
@@ -133,35 +166,67 @@ describe('preencode compress', () => {
     await writeFile(join(work, 'preencode.config.json'), JSON.stringify({ compress: { levels: { brotli: 12 } } }))
     const bad = cli(['compress', dir], work)
     expect(bad.status).toBe(1)
-    expect(bad.stderr.trim()).toBe(`[preencode] [cli] ${join(work, 'preencode.config.json')}: \`compress.levels.brotli\` is 12; brotli accepts a whole number from 0 to 11.`)
+    expect(bad.stderr.trim()).toBe(
+      `[preencode] [cli] ${join(work, 'preencode.config.json')}: \`compress.levels.brotli\` is 12; brotli accepts a whole number from 0 to 11.`,
+    )
   })
 
   it("an option from vite-plugin-compression2 is refused with preencode's name for it", async () => {
     const { work, dir } = await site()
-    await writeFile(join(work, 'preencode.config.json'), JSON.stringify({ compress: { algorithms: ['gzip', 'brotliCompress'], deleteOriginalAssets: true } }))
+    await writeFile(
+      join(work, 'preencode.config.json'),
+      JSON.stringify({ compress: { algorithms: ['gzip', 'brotliCompress'], deleteOriginalAssets: true } }),
+    )
     const run = cli(['compress', dir], work)
     expect(run.status).toBe(1)
-    expect(run.stderr).toMatch(/`compress\.algorithms` \(another plugin's name\): use `formats: \['gzip', 'brotli', 'zstd'\]`/)
-    await writeFile(join(work, 'preencode.config.json'), JSON.stringify({ compress: { formats: ['gzip', 'brotliCompress'] } }))
-    expect(cli(['compress', dir], work).stderr).toMatch(/Unknown format `brotliCompress` in `compress\.formats` \(use `brotli`\)/)
+    expect(run.stderr).toMatch(
+      /`compress\.algorithms` \(another plugin's name\): use `formats: \['gzip', 'brotli', 'zstd'\]`/,
+    )
+    await writeFile(
+      join(work, 'preencode.config.json'),
+      JSON.stringify({ compress: { formats: ['gzip', 'brotliCompress'] } }),
+    )
+    expect(cli(['compress', dir], work).stderr).toMatch(
+      /Unknown format `brotliCompress` in `compress\.formats` \(use `brotli`\)/,
+    )
     await writeFile(join(work, 'preencode.config.json'), JSON.stringify({ compress: { deleteOriginalAssets: true } }))
-    expect(cli(['compress', dir], work).stderr).toMatch(/`compress\.deleteOriginalAssets` \(another plugin's name\): use `keepOriginals: false`/)
+    expect(cli(['compress', dir], work).stderr).toMatch(
+      /`compress\.deleteOriginalAssets` \(another plugin's name\): use `keepOriginals: false`/,
+    )
   })
 
   it('a vite-plugin-compression2 option typed as a flag names the flag to use instead', async () => {
     const { work, dir } = await site()
     const algorithms = cli(['compress', dir, '--algorithms', 'gzip'], work)
     expect(algorithms.status).toBe(1)
-    expect(algorithms.stderr.trim()).toBe("[preencode] [cli] Unknown option `--algorithms` (another plugin's name): use --formats gzip,brotli,zstd. See docs/migrating-from-vite-plugin-compression2.md.")
+    expect(algorithms.stderr.trim()).toBe(
+      "[preencode] [cli] Unknown option `--algorithms` (another plugin's name): use --formats gzip,brotli,zstd. See docs/migrating-from-vite-plugin-compression2.md.",
+    )
     expect(cli(['compress', dir, '--deleteOriginalAssets'], work).stderr).toMatch(/use --no-keep-originals/)
     // Elsewhere, where the replacement flag does not exist, the plain list of options.
-    expect(cli(['verify', 'http://127.0.0.1:1/', dir, '--algorithms', 'gzip'], work).stderr).toMatch(/Unknown option `--algorithms`\. Options: --limit/)
+    expect(cli(['verify', 'http://127.0.0.1:1/', dir, '--algorithms', 'gzip'], work).stderr).toMatch(
+      /Unknown option `--algorithms`\. Options: --limit/,
+    )
   })
 
   it('--include is the whole set (any type it names), --exclude wins; both repeatable and comma-separated', async () => {
     const { work, dir } = await site()
     await writeFile(join(dir, 'notes.custom'), 'a custom text format that preencode does not list\n'.repeat(60))
-    const run = cli(['compress', dir, '--no-cache', '--formats', 'gzip', '--include', '**/*.{js,css},*.custom', '--include=logo.svg', '--exclude', 'assets/style-*'], work)
+    const run = cli(
+      [
+        'compress',
+        dir,
+        '--no-cache',
+        '--formats',
+        'gzip',
+        '--include',
+        '**/*.{js,css},*.custom',
+        '--include=logo.svg',
+        '--exclude',
+        'assets/style-*',
+      ],
+      work,
+    )
     expect(run.stderr).toBe('')
     expect(await variants(dir)).toEqual(['assets/app-3f2a9c1b.js.gz', 'logo.svg.gz', 'notes.custom.gz'])
     expect(cli(['compress', dir, '--include'], work).stderr).toMatch(/--include needs a glob/)
@@ -217,7 +282,9 @@ describe('preencode compress', () => {
     const high = cli(['compress', dir, '--level-brotli', '12'], work)
     expect(high.status).toBe(1)
     // The flag's name, not the plugin option's (`levels.brotli`).
-    expect(high.stderr.trim()).toBe('[preencode] [cli] --level-brotli is 12; brotli accepts a whole number from 0 to 11.')
+    expect(high.stderr.trim()).toBe(
+      '[preencode] [cli] --level-brotli is 12; brotli accepts a whole number from 0 to 11.',
+    )
     const word = cli(['compress', dir, '--level-gzip', 'max'], work)
     expect(word.status).toBe(1)
     expect(word.stderr).toMatch(/--level-gzip must be a whole number; got `max`/)
@@ -251,7 +318,15 @@ describe('preencode compress', () => {
     const sub = cli(['compress', '--help'], work)
     expect(sub.status).toBe(0)
     expect(sub.stdout).toMatch(/USAGE preencode compress/)
-    for (const flag of ['--formats', '--level-brotli', '--threshold', '--no-keep-originals', '--json', '--no-cache', '--quiet']) {
+    for (const flag of [
+      '--formats',
+      '--level-brotli',
+      '--threshold',
+      '--no-keep-originals',
+      '--json',
+      '--no-cache',
+      '--quiet',
+    ]) {
       expect(sub.stdout).toContain(flag)
     }
     const main = cli(['--help'], work)
@@ -264,17 +339,28 @@ describe('preencode compress', () => {
     const { work, dir } = await site()
     // Enough brotli-11 work that the run is still busy when the signal comes.
     let seed = 1
-    const word = (): string => ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma'][(seed = (seed * 16807) % 2147483647) % 6]!
+    const word = (): string =>
+      ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma'][(seed = (seed * 16807) % 2147483647) % 6]!
     for (let i = 0; i < 60; i++) {
       await writeFile(join(dir, `page-${i}.html`), Array.from({ length: 40_000 }, word).join(' '))
     }
-    const child = spawn(process.execPath, [BIN, 'compress', dir, '--no-cache', '--formats', 'brotli'], { cwd: work, env: { ...process.env, NO_COLOR: '1' } })
+    const child = spawn(process.execPath, [BIN, 'compress', dir, '--no-cache', '--formats', 'brotli'], {
+      cwd: work,
+      env: { ...process.env, NO_COLOR: '1' },
+    })
     let stderr = ''
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString()
+    })
     // Interrupt once the run is underway (its first file written), not after a fixed delay: on
     // a loaded machine the process may still be starting, before its Ctrl-C handler exists.
     let running = true
-    const exited = new Promise<number | null>((done) => child.once('exit', (code) => { running = false; done(code) }))
+    const exited = new Promise<number | null>((done) =>
+      child.once('exit', (code) => {
+        running = false
+        done(code)
+      }),
+    )
     while (running && !(await readdir(dir)).some((f) => f.endsWith('.br') || f.includes('.tmp-'))) {
       await new Promise((done) => setTimeout(done, 20))
     }

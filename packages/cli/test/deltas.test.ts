@@ -10,7 +10,11 @@ import { decodeWithDictionary, readManifest } from '@preencode/core'
 const BIN = resolve(import.meta.dirname, '../dist/bin.js')
 
 function cli(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', CI: '', XDG_CACHE_HOME: join(cwd, 'user-cache') } })
+  const run = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', CI: '', XDG_CACHE_HOME: join(cwd, 'user-cache') },
+  })
   return { status: run.status, stdout: run.stdout, stderr: run.stderr }
 }
 
@@ -19,7 +23,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup()
 })
 
-const V1 = Array.from({ length: 3000 }, (_, i) => `export function f${i}(x) { return x * ${i % 17} + "${(i * 7919) % 1000}" }\n`).join('')
+const V1 = Array.from(
+  { length: 3000 },
+  (_, i) => `export function f${i}(x) { return x * ${i % 17} + "${(i * 7919) % 1000}" }\n`,
+).join('')
 const V2 = V1.replace('function f100(', 'function edited100(')
 
 describe('preencode compress: delta updates', () => {
@@ -30,14 +37,20 @@ describe('preencode compress: delta updates', () => {
     const www = join(tmp.path, 'www')
     await mkdir(join(site, 'assets'), { recursive: true })
     await writeFile(join(site, 'assets/app-Ab12Cd34.js'), V1)
-    await writeFile(join(site, 'index.html'), `<!doctype html><script type="module" src="/assets/app-Ab12Cd34.js"></script>${'<p>x</p>'.repeat(300)}`)
+    await writeFile(
+      join(site, 'index.html'),
+      `<!doctype html><script type="module" src="/assets/app-Ab12Cd34.js"></script>${'<p>x</p>'.repeat(300)}`,
+    )
     expect(cli(['compress', 'site', '--no-cache'], tmp.path).status).toBe(0)
     await cp(site, www, { recursive: true })
 
     await rm(site, { recursive: true })
     await mkdir(join(site, 'assets'), { recursive: true })
     await writeFile(join(site, 'assets/app-Ef56Gh78.js'), V2)
-    await writeFile(join(site, 'index.html'), `<!doctype html><script type="module" src="/assets/app-Ef56Gh78.js"></script>${'<p>x</p>'.repeat(300)}`)
+    await writeFile(
+      join(site, 'index.html'),
+      `<!doctype html><script type="module" src="/assets/app-Ef56Gh78.js"></script>${'<p>x</p>'.repeat(300)}`,
+    )
     const run = cli(['compress', 'site', '--no-cache', '--previous', 'www'], tmp.path)
     expect(run.stderr).toBe('')
     expect(run.status).toBe(0)
@@ -47,11 +60,20 @@ describe('preencode compress: delta updates', () => {
     expect(app.useAsDictionary).toBe('app-*.js')
     expect(app.deltas).toHaveLength(2)
     for (const delta of app.deltas!) {
-      expect((await decodeWithDictionary(delta.encoding, await readFile(join(site, delta.path)), Buffer.from(V1))).toString()).toBe(V2)
+      expect(
+        (
+          await decodeWithDictionary(delta.encoding, await readFile(join(site, delta.path)), Buffer.from(V1))
+        ).toString(),
+      ).toBe(V2)
     }
 
-    const json = cli(['compress', 'site', '--no-cache', '--previous', 'www', '--json', '--delta-encodings', 'dcz'], tmp.path)
-    const report = JSON.parse(json.stdout) as { deltas: { files: { encoding: string; deltaBytes: number; brotliBytes: number }[] } }
+    const json = cli(
+      ['compress', 'site', '--no-cache', '--previous', 'www', '--json', '--delta-encodings', 'dcz'],
+      tmp.path,
+    )
+    const report = JSON.parse(json.stdout) as {
+      deltas: { files: { encoding: string; deltaBytes: number; brotliBytes: number }[] }
+    }
     expect(report.deltas.files).toHaveLength(1)
     expect(report.deltas.files[0]!.encoding).toBe('dcz')
     expect(report.deltas.files[0]!.deltaBytes).toBeLessThan(report.deltas.files[0]!.brotliBytes * 0.05)

@@ -22,8 +22,13 @@ async function section(): Promise<{ commands: string[][]; sample: string }> {
   const body = page.slice(start, page.indexOf('\n## ', start + 1))
   const sh = /```sh\n([\s\S]*?)```/.exec(body)?.[1]
   const sample = /```text\n([\s\S]*?)```/.exec(body)?.[1]
-  if (!sh || !sample) throw new Error('docs/getting-started.md lost its sh or text block under "With any other generator"')
-  const commands = sh.split('\n').map((line) => line.replace(/#.*$/, '').trim()).filter(Boolean).map((line) => line.split(/\s+/))
+  if (!sh || !sample)
+    throw new Error('docs/getting-started.md lost its sh or text block under "With any other generator"')
+  const commands = sh
+    .split('\n')
+    .map((line) => line.replace(/#.*$/, '').trim())
+    .filter(Boolean)
+    .map((line) => line.split(/\s+/))
   return { commands, sample }
 }
 
@@ -51,6 +56,10 @@ it('the getting-started commands run as written and print the sample output', as
   expect(normalise(outputs[0]!)).toBe(normalise(sample))
   expect(existsSync(join(tmp.path, 'preencode-report.html'))).toBe(true)
   // What the page says about a second run.
-  const again = spawnSync(process.execPath, [BIN, ...commands[0]!.slice(2)], { cwd: tmp.path, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', CI: '', XDG_CACHE_HOME: join(tmp.path, 'cache') } })
+  const again = spawnSync(process.execPath, [BIN, ...commands[0]!.slice(2)], {
+    cwd: tmp.path,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', CI: '', XDG_CACHE_HOME: join(tmp.path, 'cache') },
+  })
   expect(again.stdout).toMatch(/all 12 cached, nothing compressed/)
 })

@@ -23,7 +23,10 @@ async function siteOutsideRepo(): Promise<{ work: string; dir: string }> {
   cleanups.push(tmp.remove)
   const dir = join(tmp.path, 'site')
   await mkdir(dir, { recursive: true })
-  await writeFile(join(dir, 'index.html'), `<!doctype html><title>t</title>${'<p>served pre-compressed</p>\n'.repeat(200)}`)
+  await writeFile(
+    join(dir, 'index.html'),
+    `<!doctype html><title>t</title>${'<p>served pre-compressed</p>\n'.repeat(200)}`,
+  )
   return { work: tmp.path, dir }
 }
 
@@ -49,10 +52,16 @@ async function readmePathLine(): Promise<string> {
 
 describe('the CLI from anywhere', () => {
   it('the README PATH line puts `preencode` on PATH in a fresh shell; it runs from any folder', async () => {
-    expect(existsSync(join(NODE_BIN, 'preencode')), 'scripts/setup.sh writes .tools/node/node_modules/.bin/preencode').toBe(true)
+    expect(
+      existsSync(join(NODE_BIN, 'preencode')),
+      'scripts/setup.sh writes .tools/node/node_modules/.bin/preencode',
+    ).toBe(true)
     const { work, dir } = await siteOutsideRepo()
     const line = await readmePathLine()
-    const run = freshShell(`cd '${REPO_ROOT}' && ${line} && cd '${work}' && command -v preencode && preencode compress site && preencode compress site`, work)
+    const run = freshShell(
+      `cd '${REPO_ROOT}' && ${line} && cd '${work}' && command -v preencode && preencode compress site && preencode compress site`,
+      work,
+    )
     expect(run.stderr).toBe('')
     expect(run.status).toBe(0)
     expect(run.stdout.split('\n')[0]).toBe(join(NODE_BIN, 'preencode'))
@@ -61,11 +70,17 @@ describe('the CLI from anywhere', () => {
     expect(run.stdout).toMatch(/all 3 cached, nothing compressed/)
     expect(existsSync(join(work, '.cache', 'preencode', 'v1'))).toBe(true)
     expect(existsSync(join(work, 'node_modules'))).toBe(false)
-    expect(brotliDecompressSync(await readFile(join(dir, 'index.html.br'))).equals(await readFile(join(dir, 'index.html')))).toBe(true)
+    expect(
+      brotliDecompressSync(await readFile(join(dir, 'index.html.br'))).equals(await readFile(join(dir, 'index.html'))),
+    ).toBe(true)
   })
 
   it('`pnpm exec preencode` works at the repository root', () => {
-    const run = spawnSync(PNPM, ['exec', 'preencode', '--version'], { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, PATH: `${NODE_BIN}:/usr/bin:/bin` } })
+    const run = spawnSync(PNPM, ['exec', 'preencode', '--version'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${NODE_BIN}:/usr/bin:/bin` },
+    })
     expect(run.stderr).toBe('')
     expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
   })
@@ -74,18 +89,29 @@ describe('the CLI from anywhere', () => {
 describe('using preencode before the packages are published', () => {
   /** `pnpm install` from the local store only: every dependency is already there from the workspace. */
   function install(project: string): void {
-    const run = spawnSync(PNPM, ['install', '--offline'], { cwd: project, encoding: 'utf8', env: { ...process.env, PATH: `${NODE_BIN}:/usr/bin:/bin` } })
+    const run = spawnSync(PNPM, ['install', '--offline'], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${NODE_BIN}:/usr/bin:/bin` },
+    })
     expect(run.status, run.stdout + run.stderr).toBe(0)
   }
   function compressWithProjectBin(project: string): string {
-    const run = spawnSync(PNPM, ['exec', 'preencode', 'compress', 'site', '--no-cache'], { cwd: project, encoding: 'utf8', env: { ...process.env, PATH: `${NODE_BIN}:/usr/bin:/bin`, NO_COLOR: '1' } })
+    const run = spawnSync(PNPM, ['exec', 'preencode', 'compress', 'site', '--no-cache'], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${NODE_BIN}:/usr/bin:/bin`, NO_COLOR: '1' },
+    })
     expect(run.status, run.stderr).toBe(0)
     return run.stdout
   }
 
   it('`link:` to the package folder', async () => {
     const { work } = await siteOutsideRepo()
-    await writeFile(join(work, 'package.json'), JSON.stringify({ private: true, devDependencies: { preencode: `link:${join(REPO_ROOT, 'packages', 'cli')}` } }))
+    await writeFile(
+      join(work, 'package.json'),
+      JSON.stringify({ private: true, devDependencies: { preencode: `link:${join(REPO_ROOT, 'packages', 'cli')}` } }),
+    )
     install(work)
     expect(compressWithProjectBin(work)).toMatch(/1 of 1 files -> 3 variants/)
     expect(existsSync(join(work, 'site', 'index.html.zst'))).toBe(true)
@@ -97,11 +123,22 @@ describe('using preencode before the packages are published', () => {
     const pack = spawnSync('/bin/bash', [join(REPO_ROOT, 'scripts', 'pack.sh'), tarballs], { encoding: 'utf8' })
     expect(pack.status, pack.stderr).toBe(0)
     // The printed overrides block, verbatim, is the project's pnpm-workspace.yaml.
-    const overrides = pack.stdout.split('\n').filter((l) => !l.startsWith('#')).join('\n')
+    const overrides = pack.stdout
+      .split('\n')
+      .filter((l) => !l.startsWith('#'))
+      .join('\n')
     expect(overrides).toMatch(/'@preencode\/core': file:/)
     await writeFile(join(work, 'pnpm-workspace.yaml'), overrides)
-    const version = (JSON.parse(await readFile(join(REPO_ROOT, 'packages', 'cli', 'package.json'), 'utf8')) as { version: string }).version
-    await writeFile(join(work, 'package.json'), JSON.stringify({ private: true, devDependencies: { preencode: `file:${join(tarballs, `preencode-${version}.tgz`)}` } }))
+    const version = (
+      JSON.parse(await readFile(join(REPO_ROOT, 'packages', 'cli', 'package.json'), 'utf8')) as { version: string }
+    ).version
+    await writeFile(
+      join(work, 'package.json'),
+      JSON.stringify({
+        private: true,
+        devDependencies: { preencode: `file:${join(tarballs, `preencode-${version}.tgz`)}` },
+      }),
+    )
     install(work)
     expect(compressWithProjectBin(work)).toMatch(/1 of 1 files -> 3 variants/)
     // A real install, not a link back into the repository.

@@ -11,10 +11,18 @@ import { tempDir } from '@preencode/test-utils'
 
 const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../dist/bin.js')
 
-interface Result { status: number | null; stdout: string; stderr: string }
+interface Result {
+  status: number | null
+  stdout: string
+  stderr: string
+}
 
 function cli(args: string[], cwd: string): Result {
-  const run = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', CI: '' } })
+  const run = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', CI: '' },
+  })
   return { status: run.status, stdout: run.stdout, stderr: run.stderr }
 }
 
@@ -34,21 +42,29 @@ async function put(root: string, path: string, content: string | Buffer): Promis
   await writeFile(join(root, path), content)
 }
 
-const page = (title: string): string => `<!doctype html><html><head><title>${title}</title></head><body>\n${`<p>${title}: preencode writes .gz, .br and .zst beside each file.</p>\n`.repeat(60)}</body></html>\n`
+const page = (title: string): string =>
+  `<!doctype html><html><head><title>${title}</title></head><body>\n${`<p>${title}: preencode writes .gz, .br and .zst beside each file.</p>\n`.repeat(60)}</body></html>\n`
 
 /** A small site of eight objects once compressed: two pages and a script, with variants. */
 async function site(work: string): Promise<string> {
   const dir = join(work, 'site')
   await put(dir, 'index.html', page('home v1'))
   await put(dir, 'about/index.html', page('about'))
-  await put(dir, 'assets/app-3f2a9c1b.js', `export const rows = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i })))}\n`)
+  await put(
+    dir,
+    'assets/app-3f2a9c1b.js',
+    `export const rows = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i })))}\n`,
+  )
   await put(dir, 'photo.png', Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 7919) % 251)))
   return dir
 }
 
 /** Every file under `dir`, relative, sorted. */
 async function listing(dir: string): Promise<string[]> {
-  return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => !e.isDirectory()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort()
+  return (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((e) => !e.isDirectory())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort()
 }
 
 /** Each of a file's variants present in `dir` decodes to exactly `expected`. */
@@ -101,7 +117,9 @@ describe('files edited or added after `compress` (case 1)', () => {
     await put(dir, 'late/extra.html', page('added after the build'))
     const config = cli(['config', 'caddy', dir], work)
     expect(config.status, config.stderr).toBe(0)
-    const manifest = JSON.parse(await readFile(join(dir, '.preencode-manifest.json'), 'utf8')) as { files: { path: string; variants: unknown[] }[] }
+    const manifest = JSON.parse(await readFile(join(dir, '.preencode-manifest.json'), 'utf8')) as {
+      files: { path: string; variants: unknown[] }[]
+    }
     expect(manifest.files.find((f) => f.path === 'late/extra.html')?.variants).toHaveLength(3)
     await expectVariantsDecodeTo(dir, 'late/extra.html', await readFile(join(dir, 'late/extra.html')))
   })
@@ -140,8 +158,15 @@ describe("a user's own file at a sidecar name (case 3)", () => {
     await rm(join(dir, '.preencode-manifest.json'))
     const again = cli(['compress', dir, '--cache-dir', cache], work)
     expect(again.status, again.stderr).toBe(0)
-    const manifest = JSON.parse(await readFile(join(dir, '.preencode-manifest.json'), 'utf8')) as { files: { path: string; variants: unknown[] }[] }
-    expect(manifest.files.map((f) => f.path)).toEqual(['about/index.html', 'assets/app-3f2a9c1b.js', 'index.html', 'photo.png'])
+    const manifest = JSON.parse(await readFile(join(dir, '.preencode-manifest.json'), 'utf8')) as {
+      files: { path: string; variants: unknown[] }[]
+    }
+    expect(manifest.files.map((f) => f.path)).toEqual([
+      'about/index.html',
+      'assets/app-3f2a9c1b.js',
+      'index.html',
+      'photo.png',
+    ])
     expect(manifest.files.find((f) => f.path === 'index.html')?.variants).toHaveLength(3)
   })
 })
@@ -162,7 +187,9 @@ describe('symlinks (case 4)', () => {
     expect(await listing(outside)).toEqual(['page.html'])
     // A symlink to a file inside the site is served like a file, so it gets variants of its own.
     await expectVariantsDecodeTo(dir, 'app-latest.js', await readFile(join(inside, 'app-3f2a9c1b.js')))
-    const manifest = JSON.parse(await readFile(join(dir, '.preencode-manifest.json'), 'utf8')) as { files: { path: string }[] }
+    const manifest = JSON.parse(await readFile(join(dir, '.preencode-manifest.json'), 'utf8')) as {
+      files: { path: string }[]
+    }
     expect(manifest.files.map((f) => f.path)).not.toContain('shared/page.html')
     // And deploy never copies what is behind the link.
     expect(cli(['deploy', dir, '--to', join(work, 'out')], work).status).toBe(0)
@@ -174,7 +201,9 @@ describe('open files (case 6)', () => {
   /** Runs the binary with the open-file limit at 256, macOS's default. */
   function cliLimited(args: string[], cwd: string): Result {
     const run = spawnSync('/bin/sh', ['-c', 'ulimit -n 256 && exec "$0" "$@"', process.execPath, BIN, ...args], {
-      cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', CI: '' },
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', CI: '' },
     })
     return { status: run.status, stdout: run.stdout, stderr: run.stderr }
   }
@@ -187,10 +216,15 @@ describe('open files (case 6)', () => {
       if (i < 30) await mkdir(folder, { recursive: true })
       await writeFile(join(folder, `page-${i}.html`), page(`page ${i}`))
     }
-    const compress = cliLimited(['compress', dir, '--formats', 'gzip,zstd', '--level-gzip', '1', '--level-zstd', '1', '--no-cache', '--quiet'], work)
+    const compress = cliLimited(
+      ['compress', dir, '--formats', 'gzip,zstd', '--level-gzip', '1', '--level-zstd', '1', '--no-cache', '--quiet'],
+      work,
+    )
     expect(compress.stderr).toBe('')
     expect(compress.status).toBe(0)
-    const manifest = JSON.parse(await readFile(join(dir, '.preencode-manifest.json'), 'utf8')) as { files: { variants: unknown[] }[] }
+    const manifest = JSON.parse(await readFile(join(dir, '.preencode-manifest.json'), 'utf8')) as {
+      files: { variants: unknown[] }[]
+    }
     expect(manifest.files.filter((f) => f.variants.length === 2)).toHaveLength(3000)
     // Uploads far above the limit asked for: the handles stay bounded anyway.
     const deploy = cliLimited(['deploy', dir, '--to', join(work, 'out'), '--concurrency', '400'], work)

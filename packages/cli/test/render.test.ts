@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest'
 import type { VerifyResult } from '@preencode/server-config'
 import { formatBytes, formatVerifyReport } from '../src/render.js'
 
-const check = (path: string, acceptEncoding: string | undefined, problems: string[]): VerifyResult['checks'][number] => ({
+const check = (
+  path: string,
+  acceptEncoding: string | undefined,
+  problems: string[],
+): VerifyResult['checks'][number] => ({
   path,
   url: `http://127.0.0.1:8080/${path}`,
   acceptEncoding,
@@ -22,8 +26,16 @@ describe('formatVerifyReport', () => {
   })
 
   it('a table of the failed checks, then the count', () => {
-    const failing = check('index.html', 'br', ['no Content-Encoding, expected br (the variant exists and was accepted)'])
-    const text = formatVerifyReport({ url: 'http://127.0.0.1:8080/', files: 2, checks: [failing, check('a.js', 'gzip', [])], failures: [failing], durationMs: 10 })
+    const failing = check('index.html', 'br', [
+      'no Content-Encoding, expected br (the variant exists and was accepted)',
+    ])
+    const text = formatVerifyReport({
+      url: 'http://127.0.0.1:8080/',
+      files: 2,
+      checks: [failing, check('a.js', 'gzip', [])],
+      failures: [failing],
+      durationMs: 10,
+    })
     const lines = text.split('\n')
     expect(lines[0]).toMatch(/^URL\s+Accept-Encoding\s+Status\s+Content-Encoding\s+Problem$/)
     expect(lines[2]).toMatch(/^\/index\.html\s+br\s+200\s+-\s+no Content-Encoding, expected br/)

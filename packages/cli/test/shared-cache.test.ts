@@ -8,7 +8,15 @@ import { PutObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
 import type { CompressReport } from '@preencode/core'
-import { createBucket, getObject, listKeys, startMinio, MINIO_SECRET, MINIO_USER, type Minio } from '../../deploy/test/helpers.js'
+import {
+  createBucket,
+  getObject,
+  listKeys,
+  startMinio,
+  MINIO_SECRET,
+  MINIO_USER,
+  type Minio,
+} from '../../deploy/test/helpers.js'
 
 const BIN = resolve(import.meta.dirname, '../dist/bin.js')
 const BUCKET = 'build-cache'
@@ -17,7 +25,12 @@ let work: { path: string; remove: () => Promise<void> }
 let source: string
 let runners = 0
 
-interface Run { status: number | null; stdout: string; stderr: string; report?: CompressReport }
+interface Run {
+  status: number | null
+  stdout: string
+  stderr: string
+  report?: CompressReport
+}
 
 /** A fresh runner: its own copy of the site and its own empty local cache. */
 async function runner(): Promise<{ dir: string; run: (args: string[], env?: NodeJS.ProcessEnv) => Run }> {
@@ -67,7 +80,9 @@ function expectSameFiles(actual: Map<string, Buffer>, expected: Map<string, Buff
 
 /** What only the manifest may differ in between runs: nothing but the file list and sizes matter. */
 function manifestFiles(files: Map<string, Buffer>): unknown {
-  const manifest = JSON.parse(files.get('.preencode-manifest.json')!.toString()) as { files: { path: string; sha256: string; variants: unknown[] }[] }
+  const manifest = JSON.parse(files.get('.preencode-manifest.json')!.toString()) as {
+    files: { path: string; sha256: string; variants: unknown[] }[]
+  }
   return manifest.files.map((f) => ({ path: f.path, sha256: f.sha256, variants: f.variants }))
 }
 
@@ -77,12 +92,22 @@ beforeAll(async () => {
   work = await tempDir('shared-cache')
   source = join(work.path, 'source')
   await mkdir(join(source, 'assets'), { recursive: true })
-  const line = (i: number): string => `export function row${i}(x) { return { id: ${i}, label: 'row ${i}', value: x * ${i % 17} } }\n`
+  const line = (i: number): string =>
+    `export function row${i}(x) { return { id: ${i}, label: 'row ${i}', value: x * ${i % 17} } }\n`
   await writeFile(join(source, 'assets', 'vendor-a1b2c3.js'), Array.from({ length: 4000 }, (_, i) => line(i)).join(''))
   await writeFile(join(source, 'assets', 'app-d4e5f6.js'), Array.from({ length: 1500 }, (_, i) => line(i * 3)).join(''))
-  await writeFile(join(source, 'assets', 'style-778899.css'), Array.from({ length: 800 }, (_, i) => `.c${i} { color: #${(i * 4099).toString(16).padStart(6, '0').slice(0, 6)}; margin: ${i % 9}px }\n`).join(''))
+  await writeFile(
+    join(source, 'assets', 'style-778899.css'),
+    Array.from(
+      { length: 800 },
+      (_, i) => `.c${i} { color: #${(i * 4099).toString(16).padStart(6, '0').slice(0, 6)}; margin: ${i % 9}px }\n`,
+    ).join(''),
+  )
   for (let i = 0; i < 6; i++) {
-    await writeFile(join(source, `page-${i}.html`), `<!doctype html><title>page ${i}</title>\n${'<p>preencode shares compressed bytes across CI runners.</p>\n'.repeat(40 + i * 30)}`)
+    await writeFile(
+      join(source, `page-${i}.html`),
+      `<!doctype html><title>page ${i}</title>\n${'<p>preencode shares compressed bytes across CI runners.</p>\n'.repeat(40 + i * 30)}`,
+    )
   }
   await writeFile(join(source, 'robots.txt'), 'User-agent: *\n')
 })
@@ -113,7 +138,9 @@ describe('shared cache on S3-compatible storage (MinIO)', () => {
 
     // Runner B names the endpoint with --endpoint instead of AWS_ENDPOINT_URL.
     const b = await runner()
-    const second = b.run(['--cache-dir', `s3://${BUCKET}/ci`, '--endpoint', minio.endpoint, '--json'], { AWS_ENDPOINT_URL: '' })
+    const second = b.run(['--cache-dir', `s3://${BUCKET}/ci`, '--endpoint', minio.endpoint, '--json'], {
+      AWS_ENDPOINT_URL: '',
+    })
     expect(second.status).toBe(0)
     expect(second.report!.cache.misses).toBe(0)
     expect(second.report!.cache.hits).toBe(encodes)
@@ -124,7 +151,8 @@ describe('shared cache on S3-compatible storage (MinIO)', () => {
 
   it('a tampered, a truncated and a foreign entry are refused and recomputed; the bucket is repaired', async () => {
     const keys = await listKeys(minio, BUCKET, 'ci/')
-    const put = (key: string, body: Buffer) => minio.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `ci/${key}`, Body: body }))
+    const put = (key: string, body: Buffer) =>
+      minio.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `ci/${key}`, Body: body }))
     const tampered = await getObject(minio, BUCKET, `ci/${keys[0]}`)
     const flipped = Buffer.from(tampered.body)
     flipped[flipped.length - 1]! ^= 0xff
@@ -139,7 +167,9 @@ describe('shared cache on S3-compatible storage (MinIO)', () => {
     const run = c.run(['--cache-dir', `s3://${BUCKET}/ci`])
     expect(run.status).toBe(0)
     expect(run.stdout).toMatch(/\(3 compressed, \d+ from cache\)/)
-    expect(run.stderr).toMatch(/shared cache s3:\/\/build-cache\/ci: \d+ entries from the bucket, 3 uploaded, 3 refused/)
+    expect(run.stderr).toMatch(
+      /shared cache s3:\/\/build-cache\/ci: \d+ entries from the bucket, 3 uploaded, 3 refused/,
+    )
     expectSameFiles(await snapshot(c.dir), reference)
 
     const d = await runner()
@@ -217,7 +247,12 @@ describe('the S3 SDK is loaded only for an s3:// cache', () => {
     const child = spawnSync(process.execPath, [probe], {
       cwd: join(r.dir, '..'),
       encoding: 'utf8',
-      env: { ...process.env, AWS_ACCESS_KEY_ID: MINIO_USER, AWS_SECRET_ACCESS_KEY: MINIO_SECRET, XDG_CACHE_HOME: join(r.dir, '..', 'xdg') },
+      env: {
+        ...process.env,
+        AWS_ACCESS_KEY_ID: MINIO_USER,
+        AWS_SECRET_ACCESS_KEY: MINIO_SECRET,
+        XDG_CACHE_HOME: join(r.dir, '..', 'xdg'),
+      },
     })
     expect(child.stderr).toBe('')
     const { before, after } = JSON.parse(child.stdout) as { before: number; after: number }

@@ -39,7 +39,8 @@ export function availableDictionaryValue(sha256: string | Uint8Array): string {
 /** The base64 of a SHA-256 given as lowercase hex or bytes: how deltas name their dictionary. */
 export function dictionaryId(sha256: string | Uint8Array): string {
   const bytes = typeof sha256 === 'string' ? Buffer.from(sha256, 'hex') : Buffer.from(sha256)
-  if (bytes.byteLength !== 32) throw new TypeError(`dictionaryId: expected a 32-byte SHA-256, got ${bytes.byteLength} bytes`)
+  if (bytes.byteLength !== 32)
+    throw new TypeError(`dictionaryId: expected a 32-byte SHA-256, got ${bytes.byteLength} bytes`)
   return bytes.toString('base64')
 }
 

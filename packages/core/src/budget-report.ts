@@ -34,7 +34,8 @@ function budgetRows(result: BudgetResult): Row[] {
     shown.add(key)
     rows.push(row(check))
   }
-  for (const u of result.unmatched) rows.push({ status: 'NO MATCH', path: '-', format: u.format, size: '-', max: formatBytes(u.max), budget: u.budget })
+  for (const u of result.unmatched)
+    rows.push({ status: 'NO MATCH', path: '-', format: u.format, size: '-', max: formatBytes(u.max), budget: u.budget })
   return rows
 }
 
@@ -56,7 +57,8 @@ export function formatBudgetTable(result: BudgetResult): string {
   const rows = budgetRows(result).map((r) => ({ ...r, path: printablePath(r.path), budget: printablePath(r.budget) }))
   const widths = COLUMNS.map((c) => Math.max(...[HEADER, ...rows].map((r) => r[c].length)))
   const numeric = new Set(['size', 'max'])
-  const line = (r: Row): string => `  ${COLUMNS.map((c, i) => (numeric.has(c) ? r[c].padStart(widths[i]!) : r[c].padEnd(widths[i]!))).join('  ')}`.trimEnd()
+  const line = (r: Row): string =>
+    `  ${COLUMNS.map((c, i) => (numeric.has(c) ? r[c].padStart(widths[i]!) : r[c].padEnd(widths[i]!))).join('  ')}`.trimEnd()
   return [budgetSummaryLine(result), line(HEADER), ...rows.map(line)].join('\n')
 }
 
@@ -70,7 +72,9 @@ export function formatBudgetMarkdown(result: BudgetResult): string {
     '|---|---|---|--:|--:|---|',
   ]
   for (const r of budgetRows(result)) {
-    lines.push(`| ${r.status === 'ok' ? 'ok' : `**${r.status}**`} | \`${cell(r.path)}\` | ${r.format} | ${r.size} | ${r.max} | \`${cell(r.budget)}\` |`)
+    lines.push(
+      `| ${r.status === 'ok' ? 'ok' : `**${r.status}**`} | \`${cell(r.path)}\` | ${r.format} | ${r.size} | ${r.max} | \`${cell(r.budget)}\` |`,
+    )
   }
   return `${lines.join('\n')}\n`
 }

@@ -55,7 +55,16 @@ export interface BudgetResult {
 }
 
 const UNITS: Readonly<Record<string, number>> = {
-  b: 1, k: 1000, kb: 1000, m: 1e6, mb: 1e6, g: 1e9, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3,
+  b: 1,
+  k: 1000,
+  kb: 1000,
+  m: 1e6,
+  mb: 1e6,
+  g: 1e9,
+  gb: 1e9,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
 }
 const BUDGET_FORMATS: readonly BudgetFormat[] = ['original', ...ALL_FORMATS]
 
@@ -71,21 +80,38 @@ export function parseByteSize(value: number | string, where: string): number {
     const unit = UNITS[(match?.[2] || 'b').toLowerCase()]
     if (match && unit !== undefined) return Math.floor(Number(match[1]) * unit)
   }
-  throw userError('options', `\`${where}\` is ${JSON.stringify(value)}; use a number of bytes or a size like '150 kB', '1.5 MB', '200 KiB'.`)
+  throw userError(
+    'options',
+    `\`${where}\` is ${JSON.stringify(value)}; use a number of bytes or a size like '150 kB', '1.5 MB', '200 KiB'.`,
+  )
 }
 
 /** Validates `budgets`, naming the entry and field at fault. */
 export function resolveBudgets(budgets: unknown, option = 'budgets'): ResolvedBudget[] {
   if (budgets === undefined) return []
-  if (!Array.isArray(budgets)) throw userError('options', `\`${option}\` must be an array of { path, format, max }, e.g. [{ path: 'assets/*.js', format: 'brotli', max: '150 kB' }].`)
+  if (!Array.isArray(budgets))
+    throw userError(
+      'options',
+      `\`${option}\` must be an array of { path, format, max }, e.g. [{ path: 'assets/*.js', format: 'brotli', max: '150 kB' }].`,
+    )
   return budgets.map((entry: unknown, index): ResolvedBudget => {
     const where = `${option}[${index}]`
-    if (entry === null || typeof entry !== 'object') throw userError('options', `\`${where}\` must be an object like { path: 'assets/*.js', format: 'brotli', max: '150 kB' }.`)
+    if (entry === null || typeof entry !== 'object')
+      throw userError(
+        'options',
+        `\`${where}\` must be an object like { path: 'assets/*.js', format: 'brotli', max: '150 kB' }.`,
+      )
     const { path, format = 'brotli', max, ...rest } = entry as Partial<SizeBudget>
     const unknown = Object.keys(rest)
-    if (unknown.length > 0) throw userError('options', `\`${where}\` has unknown field \`${unknown[0]}\`; a budget has path, format and max.`)
-    if (!isPattern(path)) throw userError('options', `\`${where}.path\` must be a glob (e.g. 'assets/*.js'), a RegExp, or a list of them.`)
-    if (format !== 'original' && !isFormat(format)) throw userError('options', `\`${where}.format\` is ${JSON.stringify(format)}; accepted: ${BUDGET_FORMATS.join(', ')}.`)
+    if (unknown.length > 0)
+      throw userError('options', `\`${where}\` has unknown field \`${unknown[0]}\`; a budget has path, format and max.`)
+    if (!isPattern(path))
+      throw userError('options', `\`${where}.path\` must be a glob (e.g. 'assets/*.js'), a RegExp, or a list of them.`)
+    if (format !== 'original' && !isFormat(format))
+      throw userError(
+        'options',
+        `\`${where}.format\` is ${JSON.stringify(format)}; accepted: ${BUDGET_FORMATS.join(', ')}.`,
+      )
     if (max === undefined) throw userError('options', `\`${where}.max\` is missing; e.g. max: '150 kB'.`)
     return {
       label: [path].flat().map(String).join(', '),
@@ -111,7 +137,14 @@ export function checkBudgets(manifest: Manifest, budgets: readonly ResolvedBudge
     if (files.length === 0) unmatched.push({ budget: budget.label, format: budget.format, max: budget.max })
     for (const file of files) {
       const size = sizeIn(file, budget.format)
-      checks.push({ budget: budget.label, format: budget.format, path: file.path, size, max: budget.max, over: size > budget.max })
+      checks.push({
+        budget: budget.label,
+        format: budget.format,
+        path: file.path,
+        size,
+        max: budget.max,
+        over: size > budget.max,
+      })
     }
   }
   checks.sort((a, b) => b.size / Math.max(1, b.max) - a.size / Math.max(1, a.max) || (a.path < b.path ? -1 : 1))

@@ -61,7 +61,10 @@ export function resolveBuildOptions<T extends BuildOptions>(
   ownKeys: readonly (keyof T & string)[] = [],
 ): ResolvedBuildOptions & { rest: Partial<T> } {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw userError(context.component, `preencode() takes an options object; got ${options === null ? 'null' : typeof options}.`)
+    throw userError(
+      context.component,
+      `preencode() takes an options object; got ${options === null ? 'null' : typeof options}.`,
+    )
   }
   const rest: Partial<T> = {}
   const compressOptions: Record<string, unknown> = {}
@@ -71,7 +74,10 @@ export function resolveBuildOptions<T extends BuildOptions>(
   }
   const report = options.report ?? true
   if (report !== true && report !== false && report !== 'json' && report !== 'html') {
-    throw userError(context.component, `\`report\` is ${JSON.stringify(report)}; it accepts true, false, 'json' or 'html'.`)
+    throw userError(
+      context.component,
+      `\`report\` is ${JSON.stringify(report)}; it accepts true, false, 'json' or 'html'.`,
+    )
   }
   const extra = context.exclude ?? []
   const userExclude = compressOptions.exclude ?? []
@@ -83,14 +89,23 @@ export function resolveBuildOptions<T extends BuildOptions>(
   return { report, compress, deltas: resolveBuildDeltas(options.deltas, context), rest }
 }
 
-function resolveBuildDeltas(value: boolean | DeltaOptions | undefined, context: BuildOptionsContext): ResolvedDeltaOptions | false {
+function resolveBuildDeltas(
+  value: boolean | DeltaOptions | undefined,
+  context: BuildOptionsContext,
+): ResolvedDeltaOptions | false {
   if (value === false) return false
   if (value === undefined && !supportsDictionaryCompression()) return false
   if (value !== undefined && value !== true && (typeof value !== 'object' || value === null || Array.isArray(value))) {
-    throw userError(context.component, `\`deltas\` is ${JSON.stringify(value)}; it accepts true, false or an object of delta options.`)
+    throw userError(
+      context.component,
+      `\`deltas\` is ${JSON.stringify(value)}; it accepts true, false or an object of delta options.`,
+    )
   }
   if (!supportsDictionaryCompression()) {
-    throw userError(context.component, `\`deltas\` needs Node >= 24.15 (brotli with a dictionary); this is Node ${process.versions.node}. Upgrade Node or set \`deltas: false\`.`)
+    throw userError(
+      context.component,
+      `\`deltas\` needs Node >= 24.15 (brotli with a dictionary); this is Node ${process.versions.node}. Upgrade Node or set \`deltas: false\`.`,
+    )
   }
   return resolveDeltaOptions(value === true || value === undefined ? {} : value, context.root)
 }

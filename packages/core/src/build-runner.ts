@@ -111,7 +111,8 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
       // cache hits) and regenerate until nothing changes; the second pass is already stable.
       for (let pass = 0; pass < 3; pass++) {
         const changed = await init.writeServerConfigs(current)
-        if (options.report === true || options.report === 'html') for (const path of changed) logger.info(`preencode: wrote ${relative(root, path)}`)
+        if (options.report === true || options.report === 'html')
+          for (const path of changed) logger.info(`preencode: wrote ${relative(root, path)}`)
         if (!changed.some((path) => isInsideDirectory(path, dir))) break
         current = (await compressDirectory(dir, options.compress, run)).manifest
       }
@@ -129,12 +130,16 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
       deltaReport = deltas
     }
     if (options.report === 'json') logger.info(JSON.stringify(report))
-    else if (options.report) logger.info(`\n${heading(root, dir, dirs, output.environment)}${formatReport(report, { color: output.color })}`)
+    else if (options.report)
+      logger.info(`\n${heading(root, dir, dirs, output.environment)}${formatReport(report, { color: output.color })}`)
     if (deltaReport && options.report === 'json') logger.info(JSON.stringify({ deltas: deltaReport }))
     else if (deltaReport && options.report) logger.info(formatDeltaReport(deltaReport))
     if (options.report === 'html') {
       const file = join(root, htmlReportName(root, dir, dir === output.siteDir || dirs.length === 1))
-      await writeFileAtomically(file, renderHtmlReport(current, { title: `preencode report: ${relative(root, dir) || basename(dir)}` }))
+      await writeFileAtomically(
+        file,
+        renderHtmlReport(current, { title: `preencode report: ${relative(root, dir) || basename(dir)}` }),
+      )
       logger.info(`preencode: wrote ${relative(root, file)} (open it in a browser)`)
     }
     // A file over a size budget fails the build (the table is in the message); the output and

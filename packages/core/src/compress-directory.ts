@@ -10,7 +10,12 @@ import { runFileJob, skipReason, statFileJob, type FileJob, type FileJobContext,
 import { CODECS, type Format } from './formats.js'
 import type { ProgressBytes } from './progress.js'
 import { MANIFEST_FILENAME, MANIFEST_VERSION, type Manifest } from './manifest.js'
-import { isResolvedCompressOptions, resolveCompressOptions, type CompressOptions, type ResolvedCompressOptions } from './options.js'
+import {
+  isResolvedCompressOptions,
+  resolveCompressOptions,
+  type CompressOptions,
+  type ResolvedCompressOptions,
+} from './options.js'
 import { WorkPool } from './pool.js'
 import { openRunCache } from './run-cache.js'
 import { assertDirectory, readPreviousManifest } from './run-inputs.js'
@@ -20,7 +25,13 @@ import { recordSettings } from './manifest-settings.js'
 import { checkSidecarOwnership } from './ownership.js'
 import { scanDirectory } from './scan.js'
 import type { SkippedEntry } from './walk.js'
-import { assertWritableDirectory, cleanTempFiles, removeStaleVariants, unwritable, writeFileAtomically } from './write.js'
+import {
+  assertWritableDirectory,
+  cleanTempFiles,
+  removeStaleVariants,
+  unwritable,
+  writeFileAtomically,
+} from './write.js'
 
 export interface CompressLogger {
   info(message: string): void
@@ -68,7 +79,11 @@ const debug = createDebug('preencode:run')
  * `options`: what `resolveCompressOptions` returned (used as is: integrations resolve once), or
  * user options, resolved here against the working directory.
  */
-export async function compressDirectory(dir: string, userOptions: ResolvedCompressOptions | CompressOptions = {}, run: CompressRun = {}): Promise<CompressResult> {
+export async function compressDirectory(
+  dir: string,
+  userOptions: ResolvedCompressOptions | CompressOptions = {},
+  run: CompressRun = {},
+): Promise<CompressResult> {
   const started = performance.now()
   // Integrations resolve once and pass the result; scripts may pass user options.
   const options = isResolvedCompressOptions(userOptions) ? userOptions : resolveCompressOptions(userOptions)
@@ -102,10 +117,21 @@ export async function compressDirectory(dir: string, userOptions: ResolvedCompre
   run.signal?.addEventListener('abort', abortRun, { once: true })
   if (run.signal?.aborted) abortRun()
   const pool = new WorkPool({ concurrency: options.concurrency, signal: controller.signal })
-  if (run.shard && options.cacheDir === false) throw userError('options', 'A sharded run (`shard`, --shard) fills the cache for the final run to assemble from: it needs a cache, best a shared one (s3://bucket/prefix); drop --no-cache.')
+  if (run.shard && options.cacheDir === false)
+    throw userError(
+      'options',
+      'A sharded run (`shard`, --shard) fills the cache for the final run to assemble from: it needs a cache, best a shared one (s3://bucket/prefix); drop --no-cache.',
+    )
   const runCache = openRunCache(options, logger)
   try {
-    return await compressWithCache(root, options, run, logger, controller, abortRun, runCache.cache, { started, previous, scan, pending, variantsOnDisk, pool })
+    return await compressWithCache(root, options, run, logger, controller, abortRun, runCache.cache, {
+      started,
+      previous,
+      scan,
+      pending,
+      variantsOnDisk,
+      pool,
+    })
   } finally {
     const summary = runCache.summary()
     if (summary) logger.info(summary)
@@ -122,7 +148,16 @@ interface RunState {
   pool: WorkPool
 }
 
-async function compressWithCache(root: string, options: ResolvedCompressOptions, run: CompressRun, logger: CompressLogger, controller: AbortController, abortRun: () => void, cache: CompressionCache, state: RunState): Promise<CompressResult> {
+async function compressWithCache(
+  root: string,
+  options: ResolvedCompressOptions,
+  run: CompressRun,
+  logger: CompressLogger,
+  controller: AbortController,
+  abortRun: () => void,
+  cache: CompressionCache,
+  state: RunState,
+): Promise<CompressResult> {
   const { started, scan, variantsOnDisk, pool } = state
   let { pending } = state
   const ctx: FileJobContext = {
@@ -146,11 +181,31 @@ async function compressWithCache(root: string, options: ResolvedCompressOptions,
   if (tempFiles > 0) logger.info(`removed ${tempFiles} temp files left by an interrupted run`)
   // Largest first: brotli 11 on one 8 MB source map takes ~15 s, and started last it would run
   // alone on one core at the end (the longest-processing-time-first rule shortens the tail).
-  const all = (await Promise.all(pending.map((job) => statFileJob(root, job)))).sort((a, b) => b.weight - a.weight || (a.path < b.path ? -1 : 1))
+  const all = (await Promise.all(pending.map((job) => statFileJob(root, job)))).sort(
+    (a, b) => b.weight - a.weight || (a.path < b.path ? -1 : 1),
+  )
   // Split by the bytes that will be encoded: 50 MB of images cost nothing and must not unbalance the shares.
-  const jobs = run.shard ? shardJobs(all, run.shard, (job) => (skipReason(ctx, job.path, job.weight) ? 0 : job.weight)) : all
-  if (run.shard) debug('shard %d/%d: %d of %d files, %d of %d bytes', run.shard.index, run.shard.count, jobs.length, all.length, jobs.reduce((t, j) => t + j.weight, 0), all.reduce((t, j) => t + j.weight, 0))
-  debug('%d files (%d to recover from .gz), %d variants on disk (%d adopted), %d temp files removed', jobs.length, jobs.filter((j) => j.recoverFromGzip).length, owned.length, adopted.length, tempFiles)
+  const jobs = run.shard
+    ? shardJobs(all, run.shard, (job) => (skipReason(ctx, job.path, job.weight) ? 0 : job.weight))
+    : all
+  if (run.shard)
+    debug(
+      'shard %d/%d: %d of %d files, %d of %d bytes',
+      run.shard.index,
+      run.shard.count,
+      jobs.length,
+      all.length,
+      jobs.reduce((t, j) => t + j.weight, 0),
+      all.reduce((t, j) => t + j.weight, 0),
+    )
+  debug(
+    '%d files (%d to recover from .gz), %d variants on disk (%d adopted), %d temp files removed',
+    jobs.length,
+    jobs.filter((j) => j.recoverFromGzip).length,
+    owned.length,
+    adopted.length,
+    tempFiles,
+  )
 
   let done = 0
   let bytesDone = 0
@@ -161,7 +216,16 @@ async function compressWithCache(root: string, options: ResolvedCompressOptions,
       try {
         const fileStarted = performance.now()
         const outcome = await runFileJob(ctx, job)
-        if (debug.enabled) debug('%s %d B: %d hits, %d misses, %s (%d ms)', job.path, outcome.entry.size, outcome.cacheHits, outcome.cacheMisses, outcome.skipped ?? outcome.entry.variants.map((v) => `${v.format} ${v.size}`).join(', '), Math.round(performance.now() - fileStarted))
+        if (debug.enabled)
+          debug(
+            '%s %d B: %d hits, %d misses, %s (%d ms)',
+            job.path,
+            outcome.entry.size,
+            outcome.cacheHits,
+            outcome.cacheMisses,
+            outcome.skipped ?? outcome.entry.variants.map((v) => `${v.format} ${v.size}`).join(', '),
+            Math.round(performance.now() - fileStarted),
+          )
         bytesDone += job.weight
         run.onProgress?.(++done, jobs.length, job.path, { done: bytesDone, total: bytesTotal })
         return outcome
@@ -178,7 +242,19 @@ async function compressWithCache(root: string, options: ResolvedCompressOptions,
     outcomes.push(result.value)
   }
   if (debug.enabled) debugCriticalPath(outcomes, performance.now() - encodeStarted, pool.concurrency)
-  if (run.shard) return { manifest: manifestOf(options, outcomes), report: buildReport(manifestOf(options, outcomes), counters(root, options, started, outcomes, pool, { pruned: 0, stale: 0, tempFiles, originalsRemoved: { files: 0, bytes: 0 } })) }
+  if (run.shard)
+    return {
+      manifest: manifestOf(options, outcomes),
+      report: buildReport(
+        manifestOf(options, outcomes),
+        counters(root, options, started, outcomes, pool, {
+          pruned: 0,
+          stale: 0,
+          tempFiles,
+          originalsRemoved: { files: 0, bytes: 0 },
+        }),
+      ),
+    }
 
   const keep = new Set(outcomes.flatMap((o) => o.entry.variants.map((v) => v.path)))
   // Only sidecars an earlier manifest records (or adopted above): never a file of the user's.
@@ -186,9 +262,11 @@ async function compressWithCache(root: string, options: ResolvedCompressOptions,
   if (stale.length > 0) logger.info(`removed ${stale.length} stale variants`)
 
   const manifest = manifestOf(options, outcomes)
-  await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(manifest, null, 2)}\n`).catch((cause: unknown) => {
-    throw unwritable(join(root, MANIFEST_FILENAME), cause)
-  })
+  await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(manifest, null, 2)}\n`).catch(
+    (cause: unknown) => {
+      throw unwritable(join(root, MANIFEST_FILENAME), cause)
+    },
+  )
   // keepOriginals: false. The .gz variants are complete and the manifest records the originals
   // as gone: only now may they go. A run killed here leaves originals the next run reuses.
   let originalsRemoved = { files: 0, bytes: 0 }
@@ -201,7 +279,15 @@ async function compressWithCache(root: string, options: ResolvedCompressOptions,
   // Only new entries can push the cache over its bound; a fully cached run skips the directory walk.
   const pruned = cacheMisses > 0 ? await cache.prune() : { removedEntries: 0 }
 
-  const report = buildReport(manifest, counters(root, options, started, outcomes, pool, { pruned: pruned.removedEntries, stale: stale.length, tempFiles, originalsRemoved }))
+  const report = buildReport(
+    manifest,
+    counters(root, options, started, outcomes, pool, {
+      pruned: pruned.removedEntries,
+      stale: stale.length,
+      tempFiles,
+      originalsRemoved,
+    }),
+  )
   if (options.budgets.length > 0) report.budgets = checkBudgets(manifest, options.budgets)
   return { manifest, report }
 }
@@ -263,8 +349,16 @@ function debugCriticalPath(outcomes: FileOutcome[], wallMs: number, slots: numbe
   }
   const longest = outcomes.reduce((a, o) => (o.longestEncodeMs > a.longestEncodeMs ? o : a))
   const floorMs = Math.max(longest.longestEncodeMs, encodeMs / slots)
-  debug('encode phase %d ms; encoders busy %d ms over %d slots; longest single encode %d ms (%s); floor %d ms; phase / floor %s',
-    Math.round(wallMs), Math.round(encodeMs), slots, Math.round(longest.longestEncodeMs), longest.entry.path, Math.round(floorMs), (wallMs / floorMs).toFixed(2))
+  debug(
+    'encode phase %d ms; encoders busy %d ms over %d slots; longest single encode %d ms (%s); floor %d ms; phase / floor %s',
+    Math.round(wallMs),
+    Math.round(encodeMs),
+    slots,
+    Math.round(longest.longestEncodeMs),
+    longest.entry.path,
+    Math.round(floorMs),
+    (wallMs / floorMs).toFixed(2),
+  )
 }
 
 /** One warning for what the walk left out of the site: symlinks out of the root or dangling. */

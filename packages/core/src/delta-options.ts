@@ -71,10 +71,22 @@ export const DEFAULT_DELTA_OPTIONS = Object.freeze({
   remember: true,
 } satisfies Partial<ResolvedDeltaOptions>)
 
-const KEYS = new Set(['previous', 'versions', 'encodings', 'maxDictionaryBytes', 'pages', 'pageDictionaryBytes', 'remember'])
+const KEYS = new Set([
+  'previous',
+  'versions',
+  'encodings',
+  'maxDictionaryBytes',
+  'pages',
+  'pageDictionaryBytes',
+  'remember',
+])
 
 /** Validates `deltas` options; `name` is how the option is spelt where the user wrote it. */
-export function resolveDeltaOptions(options: DeltaOptions = {}, cwd: string = process.cwd(), name = 'deltas'): ResolvedDeltaOptions {
+export function resolveDeltaOptions(
+  options: DeltaOptions = {},
+  cwd: string = process.cwd(),
+  name = 'deltas',
+): ResolvedDeltaOptions {
   const fail = (message: string): never => {
     throw userError('options', message)
   }
@@ -86,20 +98,25 @@ export function resolveDeltaOptions(options: DeltaOptions = {}, cwd: string = pr
     fail(`\`${name}.previous\` must be the path of a folder holding the deployed site.`)
   }
   const versions = options.versions ?? DEFAULT_DELTA_OPTIONS.versions
-  if (!Number.isInteger(versions) || versions < 1 || versions > 20) fail(`\`${name}.versions\` is ${String(versions)}; it must be a whole number from 1 to 20.`)
+  if (!Number.isInteger(versions) || versions < 1 || versions > 20)
+    fail(`\`${name}.versions\` is ${String(versions)}; it must be a whole number from 1 to 20.`)
   const encodings = options.encodings ?? [...DEFAULT_DELTA_OPTIONS.encodings]
   if (!Array.isArray(encodings) || encodings.length === 0 || !encodings.every(isDictionaryEncoding)) {
     fail(`\`${name}.encodings\` must be a non-empty array of ${DICTIONARY_ENCODINGS.join(', ')}.`)
   }
   const maxDictionaryBytes = options.maxDictionaryBytes ?? DEFAULT_DELTA_OPTIONS.maxDictionaryBytes
   if (!Number.isInteger(maxDictionaryBytes) || maxDictionaryBytes < 1 || maxDictionaryBytes > 128 * 1024 * 1024) {
-    fail(`\`${name}.maxDictionaryBytes\` is ${String(maxDictionaryBytes)}; it must be a whole number of bytes from 1 to 134217728 (128 MiB).`)
+    fail(
+      `\`${name}.maxDictionaryBytes\` is ${String(maxDictionaryBytes)}; it must be a whole number of bytes from 1 to 134217728 (128 MiB).`,
+    )
   }
   const pages = options.pages ?? DEFAULT_DELTA_OPTIONS.pages
   if (typeof pages !== 'boolean') fail(`\`${name}.pages\` must be true or false.`)
   const pageDictionaryBytes = options.pageDictionaryBytes ?? DEFAULT_DELTA_OPTIONS.pageDictionaryBytes
   if (!Number.isInteger(pageDictionaryBytes) || pageDictionaryBytes < 1024 || pageDictionaryBytes > 1024 * 1024) {
-    fail(`\`${name}.pageDictionaryBytes\` is ${String(pageDictionaryBytes)}; it must be a whole number of bytes from 1024 to 1048576.`)
+    fail(
+      `\`${name}.pageDictionaryBytes\` is ${String(pageDictionaryBytes)}; it must be a whole number of bytes from 1024 to 1048576.`,
+    )
   }
   const remember = options.remember ?? DEFAULT_DELTA_OPTIONS.remember
   if (typeof remember !== 'boolean') fail(`\`${name}.remember\` must be true or false.`)

@@ -19,7 +19,10 @@ export const DELTA_DIRECTORY_SUFFIX = '.dict'
 
 /** A delta's path relative to the root, as written on disk. `dictionaryId` is the 44-character base64. */
 export function deltaPath(original: string, dictionaryId: string, encoding: DictionaryEncoding): string {
-  return `${original}${DELTA_DIRECTORY_SUFFIX}/${dictionaryId}${extensionOf(original)}.${encoding}`.replace(/\/{2,}/g, '/')
+  return `${original}${DELTA_DIRECTORY_SUFFIX}/${dictionaryId}${extensionOf(original)}.${encoding}`.replace(
+    /\/{2,}/g,
+    '/',
+  )
 }
 
 /** `.js` for `assets/app.js`, empty for `LICENSE` or `.well-known/x`. */

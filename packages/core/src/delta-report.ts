@@ -59,7 +59,9 @@ function assetLines(report: DeltaReport, top: number): string {
     `dictionary transport: ${report.files.length} changed files as deltas: ${formatBytes(totals.brotliBytes)} brotli -> ${formatBytes(totals.deltaBytes)} (${ratio}%), ${report.deltasWritten} delta files, previous versions from ${report.source ?? '?'} (${formatDuration(report.durationMs)}, cache ${report.cacheHits} hits / ${report.cacheMisses} misses)`,
   ]
   for (const file of [...report.files].sort((a, b) => b.brotliBytes - a.brotliBytes).slice(0, top)) {
-    lines.push(`  ${file.path}  br ${formatBytes(file.brotliBytes)} -> ${file.encoding} ${formatBytes(file.deltaBytes)}`)
+    lines.push(
+      `  ${file.path}  br ${formatBytes(file.brotliBytes)} -> ${file.encoding} ${formatBytes(file.deltaBytes)}`,
+    )
   }
   return lines.join('\n')
 }

@@ -68,7 +68,10 @@ export function buildDictionary(samples: readonly Uint8Array[], options: Diction
   const size = options.size ?? 65536
   const k = options.segment ?? 1024
   const d = options.dmer ?? 8
-  const usable = evenSample(samples.filter((s) => s.byteLength >= k), MAX_TRAINING_BYTES)
+  const usable = evenSample(
+    samples.filter((s) => s.byteLength >= k),
+    MAX_TRAINING_BYTES,
+  )
   const total = usable.reduce((sum, s) => sum + s.byteLength, 0)
   if (usable.length === 0 || size < k) return Buffer.alloc(0)
   if (total <= size) return Buffer.concat(usable)
@@ -112,7 +115,15 @@ export function buildDictionary(samples: readonly Uint8Array[], options: Diction
  * The k-byte window in [begin, end) whose distinct d-mers are worth most, sliding with counts
  * of each slot in the window (`inWindow` is left all zero again on return).
  */
-function bestWindow(slots: Uint32Array, begin: number, end: number, k: number, d: number, worth: Uint32Array, inWindow: Uint16Array): { at: number; score: number } | undefined {
+function bestWindow(
+  slots: Uint32Array,
+  begin: number,
+  end: number,
+  k: number,
+  d: number,
+  worth: Uint32Array,
+  inWindow: Uint16Array,
+): { at: number; score: number } | undefined {
   if (end - begin < k) return undefined
   let score = 0
   const add = (slot: number): void => {

@@ -18,7 +18,9 @@ export type { DictionaryCodec } from './codecs/dictionary-codec.js'
 /** A dictionary-compressed content coding, as written in Content-Encoding. */
 export type DictionaryEncoding = keyof typeof DICTIONARY_CODECS
 
-export const DICTIONARY_ENCODINGS: readonly DictionaryEncoding[] = Object.freeze(Object.keys(DICTIONARY_CODECS) as DictionaryEncoding[])
+export const DICTIONARY_ENCODINGS: readonly DictionaryEncoding[] = Object.freeze(
+  Object.keys(DICTIONARY_CODECS) as DictionaryEncoding[],
+)
 
 /** Brotli with a dictionary came in Node 24.15 (zstd's in 22.19). */
 export const DICTIONARY_MIN_NODE = '24.15.0'
@@ -41,7 +43,11 @@ export function supportsDictionaryCompression(version: string = process.versions
 /** Fails with a message saying which Node is needed, naming the option that asked for it. */
 export function assertDictionarySupport(option: string): void {
   if (!supportsDictionaryCompression()) {
-    throw userError('core', `\`${option}\` needs Node >= ${DICTIONARY_MIN_NODE} (brotli and zstd with a dictionary); this is Node ${process.versions.node}. Upgrade Node or set \`${option}: false\`.`, { code: 'BAD_INPUT' })
+    throw userError(
+      'core',
+      `\`${option}\` needs Node >= ${DICTIONARY_MIN_NODE} (brotli and zstd with a dictionary); this is Node ${process.versions.node}. Upgrade Node or set \`${option}: false\`.`,
+      { code: 'BAD_INPUT' },
+    )
   }
 }
 
@@ -69,8 +75,17 @@ export interface DictionaryEncodeOptions {
 const DEFAULT_LEVEL: Readonly<Record<DictionaryEncoding, number>> = { dcb: 11, dcz: 19 }
 
 /** The encoder parameters for a file of `dataSize` bytes against a dictionary of `dictionarySize`. */
-export function dictionaryEncoderParams(encoding: DictionaryEncoding, dataSize: number, dictionarySize: number, options: DictionaryEncodeOptions = {}): EncoderParams {
-  return dictionaryCodecOf(encoding).params({ size: dataSize, path: options.path }, options.level ?? DEFAULT_LEVEL[encoding], dictionarySize)
+export function dictionaryEncoderParams(
+  encoding: DictionaryEncoding,
+  dataSize: number,
+  dictionarySize: number,
+  options: DictionaryEncodeOptions = {},
+): EncoderParams {
+  return dictionaryCodecOf(encoding).params(
+    { size: dataSize, path: options.path },
+    options.level ?? DEFAULT_LEVEL[encoding],
+    dictionarySize,
+  )
 }
 
 /** Whether `dictionary` can be used by this coding (zstd would parse a trained dictionary's magic). */
@@ -79,25 +94,55 @@ export function acceptsDictionary(encoding: DictionaryEncoding, dictionary: Uint
 }
 
 /** Compresses `data` against `dictionary` with exactly `params`: a complete body, header included. */
-export async function encodeWithDictionaryParams(encoding: DictionaryEncoding, data: Uint8Array, dictionary: Uint8Array, params: EncoderParams): Promise<Buffer> {
+export async function encodeWithDictionaryParams(
+  encoding: DictionaryEncoding,
+  data: Uint8Array,
+  dictionary: Uint8Array,
+  params: EncoderParams,
+): Promise<Buffer> {
   const codec = dictionaryCodecOf(encoding)
-  if (!codec.accepts(dictionary)) throw new PreencodeError('core', 'INTERNAL', `encodeWithDictionary: this dictionary cannot be used for ${encoding}`)
-  return Buffer.concat([dictionaryStreamHeader(encoding, sha256Of(dictionary)), await codec.encode(data, params, dictionary)])
+  if (!codec.accepts(dictionary))
+    throw new PreencodeError('core', 'INTERNAL', `encodeWithDictionary: this dictionary cannot be used for ${encoding}`)
+  return Buffer.concat([
+    dictionaryStreamHeader(encoding, sha256Of(dictionary)),
+    await codec.encode(data, params, dictionary),
+  ])
 }
 
 /** Compresses `data` against `dictionary`; the result is a complete body of that coding. */
-export function encodeWithDictionary(encoding: DictionaryEncoding, data: Uint8Array, dictionary: Uint8Array, options: DictionaryEncodeOptions = {}): Promise<Buffer> {
-  return encodeWithDictionaryParams(encoding, data, dictionary, dictionaryEncoderParams(encoding, data.byteLength, dictionary.byteLength, options))
+export function encodeWithDictionary(
+  encoding: DictionaryEncoding,
+  data: Uint8Array,
+  dictionary: Uint8Array,
+  options: DictionaryEncodeOptions = {},
+): Promise<Buffer> {
+  return encodeWithDictionaryParams(
+    encoding,
+    data,
+    dictionary,
+    dictionaryEncoderParams(encoding, data.byteLength, dictionary.byteLength, options),
+  )
 }
 
 /**
  * Decodes a body the way a browser does: the header must name this dictionary's hash (else
  * it fails), and dcz refuses a window above the RFC's limit.
  */
-export async function decodeWithDictionary(encoding: DictionaryEncoding, body: Uint8Array, dictionary: Uint8Array): Promise<Buffer> {
+export async function decodeWithDictionary(
+  encoding: DictionaryEncoding,
+  body: Uint8Array,
+  dictionary: Uint8Array,
+): Promise<Buffer> {
   const length = dictionaryHeaderLength(encoding)
-  if (body.byteLength < length || !Buffer.from(body.buffer, body.byteOffset, length).equals(dictionaryStreamHeader(encoding, sha256Of(dictionary)))) {
-    throw new PreencodeError('core', 'INTERNAL', `decodeWithDictionary: the ${encoding} header does not name this dictionary`)
+  if (
+    body.byteLength < length ||
+    !Buffer.from(body.buffer, body.byteOffset, length).equals(dictionaryStreamHeader(encoding, sha256Of(dictionary)))
+  ) {
+    throw new PreencodeError(
+      'core',
+      'INTERNAL',
+      `decodeWithDictionary: the ${encoding} header does not name this dictionary`,
+    )
   }
   return dictionaryCodecOf(encoding).decode(body.subarray(length), dictionary)
 }

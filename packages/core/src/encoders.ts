@@ -44,7 +44,12 @@ export function encodeWithParams(format: Format, data: Uint8Array, params: Encod
 }
 
 /** Compresses a buffer in one format and level; the result is a complete, standalone stream. */
-export async function encodeBuffer(format: Format, data: Uint8Array, level: number, hints: EncodeHints = {}): Promise<Buffer> {
+export async function encodeBuffer(
+  format: Format,
+  data: Uint8Array,
+  level: number,
+  hints: EncodeHints = {},
+): Promise<Buffer> {
   return encodeWithParams(format, data, encoderParams(format, { size: data.byteLength, path: hints.path }, level))
 }
 

@@ -8,7 +8,10 @@ import type { CompressReport } from './report.js'
  * `$GITHUB_STEP_SUMMARY`); elsewhere does nothing. Returns whether it wrote.
  * https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary
  */
-export async function appendGithubStepSummary(markdown: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+export async function appendGithubStepSummary(
+  markdown: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<boolean> {
   const file = env.GITHUB_STEP_SUMMARY
   if (!file) return false
   await appendFile(file, markdown.endsWith('\n') ? `${markdown}\n` : `${markdown}\n\n`)
@@ -20,10 +23,16 @@ export async function appendGithubStepSummary(markdown: string, env: NodeJS.Proc
  * GitHub job summary (in Actions), and a failure becomes a user error carrying the table (a
  * non-zero exit, a failed build). No budgets: nothing happens.
  */
-export async function enforceBudgets(report: CompressReport, component: ErrorComponent, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function enforceBudgets(
+  report: CompressReport,
+  component: ErrorComponent,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   const result = report.budgets
   if (!result) return
   await appendGithubStepSummary(formatBudgetMarkdown(result), env)
   if (result.ok) return
-  throw userError(component, `Size budgets failed in ${report.dir}:\n${formatBudgetTable(result)}`, { code: 'OVER_BUDGET' })
+  throw userError(component, `Size budgets failed in ${report.dir}:\n${formatBudgetTable(result)}`, {
+    code: 'OVER_BUDGET',
+  })
 }

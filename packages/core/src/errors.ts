@@ -41,12 +41,7 @@ export class PreencodeError extends Error {
   /** True when the user can fix it (bad option, missing file): print the message, not a stack. */
   readonly isUserError: boolean
 
-  constructor(
-    component: ErrorComponent,
-    code: PreencodeErrorCode,
-    message: string,
-    options: { cause?: unknown } = {},
-  ) {
+  constructor(component: ErrorComponent, code: PreencodeErrorCode, message: string, options: { cause?: unknown } = {}) {
     super(`[preencode] [${component}] ${message}`, options.cause === undefined ? {} : { cause: options.cause })
     this.component = component
     this.code = code

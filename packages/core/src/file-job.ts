@@ -101,8 +101,11 @@ export async function runFileJob(ctx: FileJobContext, job: StatedFileJob): Promi
 async function processReserved(ctx: FileJobContext, job: StatedFileJob): Promise<FileOutcome> {
   const tickets = new Map<Format, SlotTicket>()
   if (!skipReason(ctx, job.path, job.weight)) {
-    const byCost = [...ctx.options.formats].sort((a, b) => encodeCost(b, ctx.options.levels[b], job.weight) - encodeCost(a, ctx.options.levels[a], job.weight))
-    for (const format of byCost) tickets.set(format, ctx.pool.reserve(encodeCost(format, ctx.options.levels[format], job.weight)))
+    const byCost = [...ctx.options.formats].sort(
+      (a, b) => encodeCost(b, ctx.options.levels[b], job.weight) - encodeCost(a, ctx.options.levels[a], job.weight),
+    )
+    for (const format of byCost)
+      tickets.set(format, ctx.pool.reserve(encodeCost(format, ctx.options.levels[format], job.weight)))
   }
   try {
     return await processBytes(ctx, job, join(ctx.root, job.path), job.sourcePath, job.mtimeMs, tickets)
@@ -111,14 +114,25 @@ async function processReserved(ctx: FileJobContext, job: StatedFileJob): Promise
   }
 }
 
-async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string, sourcePath: string, mtimeMs: number, tickets: ReadonlyMap<Format, SlotTicket>): Promise<FileOutcome> {
+async function processBytes(
+  ctx: FileJobContext,
+  job: FileJob,
+  absolute: string,
+  sourcePath: string,
+  mtimeMs: number,
+  tickets: ReadonlyMap<Format, SlotTicket>,
+): Promise<FileOutcome> {
   const { options } = ctx
   const raw = await withOpenFiles(1, () => readFile(sourcePath)).catch((cause: unknown) => {
     throw unreadable(sourcePath, cause)
   })
   const data = job.recoverFromGzip
     ? await decodeBuffer('gzip', raw).catch((cause: unknown) => {
-        throw userError('core', `${absolute} is missing and its gzip variant ${sourcePath} does not decode; restore the original and rerun.`, { cause, code: 'BAD_INPUT' })
+        throw userError(
+          'core',
+          `${absolute} is missing and its gzip variant ${sourcePath} does not decode; restore the original and rerun.`,
+          { cause, code: 'BAD_INPUT' },
+        )
       })
     : raw
   const size = data.byteLength
@@ -150,9 +164,13 @@ async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string,
   if (skip) {
     outcome.skipped = skip
   } else {
-    const results = await Promise.all(options.formats.map((format) => encodeCached(ctx, outcome, format, data, sha256, job.path, tickets.get(format))))
+    const results = await Promise.all(
+      options.formats.map((format) => encodeCached(ctx, outcome, format, data, sha256, job.path, tickets.get(format))),
+    )
     const candidates = options.formats.map((format, index) => ({ format, bytes: results[index]! }))
-    const { kept, marked } = variantsToWrite(candidates.filter(({ bytes }) => isWorthWriting(ctx, bytes.byteLength, size)))
+    const { kept, marked } = variantsToWrite(
+      candidates.filter(({ bytes }) => isWorthWriting(ctx, bytes.byteLength, size)),
+    )
     for (const format of options.formats) if (!kept.some((v) => v.format === format)) outcome.rejected.push(format)
     for (const [index, { format, bytes }] of kept.entries()) {
       ctx.signal.throwIfAborted()
@@ -161,10 +179,18 @@ async function processBytes(ctx: FileJobContext, job: FileJob, absolute: string,
       // before it gets the original's mtime plus whole seconds, so every representation keeps its
       // own ETag (docs/servers/README.md, "Equal sizes").
       const ties = kept.slice(0, index).filter((v) => v.bytes.byteLength === bytes.byteLength).length
-      const changed = ctx.cacheOnly ? false : await writeIfChanged(ctx, variantPath, bytes, mtimeMs + ties * 1000, marked.has(format))
+      const changed = ctx.cacheOnly
+        ? false
+        : await writeIfChanged(ctx, variantPath, bytes, mtimeMs + ties * 1000, marked.has(format))
       if (changed) outcome.written++
       else outcome.unchanged++
-      outcome.entry.variants.push({ format, encoding: CODECS[format].encoding, path: variantPath, size: bytes.byteLength, sha256: sha256Hex(bytes) } satisfies ManifestVariant)
+      outcome.entry.variants.push({
+        format,
+        encoding: CODECS[format].encoding,
+        path: variantPath,
+        size: bytes.byteLength,
+        sha256: sha256Hex(bytes),
+      } satisfies ManifestVariant)
     }
     if (outcome.entry.variants.length === 0) outcome.skipped = 'no-saving'
   }
@@ -188,7 +214,15 @@ export function skipReason(ctx: FileJobContext, path: string, size: number): Ski
   return undefined
 }
 
-async function encodeCached(ctx: FileJobContext, outcome: FileOutcome, format: Format, data: Buffer, sha256: string, path: string, ticket: SlotTicket | undefined): Promise<Buffer> {
+async function encodeCached(
+  ctx: FileJobContext,
+  outcome: FileOutcome,
+  format: Format,
+  data: Buffer,
+  sha256: string,
+  path: string,
+  ticket: SlotTicket | undefined,
+): Promise<Buffer> {
   const { bytes, hit, encodeMs } = await encodeWithCache(ctx, format, data, sha256, path, ticket)
   if (hit) outcome.cacheHits++
   else outcome.cacheMisses++
@@ -202,7 +236,14 @@ async function encodeCached(ctx: FileJobContext, outcome: FileOutcome, format: F
  * next run then skips the work too). `ticket` is the slot reserved for this encode, released on
  * a hit; without one the encode queues now.
  */
-export async function encodeWithCache(ctx: FileJobContext, format: Format, data: Buffer, sha256: string, path: string, ticket?: SlotTicket): Promise<{ bytes: Buffer; hit: boolean; encodeMs: number }> {
+export async function encodeWithCache(
+  ctx: FileJobContext,
+  format: Format,
+  data: Buffer,
+  sha256: string,
+  path: string,
+  ticket?: SlotTicket,
+): Promise<{ bytes: Buffer; hit: boolean; encodeMs: number }> {
   const level = ctx.options.levels[format]
   const params = encoderParams(format, { size: data.byteLength, path }, level)
   const key = cacheKey({ contentSha256: sha256, format, settings: encoderSettings(format, params) })
@@ -219,12 +260,24 @@ export async function encodeWithCache(ctx: FileJobContext, format: Format, data:
     started = performance.now()
     return encodeWithParams(format, data, params)
   }
-  const encoded = await (ticket ? ticket.run(encode) : ctx.pool.run(encode, encodeCost(format, level, data.byteLength))).catch((cause: unknown) => {
+  const encoded = await (ticket
+    ? ticket.run(encode)
+    : ctx.pool.run(encode, encodeCost(format, level, data.byteLength))
+  ).catch((cause: unknown) => {
     if (ctx.signal.aborted) throw cause
     throw new PreencodeError('core', 'INTERNAL', `${format} failed on ${join(ctx.root, path)}`, { cause })
   })
   const ms = performance.now() - started
-  if (debugEncode.enabled) debugEncode('%s %s %d B -> %d B: %d ms encoding after %d ms queued', format, path, data.byteLength, encoded.byteLength, Math.round(ms), Math.round(started - queued))
+  if (debugEncode.enabled)
+    debugEncode(
+      '%s %s %d B -> %d B: %d ms encoding after %d ms queued',
+      format,
+      path,
+      data.byteLength,
+      encoded.byteLength,
+      Math.round(ms),
+      Math.round(started - queued),
+    )
   await ctx.cache.set(key, encoded)
   return { bytes: encoded, hit: false, encodeMs: ms }
 }
@@ -242,10 +295,15 @@ export async function encodeWithCache(ctx: FileJobContext, format: Format, data:
  * but not br: gzip first). A br larger than the gzip (a few bytes, on tiny files) is still
  * preferred by the servers.
  */
-export function variantsToWrite<T extends { format: Format; bytes: Uint8Array }>(worthWriting: readonly T[]): { kept: T[]; marked: Set<Format> } {
-  const kept = [...worthWriting].sort((a, b) => a.bytes.byteLength - b.bytes.byteLength || ALL_FORMATS.indexOf(a.format) - ALL_FORMATS.indexOf(b.format))
+export function variantsToWrite<T extends { format: Format; bytes: Uint8Array }>(
+  worthWriting: readonly T[],
+): { kept: T[]; marked: Set<Format> } {
+  const kept = [...worthWriting].sort(
+    (a, b) => a.bytes.byteLength - b.bytes.byteLength || ALL_FORMATS.indexOf(a.format) - ALL_FORMATS.indexOf(b.format),
+  )
   const size = (format: Format): number | undefined => kept.find((c) => c.format === format)?.bytes.byteLength
-  const smaller = (a: Format, b: Format): boolean => size(a) !== undefined && size(b) !== undefined && size(a)! < size(b)!
+  const smaller = (a: Format, b: Format): boolean =>
+    size(a) !== undefined && size(b) !== undefined && size(a)! < size(b)!
   const marked = new Set<Format>()
   if (smaller('zstd', 'brotli')) marked.add('zstd')
   if (smaller('gzip', 'zstd')) marked.add('gzip')
@@ -265,14 +323,26 @@ export function isWorthWriting(ctx: FileJobContext, size: number, originalSize: 
  */
 export function encodeCost(format: Format, level: number, bytes: number): number {
   const microsecondsPerMB =
-    format === 'brotli' ? (level >= 10 ? 1_250_000 : 100_000)
-      : format === 'zstd' ? (level >= 16 ? 420_000 : 40_000)
+    format === 'brotli'
+      ? level >= 10
+        ? 1_250_000
+        : 100_000
+      : format === 'zstd'
+        ? level >= 16
+          ? 420_000
+          : 40_000
         : 70_000
   return (bytes / 1e6) * microsecondsPerMB
 }
 
 /** Leaves an identical variant (same bytes, same mtime) alone: a warm rebuild then writes nothing. */
-async function writeIfChanged(ctx: FileJobContext, variantPath: string, bytes: Buffer, mtimeMs: number, executable: boolean): Promise<boolean> {
+async function writeIfChanged(
+  ctx: FileJobContext,
+  variantPath: string,
+  bytes: Buffer,
+  mtimeMs: number,
+  executable: boolean,
+): Promise<boolean> {
   const absolute = join(ctx.root, variantPath)
   let changed = true
   if (ctx.existingVariants.has(variantPath)) {
@@ -296,6 +366,11 @@ export function sha256Hex(data: Uint8Array): string {
 
 function unreadable(path: string, cause: unknown): PreencodeError {
   const code = (cause as NodeJS.ErrnoException | undefined)?.code
-  const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOENT' ? 'it disappeared during the run' : (code ?? String(cause))
+  const why =
+    code === 'EACCES' || code === 'EPERM'
+      ? 'permission denied'
+      : code === 'ENOENT'
+        ? 'it disappeared during the run'
+        : (code ?? String(cause))
   return userError('core', `Cannot read ${path}: ${why}.`, { cause, code: 'BAD_INPUT' })
 }

@@ -34,7 +34,9 @@ export const ALL_ENCODINGS: readonly Encoding[] = Object.freeze(ALL_FORMATS.map(
 
 const codecs: readonly AnyCodec[] = Object.values(CODECS)
 const BY_EXTENSION = new Map<string, AnyCodec>(codecs.map((c) => [c.extension, c]))
-const BY_TOKEN = new Map<string, AnyCodec>(codecs.flatMap((c) => [c.encoding, ...c.aliases].map((token): [string, AnyCodec] => [token, c])))
+const BY_TOKEN = new Map<string, AnyCodec>(
+  codecs.flatMap((c) => [c.encoding, ...c.aliases].map((token): [string, AnyCodec] => [token, c])),
+)
 
 /** A format's entry with its parameter type erased, for code that handles every format alike. */
 export function codecOf(format: Format): Codec {

@@ -31,7 +31,8 @@ export interface ManifestSettings {
 /** A file pattern in JSON: a glob as is, a RegExp by its source and flags. */
 export type RecordedPattern = string | { regexp: string; flags: string }
 
-const recordPattern = (p: FilePattern): RecordedPattern => (typeof p === 'string' ? p : { regexp: p.source, flags: p.flags })
+const recordPattern = (p: FilePattern): RecordedPattern =>
+  typeof p === 'string' ? p : { regexp: p.source, flags: p.flags }
 const patternOf = (p: RecordedPattern): FilePattern => (typeof p === 'string' ? p : new RegExp(p.regexp, p.flags))
 
 /** What to record for `options`. */

@@ -96,10 +96,14 @@ export async function readManifest(root: string): Promise<Manifest> {
   try {
     text = await readFile(path, 'utf8')
   } catch (cause) {
-    throw userError('core', `No manifest at ${path}. Run \`preencode compress ${root}\` (or build with the plugin) first.`, {
-      cause,
-      code: 'BAD_INPUT',
-    })
+    throw userError(
+      'core',
+      `No manifest at ${path}. Run \`preencode compress ${root}\` (or build with the plugin) first.`,
+      {
+        cause,
+        code: 'BAD_INPUT',
+      },
+    )
   }
   let manifest: Manifest
   try {
@@ -108,7 +112,11 @@ export async function readManifest(root: string): Promise<Manifest> {
     throw userError('core', `${path} is not valid JSON; rebuild to regenerate it.`, { cause, code: 'BAD_INPUT' })
   }
   if (manifest.version !== MANIFEST_VERSION || !Array.isArray(manifest.files)) {
-    throw userError('core', `${path} has manifest version ${String(manifest.version)}; this preencode reads version ${MANIFEST_VERSION}. Rebuild to regenerate it.`, { code: 'BAD_INPUT' })
+    throw userError(
+      'core',
+      `${path} has manifest version ${String(manifest.version)}; this preencode reads version ${MANIFEST_VERSION}. Rebuild to regenerate it.`,
+      { code: 'BAD_INPUT' },
+    )
   }
   return manifest
 }

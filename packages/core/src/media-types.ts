@@ -76,7 +76,12 @@ export function isCompressible(path: string): boolean {
   const extension = extensionOf(path)
   if (ALREADY_COMPRESSED_EXTENSIONS.has(extension)) return false
   const mediaType = mediaTypeOf(path)
-  return mediaType.startsWith('text/') || COMPRESSIBLE_TYPES.has(mediaType) || mediaType.endsWith('+json') || mediaType.endsWith('+xml')
+  return (
+    mediaType.startsWith('text/') ||
+    COMPRESSIBLE_TYPES.has(mediaType) ||
+    mediaType.endsWith('+json') ||
+    mediaType.endsWith('+xml')
+  )
 }
 
 /**

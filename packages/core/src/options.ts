@@ -111,7 +111,10 @@ export interface ResolvedCompressOptions {
 
 export const DEFAULT_COMPRESS_OPTIONS = Object.freeze({
   formats: [...ALL_FORMATS],
-  levels: Object.fromEntries(ALL_FORMATS.map((format) => [format, CODECS[format].defaultLevel])) as Record<Format, number>,
+  levels: Object.fromEntries(ALL_FORMATS.map((format) => [format, CODECS[format].defaultLevel])) as Record<
+    Format,
+    number
+  >,
   threshold: 1024,
   minSaving: 0.05,
   include: [],
@@ -121,8 +124,19 @@ export const DEFAULT_COMPRESS_OPTIONS = Object.freeze({
 } satisfies Partial<ResolvedCompressOptions>)
 
 const OPTION_KEYS = new Set<string>([
-  'formats', 'levels', 'threshold', 'minSaving', 'include', 'exclude', 'keepOriginals', 'cache',
-  'cacheEndpoint', 'cacheMaxBytes', 'concurrency', 'cachePolicy', 'budgets',
+  'formats',
+  'levels',
+  'threshold',
+  'minSaving',
+  'include',
+  'exclude',
+  'keepOriginals',
+  'cache',
+  'cacheEndpoint',
+  'cacheMaxBytes',
+  'concurrency',
+  'cachePolicy',
+  'budgets',
 ])
 
 function fail(message: string): never {
@@ -145,16 +159,22 @@ export function isResolvedCompressOptions(options: unknown): options is Resolved
  * Validates, merges with defaults and normalises. Fails naming the option and what it accepts.
  * A relative `cache` and the default cache are found from `cwd` (the project root).
  */
-export function resolveCompressOptions(options: CompressOptions = {}, cwd: string = process.cwd()): ResolvedCompressOptions {
+export function resolveCompressOptions(
+  options: CompressOptions = {},
+  cwd: string = process.cwd(),
+): ResolvedCompressOptions {
   for (const key of Object.keys(options)) {
     if (!OPTION_KEYS.has(key)) fail(unknownOptionMessage(key, OPTION_KEYS))
   }
   const formats = options.formats ?? [...DEFAULT_COMPRESS_OPTIONS.formats]
-  if (!Array.isArray(formats) || formats.length === 0) fail(`\`formats\` must be a non-empty array of ${ALL_FORMATS.join(', ')}.`)
+  if (!Array.isArray(formats) || formats.length === 0)
+    fail(`\`formats\` must be a non-empty array of ${ALL_FORMATS.join(', ')}.`)
   for (const format of formats) {
     if (!isFormat(format)) {
       const peer = peerFormatName(String(format))
-      fail(`Unknown format \`${String(format)}\` in \`formats\`${peer ? ` (use \`${peer}\`)` : ''}. Accepted: ${ALL_FORMATS.join(', ')}.`)
+      fail(
+        `Unknown format \`${String(format)}\` in \`formats\`${peer ? ` (use \`${peer}\`)` : ''}. Accepted: ${ALL_FORMATS.join(', ')}.`,
+      )
     }
   }
   const levels = { ...DEFAULT_COMPRESS_OPTIONS.levels }
@@ -167,31 +187,43 @@ export function resolveCompressOptions(options: CompressOptions = {}, cwd: strin
     levels[format] = level
   }
   const threshold = options.threshold ?? DEFAULT_COMPRESS_OPTIONS.threshold
-  if (!isNonNegativeInteger(threshold)) fail(`\`threshold\` is ${String(threshold)}; it must be a whole number of bytes >= 0.`)
+  if (!isNonNegativeInteger(threshold))
+    fail(`\`threshold\` is ${String(threshold)}; it must be a whole number of bytes >= 0.`)
   const minSaving = options.minSaving ?? DEFAULT_COMPRESS_OPTIONS.minSaving
-  if (typeof minSaving !== 'number' || !(minSaving >= 0 && minSaving < 1)) fail(`\`minSaving\` is ${String(minSaving)}; it must be a fraction from 0 to below 1.`)
+  if (typeof minSaving !== 'number' || !(minSaving >= 0 && minSaving < 1))
+    fail(`\`minSaving\` is ${String(minSaving)}; it must be a fraction from 0 to below 1.`)
   const concurrency = options.concurrency ?? availableParallelism()
-  if (!isNonNegativeInteger(concurrency) || concurrency < 1) fail(`\`concurrency\` is ${String(concurrency)}; it must be a whole number >= 1.`)
+  if (!isNonNegativeInteger(concurrency) || concurrency < 1)
+    fail(`\`concurrency\` is ${String(concurrency)}; it must be a whole number >= 1.`)
   const cacheMaxBytes = options.cacheMaxBytes ?? DEFAULT_COMPRESS_OPTIONS.cacheMaxBytes
-  if (!isNonNegativeInteger(cacheMaxBytes)) fail(`\`cacheMaxBytes\` is ${String(cacheMaxBytes)}; it must be a whole number of bytes >= 0.`)
+  if (!isNonNegativeInteger(cacheMaxBytes))
+    fail(`\`cacheMaxBytes\` is ${String(cacheMaxBytes)}; it must be a whole number of bytes >= 0.`)
   const patterns = (key: 'include' | 'exclude'): FilePattern[] => {
     const value: unknown = options[key]
     const list: unknown[] = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]
     for (const p of list) {
-      if (!((typeof p === 'string' && p !== '') || p instanceof RegExp)) fail(`\`${key}\` has ${JSON.stringify(p) ?? String(p)}; it takes globs ('assets/**/*.js') and RegExps (/\\.js$/), alone or in an array.`)
+      if (!((typeof p === 'string' && p !== '') || p instanceof RegExp))
+        fail(
+          `\`${key}\` has ${JSON.stringify(p) ?? String(p)}; it takes globs ('assets/**/*.js') and RegExps (/\\.js$/), alone or in an array.`,
+        )
     }
     return list as FilePattern[]
   }
   const include = patterns('include')
   const exclude = patterns('exclude')
   const cache = options.cache ?? true
-  if (typeof cache !== 'boolean' && typeof cache !== 'string') fail('`cache` must be true, false, a directory path or s3://bucket/prefix.')
-  if (options.cacheEndpoint !== undefined && typeof options.cacheEndpoint !== 'string') fail('`cacheEndpoint` must be a URL string such as http://127.0.0.1:9000.')
+  if (typeof cache !== 'boolean' && typeof cache !== 'string')
+    fail('`cache` must be true, false, a directory path or s3://bucket/prefix.')
+  if (options.cacheEndpoint !== undefined && typeof options.cacheEndpoint !== 'string')
+    fail('`cacheEndpoint` must be a URL string such as http://127.0.0.1:9000.')
   const sharedCache = isSharedCacheUrl(cache) ? parseSharedCacheUrl(cache, options.cacheEndpoint) : false
   const cacheDir = cache === false ? false : cache === true || sharedCache ? defaultCacheDir(cwd) : resolve(cwd, cache)
   const keepOriginals = options.keepOriginals ?? DEFAULT_COMPRESS_OPTIONS.keepOriginals
   if (typeof keepOriginals !== 'boolean') fail('`keepOriginals` must be true or false.')
-  if (!keepOriginals && !formats.includes('gzip')) fail('`keepOriginals: false` needs `gzip` in `formats`: servers decode the gzip variant for clients that accept no encoding.')
+  if (!keepOriginals && !formats.includes('gzip'))
+    fail(
+      '`keepOriginals: false` needs `gzip` in `formats`: servers decode the gzip variant for clients that accept no encoding.',
+    )
   const resolved: ResolvedCompressOptions = {
     formats: [...new Set(formats)],
     levels,

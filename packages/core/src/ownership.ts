@@ -1,7 +1,14 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { userError } from './errors.js'
-import { encodeWithCache, isWorthWriting, sha256Hex, skipReason, type FileJob, type FileJobContext } from './file-job.js'
+import {
+  encodeWithCache,
+  isWorthWriting,
+  sha256Hex,
+  skipReason,
+  type FileJob,
+  type FileJobContext,
+} from './file-job.js'
 import { CODECS, type Format } from './formats.js'
 import { withOpenFiles } from './open-files.js'
 
@@ -30,7 +37,11 @@ export interface OwnershipResult {
  * a file holding exactly the bytes preencode would write is adopted. Any other clash fails the
  * run with a message naming the file and the ways out.
  */
-export async function checkSidecarOwnership(ctx: FileJobContext, jobs: readonly FileJob[], foreign: ReadonlySet<string>): Promise<OwnershipResult> {
+export async function checkSidecarOwnership(
+  ctx: FileJobContext,
+  jobs: readonly FileJob[],
+  foreign: ReadonlySet<string>,
+): Promise<OwnershipResult> {
   const clashes: SidecarClash[] = []
   for (const job of jobs) {
     for (const format of ctx.options.formats) {
@@ -67,7 +78,13 @@ async function judge(ctx: FileJobContext, clash: SidecarClash): Promise<'adopt' 
 
 function clashError(root: string, clashes: readonly SidecarClash[]): Error {
   const [first] = clashes
-  const more = clashes.length > 1 ? ` (and ${clashes.length - 1} more: ${clashes.slice(1, 4).map((c) => c.path).join(', ')}${clashes.length > 4 ? ', …' : ''})` : ''
+  const more =
+    clashes.length > 1
+      ? ` (and ${clashes.length - 1} more: ${clashes
+          .slice(1, 4)
+          .map((c) => c.path)
+          .join(', ')}${clashes.length > 4 ? ', …' : ''})`
+      : ''
   return userError(
     'core',
     `${join(root, first!.path)} is in the way: preencode would write the ${first!.format} variant of ${first!.original} there, ` +

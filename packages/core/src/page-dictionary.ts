@@ -37,7 +37,15 @@ export interface PageDictionaryResult {
  */
 export async function preparePageDictionary(dir: string, size: number): Promise<PageDictionaryResult | undefined> {
   const started = performance.now()
-  const pages = (await glob(['**/*.html'], { cwd: dir, onlyFiles: true, dot: false, expandDirectories: false, ignore: ['**/*.dict/**', '**/node_modules/**'] })).sort()
+  const pages = (
+    await glob(['**/*.html'], {
+      cwd: dir,
+      onlyFiles: true,
+      dot: false,
+      expandDirectories: false,
+      ignore: ['**/*.dict/**', '**/node_modules/**'],
+    })
+  ).sort()
   if (pages.length < MIN_PAGES) return undefined
   const samples: Buffer[] = []
   let linked = 0
@@ -77,4 +85,3 @@ function addLink(html: string, href: string): string {
 export function isPageDictionary(relativePath: string): boolean {
   return relativePath === PAGE_DICTIONARY_PATH
 }
-

@@ -14,19 +14,23 @@ const PEER_OPTIONS: Readonly<Record<string, string>> = {
   minRatio: 'use `minSaving` (the fraction saved: minRatio 0.8 is minSaving 0.2)',
   filename: 'remove it: variants are always named `<file>.gz`, `.br`, `.zst`, where servers look for them',
   ext: 'remove it: variants are always named `<file>.gz`, `.br`, `.zst`, where servers look for them',
-  test: 'use `include` (globs or RegExps, as in Rollup\'s createFilter)',
-  filter: 'use `include` / `exclude` (globs or RegExps, as in Rollup\'s createFilter)',
-  logLevel: "use `report: false` (plugin) or `--quiet` (CLI)",
+  test: "use `include` (globs or RegExps, as in Rollup's createFilter)",
+  filter: "use `include` / `exclude` (globs or RegExps, as in Rollup's createFilter)",
+  logLevel: 'use `report: false` (plugin) or `--quiet` (CLI)',
   verbose: "use `report: true | false | 'json'` (plugin) or `--quiet` (CLI)",
   scheduler: 'use `concurrency` (files compressed at once)',
   artifacts: 'remove it: every file in the output is compressed, files other plugins copy included',
   disable: 'leave `preencode()` out of the plugin list instead',
-  success: 'remove it: read the report (`report: \'json\'` gives it as JSON)',
+  success: "remove it: read the report (`report: 'json'` gives it as JSON)",
 }
 
 /** Format names other tools use, and the name here. */
 const PEER_FORMATS: Readonly<Record<string, string>> = {
-  gz: 'gzip', br: 'brotli', brotliCompress: 'brotli', zstandard: 'zstd', zst: 'zstd',
+  gz: 'gzip',
+  br: 'brotli',
+  brotliCompress: 'brotli',
+  zstandard: 'zstd',
+  zst: 'zstd',
 }
 
 /** The hint for an option another plugin spells differently; undefined when there is none. */
@@ -42,6 +46,7 @@ export function peerFormatName(name: string): string | undefined {
 /** The unknown-option message: the peer's equivalent when there is one, else the known names. */
 export function unknownOptionMessage(key: string, known: Iterable<string>): string {
   const hint = peerOptionHint(key)
-  if (hint) return `Unknown option \`${key}\` (another plugin's name): ${hint}. See docs/migrating-from-vite-plugin-compression2.md.`
+  if (hint)
+    return `Unknown option \`${key}\` (another plugin's name): ${hint}. See docs/migrating-from-vite-plugin-compression2.md.`
   return `Unknown option \`${key}\`. Known options: ${[...known].join(', ')}.`
 }

@@ -69,12 +69,16 @@ class Gate {
   private head = 0
 
   constructor(private readonly signal: AbortSignal | undefined) {
-    signal?.addEventListener('abort', () => {
-      const waiting = this.queue.slice(this.head)
-      this.queue = []
-      this.head = 0
-      for (const waiter of waiting) waiter.reject(signal.reason)
-    }, { once: true })
+    signal?.addEventListener(
+      'abort',
+      () => {
+        const waiting = this.queue.slice(this.head)
+        this.queue = []
+        this.head = 0
+        for (const waiter of waiting) waiter.reject(signal.reason)
+      },
+      { once: true },
+    )
   }
 
   wait(admit: () => boolean): Promise<void> {

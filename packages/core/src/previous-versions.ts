@@ -33,7 +33,13 @@ const DEPLOY_STATE_FILENAME = '.preencode-deploy-state.json'
 
 /** A relative POSIX path that stays inside its root: no `..`, no absolute path, no NUL. */
 export function isSafeRelativePath(path: string): boolean {
-  return path !== '' && !path.startsWith('/') && !path.includes('\\') && !path.includes('\0') && !path.split('/').some((s) => s === '..' || s === '.' || s === '')
+  return (
+    path !== '' &&
+    !path.startsWith('/') &&
+    !path.includes('\\') &&
+    !path.includes('\0') &&
+    !path.split('/').some((s) => s === '..' || s === '.' || s === '')
+  )
 }
 
 async function readText(path: string): Promise<string | undefined> {
@@ -70,7 +76,12 @@ export function folderVersionSource(dir: string): PreviousVersionSource {
       const versions: PreviousVersion[] = []
       const add = (path: string, generation: number, sha256?: unknown): void => {
         if (isSafeRelativePath(path) && (versionedAsset(path) || isPageDictionary(path))) {
-          versions.push({ path, generation, read: reader(dir, path), ...(typeof sha256 === 'string' ? { sha256 } : {}) })
+          versions.push({
+            path,
+            generation,
+            read: reader(dir, path),
+            ...(typeof sha256 === 'string' ? { sha256 } : {}),
+          })
         }
       }
       const stateText = await readText(join(dir, DEPLOY_STATE_FILENAME))
@@ -85,7 +96,9 @@ export function folderVersionSource(dir: string): PreviousVersionSource {
         return versions
       }
       const manifestText = await readText(join(dir, MANIFEST_FILENAME))
-      const files = (manifestText === undefined ? undefined : (parseJson(manifestText) as { files?: unknown } | undefined))?.files
+      const files = (
+        manifestText === undefined ? undefined : (parseJson(manifestText) as { files?: unknown } | undefined)
+      )?.files
       if (Array.isArray(files)) {
         kind = 'manifest'
         for (const file of files) {
@@ -95,7 +108,8 @@ export function folderVersionSource(dir: string): PreviousVersionSource {
         return versions
       }
       kind = 'files'
-      for (const path of await glob(['**/*'], { cwd: dir, onlyFiles: true, dot: false, expandDirectories: false })) add(path, 0)
+      for (const path of await glob(['**/*'], { cwd: dir, onlyFiles: true, dot: false, expandDirectories: false }))
+        add(path, 0)
       return versions
     },
   }

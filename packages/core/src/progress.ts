@@ -83,7 +83,12 @@ export function createProgress(stream: ProgressStream, options: ProgressOptions 
 }
 
 /** `[ 42%] 80/659 · 1.20 MB/s · 1m 12s left`; without bytes, `[80/659]`. */
-export function progressStatus(done: number, total: number, bytes: ProgressBytes | undefined, elapsedMs: number): string {
+export function progressStatus(
+  done: number,
+  total: number,
+  bytes: ProgressBytes | undefined,
+  elapsedMs: number,
+): string {
   if (bytes === undefined || bytes.total <= 0) return `[${done}/${total}]`
   const percent = Math.min(100, Math.floor((bytes.done / bytes.total) * 100))
   const parts = [`[${String(percent).padStart(3)}%] ${done}/${total}`]

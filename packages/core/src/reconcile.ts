@@ -51,7 +51,9 @@ export async function reconcileManifest(dir: string, run: CompressRun = {}): Pro
   const total = drift.changed.length + drift.added.length + drift.removed.length + drift.damaged.length
   if (total === 0) return { manifest, drift, recompressed: false }
   const logger: CompressLogger = run.logger ?? { info() {}, warn() {} }
-  logger.info(`the manifest of ${root} is out of date with the files (${describeDrift(drift)}); compressing again first`)
+  logger.info(
+    `the manifest of ${root} is out of date with the files (${describeDrift(drift)}); compressing again first`,
+  )
   const { manifest: fresh } = await compressDirectory(root, optionsFromManifest(manifest), run)
   return { manifest: fresh, drift, recompressed: true }
 }
@@ -98,7 +100,11 @@ export async function manifestDrift(root: string, manifest: Manifest): Promise<M
   return drift
 }
 
-async function compareFile(root: string, file: ManifestFile, variantsOnDisk: ReadonlySet<string>): Promise<'changed' | 'damaged' | undefined> {
+async function compareFile(
+  root: string,
+  file: ManifestFile,
+  variantsOnDisk: ReadonlySet<string>,
+): Promise<'changed' | 'damaged' | undefined> {
   for (const variant of file.variants) {
     if (!variantsOnDisk.has(variant.path)) return 'damaged'
     const info = await stat(join(root, variant.path)).catch(() => undefined)
@@ -115,13 +121,21 @@ async function compareFile(root: string, file: ManifestFile, variantsOnDisk: Rea
 }
 
 function sha256OfFile(path: string): Promise<string> {
-  return withOpenFiles(1, () => new Promise<string>((done, reject) => {
-    const hash = createHash('sha256')
-    let digest: string | undefined
-    createReadStream(path)
-      .on('data', (chunk) => hash.update(chunk))
-      .on('error', reject)
-      .on('end', () => { digest = hash.digest('hex') })
-      .on('close', () => { if (digest !== undefined) done(digest) })
-  }))
+  return withOpenFiles(
+    1,
+    () =>
+      new Promise<string>((done, reject) => {
+        const hash = createHash('sha256')
+        let digest: string | undefined
+        createReadStream(path)
+          .on('data', (chunk) => hash.update(chunk))
+          .on('error', reject)
+          .on('end', () => {
+            digest = hash.digest('hex')
+          })
+          .on('close', () => {
+            if (digest !== undefined) done(digest)
+          })
+      }),
+  )
 }

@@ -106,7 +106,14 @@ export function buildReport(manifest: Manifest, counters: ReportCounters, top = 
       bytesBefore += file.size
       bytesAfter += variant.size
     }
-    return { format, files, bytesBefore, bytesAfter, savedPercent: percentSaved(bytesBefore, bytesAfter), rejected: counters.rejected[format] ?? 0 }
+    return {
+      format,
+      files,
+      bytesBefore,
+      bytesAfter,
+      savedPercent: percentSaved(bytesBefore, bytesAfter),
+      rejected: counters.rejected[format] ?? 0,
+    }
   })
   const compressed = manifest.files.filter((f) => f.variants.length > 0)
   const largest = [...compressed]
@@ -123,7 +130,12 @@ export function buildReport(manifest: Manifest, counters: ReportCounters, top = 
     variantsUnchanged: counters.variantsUnchanged,
     largest,
     durationMs: Math.round(counters.durationMs),
-    cache: { enabled: counters.cacheEnabled, hits: counters.cacheHits, misses: counters.cacheMisses, prunedEntries: counters.prunedEntries },
+    cache: {
+      enabled: counters.cacheEnabled,
+      hits: counters.cacheHits,
+      misses: counters.cacheMisses,
+      prunedEntries: counters.prunedEntries,
+    },
     skipped: { ...counters.skipped },
     removed: { staleVariants: counters.staleVariants, tempFiles: counters.tempFiles },
     originalsRemoved: { ...counters.originalsRemoved },
@@ -183,7 +195,13 @@ export function formatReport(report: CompressReport, options: FormatReportOption
 
   const rows: string[][] = [['format', 'files', 'before', 'after', 'saved']]
   for (const f of report.formats) {
-    rows.push([f.format, String(f.files), formatBytes(f.bytesBefore), formatBytes(f.bytesAfter), `${f.savedPercent.toFixed(1)}%`])
+    rows.push([
+      f.format,
+      String(f.files),
+      formatBytes(f.bytesBefore),
+      formatBytes(f.bytesAfter),
+      `${f.savedPercent.toFixed(1)}%`,
+    ])
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
   rows.forEach((row, index) => {
@@ -200,16 +218,24 @@ export function formatReport(report: CompressReport, options: FormatReportOption
         .sort((a, b) => ALL_FORMATS.indexOf(a.format) - ALL_FORMATS.indexOf(b.format))
         .map((v) => `${CODECS[v.format].extension.slice(1)} ${formatBytes(v.size)}`)
         .join('  ')
-      lines.push(`    ${truncateMiddle(printablePath(file.path), pathWidth).padEnd(pathWidth)}  ${formatBytes(file.size).padStart(9)}  ${variants}`)
+      lines.push(
+        `    ${truncateMiddle(printablePath(file.path), pathWidth).padEnd(pathWidth)}  ${formatBytes(file.size).padStart(9)}  ${variants}`,
+      )
     }
   }
 
-  const skipped = Object.entries(report.skipped).filter(([, n]) => n > 0).map(([reason, n]) => `${n} ${reason.replace('-', ' ')}`)
+  const skipped = Object.entries(report.skipped)
+    .filter(([, n]) => n > 0)
+    .map(([reason, n]) => `${n} ${reason.replace('-', ' ')}`)
   if (skipped.length > 0) lines.push(`  skipped: ${skipped.join(', ')}`)
   const housekeeping: string[] = []
   if (report.removed.staleVariants > 0) housekeeping.push(`${report.removed.staleVariants} stale variants removed`)
-  if (report.removed.tempFiles > 0) housekeeping.push(`${report.removed.tempFiles} temp files of an interrupted run removed`)
-  if (report.originalsRemoved.files > 0) housekeeping.push(`${report.originalsRemoved.files} originals removed (keepOriginals: false), ${formatBytes(report.originalsRemoved.bytes)} freed`)
+  if (report.removed.tempFiles > 0)
+    housekeeping.push(`${report.removed.tempFiles} temp files of an interrupted run removed`)
+  if (report.originalsRemoved.files > 0)
+    housekeeping.push(
+      `${report.originalsRemoved.files} originals removed (keepOriginals: false), ${formatBytes(report.originalsRemoved.bytes)} freed`,
+    )
   if (housekeeping.length > 0) lines.push(`  ${housekeeping.join('; ')}`)
   if (report.budgets) lines.push(formatBudgetTable(report.budgets))
   return lines.join('\n')

@@ -15,14 +15,20 @@ export function openRunCache(options: ResolvedCompressOptions, logger: CompressL
   let writeErrors = 0
   const local = openCache(options.cacheDir, options.cacheMaxBytes, {
     onWriteError: (error) => {
-      if (writeErrors++ === 0) logger.warn(`cannot write to the cache at ${String(options.cacheDir)} (${(error as Error).message}); this run goes on, the next one will compress again`)
+      if (writeErrors++ === 0)
+        logger.warn(
+          `cannot write to the cache at ${String(options.cacheDir)} (${(error as Error).message}); this run goes on, the next one will compress again`,
+        )
     },
   })
   const location = options.sharedCache
   if (location === false) return { cache: local, summary: () => undefined }
   const shared: SharedCompressionCache = withSharedCache(local, () => openS3Store(location), {
     onUnavailable: (error, operation) => {
-      const why = (error as Error)?.name && (error as Error).name !== 'Error' ? `${(error as Error).name}: ${(error as Error).message}` : (error as Error)?.message ?? String(error)
+      const why =
+        (error as Error)?.name && (error as Error).name !== 'Error'
+          ? `${(error as Error).name}: ${(error as Error).message}`
+          : ((error as Error)?.message ?? String(error))
       logger.warn(
         operation === 'read'
           ? `the shared cache ${location.url} cannot be read (${why}); compressing locally, the build goes on`

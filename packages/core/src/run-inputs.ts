@@ -9,9 +9,16 @@ import { MANIFEST_FILENAME, readManifest, type Manifest } from './manifest.js'
 export async function assertDirectory(root: string): Promise<void> {
   const info = await stat(root).catch((cause: unknown) => {
     const code = (cause as NodeJS.ErrnoException).code
-    throw userError('core', code === 'ENOENT' ? `Directory ${root} does not exist.` : `Cannot read directory ${root}: ${code ?? String(cause)}.`, { cause, code: 'BAD_INPUT' })
+    throw userError(
+      'core',
+      code === 'ENOENT'
+        ? `Directory ${root} does not exist.`
+        : `Cannot read directory ${root}: ${code ?? String(cause)}.`,
+      { cause, code: 'BAD_INPUT' },
+    )
   })
-  if (!info.isDirectory()) throw userError('core', `${root} is not a directory; pass the build output folder.`, { code: 'BAD_INPUT' })
+  if (!info.isDirectory())
+    throw userError('core', `${root} is not a directory; pass the build output folder.`, { code: 'BAD_INPUT' })
 }
 
 /** A missing previous manifest is normal (first run); a broken one is worth a warning, not a failure. */

@@ -4,7 +4,11 @@
  * leave uploads running behind an error it already reported. (Deploy targets and verify use it;
  * the compression pool is `WorkPool`, which also bounds bytes.)
  */
-export async function runPool<T>(items: readonly T[], concurrency: number, task: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function runPool<T>(
+  items: readonly T[],
+  concurrency: number,
+  task: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0
   let failure: { error: unknown } | undefined
   const worker = async (): Promise<void> => {

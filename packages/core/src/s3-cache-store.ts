@@ -26,12 +26,19 @@ type S3Sdk = typeof import('@aws-sdk/client-s3')
  * cache need not install it. Credentials come from the SDK's standard chain (environment,
  * shared files, SSO, instance roles) and are never printed.
  */
-export async function openS3Store(location: SharedCacheLocation, env: NodeJS.ProcessEnv = process.env): Promise<RemoteStore> {
+export async function openS3Store(
+  location: SharedCacheLocation,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RemoteStore> {
   let sdk: S3Sdk
   try {
     sdk = await import('@aws-sdk/client-s3')
   } catch (cause) {
-    throw userError('cache', `The shared cache ${location.url} needs @aws-sdk/client-s3: install it beside preencode (npm i -D @aws-sdk/client-s3).`, { cause, code: 'UNSUPPORTED_RUNTIME' })
+    throw userError(
+      'cache',
+      `The shared cache ${location.url} needs @aws-sdk/client-s3: install it beside preencode (npm i -D @aws-sdk/client-s3).`,
+      { cause, code: 'UNSUPPORTED_RUNTIME' },
+    )
   }
   const client: S3Client = new sdk.S3Client({
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
@@ -49,19 +56,28 @@ export async function openS3Store(location: SharedCacheLocation, env: NodeJS.Pro
   const objectKey = (key: string): string => `${location.prefix}${key}`
   return {
     description: `${location.url}${location.endpoint ? ` (endpoint ${location.endpoint})` : ''}`,
-    get: (key) => limit(async () => {
-      try {
-        const response = await client.send(new sdk.GetObjectCommand({ Bucket: location.bucket, Key: objectKey(key) }))
-        if (!response.Body) return undefined
-        return Buffer.from(await response.Body.transformToByteArray())
-      } catch (error) {
-        if (isNotFound(error)) return undefined
-        throw error
-      }
-    }),
-    put: (key, body) => limit(async () => {
-      await client.send(new sdk.PutObjectCommand({ Bucket: location.bucket, Key: objectKey(key), Body: body, ContentType: 'application/octet-stream' }))
-    }),
+    get: (key) =>
+      limit(async () => {
+        try {
+          const response = await client.send(new sdk.GetObjectCommand({ Bucket: location.bucket, Key: objectKey(key) }))
+          if (!response.Body) return undefined
+          return Buffer.from(await response.Body.transformToByteArray())
+        } catch (error) {
+          if (isNotFound(error)) return undefined
+          throw error
+        }
+      }),
+    put: (key, body) =>
+      limit(async () => {
+        await client.send(
+          new sdk.PutObjectCommand({
+            Bucket: location.bucket,
+            Key: objectKey(key),
+            Body: body,
+            ContentType: 'application/octet-stream',
+          }),
+        )
+      }),
     close: () => client.destroy(),
   }
 }

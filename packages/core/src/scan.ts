@@ -70,9 +70,12 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
   // plugin: globs and RegExps against the path; `include`, when given, is the whole set.
   const include = options.include ?? []
   const matchesInclude = include.length > 0 ? createFilter(include, null, { resolve: false }) : () => false
-  const matchesExclude = (options.exclude ?? []).length > 0 ? createFilter(options.exclude, null, { resolve: false }) : () => false
+  const matchesExclude =
+    (options.exclude ?? []).length > 0 ? createFilter(options.exclude, null, { resolve: false }) : () => false
   const included = new Set(walked.files.filter((path) => matchesInclude(path)))
-  const excluded = new Set(walked.files.filter((path) => matchesExclude(path) || (include.length > 0 && !included.has(path))))
+  const excluded = new Set(
+    walked.files.filter((path) => matchesExclude(path) || (include.length > 0 && !included.has(path))),
+  )
 
   const tempFiles: string[] = []
   const recorded = new Set<string>()
@@ -87,7 +90,8 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
     if (path === MANIFEST_FILENAME) continue
     if (TEMP_FILE_PATTERN.test(path)) tempFiles.push(path)
     // Deltas (`app.js.dict/<hash>.js.dcb`, RFC 9842) are derived files like sidecars.
-    else if (recorded.has(path) && (formatOfVariantPath(path) !== undefined || originalOfDeltaPath(path) !== undefined)) variants.push(path)
+    else if (recorded.has(path) && (formatOfVariantPath(path) !== undefined || originalOfDeltaPath(path) !== undefined))
+      variants.push(path)
     else originals.push(path)
   }
   originals.sort()

@@ -24,9 +24,15 @@ export function parseShard(text: string, flag = '--shard'): Shard {
  * files, so the shards are disjoint and together cover every file, with no coordination.
  * `costOf` weighs a job (default: its bytes); files that will not be encoded weigh nothing.
  */
-export function shardJobs<T extends { path: string; weight: number }>(jobs: readonly T[], shard: Shard, costOf: (job: T) => number = (job) => job.weight): T[] {
+export function shardJobs<T extends { path: string; weight: number }>(
+  jobs: readonly T[],
+  shard: Shard,
+  costOf: (job: T) => number = (job) => job.weight,
+): T[] {
   const costs = new Map(jobs.map((job) => [job, costOf(job)]))
-  const ordered = [...jobs].sort((a, b) => costs.get(b)! - costs.get(a)! || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  const ordered = [...jobs].sort(
+    (a, b) => costs.get(b)! - costs.get(a)! || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+  )
   const loads = new Array<number>(shard.count).fill(0)
   const mine: T[] = []
   for (const job of ordered) {

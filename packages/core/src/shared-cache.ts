@@ -40,7 +40,11 @@ const HEADER_BYTES = MAGIC.length + 32
 const debug = createDebug('preencode:cache')
 
 /** `openStore` runs on first use, so `@aws-sdk/client-s3` is loaded only when a run needs it. */
-export function withSharedCache(local: CompressionCache, openStore: () => Promise<RemoteStore>, hooks: SharedCacheHooks = {}): SharedCompressionCache {
+export function withSharedCache(
+  local: CompressionCache,
+  openStore: () => Promise<RemoteStore>,
+  hooks: SharedCacheHooks = {},
+): SharedCompressionCache {
   let store: Promise<RemoteStore> | undefined
   let readable = true
   let writable = true
@@ -99,7 +103,10 @@ export function withSharedCache(local: CompressionCache, openStore: () => Promis
 
     close() {
       local.close?.()
-      void store?.then((s) => s.close(), () => {})
+      void store?.then(
+        (s) => s.close(),
+        () => {},
+      )
     },
   }
 }

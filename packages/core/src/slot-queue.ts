@@ -38,15 +38,19 @@ export class SlotQueue {
     private readonly signal: AbortSignal | undefined,
     private readonly onGrant: (running: number) => void,
   ) {
-    signal?.addEventListener('abort', () => {
-      const waiting = this.heap
-      this.heap = []
-      for (const reservation of waiting) {
-        if (reservation.state !== 'queued') continue
-        reservation.state = 'released'
-        reservation.refuse(signal.reason)
-      }
-    }, { once: true })
+    signal?.addEventListener(
+      'abort',
+      () => {
+        const waiting = this.heap
+        this.heap = []
+        for (const reservation of waiting) {
+          if (reservation.state !== 'queued') continue
+          reservation.state = 'released'
+          reservation.refuse(signal.reason)
+        }
+      },
+      { once: true },
+    )
   }
 
   reserve(priority = 0): SlotTicket {

@@ -52,14 +52,16 @@ export interface UseAsDictionaryFields {
 
 /** RFC 8941 sf-string: printable ASCII, `"` and `\` escaped. */
 function sfString(value: string, what: string): string {
-  if (!/^[\x20-\x7e]*$/.test(value)) throw new TypeError(`Use-As-Dictionary ${what} must be printable ASCII: ${JSON.stringify(value)}`)
+  if (!/^[\x20-\x7e]*$/.test(value))
+    throw new TypeError(`Use-As-Dictionary ${what} must be printable ASCII: ${JSON.stringify(value)}`)
   return `"${value.replace(/[\\"]/g, '\\$&')}"`
 }
 
 /** The `Use-As-Dictionary` header value, e.g. `match="index-*.js"` (RFC 9842 §2.1, an sf-dictionary). */
 export function useAsDictionaryHeader(match: string, fields: UseAsDictionaryFields = {}): string {
   const parts = [`match=${sfString(match, 'match')}`]
-  if (fields.matchDest !== undefined) parts.push(`match-dest=(${fields.matchDest.map((d) => sfString(d, 'match-dest')).join(' ')})`)
+  if (fields.matchDest !== undefined)
+    parts.push(`match-dest=(${fields.matchDest.map((d) => sfString(d, 'match-dest')).join(' ')})`)
   if (fields.id !== undefined) {
     if (fields.id.length > 1024) throw new TypeError('Use-As-Dictionary id is limited to 1024 characters')
     parts.push(`id=${sfString(fields.id, 'id')}`)

@@ -36,7 +36,9 @@ function siteDir(cacheDir: string, root: string): string {
 async function readHistory(dir: string): Promise<History> {
   try {
     const parsed = JSON.parse(await readFile(join(dir, 'history.json'), 'utf8')) as Partial<History>
-    return Array.isArray(parsed.builds) ? { builds: parsed.builds.filter((b) => b && typeof b.files === 'object') } : { builds: [] }
+    return Array.isArray(parsed.builds)
+      ? { builds: parsed.builds.filter((b) => b && typeof b.files === 'object') }
+      : { builds: [] }
   } catch {
     return { builds: [] }
   }
@@ -74,7 +76,12 @@ export function cacheVersionSource(cacheDir: string, root: string): PreviousVers
  * Records this build's versioned assets as the newest generation (unless it equals the last
  * one) and drops builds and blobs beyond `keep`.
  */
-export async function rememberVersions(cacheDir: string, root: string, files: readonly RememberedFile[], keep: number): Promise<void> {
+export async function rememberVersions(
+  cacheDir: string,
+  root: string,
+  files: readonly RememberedFile[],
+  keep: number,
+): Promise<void> {
   const dir = siteDir(cacheDir, root)
   const history = await readHistory(dir)
   const current: Record<string, string> = {}
@@ -86,7 +93,10 @@ export async function rememberVersions(cacheDir: string, root: string, files: re
   for (const file of files) {
     if (!known.has(file.sha256)) await writeFileAtomically(join(dir, 'blobs', file.sha256), await file.read())
   }
-  const builds = [{ time: Date.now(), files: current }, ...history.builds].slice(0, Math.min(keep, MAX_REMEMBERED_BUILDS))
+  const builds = [{ time: Date.now(), files: current }, ...history.builds].slice(
+    0,
+    Math.min(keep, MAX_REMEMBERED_BUILDS),
+  )
   await writeFileAtomically(join(dir, 'history.json'), `${JSON.stringify({ builds } satisfies History)}\n`)
   const named = new Set(builds.flatMap((b) => Object.values(b.files)))
   for (const name of await readdir(join(dir, 'blobs')).catch(() => [] as string[])) {

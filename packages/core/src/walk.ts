@@ -65,8 +65,15 @@ export async function walkDirectory(root: string, skip: readonly string[] = []):
         const dir = pending.pop()!
         active++
         visit(dir).then(
-          () => { active--; pump() },
-          (error: unknown) => { active--; failure ??= error; pump() },
+          () => {
+            active--
+            pump()
+          },
+          (error: unknown) => {
+            active--
+            failure ??= error
+            pump()
+          },
         )
       }
       if (active === 0 && (pending.length === 0 || failure !== undefined)) resolve()

@@ -16,10 +16,21 @@ import { cacheKey, openCache, type CompressionCache } from './cache.js'
 import { deltaPath, originalOfDeltaPath, DELTA_DIRECTORY_SUFFIX } from './delta-paths.js'
 import type { ResolvedDeltaOptions } from './delta-options.js'
 import type { DeltaFileReport, DeltaReport } from './delta-report.js'
-import { acceptsDictionary, assertDictionarySupport, dictionaryEncoderParams, encodeWithDictionaryParams, type DictionaryEncoding } from './dictionary-codecs.js'
+import {
+  acceptsDictionary,
+  assertDictionarySupport,
+  dictionaryEncoderParams,
+  encodeWithDictionaryParams,
+  type DictionaryEncoding,
+} from './dictionary-codecs.js'
 import { MANIFEST_FILENAME, type Manifest, type ManifestDelta, type ManifestFile } from './manifest.js'
 import { WorkPool } from './pool.js'
-import { folderVersionSource, isSafeRelativePath, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
+import {
+  folderVersionSource,
+  isSafeRelativePath,
+  type PreviousVersion,
+  type PreviousVersionSource,
+} from './previous-versions.js'
 import { isPageDictionary, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST } from './page-dictionary.js'
 import { versionedAsset } from './use-as-dictionary.js'
 import { cacheVersionSource, rememberVersions } from './version-store.js'
@@ -47,13 +58,24 @@ export interface WriteDeltasResult {
 }
 
 /** Adds deltas to the site at `dir` described by `manifest` (as `compressDirectory` left it). */
-export async function writeDeltas(dir: string, manifest: Manifest, options: ResolvedDeltaOptions, context: WriteDeltasContext): Promise<WriteDeltasResult> {
+export async function writeDeltas(
+  dir: string,
+  manifest: Manifest,
+  options: ResolvedDeltaOptions,
+  context: WriteDeltasContext,
+): Promise<WriteDeltasResult> {
   assertDictionarySupport('deltas')
   const started = performance.now()
   const root = resolve(dir)
   const cache = openCache(context.cacheDir, context.cacheMaxBytes ?? 256 * 1024 * 1024)
   const pool = new WorkPool({ ...(context.concurrency === undefined ? {} : { concurrency: context.concurrency }) })
-  const source = context.source ?? (options.previous !== undefined ? folderVersionSource(options.previous) : context.cacheDir !== false ? cacheVersionSource(context.cacheDir, root) : undefined)
+  const source =
+    context.source ??
+    (options.previous !== undefined
+      ? folderVersionSource(options.previous)
+      : context.cacheDir !== false
+        ? cacheVersionSource(context.cacheDir, root)
+        : undefined)
   const previous = withoutThisBuild(source ? await source.list() : [], manifest)
   const byKey = new Map<string, PreviousVersion[]>()
   for (const version of previous) {
@@ -74,10 +96,16 @@ export async function writeDeltas(dir: string, manifest: Manifest, options: Reso
   const fileReports: DeltaFileReport[] = []
   const pageReports: DeltaFileReport[] = []
   // Deltas and announcements are recomputed from scratch: drop what an earlier run recorded.
-  const files: ManifestFile[] = manifest.files.map(({ deltas: _d, useAsDictionary: _u, matchDest: _m, ...file }) => file)
+  const files: ManifestFile[] = manifest.files.map(
+    ({ deltas: _d, useAsDictionary: _u, matchDest: _m, ...file }) => file,
+  )
 
   /** Writes `file`'s deltas against `candidates` (newest first); reports the newest one's smallest. */
-  const deltasAgainst = async (file: ManifestFile, candidates: readonly PreviousVersion[], reports: DeltaFileReport[]): Promise<void> => {
+  const deltasAgainst = async (
+    file: ManifestFile,
+    candidates: readonly PreviousVersion[],
+    reports: DeltaFileReport[],
+  ): Promise<void> => {
     const data = await readFile(join(root, file.path))
     const best = Math.min(file.size, ...file.variants.map((v) => v.size))
     const deltas: ManifestDelta[] = []
@@ -102,7 +130,14 @@ export async function writeDeltas(dir: string, manifest: Manifest, options: Reso
         await writeFileAtomically(join(root, path), body, file.mtimeMs)
         keep.add(path)
         counters.written++
-        deltas.push({ encoding, dictionary: id, dictionaryPath: version.path, path, size: body.byteLength, sha256: createHash('sha256').update(body).digest('hex') })
+        deltas.push({
+          encoding,
+          dictionary: id,
+          dictionaryPath: version.path,
+          path,
+          size: body.byteLength,
+          sha256: createHash('sha256').update(body).digest('hex'),
+        })
       }
     }
     if (deltas.length === 0) return
@@ -137,10 +172,21 @@ export async function writeDeltas(dir: string, manifest: Manifest, options: Reso
     pageDictionary.useAsDictionary = PAGE_DICTIONARY_MATCH
     pageDictionary.matchDest = [...PAGE_DICTIONARY_MATCH_DEST]
     // The dictionary of this build, then those visitors may still hold from earlier ones.
-    const current: PreviousVersion = { path: pageDictionary.path, generation: -1, read: () => readFile(join(root, pageDictionary.path)) }
-    const candidates = [current, ...pickDictionaries(previous.filter((v) => isPageDictionary(v.path)).map((v) => ({ ...v, path: `${v.path}@${v.generation}` })), options.versions)]
+    const current: PreviousVersion = {
+      path: pageDictionary.path,
+      generation: -1,
+      read: () => readFile(join(root, pageDictionary.path)),
+    }
+    const candidates = [
+      current,
+      ...pickDictionaries(
+        previous.filter((v) => isPageDictionary(v.path)).map((v) => ({ ...v, path: `${v.path}@${v.generation}` })),
+        options.versions,
+      ),
+    ]
     for (const file of files) {
-      if (file.originalOnDisk && file.cacheClass === 'html' && /\.html?$/i.test(file.path)) jobs.push(deltasAgainst(file, candidates, pageReports))
+      if (file.originalOnDisk && file.cacheClass === 'html' && /\.html?$/i.test(file.path))
+        jobs.push(deltasAgainst(file, candidates, pageReports))
     }
   }
   await Promise.all(jobs)
@@ -149,7 +195,9 @@ export async function writeDeltas(dir: string, manifest: Manifest, options: Reso
   const next: Manifest = { ...manifest, files }
   await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(next, null, 2)}\n`)
   if (options.remember && context.cacheDir !== false) {
-    const remembered = files.filter((f) => f.useAsDictionary !== undefined).map((f) => ({ path: f.path, sha256: f.sha256, read: () => readFile(join(root, f.path)) }))
+    const remembered = files
+      .filter((f) => f.useAsDictionary !== undefined)
+      .map((f) => ({ path: f.path, sha256: f.sha256, read: () => readFile(join(root, f.path)) }))
     await rememberVersions(context.cacheDir, root, remembered, options.versions)
   }
   if (counters.misses > 0) await cache.prune()
@@ -169,7 +217,11 @@ export async function writeDeltas(dir: string, manifest: Manifest, options: Reso
       cacheHits: counters.hits,
       cacheMisses: counters.misses,
       durationMs: performance.now() - started,
-      totals: { brotliBytes: sum((f) => f.brotliBytes), deltaBytes: sum((f) => f.deltaBytes), originalBytes: sum((f) => f.originalBytes) },
+      totals: {
+        brotliBytes: sum((f) => f.brotliBytes),
+        deltaBytes: sum((f) => f.deltaBytes),
+        originalBytes: sum((f) => f.originalBytes),
+      },
     },
   }
 }
@@ -184,7 +236,8 @@ function withoutThisBuild(versions: PreviousVersion[], manifest: Manifest): Prev
   // A hashed name implies its content; the page dictionary's stable name does not: compare bytes
   // where the source knows them, and never take an unknown page dictionary for this build's.
   const sameFile = (f: { path: string; sha256: string }): boolean =>
-    newest.has(f.path) && (newest.get(f.path) === undefined ? !isPageDictionary(f.path) : newest.get(f.path) === f.sha256)
+    newest.has(f.path) &&
+    (newest.get(f.path) === undefined ? !isPageDictionary(f.path) : newest.get(f.path) === f.sha256)
   const same = newest.size > 0 && newest.size === current.length && current.every(sameFile)
   return same ? versions.filter((v) => v.generation > 0).map((v) => ({ ...v, generation: v.generation - 1 })) : versions
 }
@@ -216,7 +269,11 @@ async function encodeCached(
   const level = encoding === 'dcb' ? (levels?.brotli ?? 11) : (levels?.zstd ?? 19)
   const params = dictionaryEncoderParams(encoding, data.byteLength, dictionary.byteLength, { level, path: file.path })
   // The key covers both inputs: the new file and the dictionary.
-  const key = cacheKey({ contentSha256: `${file.sha256}+${hash.toString('hex')}`, format: encoding, settings: `${encoding}:${JSON.stringify(params)}` })
+  const key = cacheKey({
+    contentSha256: `${file.sha256}+${hash.toString('hex')}`,
+    format: encoding,
+    settings: `${encoding}:${JSON.stringify(params)}`,
+  })
   const cached = await cache.get(key)
   if (cached) {
     counters.hits++
@@ -235,13 +292,15 @@ async function encodeCached(
 async function removeStaleDeltas(root: string, manifest: Manifest, keep: ReadonlySet<string>): Promise<number> {
   let removed = 0
   for (const delta of manifest.files.flatMap((f) => f.deltas ?? [])) {
-    if (keep.has(delta.path) || originalOfDeltaPath(delta.path) === undefined || !isSafeRelativePath(delta.path)) continue
+    if (keep.has(delta.path) || originalOfDeltaPath(delta.path) === undefined || !isSafeRelativePath(delta.path))
+      continue
     await unlink(join(root, delta.path)).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error
     })
     removed++
   }
-  for (const file of manifest.files) if (isSafeRelativePath(file.path)) await removeEmptyDirectories(join(root, `${file.path}${DELTA_DIRECTORY_SUFFIX}`))
+  for (const file of manifest.files)
+    if (isSafeRelativePath(file.path)) await removeEmptyDirectories(join(root, `${file.path}${DELTA_DIRECTORY_SUFFIX}`))
   return removed
 }
 

@@ -75,7 +75,11 @@ export function unwritable(path: string, cause: unknown): Error {
     EDQUOT: 'the disk quota is exhausted',
   }
   if (code === undefined || !(code in why)) return cause instanceof Error ? cause : new Error(String(cause))
-  return userError('core', `Cannot write to ${path}: ${why[code]} (${code}). preencode writes its variants and manifest beside the site's files; make the folder writable, or compress a writable copy.`, { cause, code: 'BAD_INPUT' })
+  return userError(
+    'core',
+    `Cannot write to ${path}: ${why[code]} (${code}). preencode writes its variants and manifest beside the site's files; make the folder writable, or compress a writable copy.`,
+    { cause, code: 'BAD_INPUT' },
+  )
 }
 
 /**
@@ -83,7 +87,11 @@ export function unwritable(path: string, cause: unknown): Error {
  * sidecars: variants whose original changed and no longer qualifies, whose original was deleted,
  * or whose format is no longer requested. Returns the removed paths.
  */
-export async function removeStaleVariants(dir: string, candidates: Iterable<string>, keep: ReadonlySet<string>): Promise<string[]> {
+export async function removeStaleVariants(
+  dir: string,
+  candidates: Iterable<string>,
+  keep: ReadonlySet<string>,
+): Promise<string[]> {
   const removed: string[] = []
   for (const path of candidates) {
     if (keep.has(path)) continue

@@ -2,19 +2,43 @@
 // them, each format measures its own bytes (a file without the variant counts whole), and a
 // file name with a newline stays on one table row.
 import { describe, expect, it } from 'vitest'
-import { buildReport, checkBudgets, formatBudgetTable, formatReport, parseByteSize, resolveBudgets, type Manifest, type ManifestFile } from '@preencode/core'
+import {
+  buildReport,
+  checkBudgets,
+  formatBudgetTable,
+  formatReport,
+  parseByteSize,
+  resolveBudgets,
+  type Manifest,
+  type ManifestFile,
+} from '@preencode/core'
 
 function file(path: string, size: number, variants: Partial<Record<'brotli' | 'zstd' | 'gzip', number>>): ManifestFile {
   const encoding = { brotli: 'br', zstd: 'zstd', gzip: 'gzip' } as const
   const ext = { brotli: '.br', zstd: '.zst', gzip: '.gz' } as const
   return {
-    path, size, sha256: '0'.repeat(64), mtimeMs: 0, contentType: 'text/plain', cacheClass: 'default', cacheControl: 'public, max-age=3600', originalOnDisk: true,
-    variants: Object.entries(variants).map(([format, bytes]) => ({ format: format as 'gzip', encoding: encoding[format as 'gzip'], path: `${path}${ext[format as 'gzip']}`, size: bytes!, sha256: '0'.repeat(64) })),
+    path,
+    size,
+    sha256: '0'.repeat(64),
+    mtimeMs: 0,
+    contentType: 'text/plain',
+    cacheClass: 'default',
+    cacheControl: 'public, max-age=3600',
+    originalOnDisk: true,
+    variants: Object.entries(variants).map(([format, bytes]) => ({
+      format: format as 'gzip',
+      encoding: encoding[format as 'gzip'],
+      path: `${path}${ext[format as 'gzip']}`,
+      size: bytes!,
+      sha256: '0'.repeat(64),
+    })),
   }
 }
 
 const manifest = {
-  version: 1, generator: 'preencode@test', formats: ['brotli', 'zstd', 'gzip'],
+  version: 1,
+  generator: 'preencode@test',
+  formats: ['brotli', 'zstd', 'gzip'],
   files: [
     file('assets/app.js', 200_000, { brotli: 50_000, zstd: 55_000, gzip: 60_000 }),
     file('assets/tiny.js', 500, {}),
@@ -35,12 +59,15 @@ describe('budgets', () => {
   })
 
   it('measures each format on its own bytes; a file without the variant counts at its size', () => {
-    const result = checkBudgets(manifest, resolveBudgets([
-      { path: 'assets/*.js', max: '50 kB' },
-      { path: 'assets/*.js', format: 'zstd', max: '50 kB' },
-      { path: /\.html$/, format: 'zstd', max: '25 kB' },
-      { path: '*.css', format: 'original', max: 1 },
-    ]))
+    const result = checkBudgets(
+      manifest,
+      resolveBudgets([
+        { path: 'assets/*.js', max: '50 kB' },
+        { path: 'assets/*.js', format: 'zstd', max: '50 kB' },
+        { path: /\.html$/, format: 'zstd', max: '25 kB' },
+        { path: '*.css', format: 'original', max: 1 },
+      ]),
+    )
     const over = result.failures.map((c) => `${c.path} ${c.format} ${c.size}`)
     // brotli app.js is exactly 50 kB: at the limit is within it. zstd: 55 kB is over.
     // index.html has no zstd variant: its 30 kB original is what is sent, over 25 kB.
@@ -56,9 +83,21 @@ describe('budgets', () => {
     expect(table).toContain('odd\\nname.html')
     expect(table.split('\n')).toHaveLength(2 + result.failures.length)
     const report = buildReport(manifest, {
-      dir: '/site', formats: ['brotli', 'zstd', 'gzip'], durationMs: 5, cacheEnabled: false, cacheHits: 0, cacheMisses: 0, prunedEntries: 0,
-      variantsWritten: 0, variantsUnchanged: 0, rejected: {}, skipped: { excluded: 0, incompressible: 0, 'below-threshold': 0, 'no-saving': 0 },
-      staleVariants: 0, tempFiles: 0, originalsRemoved: { files: 0, bytes: 0 }, peakBytesInFlight: 0,
+      dir: '/site',
+      formats: ['brotli', 'zstd', 'gzip'],
+      durationMs: 5,
+      cacheEnabled: false,
+      cacheHits: 0,
+      cacheMisses: 0,
+      prunedEntries: 0,
+      variantsWritten: 0,
+      variantsUnchanged: 0,
+      rejected: {},
+      skipped: { excluded: 0, incompressible: 0, 'below-threshold': 0, 'no-saving': 0 },
+      staleVariants: 0,
+      tempFiles: 0,
+      originalsRemoved: { files: 0, bytes: 0 },
+      peakBytesInFlight: 0,
     })
     const lines = formatReport(report).split('\n')
     expect(lines.filter((l) => l.includes('name.html'))).toEqual([expect.stringContaining('odd\\nname.html')])

@@ -3,7 +3,15 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import { createBuildRunner, readManifest, resolveBuildOptions, wantsColor, type BuildLogger, type CompressReport, type Manifest } from '@preencode/core'
+import {
+  createBuildRunner,
+  readManifest,
+  resolveBuildOptions,
+  wantsColor,
+  type BuildLogger,
+  type CompressReport,
+  type Manifest,
+} from '@preencode/core'
 import { textOf } from './fixtures.js'
 
 function recorder(): BuildLogger & { lines: { level: string; message: string }[] } {
@@ -18,8 +26,12 @@ function recorder(): BuildLogger & { lines: { level: string; message: string }[]
 
 describe('build runner', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>
-  beforeAll(async () => { dir = await tempDir('runner') })
-  afterAll(async () => { await dir.remove() })
+  beforeAll(async () => {
+    dir = await tempDir('runner')
+  })
+  afterAll(async () => {
+    await dir.remove()
+  })
 
   async function site(name: string): Promise<string> {
     const root = join(dir.path, name)
@@ -38,12 +50,18 @@ describe('build runner', () => {
 
   it('resolves the shared options once: report validated, integration excludes added, cache from the root', () => {
     const root = join(dir.path, 'project')
-    const { report, compress, rest } = resolveBuildOptions({ report: 'json', exclude: ['a/**'], cache: 'c', other: 1 } as never, { root, component: 'vite', exclude: ['.vite/**'] }, ['other' as never])
+    const { report, compress, rest } = resolveBuildOptions(
+      { report: 'json', exclude: ['a/**'], cache: 'c', other: 1 } as never,
+      { root, component: 'vite', exclude: ['.vite/**'] },
+      ['other' as never],
+    )
     expect(report).toBe('json')
     expect(compress.exclude).toEqual(['a/**', '.vite/**'])
     expect(compress.cacheDir).toBe(join(root, 'c'))
     expect(rest).toEqual({ other: 1 })
-    expect(() => resolveBuildOptions({ report: 'yes' as never }, { root, component: 'rollup' })).toThrow(/\[rollup\].*`report` is "yes"; it accepts true, false, 'json' or 'html'/)
+    expect(() => resolveBuildOptions({ report: 'yes' as never }, { root, component: 'rollup' })).toThrow(
+      /\[rollup\].*`report` is "yes"; it accepts true, false, 'json' or 'html'/,
+    )
   })
 
   it('compresses, reports as JSON and writes server configs until the manifest lists them', async () => {
@@ -66,7 +84,9 @@ describe('build runner', () => {
     })
     const logger = recorder()
     await runner.run({ dirs: [dist], watch: false, logger, color: false })
-    const reports = logger.lines.filter((l) => l.message.startsWith('{')).map((l) => JSON.parse(l.message) as CompressReport)
+    const reports = logger.lines
+      .filter((l) => l.message.startsWith('{'))
+      .map((l) => JSON.parse(l.message) as CompressReport)
     expect(reports.map((r) => r.dir)).toEqual([dist])
     const manifest = await readManifest(dist)
     expect(manifest.files.map((f) => f.path)).toEqual(['app.js', 'site.conf'])
@@ -77,9 +97,17 @@ describe('build runner', () => {
   it('in watch mode logs a failure and keeps going; otherwise throws it', async () => {
     const root = await site('failing')
     const options = resolveBuildOptions({ report: false, cache: false }, { root, component: 'vite' })
-    const runner = createBuildRunner({ options, root, writeServerConfigs: async () => { throw new Error('generator broke') } })
+    const runner = createBuildRunner({
+      options,
+      root,
+      writeServerConfigs: async () => {
+        throw new Error('generator broke')
+      },
+    })
     const logger = recorder()
-    await expect(runner.run({ dirs: [join(root, 'dist')], watch: false, logger, color: false })).rejects.toThrow('generator broke')
+    await expect(runner.run({ dirs: [join(root, 'dist')], watch: false, logger, color: false })).rejects.toThrow(
+      'generator broke',
+    )
     await runner.run({ dirs: [join(root, 'dist')], watch: true, logger, color: false })
     expect(logger.lines).toEqual([{ level: 'error', message: '[preencode] generator broke' }])
   })

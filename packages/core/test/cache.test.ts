@@ -4,13 +4,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
 import { ENGINE_VERSION, cacheKey, openCache } from '@preencode/core'
 
-const key = (n: number): string => cacheKey({ contentSha256: String(n).padStart(64, '0'), format: 'brotli', settings: 'brotli:q11' })
+const key = (n: number): string =>
+  cacheKey({ contentSha256: String(n).padStart(64, '0'), format: 'brotli', settings: 'brotli:q11' })
 const entryPath = (dir: string, k: string): string => join(dir, 'v1', k.slice(0, 2), k)
 
 describe('the persistent cache', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>
-  beforeEach(async () => { dir = await tempDir('cache') })
-  afterEach(async () => { await dir.remove() })
+  beforeEach(async () => {
+    dir = await tempDir('cache')
+  })
+  afterEach(async () => {
+    await dir.remove()
+  })
 
   it('returns what was stored, and misses what was not', async () => {
     const cache = openCache(dir.path, 1 << 20)

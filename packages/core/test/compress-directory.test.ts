@@ -15,7 +15,11 @@ import {
 } from '@preencode/core'
 import { CORE_DIST, decodeWithCli, makeSite, put, randomBytesOf, textOf, zstdFrameWindow } from './fixtures.js'
 
-const exists = (path: string): Promise<boolean> => access(path).then(() => true, () => false)
+const exists = (path: string): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  )
 
 /** Checks every variant of the manifest on disk against its original's bytes. */
 async function checkVariants(root: string, manifest: Manifest, originals: Map<string, Buffer>): Promise<number> {
@@ -28,7 +32,9 @@ async function checkVariants(root: string, manifest: Manifest, originals: Map<st
       expect(bytes.length, variant.path).toBe(variant.size)
       expect(bytes.length, `${variant.path} must be smaller`).toBeLessThan(original.length)
       expect((await decodeBuffer(variant.encoding, bytes)).equals(original), `${variant.path} via node:zlib`).toBe(true)
-      expect(decodeWithCli(variant.format, path).equals(original), `${variant.path} via ${variant.format} CLI`).toBe(true)
+      expect(decodeWithCli(variant.format, path).equals(original), `${variant.path} via ${variant.format} CLI`).toBe(
+        true,
+      )
       // nginx gzip_static serves the sidecar's mtime: it must be the original's.
       const mtime = (await stat(path)).mtimeMs
       expect(Math.abs(mtime - file.mtimeMs), `${variant.path} mtime`).toBeLessThan(1)
@@ -69,16 +75,37 @@ describe('compressDirectory', () => {
     const byPath = new Map(manifest.files.map((f) => [f.path, f]))
     expect([...byPath.keys()]).toEqual([...byPath.keys()].sort())
     expect(byPath.has(MANIFEST_FILENAME)).toBe(false)
-    for (const path of ['index.html', 'about/index.html', 'assets/app-B7x2Kq9a.js', 'assets/style-3f2a9c1d.css', 'data.json', 'icon.svg', '.well-known/security.txt', 'fonts/face.ttf']) {
-      expect(byPath.get(path)?.variants.map((v) => v.format).sort(), path).toEqual(['brotli', 'gzip', 'zstd'])
+    for (const path of [
+      'index.html',
+      'about/index.html',
+      'assets/app-B7x2Kq9a.js',
+      'assets/style-3f2a9c1d.css',
+      'data.json',
+      'icon.svg',
+      '.well-known/security.txt',
+      'fonts/face.ttf',
+    ]) {
+      expect(
+        byPath
+          .get(path)
+          ?.variants.map((v) => v.format)
+          .sort(),
+        path,
+      ).toEqual(['brotli', 'gzip', 'zstd'])
     }
     // Never compressed: already-compressed types, the real archive, tiny files, and incompressible bytes.
     for (const path of ['image.png', 'fonts/face.woff2', 'download.tar.gz', 'small.txt', 'noise.js']) {
       expect(byPath.get(path)?.variants, path).toEqual([])
-      for (const ext of ['.gz', '.br', '.zst']) expect(await exists(join(site.path, path + ext)), path + ext).toBe(false)
+      for (const ext of ['.gz', '.br', '.zst'])
+        expect(await exists(join(site.path, path + ext)), path + ext).toBe(false)
     }
     expect(byPath.get('download.tar.gz')?.contentType).toBe('application/gzip')
-    expect(byPath.get('index.html')).toMatchObject({ cacheClass: 'html', cacheControl: 'no-cache', contentType: 'text/html; charset=utf-8', originalOnDisk: true })
+    expect(byPath.get('index.html')).toMatchObject({
+      cacheClass: 'html',
+      cacheControl: 'no-cache',
+      contentType: 'text/html; charset=utf-8',
+      originalOnDisk: true,
+    })
     expect(byPath.get('assets/app-B7x2Kq9a.js')?.cacheClass).toBe('immutable')
     // Smallest first.
     const sizes = byPath.get('index.html')!.variants.map((v) => v.size)
@@ -148,7 +175,11 @@ describe('compressDirectory', () => {
     expect(huge.size).toBeGreaterThan(8 * 1024 * 1024)
     const frame = await readFile(join(site.path, 'assets/huge.js.zst'))
     expect(zstdFrameWindow(frame)).toBeLessThanOrEqual(8 * 1024 * 1024)
-    expect(decodeWithCli('zstd', join(site.path, 'assets/huge.js.zst')).equals(await readFile(join(site.path, 'assets/huge.js')))).toBe(true)
+    expect(
+      decodeWithCli('zstd', join(site.path, 'assets/huge.js.zst')).equals(
+        await readFile(join(site.path, 'assets/huge.js')),
+      ),
+    ).toBe(true)
   })
 
   it('honours include, exclude, threshold and minSaving', async () => {
@@ -156,7 +187,11 @@ describe('compressDirectory', () => {
     await put(site.path, 'vendor/lib.js', textOf(5_000, 32))
     // As Rollup's createFilter: `include` (globs and RegExps) is the whole set, `exclude` wins.
     const { manifest, report } = await compressDirectory(site.path, {
-      ...options, include: ['*.custom', /\.html$/, '**/*.js'], exclude: ['vendor/**'], threshold: 10_000, minSaving: 0.5,
+      ...options,
+      include: ['*.custom', /\.html$/, '**/*.js'],
+      exclude: ['vendor/**'],
+      threshold: 10_000,
+      minSaving: 0.5,
     })
     const byPath = new Map(manifest.files.map((f) => [f.path, f]))
     expect(byPath.get('vendor/lib.js')?.variants).toEqual([])
@@ -166,10 +201,12 @@ describe('compressDirectory', () => {
     expect(byPath.get('assets/app-B7x2Kq9a.js')?.variants.length).toBe(3)
     expect(byPath.get('about/index.html')?.variants).toEqual([])
     // Compressible, but outside `include`: left alone, counted as excluded with vendor/lib.js.
-    for (const path of ['assets/style-3f2a9c1d.css', 'data.json', 'icon.svg']) expect(byPath.get(path)?.variants, path).toEqual([])
+    for (const path of ['assets/style-3f2a9c1d.css', 'data.json', 'icon.svg'])
+      expect(byPath.get(path)?.variants, path).toEqual([])
     const outside = manifest.files.filter((f) => !/\.(html|js|custom)$/.test(f.path)).length
     expect(report.skipped.excluded).toBe(outside + 1)
-    for (const file of manifest.files) for (const v of file.variants) expect(v.size).toBeLessThanOrEqual(file.size * 0.5)
+    for (const file of manifest.files)
+      for (const v of file.variants) expect(v.size).toBeLessThanOrEqual(file.size * 0.5)
 
     // A type preencode does not list is compressed when `include` names it.
     const included = await compressDirectory(site.path, { ...options, include: '*.custom' })
@@ -216,12 +253,19 @@ describe('compressDirectory', () => {
 
   it('rejects bad options with a message naming the option', async () => {
     const bad = async (o: unknown): Promise<string> => {
-      const error = await compressDirectory(site.path, o as CompressOptions).then(() => undefined, (e: unknown) => e)
+      const error = await compressDirectory(site.path, o as CompressOptions).then(
+        () => undefined,
+        (e: unknown) => e,
+      )
       expect(isPreencodeError(error)).toBe(true)
       return (error as Error).message
     }
-    expect(await bad({ formats: ['brotly'] })).toMatch(/Unknown format `brotly` in `formats`. Accepted: brotli, zstd, gzip/)
-    expect(await bad({ levels: { brotli: 12 } })).toMatch(/`levels.brotli` is 12; brotli accepts a whole number from 0 to 11/)
+    expect(await bad({ formats: ['brotly'] })).toMatch(
+      /Unknown format `brotly` in `formats`. Accepted: brotli, zstd, gzip/,
+    )
+    expect(await bad({ levels: { brotli: 12 } })).toMatch(
+      /`levels.brotli` is 12; brotli accepts a whole number from 0 to 11/,
+    )
     expect(await bad({ levels: { zstd: 23 } })).toMatch(/`levels.zstd` is 23/)
     expect(await bad({ keepOriginals: false, formats: ['brotli'] })).toMatch(/keepOriginals: false` needs `gzip`/)
     // Nothing was written before validation failed.
@@ -230,9 +274,15 @@ describe('compressDirectory', () => {
 
   it('rejects a missing directory, and a file given as the directory, naming the path', async () => {
     const missing = join(site.path, 'nope')
-    await expect(compressDirectory(missing, options)).rejects.toMatchObject({ code: 'BAD_INPUT', message: expect.stringContaining(missing) })
+    await expect(compressDirectory(missing, options)).rejects.toMatchObject({
+      code: 'BAD_INPUT',
+      message: expect.stringContaining(missing),
+    })
     const file = join(site.path, 'index.html')
-    await expect(compressDirectory(file, options)).rejects.toMatchObject({ code: 'BAD_INPUT', message: expect.stringContaining(`${file} is not a directory`) })
+    await expect(compressDirectory(file, options)).rejects.toMatchObject({
+      code: 'BAD_INPUT',
+      message: expect.stringContaining(`${file} is not a directory`),
+    })
   })
 
   it('rejects an unreadable file naming it (a chmod 000 file read by an unprivileged child process)', async () => {
@@ -241,12 +291,23 @@ describe('compressDirectory', () => {
     const secret = join(site.path, 'assets', 'secret.js')
     await put(site.path, 'assets/secret.js', textOf(5_000))
     await chmod(secret, 0o000)
-    for (const path of [site.path, join(site.path, 'assets'), join(site.path, 'about'), join(site.path, 'fonts'), join(site.path, '.well-known')]) await chmod(path, 0o777)
+    for (const path of [
+      site.path,
+      join(site.path, 'assets'),
+      join(site.path, 'about'),
+      join(site.path, 'fonts'),
+      join(site.path, '.well-known'),
+    ])
+      await chmod(path, 0o777)
     const script = `
       const { compressDirectory } = await import(${JSON.stringify(CORE_DIST)})
       try { await compressDirectory(${JSON.stringify(site.path)}, { cache: false }); console.log('no error') }
       catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })) }`
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { uid: 65534, gid: 65534, encoding: 'utf8' })
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      uid: 65534,
+      gid: 65534,
+      encoding: 'utf8',
+    })
     expect(child.stderr).toBe('')
     const result = JSON.parse(child.stdout) as { code: string; message: string }
     expect(result.code).toBe('BAD_INPUT')
@@ -266,7 +327,10 @@ describe('compressDirectory', () => {
     const totals = new Set<number>()
     const { manifest } = await compressDirectory(site.path, options, {
       logger: { info() {}, warn: (m) => warnings.push(m) },
-      onProgress: (done, total) => { seen.push(done); totals.add(total) },
+      onProgress: (done, total) => {
+        seen.push(done)
+        totals.add(total)
+      },
     })
     expect([...totals]).toEqual([manifest.files.length])
     expect(seen.sort((a, b) => a - b)).toEqual(manifest.files.map((_, i) => i + 1))
@@ -277,7 +341,11 @@ describe('compressDirectory', () => {
     const blocked = join(cacheDir.path, 'a-file')
     await writeFile(blocked, 'in the way')
     const warnings: string[] = []
-    const { manifest, report } = await compressDirectory(site.path, { ...options, cache: blocked }, { logger: { info() {}, warn: (m) => warnings.push(m) } })
+    const { manifest, report } = await compressDirectory(
+      site.path,
+      { ...options, cache: blocked },
+      { logger: { info() {}, warn: (m) => warnings.push(m) } },
+    )
     expect(report.variantsWritten).toBe(24)
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toContain(`cannot write to the cache at ${blocked}`)
@@ -287,7 +355,9 @@ describe('compressDirectory', () => {
   it('stops when the signal aborts', async () => {
     const controller = new AbortController()
     controller.abort(new Error('user pressed ctrl-c'))
-    await expect(compressDirectory(site.path, options, { signal: controller.signal })).rejects.toThrow('user pressed ctrl-c')
+    await expect(compressDirectory(site.path, options, { signal: controller.signal })).rejects.toThrow(
+      'user pressed ctrl-c',
+    )
     expect(await exists(join(site.path, MANIFEST_FILENAME))).toBe(false)
   })
 })

@@ -36,8 +36,12 @@ function editedCopy(base: Buffer): Buffer {
 
 describe('dcb / dcz streams', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>
-  beforeAll(async () => { dir = await tempDir('dictionary') })
-  afterAll(async () => { await dir.remove() })
+  beforeAll(async () => {
+    dir = await tempDir('dictionary')
+  })
+  afterAll(async () => {
+    await dir.remove()
+  })
 
   const v1 = textOf(120_000, 3)
   const v2 = editedCopy(v1)
@@ -61,7 +65,11 @@ describe('dcb / dcz streams', () => {
     const body = await encodeWithDictionary('dcz', v2, v1)
     await writeFile(join(dir.path, 'dict'), v1)
     await writeFile(join(dir.path, 'app.js.dcz'), body)
-    const decoded = execFileSync('zstd', ['-d', '-c', '-q', '-D', join(dir.path, 'dict'), join(dir.path, 'app.js.dcz')], { maxBuffer: 1 << 26 })
+    const decoded = execFileSync(
+      'zstd',
+      ['-d', '-c', '-q', '-D', join(dir.path, 'dict'), join(dir.path, 'app.js.dcz')],
+      { maxBuffer: 1 << 26 },
+    )
     expect(decoded.equals(v2)).toBe(true)
   })
 
@@ -85,8 +93,13 @@ describe('dcb / dcz streams', () => {
   it('round-trips binary data and an empty body', async () => {
     const bin = randomBytesOf(30_000)
     for (const encoding of ['dcb', 'dcz'] as const) {
-      expect((await decodeWithDictionary(encoding, await encodeWithDictionary(encoding, bin, v1), v1)).equals(bin)).toBe(true)
-      expect((await decodeWithDictionary(encoding, await encodeWithDictionary(encoding, Buffer.alloc(0), v1), v1)).byteLength).toBe(0)
+      expect(
+        (await decodeWithDictionary(encoding, await encodeWithDictionary(encoding, bin, v1), v1)).equals(bin),
+      ).toBe(true)
+      expect(
+        (await decodeWithDictionary(encoding, await encodeWithDictionary(encoding, Buffer.alloc(0), v1), v1))
+          .byteLength,
+      ).toBe(0)
     }
   })
 
@@ -145,14 +158,19 @@ describe('Available-Dictionary (request header)', () => {
 
   it('the exported pattern is the same rule for server generators', () => {
     const pattern = new RegExp(AVAILABLE_DICTIONARY_PATTERN)
-    for (const [, value] of hostile) if (typeof value === 'string' && value !== `:${'/'.repeat(42)}A=:`) expect(pattern.test(value)).toBe(false)
+    for (const [, value] of hostile)
+      if (typeof value === 'string' && value !== `:${'/'.repeat(42)}A=:`) expect(pattern.test(value)).toBe(false)
     expect(pattern.exec(`:${b64}:`)?.[1]).toBe(b64)
   })
 })
 
 describe('Use-As-Dictionary (response header)', () => {
   it('derives a relative match pattern from a hashed name', () => {
-    expect(versionedAsset('assets/index-BxK3_z9a.js')).toEqual({ dir: 'assets/', match: 'index-*.js', key: 'assets/index-*.js' })
+    expect(versionedAsset('assets/index-BxK3_z9a.js')).toEqual({
+      dir: 'assets/',
+      match: 'index-*.js',
+      key: 'assets/index-*.js',
+    })
     expect(versionedAsset('assets/vendor-react-a1B2c3D4.js')?.match).toBe('vendor-react-*.js')
     expect(versionedAsset('main.3f2a9c8e7d6b5a41.css')?.match).toBe('main.*.css')
     expect(versionedAsset('app-Ab-d_9Zq.mjs')?.match).toBe('app-*.mjs')
@@ -164,7 +182,9 @@ describe('Use-As-Dictionary (response header)', () => {
 
   it('writes the header byte-exact as an RFC 8941 dictionary', () => {
     expect(useAsDictionaryHeader('index-*.js')).toBe('match="index-*.js"')
-    expect(useAsDictionaryHeader('/p/*', { matchDest: ['document', 'frame'], id: 'pages-1' })).toBe('match="/p/*", match-dest=("document" "frame"), id="pages-1"')
+    expect(useAsDictionaryHeader('/p/*', { matchDest: ['document', 'frame'], id: 'pages-1' })).toBe(
+      'match="/p/*", match-dest=("document" "frame"), id="pages-1"',
+    )
     expect(useAsDictionaryHeader('a"b\\')).toBe('match="a\\"b\\\\"')
     expect(() => useAsDictionaryHeader('é')).toThrow(/printable ASCII/)
   })
@@ -173,7 +193,9 @@ describe('Use-As-Dictionary (response header)', () => {
 describe('delta paths', () => {
   it('names the delta from the original and the header value alone', () => {
     const id = sha(Buffer.from('v1')).toString('base64')
-    expect(deltaPath('assets/app-BxK3_z9a.js', id, 'dcb')).toBe(`assets/app-BxK3_z9a.js.dict/${id}.js.dcb`.replace(/\/{2,}/g, '/'))
+    expect(deltaPath('assets/app-BxK3_z9a.js', id, 'dcb')).toBe(
+      `assets/app-BxK3_z9a.js.dict/${id}.js.dcb`.replace(/\/{2,}/g, '/'),
+    )
     expect(originalOfDeltaPath(deltaPath('assets/app-BxK3_z9a.js', id, 'dcz'))).toBe('assets/app-BxK3_z9a.js')
     expect(originalOfDeltaPath('assets/app.js.br')).toBeUndefined()
     expect(originalOfDeltaPath('assets/app.js.dict/notes.txt')).toBeUndefined()

@@ -23,8 +23,12 @@ const DEFAULT_LEVEL = (format: (typeof ALL_FORMATS)[number]): number => CODECS[f
 
 describe('encodeBuffer / decodeBuffer', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>
-  beforeAll(async () => { dir = await tempDir('encoders') })
-  afterAll(async () => { await dir.remove() })
+  beforeAll(async () => {
+    dir = await tempDir('encoders')
+  })
+  afterAll(async () => {
+    await dir.remove()
+  })
 
   const inputs: [string, Buffer, string][] = [
     ['text', textOf(50_000), 'app.js'],
@@ -98,7 +102,8 @@ describe('encodeBuffer / decodeBuffer', () => {
     expect(brotliModeOf('face.ttf')).toBe('font')
     expect(brotliModeOf('face.otf')).toBe('font')
     expect(brotliModeOf('module.wasm')).toBe('generic')
-    const settings = (path: string): string => encoderSettings('brotli', encoderParams('brotli', { size: 10, path }, 11))
+    const settings = (path: string): string =>
+      encoderSettings('brotli', encoderParams('brotli', { size: 10, path }, 11))
     expect(settings('a.css')).not.toBe(settings('a.ttf'))
   })
 
@@ -107,7 +112,8 @@ describe('encodeBuffer / decodeBuffer', () => {
     for (const format of FORMATS) {
       const params = encoderParams(format, { size: data.byteLength, path: 'a.js' }, DEFAULT_LEVEL(format))
       // The settings string carries every parameter, so any parameter change changes the key.
-      for (const [name, value] of Object.entries(params)) expect(encoderSettings(format, params)).toContain(`"${name}":${JSON.stringify(value)}`)
+      for (const [name, value] of Object.entries(params))
+        expect(encoderSettings(format, params)).toContain(`"${name}":${JSON.stringify(value)}`)
       // encodeBuffer is params + encode: the same bytes as encoding with those params.
       const viaParams = await encodeWithParams(format, data, params)
       expect(viaParams.equals(await encodeBuffer(format, data, DEFAULT_LEVEL(format), { path: 'a.js' }))).toBe(true)

@@ -19,9 +19,11 @@ export function prng(seed: number): () => number {
   }
 }
 
-const WORDS = ('const let function return import export default from class extends new this await async ' +
+const WORDS = (
+  'const let function return import export default from class extends new this await async ' +
   'document window element render props state value index length push map filter reduce ' +
-  'div span button input style color margin padding display flex grid width height').split(' ')
+  'div span button input style color margin padding display flex grid width height'
+).split(' ')
 
 /** JS-like text of about `bytes` bytes: compresses to roughly 20-30% like real code. */
 export function textOf(bytes: number, seed = 1): Buffer {
@@ -30,7 +32,10 @@ export function textOf(bytes: number, seed = 1): Buffer {
   let size = 0
   let line = 0
   while (size < bytes) {
-    const words = Array.from({ length: 4 + Math.floor(random() * 8) }, () => WORDS[Math.floor(random() * WORDS.length)]!)
+    const words = Array.from(
+      { length: 4 + Math.floor(random() * 8) },
+      () => WORDS[Math.floor(random() * WORDS.length)]!,
+    )
     const text = `  ${words.join(' ')}(${Math.floor(random() * 1000)}, "k${line++ % 97}");\n`
     parts.push(text)
     size += text.length
@@ -57,11 +62,19 @@ export async function put(root: string, path: string, content: Buffer | string):
  * things that must not be compressed (PNG, WOFF2, a real .tar.gz download, random bytes named .js).
  */
 export async function makeSite(root: string): Promise<void> {
-  await put(root, 'index.html', `<!doctype html><html><head><title>t</title></head><body>\n${textOf(20_000, 2).toString()}</body></html>\n`)
+  await put(
+    root,
+    'index.html',
+    `<!doctype html><html><head><title>t</title></head><body>\n${textOf(20_000, 2).toString()}</body></html>\n`,
+  )
   await put(root, 'about/index.html', `<!doctype html><html><body>\n${textOf(6_000, 3).toString()}</body></html>\n`)
   await put(root, 'assets/app-B7x2Kq9a.js', textOf(60_000, 4))
   await put(root, 'assets/style-3f2a9c1d.css', textOf(12_000, 5).toString().replaceAll('(', '{').replaceAll(')', '}'))
-  await put(root, 'data.json', JSON.stringify(Array.from({ length: 300 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'] }))))
+  await put(
+    root,
+    'data.json',
+    JSON.stringify(Array.from({ length: 300 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'] }))),
+  )
   await put(root, 'icon.svg', `<svg xmlns="http://www.w3.org/2000/svg">${'<path d="M0 0L10 10"/>'.repeat(200)}</svg>`)
   await put(root, '.well-known/security.txt', textOf(3_000, 6))
   await put(root, 'fonts/face.ttf', Buffer.concat([textOf(4_000, 8), randomBytesOf(1_000, 9), textOf(4_000, 10)]))

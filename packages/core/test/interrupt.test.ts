@@ -4,14 +4,24 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { glob } from 'tinyglobby'
 import { tempDir } from '@preencode/test-utils'
-import { TEMP_FILE_PATTERN, compressDirectory, decodeBuffer, formatOfVariantPath, stripVariantExtension } from '@preencode/core'
+import {
+  TEMP_FILE_PATTERN,
+  compressDirectory,
+  decodeBuffer,
+  formatOfVariantPath,
+  stripVariantExtension,
+} from '@preencode/core'
 import { CORE_DIST, put, textOf } from './fixtures.js'
 
 /**
  * Runs compressDirectory in a child process and SIGKILLs it once it has finished a few files,
  * i.e. mid-run with encodes and writes in flight: nothing gets a chance to clean up.
  */
-function runAndKill(site: string, cache: string, afterFiles: number): Promise<{ killed: boolean; progressSeen: number }> {
+function runAndKill(
+  site: string,
+  cache: string,
+  afterFiles: number,
+): Promise<{ killed: boolean; progressSeen: number }> {
   const script = `
     const { compressDirectory } = await import(${JSON.stringify(CORE_DIST)})
     await compressDirectory(${JSON.stringify(site)}, { cache: ${JSON.stringify(cache)}, concurrency: 2 }, {
@@ -21,7 +31,9 @@ function runAndKill(site: string, cache: string, afterFiles: number): Promise<{ 
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] })
   let progressSeen = 0
   let stderr = ''
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString()
+  })
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => {
       progressSeen += (d.toString().match(/progress/g) ?? []).length
@@ -61,10 +73,15 @@ describe('a run killed mid-way', () => {
     expect(variants.length).toBeGreaterThan(0)
     for (const variant of variants) {
       const original = await readFile(join(site.path, stripVariantExtension(variant)))
-      const decoded = await decodeBuffer(formatOfVariantPath(variant)!.encoding, await readFile(join(site.path, variant)))
+      const decoded = await decodeBuffer(
+        formatOfVariantPath(variant)!.encoding,
+        await readFile(join(site.path, variant)),
+      )
       expect(decoded.equals(original), variant).toBe(true)
     }
-    console.info(`killed after ${outcome.progressSeen} files: ${variants.length} complete variants, ${temps.length} temp files left`)
+    console.info(
+      `killed after ${outcome.progressSeen} files: ${variants.length} complete variants, ${temps.length} temp files left`,
+    )
     // Whether the kill landed between a temp write and its rename is luck; plant what it leaves
     // when it does (a half-written temp of a dead pid) so the clean-up is always exercised.
     const planted = 'assets/.chunk-7.js.br.tmp-4194303-deadbeef'

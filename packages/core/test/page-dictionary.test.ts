@@ -17,12 +17,22 @@ import {
   writeDeltas,
 } from '@preencode/core'
 
-const WORDS = 'the of and to in is for that with as on by this are from be or an it at which you can not have more use'.split(' ')
+const WORDS =
+  'the of and to in is for that with as on by this are from be or an it at which you can not have more use'.split(' ')
 function pageOf(n: number, edition = ''): string {
   let seed = n + 1
-  const random = (): number => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff }
-  const nav = Array.from({ length: 80 }, (_, i) => `<li><a href="/docs/page-${i}/">Page ${i} ${WORDS[i % WORDS.length]}</a></li>`).join('\n')
-  const text = Array.from({ length: 4 }, () => `<p>${Array.from({ length: 40 }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ')}.</p>`).join('\n')
+  const random = (): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff
+    return seed / 0x7fffffff
+  }
+  const nav = Array.from(
+    { length: 80 },
+    (_, i) => `<li><a href="/docs/page-${i}/">Page ${i} ${WORDS[i % WORDS.length]}</a></li>`,
+  ).join('\n')
+  const text = Array.from(
+    { length: 4 },
+    () => `<p>${Array.from({ length: 40 }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ')}.</p>`,
+  ).join('\n')
   return `<!doctype html><html><head><meta charset="utf-8"><title>Page ${n}</title></head><body><nav><ul>${nav}</ul></nav><main><h1>Page ${n}${edition}</h1>${text}</main><footer>Shared footer of every page.</footer></body></html>\n`
 }
 
@@ -46,15 +56,21 @@ describe('buildDictionary', () => {
   })
 
   it('returns the samples themselves when they fit, and nothing without samples', () => {
-    expect(buildDictionary([Buffer.from('a'.repeat(2000)), Buffer.from('b'.repeat(2000))], { size: 65536 }).byteLength).toBe(4000)
+    expect(
+      buildDictionary([Buffer.from('a'.repeat(2000)), Buffer.from('b'.repeat(2000))], { size: 65536 }).byteLength,
+    ).toBe(4000)
     expect(buildDictionary([], { size: 65536 }).byteLength).toBe(0)
   })
 })
 
 describe('page dictionary', () => {
   let site: Awaited<ReturnType<typeof tempDir>>
-  beforeEach(async () => { site = await tempDir('pages') })
-  afterEach(async () => { await site.remove() })
+  beforeEach(async () => {
+    site = await tempDir('pages')
+  })
+  afterEach(async () => {
+    await site.remove()
+  })
 
   async function writePages(edition: string): Promise<void> {
     for (let n = 0; n < 12; n++) {
@@ -70,8 +86,12 @@ describe('page dictionary', () => {
     const options = resolveDeltaOptions({ pages: true })
     const first = await preparePageDictionary(site.path, options.pageDictionaryBytes)
     expect(first).toMatchObject({ pages: 12, linked: 12 })
-    expect(await readFile(join(site.path, 'index.html'), 'utf8')).toContain(`<head><link rel="compression-dictionary" href="${PAGE_DICTIONARY_PATH}">`)
-    expect(await readFile(join(site.path, 'docs/page-3/index.html'), 'utf8')).toContain(`href="../../${PAGE_DICTIONARY_PATH}"`)
+    expect(await readFile(join(site.path, 'index.html'), 'utf8')).toContain(
+      `<head><link rel="compression-dictionary" href="${PAGE_DICTIONARY_PATH}">`,
+    )
+    expect(await readFile(join(site.path, 'docs/page-3/index.html'), 'utf8')).toContain(
+      `href="../../${PAGE_DICTIONARY_PATH}"`,
+    )
     expect((await preparePageDictionary(site.path, options.pageDictionaryBytes))?.linked).toBe(0)
 
     const { manifest } = await compressDirectory(site.path, { cache })
@@ -82,7 +102,11 @@ describe('page dictionary', () => {
     const dictionary = await readFile(join(site.path, PAGE_DICTIONARY_PATH))
     const page = withDeltas.files.find((f) => f.path === 'docs/page-3/index.html')!
     for (const delta of page.deltas!) {
-      expect((await decodeWithDictionary(delta.encoding, await readFile(join(site.path, delta.path)), dictionary)).equals(await readFile(join(site.path, page.path)))).toBe(true)
+      expect(
+        (await decodeWithDictionary(delta.encoding, await readFile(join(site.path, delta.path)), dictionary)).equals(
+          await readFile(join(site.path, page.path)),
+        ),
+      ).toBe(true)
     }
     expect(report.pages).toHaveLength(12)
     const br = report.pages.reduce((t, p) => t + p.brotliBytes, 0)
@@ -91,11 +115,17 @@ describe('page dictionary', () => {
     // Next build with edited pages: deltas against the new dictionary and the previous one.
     await writePages(' (second edition)')
     await preparePageDictionary(site.path, options.pageDictionaryBytes)
-    const again = await writeDeltas(site.path, (await compressDirectory(site.path, { cache })).manifest, options, { cacheDir: cache })
+    const again = await writeDeltas(site.path, (await compressDirectory(site.path, { cache })).manifest, options, {
+      cacheDir: cache,
+    })
     const next = again.manifest.files.find((f) => f.path === 'docs/page-3/index.html')!
     expect(new Set(next.deltas!.map((d) => d.dictionary)).size).toBe(2)
     for (const delta of next.deltas!.filter((d) => d.dictionaryPath !== PAGE_DICTIONARY_PATH)) {
-      expect((await decodeWithDictionary(delta.encoding, await readFile(join(site.path, delta.path)), dictionary)).toString()).toContain('(second edition)')
+      expect(
+        (
+          await decodeWithDictionary(delta.encoding, await readFile(join(site.path, delta.path)), dictionary)
+        ).toString(),
+      ).toContain('(second edition)')
     }
   })
 })

@@ -4,7 +4,9 @@ import { WorkPool } from '@preencode/core'
 /** A task that finishes only when the test says so, to observe what runs at the same time. */
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void
-  const promise = new Promise<void>((r) => { resolve = r })
+  const promise = new Promise<void>((r) => {
+    resolve = r
+  })
   return { promise, resolve }
 }
 
@@ -15,12 +17,16 @@ describe('WorkPool', () => {
     const pool = new WorkPool({ concurrency: 3 })
     let running = 0
     let peak = 0
-    await Promise.all(Array.from({ length: 20 }, () => pool.run(async () => {
-      running++
-      peak = Math.max(peak, running)
-      await tick()
-      running--
-    })))
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        pool.run(async () => {
+          running++
+          peak = Math.max(peak, running)
+          await tick()
+          running--
+        }),
+      ),
+    )
     expect(peak).toBe(3)
     expect(pool.peaks.peakRunning).toBe(3)
   })
@@ -29,12 +35,16 @@ describe('WorkPool', () => {
     const pool = new WorkPool({ concurrency: 100, maxBytesInFlight: 100 })
     let held = 0
     let peak = 0
-    await Promise.all(Array.from({ length: 50 }, (_, i) => pool.withBytes(10 + (i % 4) * 10, async () => {
-      held += 10 + (i % 4) * 10
-      peak = Math.max(peak, held)
-      await tick()
-      held -= 10 + (i % 4) * 10
-    })))
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        pool.withBytes(10 + (i % 4) * 10, async () => {
+          held += 10 + (i % 4) * 10
+          peak = Math.max(peak, held)
+          await tick()
+          held -= 10 + (i % 4) * 10
+        }),
+      ),
+    )
     expect(peak).toBeLessThanOrEqual(100)
     expect(pool.peaks.peakBytes).toBeLessThanOrEqual(100)
   })
@@ -43,12 +53,16 @@ describe('WorkPool', () => {
     const pool = new WorkPool({ concurrency: 2, maxBytesInFlight: 1_000_000, maxFilesInFlight: 8 })
     let held = 0
     let peak = 0
-    await Promise.all(Array.from({ length: 200 }, () => pool.withBytes(1, async () => {
-      held += 1
-      peak = Math.max(peak, held)
-      await tick()
-      held -= 1
-    })))
+    await Promise.all(
+      Array.from({ length: 200 }, () =>
+        pool.withBytes(1, async () => {
+          held += 1
+          peak = Math.max(peak, held)
+          await tick()
+          held -= 1
+        }),
+      ),
+    )
     expect(peak).toBe(8)
     expect(pool.peaks.peakFiles).toBe(8)
   })
@@ -57,10 +71,18 @@ describe('WorkPool', () => {
     const pool = new WorkPool({ concurrency: 8, maxBytesInFlight: 100 })
     const small = deferred()
     const order: string[] = []
-    const first = pool.withBytes(30, async () => { order.push('small-1'); await small.promise })
-    const big = pool.withBytes(500, async () => { order.push('big'); expect(pool.peaks.peakBytes).toBe(500) })
+    const first = pool.withBytes(30, async () => {
+      order.push('small-1')
+      await small.promise
+    })
+    const big = pool.withBytes(500, async () => {
+      order.push('big')
+      expect(pool.peaks.peakBytes).toBe(500)
+    })
     // Queued after the big one: FIFO admission keeps it waiting until the big one ran.
-    const later = pool.withBytes(10, async () => { order.push('small-2') })
+    const later = pool.withBytes(10, async () => {
+      order.push('small-2')
+    })
     await tick()
     expect(order).toEqual(['small-1'])
     small.resolve()
@@ -84,7 +106,15 @@ describe('WorkPool', () => {
   it('admits tens of thousands of queued waiters in order', async () => {
     const pool = new WorkPool({ concurrency: 2, maxBytesInFlight: 10 })
     const order: number[] = []
-    await Promise.all(Array.from({ length: 20_000 }, (_, i) => pool.withBytes(5, () => pool.run(async () => { order.push(i) }))))
+    await Promise.all(
+      Array.from({ length: 20_000 }, (_, i) =>
+        pool.withBytes(5, () =>
+          pool.run(async () => {
+            order.push(i)
+          }),
+        ),
+      ),
+    )
     expect(order).toHaveLength(20_000)
     expect(order.slice(0, 5)).toEqual([0, 1, 2, 3, 4])
     expect(pool.peaks).toEqual({ peakRunning: 2, peakBytes: 10, peakFiles: 2 })
@@ -92,8 +122,11 @@ describe('WorkPool', () => {
 
   it('does not deadlock when byte holders wait for slots', async () => {
     const pool = new WorkPool({ concurrency: 1, maxBytesInFlight: 1000 })
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
-      pool.withBytes(100, () => Promise.all([pool.run(async () => i), pool.run(async () => i * 2)]))))
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        pool.withBytes(100, () => Promise.all([pool.run(async () => i), pool.run(async () => i * 2)])),
+      ),
+    )
     expect(results.at(-1)).toEqual([9, 18])
   })
 })
@@ -105,11 +138,21 @@ describe('WorkPool scheduling', () => {
     const order: string[] = []
     const first = pool.run(() => gate.promise)
     const queued = [
-      pool.run(async () => { order.push('small') }, 1),
-      pool.run(async () => { order.push('large') }, 100),
-      pool.run(async () => { order.push('medium-a') }, 10),
-      pool.run(async () => { order.push('medium-b') }, 10),
-      pool.run(async () => { order.push('none') }),
+      pool.run(async () => {
+        order.push('small')
+      }, 1),
+      pool.run(async () => {
+        order.push('large')
+      }, 100),
+      pool.run(async () => {
+        order.push('medium-a')
+      }, 10),
+      pool.run(async () => {
+        order.push('medium-b')
+      }, 10),
+      pool.run(async () => {
+        order.push('none')
+      }),
     ]
     await tick()
     expect(order).toEqual([])
@@ -122,12 +165,16 @@ describe('WorkPool scheduling', () => {
     const pool = new WorkPool({ concurrency: 2 })
     let running = 0
     const samples: number[] = []
-    await Promise.all(Array.from({ length: 40 }, (_, i) => pool.run(async () => {
-      running++
-      samples.push(running)
-      await tick()
-      running--
-    }, i % 7)))
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        pool.run(async () => {
+          running++
+          samples.push(running)
+          await tick()
+          running--
+        }, i % 7),
+      ),
+    )
     // Every task but the very first one started while another was running.
     expect(samples.slice(1).every((n) => n === 2)).toBe(true)
   })
@@ -141,10 +188,14 @@ describe('WorkPool reservations', () => {
     const large = pool.reserve(100)
     const small = pool.reserve(1)
     const skipped = pool.reserve(50)
-    const smallDone = small.run(async () => { order.push('small') })
+    const smallDone = small.run(async () => {
+      order.push('small')
+    })
     await tick()
     expect(order).toEqual([])
-    await large.run(async () => { order.push('large') })
+    await large.run(async () => {
+      order.push('large')
+    })
     skipped.release()
     await smallDone
     expect(order).toEqual(['large', 'small'])
@@ -154,7 +205,15 @@ describe('WorkPool reservations', () => {
     large.release()
     let running = 0
     let peak = 0
-    await Promise.all([1, 2, 3].map(() => pool.run(async () => { peak = Math.max(peak, ++running); await tick(); running-- })))
+    await Promise.all(
+      [1, 2, 3].map(() =>
+        pool.run(async () => {
+          peak = Math.max(peak, ++running)
+          await tick()
+          running--
+        }),
+      ),
+    )
     expect(peak).toBe(1)
   })
 })

@@ -17,7 +17,9 @@ describe('reconcileManifest', () => {
     await put(site, 'index.html', textOf(6000, 1))
     await put(site, 'assets/app-Ab3dEf9h.js', textOf(9000, 2))
   })
-  afterEach(async () => { await dir.remove() })
+  afterEach(async () => {
+    await dir.remove()
+  })
 
   it('an up-to-date site, or one only touched (mtime moved, same bytes), is left as it is', async () => {
     const options = { cache: join(dir.path, 'cache'), levels: { brotli: 4 } }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { MANIFEST_VERSION, buildReport, createProgress, formatBytes, formatReport, type Manifest, type ReportCounters } from '@preencode/core'
+import {
+  MANIFEST_VERSION,
+  buildReport,
+  createProgress,
+  formatBytes,
+  formatReport,
+  type Manifest,
+  type ReportCounters,
+} from '@preencode/core'
 
 const manifest: Manifest = {
   version: MANIFEST_VERSION,
@@ -7,25 +15,61 @@ const manifest: Manifest = {
   formats: ['brotli', 'gzip'],
   files: [
     {
-      path: 'assets/app.js', size: 100_000, sha256: 'a', mtimeMs: 1, contentType: 'text/javascript; charset=utf-8', cacheClass: 'immutable', cacheControl: 'x', originalOnDisk: true,
+      path: 'assets/app.js',
+      size: 100_000,
+      sha256: 'a',
+      mtimeMs: 1,
+      contentType: 'text/javascript; charset=utf-8',
+      cacheClass: 'immutable',
+      cacheControl: 'x',
+      originalOnDisk: true,
       variants: [
         { format: 'brotli', encoding: 'br', path: 'assets/app.js.br', size: 20_000, sha256: 'b' },
         { format: 'gzip', encoding: 'gzip', path: 'assets/app.js.gz', size: 30_000, sha256: 'c' },
       ],
     },
     {
-      path: 'index.html', size: 10_000, sha256: 'd', mtimeMs: 1, contentType: 'text/html; charset=utf-8', cacheClass: 'html', cacheControl: 'no-cache', originalOnDisk: true,
+      path: 'index.html',
+      size: 10_000,
+      sha256: 'd',
+      mtimeMs: 1,
+      contentType: 'text/html; charset=utf-8',
+      cacheClass: 'html',
+      cacheControl: 'no-cache',
+      originalOnDisk: true,
       variants: [{ format: 'gzip', encoding: 'gzip', path: 'index.html.gz', size: 4_000, sha256: 'e' }],
     },
-    { path: 'a.png', size: 5_000, sha256: 'f', mtimeMs: 1, contentType: 'image/png', cacheClass: 'default', cacheControl: 'x', originalOnDisk: true, variants: [] },
+    {
+      path: 'a.png',
+      size: 5_000,
+      sha256: 'f',
+      mtimeMs: 1,
+      contentType: 'image/png',
+      cacheClass: 'default',
+      cacheControl: 'x',
+      originalOnDisk: true,
+      variants: [],
+    },
   ],
 }
 
 const counters = (over: Partial<ReportCounters> = {}): ReportCounters => ({
-  dir: '/site', formats: ['brotli', 'gzip'], durationMs: 1234.5, cacheEnabled: true, cacheHits: 0, cacheMisses: 4, prunedEntries: 0,
-  variantsWritten: 3, variantsUnchanged: 0, rejected: { brotli: 1 },
+  dir: '/site',
+  formats: ['brotli', 'gzip'],
+  durationMs: 1234.5,
+  cacheEnabled: true,
+  cacheHits: 0,
+  cacheMisses: 4,
+  prunedEntries: 0,
+  variantsWritten: 3,
+  variantsUnchanged: 0,
+  rejected: { brotli: 1 },
   skipped: { excluded: 0, incompressible: 1, 'below-threshold': 0, 'no-saving': 0 },
-  staleVariants: 0, tempFiles: 0, originalsRemoved: { files: 0, bytes: 0 }, peakBytesInFlight: 110_000, ...over,
+  staleVariants: 0,
+  tempFiles: 0,
+  originalsRemoved: { files: 0, bytes: 0 },
+  peakBytesInFlight: 110_000,
+  ...over,
 })
 
 describe('the report', () => {
@@ -51,12 +95,17 @@ describe('the report', () => {
   })
 
   it('says when everything came from the cache', () => {
-    const text = formatReport(buildReport(manifest, counters({ cacheHits: 42, cacheMisses: 0, variantsWritten: 0, variantsUnchanged: 3 })))
+    const text = formatReport(
+      buildReport(manifest, counters({ cacheHits: 42, cacheMisses: 0, variantsWritten: 0, variantsUnchanged: 3 })),
+    )
     expect(text.split('\n')[0]).toContain('all 42 cached, nothing compressed')
   })
 
   it('mentions removals, freed disk and colours only when asked and NO_COLOR is unset', () => {
-    const report = buildReport(manifest, counters({ staleVariants: 2, tempFiles: 1, originalsRemoved: { files: 2, bytes: 110_000 } }))
+    const report = buildReport(
+      manifest,
+      counters({ staleVariants: 2, tempFiles: 1, originalsRemoved: { files: 2, bytes: 110_000 } }),
+    )
     const text = formatReport(report, { color: true, top: 1 })
     expect(text).toContain('2 stale variants removed')
     expect(text).toContain('1 temp files of an interrupted run removed')
@@ -72,11 +121,22 @@ describe('the report', () => {
 
 describe('createProgress', () => {
   const stream = (isTTY: boolean): { isTTY: boolean; columns: number; out: string; write(s: string): boolean } => ({
-    isTTY, columns: 40, out: '', write(s: string) { this.out += s; return true },
+    isTTY,
+    columns: 40,
+    out: '',
+    write(s: string) {
+      this.out += s
+      return true
+    },
   })
 
   it('prints nothing when not a TTY, in CI, with NO_COLOR or TERM=dumb', () => {
-    for (const [tty, env] of [[false, {}], [true, { CI: 'true' }], [true, { NO_COLOR: '1' }], [true, { TERM: 'dumb' }]] as const) {
+    for (const [tty, env] of [
+      [false, {}],
+      [true, { CI: 'true' }],
+      [true, { NO_COLOR: '1' }],
+      [true, { TERM: 'dumb' }],
+    ] as const) {
       const s = stream(tty)
       const progress = createProgress(s, { env })
       progress.update(1, 2, 'a.js')

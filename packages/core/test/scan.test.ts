@@ -7,31 +7,79 @@ import { put } from './fixtures.js'
 
 describe('scanDirectory', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>
-  beforeEach(async () => { dir = await tempDir('scan') })
-  afterEach(async () => { await dir.remove() })
+  beforeEach(async () => {
+    dir = await tempDir('scan')
+  })
+  afterEach(async () => {
+    await dir.remove()
+  })
 
   it('sorts files into originals, sidecars and temp leftovers', async () => {
-    for (const path of ['index.html', 'index.html.br', 'index.html.gz', 'assets/app.js', 'assets/app.js.zst', '.hidden/x.txt',
-      'download.tar.gz', 'pic.png', 'pic.png.gz', 'assets/.app.js.br.tmp-123-abcdef01', `.${MANIFEST_FILENAME}.tmp-9-0a1b2c3d`, MANIFEST_FILENAME]) {
+    for (const path of [
+      'index.html',
+      'index.html.br',
+      'index.html.gz',
+      'assets/app.js',
+      'assets/app.js.zst',
+      '.hidden/x.txt',
+      'download.tar.gz',
+      'pic.png',
+      'pic.png.gz',
+      'assets/.app.js.br.tmp-123-abcdef01',
+      `.${MANIFEST_FILENAME}.tmp-9-0a1b2c3d`,
+      MANIFEST_FILENAME,
+    ]) {
       await put(dir.path, path, 'x')
     }
     // No earlier manifest: preencode wrote none of these, so every sidecar-named file is the user's.
     const first = await scanDirectory(dir.path)
-    expect(first.originals).toEqual(['.hidden/x.txt', 'assets/app.js', 'assets/app.js.zst', 'download.tar.gz', 'index.html', 'index.html.br', 'index.html.gz', 'pic.png', 'pic.png.gz'])
+    expect(first.originals).toEqual([
+      '.hidden/x.txt',
+      'assets/app.js',
+      'assets/app.js.zst',
+      'download.tar.gz',
+      'index.html',
+      'index.html.br',
+      'index.html.gz',
+      'pic.png',
+      'pic.png.gz',
+    ])
     expect(first.variants).toEqual([])
     expect(first.tempFiles).toEqual([`.${MANIFEST_FILENAME}.tmp-9-0a1b2c3d`, 'assets/.app.js.br.tmp-123-abcdef01'])
     // An earlier manifest recording three of them makes those three preencode's, and only them.
-    const variant = (path: string) => ({ format: 'brotli' as const, encoding: 'br' as const, path, size: 1, sha256: '0'.repeat(64) })
+    const variant = (path: string) => ({
+      format: 'brotli' as const,
+      encoding: 'br' as const,
+      path,
+      size: 1,
+      sha256: '0'.repeat(64),
+    })
     const file = (path: string, variants: string[]) => ({
-      path, size: 2000, sha256: '0'.repeat(64), mtimeMs: 0, contentType: 'text/html', cacheClass: 'default' as const,
-      cacheControl: 'x', originalOnDisk: true, variants: variants.map(variant),
+      path,
+      size: 2000,
+      sha256: '0'.repeat(64),
+      mtimeMs: 0,
+      contentType: 'text/html',
+      cacheClass: 'default' as const,
+      cacheControl: 'x',
+      originalOnDisk: true,
+      variants: variants.map(variant),
     })
     const previous: Manifest = {
-      version: MANIFEST_VERSION, generator: 'test', formats: ['brotli'],
+      version: MANIFEST_VERSION,
+      generator: 'test',
+      formats: ['brotli'],
       files: [file('index.html', ['index.html.br', 'index.html.gz']), file('assets/app.js', ['assets/app.js.zst'])],
     }
     const scan = await scanDirectory(dir.path, { previous })
-    expect(scan.originals).toEqual(['.hidden/x.txt', 'assets/app.js', 'download.tar.gz', 'index.html', 'pic.png', 'pic.png.gz'])
+    expect(scan.originals).toEqual([
+      '.hidden/x.txt',
+      'assets/app.js',
+      'download.tar.gz',
+      'index.html',
+      'pic.png',
+      'pic.png.gz',
+    ])
     expect(scan.variants).toEqual(['assets/app.js.zst', 'index.html.br', 'index.html.gz'])
     expect(scan.tempFiles).toEqual([`.${MANIFEST_FILENAME}.tmp-9-0a1b2c3d`, 'assets/.app.js.br.tmp-123-abcdef01'])
   })
@@ -49,7 +97,10 @@ describe('scanDirectory', () => {
       const scan = await scanDirectory(dir.path)
       expect(scan.originals).toEqual(['alias.html', 'real/page.html'])
       expect(scan.skipped.map((s) => `${s.path}:${s.reason}`).sort()).toEqual([
-        'alias-dir:symlink-directory', 'dangling.html:symlink-dangling', 'out-dir:symlink-outside', 'out-file.html:symlink-outside',
+        'alias-dir:symlink-directory',
+        'dangling.html:symlink-dangling',
+        'out-dir:symlink-outside',
+        'out-file.html:symlink-outside',
       ])
       expect(scan.foreign.has('out-file.html')).toBe(true)
     } finally {
@@ -64,11 +115,19 @@ describe('scanDirectory', () => {
       version: MANIFEST_VERSION,
       generator: 'test',
       formats: ['brotli'],
-      files: [{
-        path: 'gone.js', size: 2000, sha256: '0'.repeat(64), mtimeMs: 0, contentType: 'text/javascript', cacheClass: 'default',
-        cacheControl: 'x', originalOnDisk: true,
-        variants: [{ format: 'brotli', encoding: 'br', path: 'gone.js.br', size: 10, sha256: '0'.repeat(64) }],
-      }],
+      files: [
+        {
+          path: 'gone.js',
+          size: 2000,
+          sha256: '0'.repeat(64),
+          mtimeMs: 0,
+          contentType: 'text/javascript',
+          cacheClass: 'default',
+          cacheControl: 'x',
+          originalOnDisk: true,
+          variants: [{ format: 'brotli', encoding: 'br', path: 'gone.js.br', size: 10, sha256: '0'.repeat(64) }],
+        },
+      ],
     }
     const scan = await scanDirectory(dir.path, { previous })
     expect(scan.variants).toEqual(['gone.js.br'])
@@ -76,7 +135,8 @@ describe('scanDirectory', () => {
   })
 
   it('reports include and exclude matches and skips the cache directory inside the site', async () => {
-    for (const path of ['a.custom', 'b.js', 'vendor/c.js', 'node_modules/.cache/preencode/v1/aa/bb']) await put(dir.path, path, 'x')
+    for (const path of ['a.custom', 'b.js', 'vendor/c.js', 'node_modules/.cache/preencode/v1/aa/bb'])
+      await put(dir.path, path, 'x')
     const scan = await scanDirectory(dir.path, {
       include: ['*.custom', /^vendor\//],
       exclude: ['vendor/**'],

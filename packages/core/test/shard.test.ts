@@ -4,7 +4,10 @@ import { parseShard, parseSharedCacheUrl, resolveCompressOptions, shardJobs } fr
 describe('shardJobs', () => {
   const jobs = [
     { path: 'big.js', weight: 7_000_000 },
-    ...Array.from({ length: 300 }, (_, i) => ({ path: `page-${String(i).padStart(3, '0')}.html`, weight: 20_000 + (i % 7) * 1000 })),
+    ...Array.from({ length: 300 }, (_, i) => ({
+      path: `page-${String(i).padStart(3, '0')}.html`,
+      weight: 20_000 + (i % 7) * 1000,
+    })),
     { path: 'mid.js', weight: 3_000_000 },
   ]
 
@@ -26,14 +29,24 @@ describe('shardJobs', () => {
       ...Array.from({ length: 40 }, (_, i) => ({ path: `chunk-${String(i).padStart(2, '0')}.js`, weight: 100_000 })),
     ]
     const cost = (job: { path: string; weight: number }) => (job.path.endsWith('.jpg') ? 0 : job.weight)
-    const scripts = [1, 2].map((index) => shardJobs(site, { index, count: 2 }, cost).filter((j) => j.path.endsWith('.js')).length)
+    const scripts = [1, 2].map(
+      (index) => shardJobs(site, { index, count: 2 }, cost).filter((j) => j.path.endsWith('.js')).length,
+    )
     expect(scripts).toEqual([20, 20])
   })
 
   it('gives the same split whatever order the files come in', () => {
     const reversed = [...jobs].reverse()
     for (const index of [1, 2, 3]) {
-      expect(shardJobs(reversed, { index, count: 3 }).map((j) => j.path).sort()).toEqual(shardJobs(jobs, { index, count: 3 }).map((j) => j.path).sort())
+      expect(
+        shardJobs(reversed, { index, count: 3 })
+          .map((j) => j.path)
+          .sort(),
+      ).toEqual(
+        shardJobs(jobs, { index, count: 3 })
+          .map((j) => j.path)
+          .sort(),
+      )
     }
   })
 })
@@ -41,15 +54,27 @@ describe('shardJobs', () => {
 describe('parseShard and shared cache locations', () => {
   it('accepts i/n and names the flag otherwise', () => {
     expect(parseShard('2/3')).toEqual({ index: 2, count: 3 })
-    for (const bad of ['0/3', '4/3', '1/0', 'a/b', '2']) expect(() => parseShard(bad)).toThrow(/--shard is `.*`; it must be i\/n/)
+    for (const bad of ['0/3', '4/3', '1/0', 'a/b', '2'])
+      expect(() => parseShard(bad)).toThrow(/--shard is `.*`; it must be i\/n/)
   })
 
   it('parses s3://bucket/prefix with the endpoint from the option or AWS_ENDPOINT_URL', () => {
-    expect(parseSharedCacheUrl('s3://ci-cache/site/main', undefined, {})).toEqual({ url: 's3://ci-cache/site/main', bucket: 'ci-cache', prefix: 'site/main/', endpoint: undefined })
-    expect(parseSharedCacheUrl('s3://ci-cache', undefined, { AWS_ENDPOINT_URL: 'http://127.0.0.1:9000' }).endpoint).toBe('http://127.0.0.1:9000')
-    expect(parseSharedCacheUrl('s3://ci-cache/', 'https://r2.example', { AWS_ENDPOINT_URL: 'http://x:1' })).toMatchObject({ prefix: '', endpoint: 'https://r2.example' })
+    expect(parseSharedCacheUrl('s3://ci-cache/site/main', undefined, {})).toEqual({
+      url: 's3://ci-cache/site/main',
+      bucket: 'ci-cache',
+      prefix: 'site/main/',
+      endpoint: undefined,
+    })
+    expect(
+      parseSharedCacheUrl('s3://ci-cache', undefined, { AWS_ENDPOINT_URL: 'http://127.0.0.1:9000' }).endpoint,
+    ).toBe('http://127.0.0.1:9000')
+    expect(
+      parseSharedCacheUrl('s3://ci-cache/', 'https://r2.example', { AWS_ENDPOINT_URL: 'http://x:1' }),
+    ).toMatchObject({ prefix: '', endpoint: 'https://r2.example' })
     expect(() => parseSharedCacheUrl('s3://A_bucket/x', undefined, {})).toThrow(/`cache` is `s3:\/\/A_bucket\/x`/)
-    expect(() => resolveCompressOptions({ cache: 's3://ci-cache/x', cacheEndpoint: 'ftp://nope' })).toThrow(/`cacheEndpoint` is `ftp:\/\/nope`/)
+    expect(() => resolveCompressOptions({ cache: 's3://ci-cache/x', cacheEndpoint: 'ftp://nope' })).toThrow(
+      /`cacheEndpoint` is `ftp:\/\/nope`/,
+    )
   })
 
   it('keeps a local cache directory in front of the bucket', () => {

@@ -21,12 +21,15 @@ type Temp = Awaited<ReturnType<typeof tempDir>>
 
 const VENDOR = textOf(60_000, 11)
 const APP_V1 = textOf(40_000, 12)
-const edit = (base: Buffer, n: number): Buffer => Buffer.concat([base.subarray(0, 20_000), Buffer.from(`\nconst edit${n} = ${n};\n`), base.subarray(20_000)])
+const edit = (base: Buffer, n: number): Buffer =>
+  Buffer.concat([base.subarray(0, 20_000), Buffer.from(`\nconst edit${n} = ${n};\n`), base.subarray(20_000)])
 
 async function writeSite(root: string, app: { name: string; bytes: Buffer }): Promise<void> {
   await rm(root, { recursive: true, force: true })
   const files: Record<string, Buffer> = {
-    'index.html': Buffer.from(`<!doctype html><script type="module" src="/assets/${app.name}"></script>${'<p>page</p>'.repeat(200)}`),
+    'index.html': Buffer.from(
+      `<!doctype html><script type="module" src="/assets/${app.name}"></script>${'<p>page</p>'.repeat(200)}`,
+    ),
     'assets/vendor-Dk3mQ9xZ.js': VENDOR,
     [`assets/${app.name}`]: app.bytes,
   }
@@ -36,7 +39,12 @@ async function writeSite(root: string, app: { name: string; bytes: Buffer }): Pr
   }
 }
 
-async function build(root: string, cacheDir: string, app: { name: string; bytes: Buffer }, deltas: Parameters<typeof resolveDeltaOptions>[0] = {}): Promise<{ manifest: Manifest; text: string; report: Awaited<ReturnType<typeof writeDeltas>>['report'] }> {
+async function build(
+  root: string,
+  cacheDir: string,
+  app: { name: string; bytes: Buffer },
+  deltas: Parameters<typeof resolveDeltaOptions>[0] = {},
+): Promise<{ manifest: Manifest; text: string; report: Awaited<ReturnType<typeof writeDeltas>>['report'] }> {
   await writeSite(root, app)
   const { manifest } = await compressDirectory(root, { cache: cacheDir })
   const result = await writeDeltas(root, manifest, resolveDeltaOptions(deltas), { cacheDir })
@@ -46,8 +54,14 @@ async function build(root: string, cacheDir: string, app: { name: string; bytes:
 describe('writeDeltas', () => {
   let site: Temp
   let cache: Temp
-  beforeEach(async () => { site = await tempDir('deltas-site'); cache = await tempDir('deltas-cache') })
-  afterEach(async () => { await site.remove(); await cache.remove() })
+  beforeEach(async () => {
+    site = await tempDir('deltas-site')
+    cache = await tempDir('deltas-cache')
+  })
+  afterEach(async () => {
+    await site.remove()
+    await cache.remove()
+  })
 
   const v1 = { name: 'index-Ab12Cd34.js', bytes: APP_V1 }
   const v2 = { name: 'index-Ef56Gh78.js', bytes: edit(APP_V1, 2) }
@@ -58,7 +72,11 @@ describe('writeDeltas', () => {
     expect(first.report.files).toEqual([])
     expect(first.text).toMatch(/no previous versions known yet/)
     const announced = Object.fromEntries(first.manifest.files.map((f) => [f.path, f.useAsDictionary]))
-    expect(announced).toEqual({ 'assets/index-Ab12Cd34.js': 'index-*.js', 'assets/vendor-Dk3mQ9xZ.js': 'vendor-*.js', 'index.html': undefined })
+    expect(announced).toEqual({
+      'assets/index-Ab12Cd34.js': 'index-*.js',
+      'assets/vendor-Dk3mQ9xZ.js': 'vendor-*.js',
+      'index.html': undefined,
+    })
 
     const second = await build(site.path, cache.path, v2)
     const app = second.manifest.files.find((f) => f.path === 'assets/index-Ef56Gh78.js')!
@@ -87,17 +105,25 @@ describe('writeDeltas', () => {
     await build(site.path, cache.path, v2)
     const third = await build(site.path, cache.path, v3)
     const app = third.manifest.files.find((f) => f.path === 'assets/index-Ij90Kl12.js')!
-    expect(new Set(app.deltas!.map((d) => d.dictionaryPath))).toEqual(new Set(['assets/index-Ab12Cd34.js', 'assets/index-Ef56Gh78.js']))
+    expect(new Set(app.deltas!.map((d) => d.dictionaryPath))).toEqual(
+      new Set(['assets/index-Ab12Cd34.js', 'assets/index-Ef56Gh78.js']),
+    )
     for (const delta of app.deltas!) {
       const dictionary = delta.dictionaryPath.endsWith('Ab12Cd34.js') ? v1.bytes : v2.bytes
-      expect((await decodeWithDictionary(delta.encoding, await readFile(join(site.path, delta.path)), dictionary)).equals(v3.bytes)).toBe(true)
+      expect(
+        (await decodeWithDictionary(delta.encoding, await readFile(join(site.path, delta.path)), dictionary)).equals(
+          v3.bytes,
+        ),
+      ).toBe(true)
     }
     // Same content rebuilt with versions: 1 -> only the newest dictionary's deltas stay on disk.
     const again = await build(site.path, cache.path, v3, { versions: 1 })
     const kept = again.manifest.files.find((f) => f.path === 'assets/index-Ij90Kl12.js')!.deltas!
     expect(new Set(kept.map((d) => d.dictionaryPath))).toEqual(new Set(['assets/index-Ef56Gh78.js']))
     expect(again.report.cacheMisses).toBe(0)
-    const onDisk = (await readdir(join(site.path, 'assets'), { recursive: true })).filter((p) => p.endsWith('.dcb') || p.endsWith('.dcz'))
+    const onDisk = (await readdir(join(site.path, 'assets'), { recursive: true })).filter(
+      (p) => p.endsWith('.dcb') || p.endsWith('.dcz'),
+    )
     expect(onDisk.map((p) => `assets/${p}`).sort()).toEqual(kept.map((d) => d.path).sort())
   })
 
@@ -108,7 +134,12 @@ describe('writeDeltas', () => {
     await cp(site.path, deployed, { recursive: true })
     await writeSite(site.path, v2)
     const { manifest } = await compressDirectory(site.path, { cache: false })
-    const { report, manifest: withDeltas } = await writeDeltas(site.path, manifest, resolveDeltaOptions({ previous: deployed }), { cacheDir: false })
+    const { report, manifest: withDeltas } = await writeDeltas(
+      site.path,
+      manifest,
+      resolveDeltaOptions({ previous: deployed }),
+      { cacheDir: false },
+    )
     expect(report.source).toBe(`folder ${deployed} (manifest)`)
     expect(withDeltas.files.find((f) => f.path === 'assets/index-Ef56Gh78.js')!.deltas).toHaveLength(2)
   })
@@ -117,16 +148,28 @@ describe('writeDeltas', () => {
     const deployed = join(cache.path, 'www')
     await writeSite(deployed, v1)
     await writeFile(join(cache.path, 'index-Zz99Yy88.js'), 'outside')
-    await writeFile(join(deployed, '.preencode-deploy-state.json'), JSON.stringify({
-      version: 1,
-      objects: {},
-      deploys: [{ id: 'b', time: 2, keys: ['assets/index-Ab12Cd34.js', '../index-Zz99Yy88.js', '/etc/passwd-Ab12Cd34.js'] }],
-    }))
+    await writeFile(
+      join(deployed, '.preencode-deploy-state.json'),
+      JSON.stringify({
+        version: 1,
+        objects: {},
+        deploys: [
+          { id: 'b', time: 2, keys: ['assets/index-Ab12Cd34.js', '../index-Zz99Yy88.js', '/etc/passwd-Ab12Cd34.js'] },
+        ],
+      }),
+    )
     await writeSite(site.path, v2)
     const { manifest } = await compressDirectory(site.path, { cache: false })
-    const { manifest: withDeltas, report } = await writeDeltas(site.path, manifest, resolveDeltaOptions({ previous: deployed }), { cacheDir: false })
+    const { manifest: withDeltas, report } = await writeDeltas(
+      site.path,
+      manifest,
+      resolveDeltaOptions({ previous: deployed }),
+      { cacheDir: false },
+    )
     expect(report.source).toMatch(/deploy state/)
-    expect(new Set(withDeltas.files.flatMap((f) => f.deltas ?? []).map((d) => d.dictionaryPath))).toEqual(new Set(['assets/index-Ab12Cd34.js']))
+    expect(new Set(withDeltas.files.flatMap((f) => f.deltas ?? []).map((d) => d.dictionaryPath))).toEqual(
+      new Set(['assets/index-Ab12Cd34.js']),
+    )
   })
 
   it('validates its options with messages naming them', () => {

@@ -27,9 +27,14 @@ export function checkDeployLimits(limits: DeployLimits, nameOf: NameOption): voi
     }
   }
   if (limits.keep === undefined) return
-  if (typeof limits.keep !== 'object' || limits.keep === null) throw userError('options', `${nameOf('keep.deploys').replace(/\.deploys$/, '')} must be an object like { deploys: 2 }.`)
+  if (typeof limits.keep !== 'object' || limits.keep === null)
+    throw userError(
+      'options',
+      `${nameOf('keep.deploys').replace(/\.deploys$/, '')} must be an object like { deploys: 2 }.`,
+    )
   for (const [key, value] of Object.entries(limits.keep)) {
     if (!KEEP_KEYS.has(key)) throw userError('options', `${nameOf(`keep.${key}`)} is unknown; use deploys or maxAgeMs.`)
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw userError('options', `${nameOf(`keep.${key}`)} must be a number >= 0; got ${JSON.stringify(value)}.`)
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+      throw userError('options', `${nameOf(`keep.${key}`)} must be a number >= 0; got ${JSON.stringify(value)}.`)
   }
 }

@@ -73,7 +73,10 @@ export const DEFAULT_DEPLOY_OPTIONS = Object.freeze({
 function checkOptions(options: DeployOptions): void {
   checkDeployLimits(options, (option) => `deploy: ${option}`)
   if (!options.target || typeof options.target.uploadPhase !== 'function') {
-    throw userError('options', 'deploy: target must be a DeployTarget (localTarget(), rsyncTarget(), s3Target() or createTarget()).')
+    throw userError(
+      'options',
+      'deploy: target must be a DeployTarget (localTarget(), rsyncTarget(), s3Target() or createTarget()).',
+    )
   }
 }
 
@@ -87,9 +90,16 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const deployId = newDeployId()
   const context: TargetContext = { root, deployId, concurrency, emit: options.onEvent ?? (() => {}) }
   if (!options.manifest) await assertSiteFolder(root)
-  const manifest = options.manifest ?? (await reconcileManifest(root, {
-    logger: { info: (message) => context.emit({ type: 'note', message }), warn: (message) => context.emit({ type: 'warning', message }) },
-  })).manifest
+  const manifest =
+    options.manifest ??
+    (
+      await reconcileManifest(root, {
+        logger: {
+          info: (message) => context.emit({ type: 'note', message }),
+          warn: (message) => context.emit({ type: 'warning', message }),
+        },
+      })
+    ).manifest
   const keep: KeepPolicy = options.keep ?? {}
   try {
     const isEntry = options.isEntry ?? isDefaultEntry
@@ -118,7 +128,12 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
       for (const phase of plan.phases) {
         if (phase.uploads.length === 0 && phase.unchanged.length === 0) continue
         if (phase.uploads.length > 0) {
-          context.emit({ type: 'phase', phase: phase.phase, uploads: phase.uploads.length, bytes: phase.uploads.reduce((n, u) => n + u.size, 0) })
+          context.emit({
+            type: 'phase',
+            phase: phase.phase,
+            uploads: phase.uploads.length,
+            bytes: phase.uploads.reduce((n, u) => n + u.size, 0),
+          })
         }
         const result = await target.uploadPhase(phase, context)
         summary.uploaded += result.uploaded
@@ -138,7 +153,13 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
         })
       if (changed) {
         const remaining = [...plan.keys, ...plan.kept]
-        const state = nextDeployState(remote.state, { id: deployId, time: now, keys: plan.keys }, learnt, remaining, keep)
+        const state = nextDeployState(
+          remote.state,
+          { id: deployId, time: now, keys: plan.keys },
+          learnt,
+          remaining,
+          keep,
+        )
         await target.writeState(state, context)
       }
       if (plan.deletions.length > 0) {
@@ -157,8 +178,18 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
 
 async function assertSiteFolder(root: string): Promise<void> {
   const info = await stat(root).catch(() => undefined)
-  if (!info) throw userError('deploy', `The site folder ${root} does not exist. Build the site (and \`preencode compress\` it) first, or pass the folder that holds .preencode-manifest.json.`, { code: 'BAD_INPUT' })
-  if (!info.isDirectory()) throw userError('deploy', `${root} is not a folder; pass the built site's folder (the one holding .preencode-manifest.json).`, { code: 'BAD_INPUT' })
+  if (!info)
+    throw userError(
+      'deploy',
+      `The site folder ${root} does not exist. Build the site (and \`preencode compress\` it) first, or pass the folder that holds .preencode-manifest.json.`,
+      { code: 'BAD_INPUT' },
+    )
+  if (!info.isDirectory())
+    throw userError(
+      'deploy',
+      `${root} is not a folder; pass the built site's folder (the one holding .preencode-manifest.json).`,
+      { code: 'BAD_INPUT' },
+    )
 }
 
 function sameKeys(a: readonly string[] | undefined, b: readonly string[]): boolean {

@@ -18,7 +18,13 @@ export {
   type UploadReason,
 } from './plan.js'
 export { checkDeployLimits, type DeployLimitName, type DeployLimits, type NameOption } from './deploy-limits.js'
-export { DEPLOY_STATE_FILENAME, type DeployRecord, type DeployState, type KeepPolicy, type StoredObject } from './state.js'
+export {
+  DEPLOY_STATE_FILENAME,
+  type DeployRecord,
+  type DeployState,
+  type KeepPolicy,
+  type StoredObject,
+} from './state.js'
 export type { DeployEvent, DeployTarget, PhaseResult, TargetContext } from './target.js'
 export { createTarget, TARGETS, type TargetEntry, type TargetSettings } from './targets.js'
 export { localTarget } from './local.js'

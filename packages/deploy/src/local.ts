@@ -3,7 +3,19 @@
 // then renamed over the old one, so a reader sees the old bytes or the new, never a mix.
 import { createHash, randomBytes } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises'
+import {
+  copyFile,
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  unlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { userError, withOpenFiles } from '@preencode/core'
 import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from './plan.js'
@@ -23,7 +35,10 @@ export function localTarget(dir: string): DeployTarget {
     try {
       return await run()
     } catch (cause) {
-      throw userError('deploy', `${description}: ${action} failed: ${(cause as Error).message}`, { cause, code: 'TARGET_FAILED' })
+      throw userError('deploy', `${description}: ${action} failed: ${(cause as Error).message}`, {
+        cause,
+        code: 'TARGET_FAILED',
+      })
     }
   }
 
@@ -45,7 +60,8 @@ export function localTarget(dir: string): DeployTarget {
     description,
 
     async readRemote(objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
-      if (resolve(context.root) === root) throw userError('deploy', `The deploy target ${root} is the site directory itself.`)
+      if (resolve(context.root) === root)
+        throw userError('deploy', `The deploy target ${root} is the site directory itself.`)
       await assertParentFolder(root)
       const files = await fail('listing', () => listFiles(root))
       const remote = new Map<string, RemoteObject>()
@@ -116,7 +132,11 @@ async function assertParentFolder(root: string): Promise<void> {
   const parent = dirname(root)
   const info = await stat(parent).catch(() => undefined)
   if (info?.isDirectory()) return
-  throw userError('deploy', `Cannot deploy to ${root}: the folder ${parent} ${info ? 'is not a folder' : 'does not exist'}. Create it first, or check --to.`, { code: 'TARGET_FAILED' })
+  throw userError(
+    'deploy',
+    `Cannot deploy to ${root}: the folder ${parent} ${info ? 'is not a folder' : 'does not exist'}. Create it first, or check --to.`,
+    { code: 'TARGET_FAILED' },
+  )
 }
 
 function ignoreMissing(error: NodeJS.ErrnoException): void {
@@ -143,15 +163,23 @@ export async function listFiles(root: string): Promise<Map<string, number>> {
 
 export function sha256File(path: string): Promise<string> {
   // Settles on 'close', once the handle is released, so the limit counts it until then.
-  return withOpenFiles(1, () => new Promise((done, reject) => {
-    const hash = createHash('sha256')
-    let digest: string | undefined
-    createReadStream(path)
-      .on('data', (chunk) => hash.update(chunk))
-      .on('error', reject)
-      .on('end', () => { digest = hash.digest('hex') })
-      .on('close', () => { if (digest !== undefined) done(digest) })
-  }))
+  return withOpenFiles(
+    1,
+    () =>
+      new Promise((done, reject) => {
+        const hash = createHash('sha256')
+        let digest: string | undefined
+        createReadStream(path)
+          .on('data', (chunk) => hash.update(chunk))
+          .on('error', reject)
+          .on('end', () => {
+            digest = hash.digest('hex')
+          })
+          .on('close', () => {
+            if (digest !== undefined) done(digest)
+          })
+      }),
+  )
 }
 
 async function removeEmptyParents(root: string, dir: string): Promise<void> {

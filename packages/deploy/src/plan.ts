@@ -1,7 +1,13 @@
 // The pure core of a deploy: from the manifest and what the target already holds, decide what
 // to upload, in which order, what to skip and what to delete. No I/O here, so the dry-run plan
 // and the executed plan are the same object.
-import { MANIFEST_FILENAME, type DictionaryEncoding, type Encoding, type Manifest, type ManifestFile } from '@preencode/core'
+import {
+  MANIFEST_FILENAME,
+  type DictionaryEncoding,
+  type Encoding,
+  type Manifest,
+  type ManifestFile,
+} from '@preencode/core'
 import { DEPLOY_STATE_FILENAME, protectedKeys, type DeployState, type KeepPolicy } from './state.js'
 
 /** When an object is written: every phase completes before the next one starts. */
@@ -119,11 +125,23 @@ export function siteObjects(manifest: Manifest, isEntry: (path: string) => boole
       objects.push({ ...common, key: file.path, size: file.size, sha256: file.sha256, contentEncoding: undefined })
     }
     for (const variant of file.variants) {
-      objects.push({ ...common, key: variant.path, size: variant.size, sha256: variant.sha256, contentEncoding: variant.encoding })
+      objects.push({
+        ...common,
+        key: variant.path,
+        size: variant.size,
+        sha256: variant.sha256,
+        contentEncoding: variant.encoding,
+      })
     }
     // RFC 9842 deltas (`<file>.dict/<hash>.<ext>.dcb`): served only to a client that names their dictionary.
     for (const delta of file.deltas ?? []) {
-      objects.push({ ...common, key: delta.path, size: delta.size, sha256: delta.sha256, contentEncoding: delta.encoding })
+      objects.push({
+        ...common,
+        key: delta.path,
+        size: delta.size,
+        sha256: delta.sha256,
+        contentEncoding: delta.encoding,
+      })
     }
   }
   return objects.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
@@ -168,7 +186,8 @@ export function planDeploy(manifest: Manifest, remote: RemoteState, options: Pla
 
 function variantsFirst(a: PlannedUpload, b: PlannedUpload): number {
   if (a.originalPath !== b.originalPath) return a.originalPath < b.originalPath ? -1 : 1
-  if ((a.contentEncoding === undefined) !== (b.contentEncoding === undefined)) return a.contentEncoding === undefined ? 1 : -1
+  if ((a.contentEncoding === undefined) !== (b.contentEncoding === undefined))
+    return a.contentEncoding === undefined ? 1 : -1
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0
 }
 

@@ -15,7 +15,11 @@ export interface RetryOptions {
   maxDelayMs?: number
 }
 
-export const DEFAULT_RETRY = Object.freeze({ retries: 4, baseDelayMs: 200, maxDelayMs: 5000 } satisfies Required<RetryOptions>)
+export const DEFAULT_RETRY = Object.freeze({
+  retries: 4,
+  baseDelayMs: 200,
+  maxDelayMs: 5000,
+} satisfies Required<RetryOptions>)
 
 /**
  * Calls `attempt` until it succeeds, a non-retryable error occurs, or retries run out.

@@ -14,7 +14,8 @@ export type RsyncDestination =
 export function parseRsyncDestination(dest: string): RsyncDestination {
   const trimmed = dest.replace(/\/+$/, '') || '/'
   if (/^rsync:\/\//.test(trimmed)) {
-    if (!/^rsync:\/\/[^/]+\/[^/]+/.test(trimmed)) throw userError('deploy', `"${dest}" names no module; expected rsync://host[:port]/module/path.`)
+    if (!/^rsync:\/\/[^/]+\/[^/]+/.test(trimmed))
+      throw userError('deploy', `"${dest}" names no module; expected rsync://host[:port]/module/path.`)
     return { kind: 'daemon', url: trimmed }
   }
   if (/^[^/:]+::/.test(trimmed)) return { kind: 'daemon', url: trimmed }

@@ -65,7 +65,10 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
   const destination = parseRsyncDestination(dest)
   const release = options.release ?? false
   if (release && destination.kind === 'daemon') {
-    throw userError('deploy', `Release mode needs a local path or ssh destination; ${dest} is an rsync daemon, which cannot switch the current symlink.`)
+    throw userError(
+      'deploy',
+      `Release mode needs a local path or ssh destination; ${dest} is an rsync daemon, which cannot switch the current symlink.`,
+    )
   }
   const keepReleases = options.keepReleases ?? DEFAULT_KEEP_RELEASES
   checkDeployLimits({ keepReleases }, (option) => option)
@@ -85,16 +88,26 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
       const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
       let stdout = ''
       let stderr = ''
-      child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
-      child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString()
+      })
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString()
+      })
       child.on('error', reject)
       child.on('close', (code) => done({ code: code ?? 1, stdout, stderr }))
     }).catch((cause: unknown) => {
-      throw userError('deploy', `${description}: ${action} failed: cannot run ${command} (${(cause as Error).message}).`, { cause, code: 'TARGET_FAILED' })
+      throw userError(
+        'deploy',
+        `${description}: ${action} failed: cannot run ${command} (${(cause as Error).message}).`,
+        { cause, code: 'TARGET_FAILED' },
+      )
     })
     if (!okCodes.includes(result.code)) {
       const detail = result.stderr.trim().split('\n').slice(-3).join(' | ')
-      throw userError('deploy', `${description}: ${action} failed (${command} exit ${result.code}): ${detail}`, { code: 'TARGET_FAILED' })
+      throw userError('deploy', `${description}: ${action} failed (${command} exit ${result.code}): ${detail}`, {
+        code: 'TARGET_FAILED',
+      })
     }
     return result
   }
@@ -123,9 +136,16 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
 
   async function readState(): Promise<DeployState | undefined> {
     const dir = await workDir()
-    const args = [...(ssh ? ['-e', ssh] : []), rsyncUrl(destination).replace(/\/$/, `/${DEPLOY_STATE_FILENAME}`), `${dir}/`]
+    const args = [
+      ...(ssh ? ['-e', ssh] : []),
+      rsyncUrl(destination).replace(/\/$/, `/${DEPLOY_STATE_FILENAME}`),
+      `${dir}/`,
+    ]
     await run(rsync, args, `reading ${DEPLOY_STATE_FILENAME}`)
-    return parseDeployState(await readFile(join(dir, DEPLOY_STATE_FILENAME), 'utf8'), `${dest}/${DEPLOY_STATE_FILENAME}`)
+    return parseDeployState(
+      await readFile(join(dir, DEPLOY_STATE_FILENAME), 'utf8'),
+      `${dest}/${DEPLOY_STATE_FILENAME}`,
+    )
   }
 
   async function runScript(script: string, action: string): Promise<void> {
@@ -143,12 +163,15 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
       if (release) {
         const top = (await list('', false)) ?? []
         const current = top.find((e) => e.path === 'current' && e.type === 'link')
-        releases = ((await list('releases', false)) ?? []).filter((e) => e.type === 'dir' && e.path !== '.').map((e) => e.path)
+        releases = ((await list('releases', false)) ?? [])
+          .filter((e) => e.type === 'dir' && e.path !== '.')
+          .map((e) => e.path)
         if (current) live = await liveRelease(destination, releases)
         const state = top.some((e) => e.path === DEPLOY_STATE_FILENAME) ? await readState() : undefined
         // The live release holds what the last deploy recorded; a new release links those files.
         if (live && state && !options.checksum) {
-          for (const [key, stored] of Object.entries(state.objects)) remote.set(key, { size: stored.size, sha256: stored.sha256 })
+          for (const [key, stored] of Object.entries(state.objects))
+            remote.set(key, { size: stored.size, sha256: stored.sha256 })
         }
         return { objects: remote, state }
       }
@@ -174,9 +197,14 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
       // Known to differ (or missing): transferred whatever size and mtime say. Unknown (and, in
       // release mode, unchanged ones to hard-link from the live release): rsync decides.
       const forced = phase.uploads.filter((u) => u.reason !== 'unknown').map((u) => u.key)
-      const checked = [...phase.uploads.filter((u) => u.reason === 'unknown'), ...(release ? phase.unchanged : [])].map((u) => u.key)
+      const checked = [...phase.uploads.filter((u) => u.reason === 'unknown'), ...(release ? phase.unchanged : [])].map(
+        (u) => u.key,
+      )
       const sent = new Set<string>()
-      for (const [keys, ignoreTimes] of [[checked, false], [forced, true]] as const) {
+      for (const [keys, ignoreTimes] of [
+        [checked, false],
+        [forced, true],
+      ] as const) {
         if (keys.length === 0) continue
         const filesFrom = await fileList(`phase-${phase.phase}-${ignoreTimes ? 'forced' : 'checked'}`, keys)
         const args = transferArgs(context.root, to, {
@@ -191,7 +219,8 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
         const result = await run(rsync, args, `uploading the ${phase.phase} phase (${keys.length} files)`)
         for (const file of transferredFiles(result.stdout)) sent.add(file)
       }
-      for (const object of [...phase.uploads, ...phase.unchanged]) learnt[object.key] = { sha256: object.sha256, size: object.size }
+      for (const object of [...phase.uploads, ...phase.unchanged])
+        learnt[object.key] = { sha256: object.sha256, size: object.size }
       let bytes = 0
       for (const upload of phase.uploads) {
         if (!sent.has(upload.key)) continue
@@ -219,7 +248,10 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
         for (const id of prune) await rm(join(destination.path, 'releases', id), { recursive: true, force: true })
       } else if (destination.kind === 'ssh') {
         const paths = prune.map((id) => `releases/${id}`)
-        await runScript(`cd ${shellWord(destination.path)} && rm -rf -- ${paths.map(shellWord).join(' ')}`, 'pruning old releases')
+        await runScript(
+          `cd ${shellWord(destination.path)} && rm -rf -- ${paths.map(shellWord).join(' ')}`,
+          'pruning old releases',
+        )
       }
     },
 
@@ -229,13 +261,21 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
       const dir = await workDir()
       await writeFile(join(dir, DEPLOY_STATE_FILENAME), `${JSON.stringify(state)}\n`)
       const filesFrom = await fileList('state', [DEPLOY_STATE_FILENAME])
-      await run(rsync, transferArgs(dir, rsyncUrl(destination), { filesFrom, ssh, mkpath: true }), `writing ${DEPLOY_STATE_FILENAME}`)
+      await run(
+        rsync,
+        transferArgs(dir, rsyncUrl(destination), { filesFrom, ssh, mkpath: true }),
+        `writing ${DEPLOY_STATE_FILENAME}`,
+      )
     },
 
     async deleteKeys(keys: readonly string[], context: TargetContext): Promise<void> {
       if (release) return
       const filesFrom = await fileList('delete', keys)
-      await run(rsync, deleteArgs(context.root, rsyncUrl(destination), filesFrom, ssh), `deleting ${keys.length} stale files`)
+      await run(
+        rsync,
+        deleteArgs(context.root, rsyncUrl(destination), filesFrom, ssh),
+        `deleting ${keys.length} stale files`,
+      )
     },
 
     requestCount: () => runs,

@@ -10,9 +10,37 @@ interface SdkErrorShape {
   cause?: unknown
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED', 'UND_ERR_SOCKET'])
-const RETRYABLE_NAMES = new Set(['SlowDown', 'RequestTimeout', 'RequestTimeoutException', 'InternalError', 'ServiceUnavailable', 'Throttling', 'ThrottlingException', 'TimeoutError', 'RequestTimeTooSkewed', 'XMinioServerNotInitialized'])
-const CREDENTIAL_NAMES = new Set(['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'InvalidToken', 'ExpiredToken', 'InvalidClientTokenId'])
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+])
+const RETRYABLE_NAMES = new Set([
+  'SlowDown',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'InternalError',
+  'ServiceUnavailable',
+  'Throttling',
+  'ThrottlingException',
+  'TimeoutError',
+  'RequestTimeTooSkewed',
+  'XMinioServerNotInitialized',
+])
+const CREDENTIAL_NAMES = new Set([
+  'InvalidAccessKeyId',
+  'SignatureDoesNotMatch',
+  'InvalidToken',
+  'ExpiredToken',
+  'InvalidClientTokenId',
+])
 
 function shape(error: unknown): SdkErrorShape {
   return typeof error === 'object' && error !== null ? (error as SdkErrorShape) : { message: String(error) }
@@ -33,7 +61,14 @@ export function networkCode(error: unknown): string | undefined {
 /** Whether trying again may help: network failures, 5xx, throttling. Never credentials or a missing bucket. */
 export function isRetryableS3Error(error: unknown): boolean {
   const e = shape(error)
-  if (e.name && (CREDENTIAL_NAMES.has(e.name) || e.name === 'NoSuchBucket' || e.name === 'AccessDenied' || e.name === 'CredentialsProviderError')) return false
+  if (
+    e.name &&
+    (CREDENTIAL_NAMES.has(e.name) ||
+      e.name === 'NoSuchBucket' ||
+      e.name === 'AccessDenied' ||
+      e.name === 'CredentialsProviderError')
+  )
+    return false
   if (networkCode(error)) return true
   if (e.name && RETRYABLE_NAMES.has(e.name)) return true
   if (e.$retryable) return true
@@ -54,13 +89,19 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
  * A user error naming the target, what was being done and why it failed. `cause` is dropped
  * when it could carry request details; the message keeps the SDK's error name and status.
  */
-export function s3Error(error: unknown, target: string, action: string, secrets: readonly (string | undefined)[]): PreencodeError {
+export function s3Error(
+  error: unknown,
+  target: string,
+  action: string,
+  secrets: readonly (string | undefined)[],
+): PreencodeError {
   const e = shape(error)
   const status = e.$metadata?.httpStatusCode
   const network = networkCode(error)
   let reason: string
   if (e.name === 'CredentialsProviderError' || /Could not load credentials/i.test(e.message ?? '')) {
-    reason = 'no AWS credentials found. Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE with ~/.aws/credentials'
+    reason =
+      'no AWS credentials found. Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE with ~/.aws/credentials'
   } else if (e.name && CREDENTIAL_NAMES.has(e.name)) {
     reason = `the credentials were refused (${e.name}). Check AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY or AWS_PROFILE for this endpoint`
   } else if (e.name === 'AccessDenied' || status === 403) {

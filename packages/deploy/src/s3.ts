@@ -91,11 +91,17 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
   const prefix = options.prefix ? options.prefix.replace(/^\/+/, '').replace(/\/*$/, '/') : ''
   if (!options.bucket) throw userError('deploy', 'The S3 target needs a bucket (s3://bucket/prefix).')
   const partSize = options.partSize ?? DEFAULT_PART_SIZE
-  if (partSize < MIN_PART_SIZE) throw userError('deploy', `partSize must be at least ${MIN_PART_SIZE} bytes (S3's minimum); got ${partSize}.`)
+  if (partSize < MIN_PART_SIZE)
+    throw userError('deploy', `partSize must be at least ${MIN_PART_SIZE} bytes (S3's minimum); got ${partSize}.`)
   const threshold = options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD
   const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1'
   const description = `s3://${options.bucket}/${prefix}${options.endpoint ? ` (endpoint ${options.endpoint})` : ''}`
-  const secrets = [options.credentials?.secretAccessKey, options.credentials?.sessionToken, process.env.AWS_SECRET_ACCESS_KEY, process.env.AWS_SESSION_TOKEN]
+  const secrets = [
+    options.credentials?.secretAccessKey,
+    options.credentials?.sessionToken,
+    process.env.AWS_SECRET_ACCESS_KEY,
+    process.env.AWS_SESSION_TOKEN,
+  ]
   const client = new S3Client({
     region,
     endpoint: options.endpoint,
@@ -122,7 +128,8 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
         operation: context.commandName ?? 'unknown',
         key: input.Key,
         contentEncoding: request?.headers?.['content-encoding'] ?? request?.headers?.['Content-Encoding'],
-        streamedBody: body !== undefined && body !== null ? typeof (body as { pipe?: unknown }).pipe === 'function' : undefined,
+        streamedBody:
+          body !== undefined && body !== null ? typeof (body as { pipe?: unknown }).pipe === 'function' : undefined,
       }
       options.onRequest?.({ ...record, stage: 'start', ok: true })
       try {
@@ -142,7 +149,13 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
   async function call<T>(action: string, context: TargetContext, attempt: () => Promise<T>): Promise<T> {
     try {
       return await withRetry(attempt, isRetryableS3Error, options.retry, (n, delayMs, error) =>
-        context.emit({ type: 'retry', what: action, attempt: n, delayMs, error: redact(String((error as Error)?.name ?? error), secrets) }),
+        context.emit({
+          type: 'retry',
+          what: action,
+          attempt: n,
+          delayMs,
+          error: redact(String((error as Error)?.name ?? error), secrets),
+        }),
       )
     } catch (error) {
       throw s3Error(error, description, action, secrets)
@@ -161,11 +174,13 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
       Metadata: { [METADATA_SHA256]: object.sha256 },
     })
     // The body is a read stream: one file handle per upload, under core's process-wide limit.
-    const etag = await withOpenFiles(1, () => call(`upload of ${object.key}`, context, async () => {
-      if (object.size < threshold) return (await client.send(new PutObjectCommand(params()))).ETag
-      const upload = new Upload({ client, params: params(), partSize, queueSize: 2, leavePartsOnError: false })
-      return (await upload.done()).ETag
-    }))
+    const etag = await withOpenFiles(1, () =>
+      call(`upload of ${object.key}`, context, async () => {
+        if (object.size < threshold) return (await client.send(new PutObjectCommand(params()))).ETag
+        const upload = new Upload({ client, params: params(), partSize, queueSize: 2, leavePartsOnError: false })
+        return (await upload.done()).ETag
+      }),
+    )
     stored[object.key] = { sha256: object.sha256, etag, size: object.size }
   }
 
@@ -182,7 +197,8 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
         )
         for (const item of page.Contents ?? []) {
           // A bare `prefix/` key is a folder marker some consoles create, not part of the site.
-          if (item.Key && item.Key.length > prefix.length) listed.set(item.Key.slice(prefix.length), { size: item.Size, etag: item.ETag })
+          if (item.Key && item.Key.length > prefix.length)
+            listed.set(item.Key.slice(prefix.length), { size: item.Size, etag: item.ETag })
         }
         token = page.IsTruncated ? page.NextContinuationToken : undefined
       } while (token)
@@ -205,14 +221,21 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
         const item = listed.get(object.key)
         if (!item) continue
         const known = state?.objects[object.key]
-        if (known && known.etag !== undefined && known.etag === item.etag && (known.size === undefined || known.size === item.size)) {
+        if (
+          known &&
+          known.etag !== undefined &&
+          known.etag === item.etag &&
+          (known.size === undefined || known.size === item.size)
+        ) {
           remote.set(object.key, { size: item.size, sha256: known.sha256 })
         } else {
           toHead.push(object.key)
         }
       }
       await runPool(toHead, context.concurrency, async (key) => {
-        const head = await call(`reading metadata of ${key}`, context, () => client.send(new HeadObjectCommand({ Bucket, Key: prefix + key })))
+        const head = await call(`reading metadata of ${key}`, context, () =>
+          client.send(new HeadObjectCommand({ Bucket, Key: prefix + key })),
+        )
         const sha256 = head.Metadata?.[METADATA_SHA256]
         remote.set(key, { size: head.ContentLength, sha256 })
         if (sha256) stored[key] = { sha256, etag: head.ETag, size: head.ContentLength }
@@ -236,7 +259,13 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
       const body = `${JSON.stringify(state)}\n`
       await call(`writing ${DEPLOY_STATE_FILENAME}`, context, () =>
         client.send(
-          new PutObjectCommand({ Bucket, Key: prefix + DEPLOY_STATE_FILENAME, Body: body, ContentType: 'application/json', CacheControl: 'no-store' }),
+          new PutObjectCommand({
+            Bucket,
+            Key: prefix + DEPLOY_STATE_FILENAME,
+            Body: body,
+            ContentType: 'application/json',
+            CacheControl: 'no-store',
+          }),
         ),
       )
     },
@@ -246,12 +275,24 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
       for (let i = 0; i < keys.length; i += DELETE_BATCH_SIZE) batches.push(keys.slice(i, i + DELETE_BATCH_SIZE))
       await runPool(batches, Math.min(2, context.concurrency), async (batch) => {
         const result = await call(`deleting ${batch.length} stale objects`, context, () =>
-          client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: batch.map((key) => ({ Key: prefix + key })), Quiet: true } })),
+          client.send(
+            new DeleteObjectsCommand({
+              Bucket,
+              Delete: { Objects: batch.map((key) => ({ Key: prefix + key })), Quiet: true },
+            }),
+          ),
         )
         const errors = result.Errors ?? []
         if (errors.length > 0) {
-          const first = errors.slice(0, 3).map((e) => `${e.Key ?? '?'} (${e.Code ?? 'error'}: ${e.Message ?? ''})`).join(', ')
-          throw userError('deploy', `${description}: ${errors.length} of ${batch.length} deletions failed: ${first}. Rerun the deploy to retry.`, { code: 'TARGET_FAILED' })
+          const first = errors
+            .slice(0, 3)
+            .map((e) => `${e.Key ?? '?'} (${e.Code ?? 'error'}: ${e.Message ?? ''})`)
+            .join(', ')
+          throw userError(
+            'deploy',
+            `${description}: ${errors.length} of ${batch.length} deletions failed: ${first}. Rerun the deploy to retry.`,
+            { code: 'TARGET_FAILED' },
+          )
         }
       })
     },

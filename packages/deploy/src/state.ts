@@ -60,11 +60,23 @@ export function parseDeployState(text: string, where: string): DeployState {
   try {
     value = JSON.parse(text)
   } catch (cause) {
-    throw userError('deploy', `${where} is not valid JSON; delete it and deploy again.`, { cause, code: 'TARGET_FAILED' })
+    throw userError('deploy', `${where} is not valid JSON; delete it and deploy again.`, {
+      cause,
+      code: 'TARGET_FAILED',
+    })
   }
   const state = value as Partial<DeployState> | null
-  if (!state || state.version !== DEPLOY_STATE_VERSION || !Array.isArray(state.deploys) || typeof state.objects !== 'object') {
-    throw userError('deploy', `${where} is not a preencode deploy state of version ${DEPLOY_STATE_VERSION}; delete it and deploy again.`, { code: 'TARGET_FAILED' })
+  if (
+    !state ||
+    state.version !== DEPLOY_STATE_VERSION ||
+    !Array.isArray(state.deploys) ||
+    typeof state.objects !== 'object'
+  ) {
+    throw userError(
+      'deploy',
+      `${where} is not a preencode deploy state of version ${DEPLOY_STATE_VERSION}; delete it and deploy again.`,
+      { code: 'TARGET_FAILED' },
+    )
   }
   return state as DeployState
 }
@@ -117,5 +129,7 @@ export function nextDeployState(
 /** A readable id that sorts by time (to the millisecond): `20261121T130226.123Z-3f2a`. */
 export function newDeployId(now: Date = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '')
-  return `${stamp}-${Math.floor(Math.random() * 0x10000).toString(16).padStart(4, '0')}`
+  return `${stamp}-${Math.floor(Math.random() * 0x10000)
+    .toString(16)
+    .padStart(4, '0')}`
 }

@@ -42,7 +42,8 @@ function localPath(to: string): string | undefined {
 }
 
 function refuseS3Settings(to: string, settings: TargetSettings): void {
-  if (settings.endpoint || settings.region) throw userError('options', `--endpoint and --region apply to s3:// targets only, not ${to}.`)
+  if (settings.endpoint || settings.region)
+    throw userError('options', `--endpoint and --region apply to s3:// targets only, not ${to}.`)
 }
 
 /** An S3 endpoint must be an http(s) URL; the SDK would otherwise fail later, with a stack. */
@@ -54,7 +55,10 @@ function assertEndpointUrl(endpoint: string): void {
     url = undefined
   }
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
-    throw userError('options', `--endpoint \`${endpoint}\` is not an http(s) URL; give the store's address, e.g. http://127.0.0.1:9000 (MinIO) or https://<account>.r2.cloudflarestorage.com (R2).`)
+    throw userError(
+      'options',
+      `--endpoint \`${endpoint}\` is not an http(s) URL; give the store's address, e.g. http://127.0.0.1:9000 (MinIO) or https://<account>.r2.cloudflarestorage.com (R2).`,
+    )
   }
 }
 
@@ -63,10 +67,20 @@ const s3: TargetEntry<S3TargetOptions> = {
   forms: ['s3://bucket/prefix'],
   matches: (to) => to.startsWith('s3://'),
   resolveOptions(to, settings) {
-    if (settings.release) throw userError('options', `--release applies to rsync and local targets, not ${to}: S3 objects are replaced in the safe order instead.`)
+    if (settings.release)
+      throw userError(
+        'options',
+        `--release applies to rsync and local targets, not ${to}: S3 objects are replaced in the safe order instead.`,
+      )
     const { bucket, prefix } = parseS3Url(to)
     if (settings.endpoint !== undefined) assertEndpointUrl(settings.endpoint)
-    return { bucket, prefix, endpoint: settings.endpoint, region: settings.region, forcePathStyle: settings.forcePathStyle }
+    return {
+      bucket,
+      prefix,
+      endpoint: settings.endpoint,
+      region: settings.region,
+      forcePathStyle: settings.forcePathStyle,
+    }
   },
   load: async () => (await import('./s3.js')).s3Target,
 }
@@ -89,7 +103,10 @@ const rsync: TargetEntry<{ dest: string; options: RsyncTargetOptions }> = {
   matches: (to) => /^rsync:\/\//i.test(to) || !SCHEME.test(to) || /^file:\/\//i.test(to),
   resolveOptions(to, settings) {
     refuseS3Settings(to, settings)
-    return { dest: localPath(to) ?? to, options: { release: settings.release, keepReleases: settings.keepReleases, ssh: settings.ssh } }
+    return {
+      dest: localPath(to) ?? to,
+      options: { release: settings.release, keepReleases: settings.keepReleases, ssh: settings.ssh },
+    }
   },
   load: async () => {
     const { rsyncTarget } = await import('./rsync.js')
@@ -110,7 +127,10 @@ export async function createTarget(to: string, settings: TargetSettings = {}): P
   const entry = TARGETS.find((candidate) => candidate.matches(to, settings))
   if (!entry) {
     const forms = TARGETS.flatMap((t) => t.forms)
-    throw userError('options', `Unknown deploy target scheme in "${to}"; use ${forms.slice(0, -1).join(', ')} or ${forms.at(-1)}.`)
+    throw userError(
+      'options',
+      `Unknown deploy target scheme in "${to}"; use ${forms.slice(0, -1).join(', ')} or ${forms.at(-1)}.`,
+    )
   }
   const options = entry.resolveOptions(to, settings)
   return (await entry.load())(options)

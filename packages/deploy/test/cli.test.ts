@@ -11,15 +11,23 @@ import { createBucket, listKeys, makeSite, startMinio, MINIO_SECRET, MINIO_USER,
 
 const BIN = join(import.meta.dirname, '../../cli/dist/bin.js')
 
-function preencode(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function preencode(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
     const env: NodeJS.ProcessEnv = { ...process.env, CI: '1', ...options.env }
-    for (const key of ['AWS_PROFILE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN']) if (!(key in (options.env ?? {}))) delete env[key]
+    for (const key of ['AWS_PROFILE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'])
+      if (!(key in (options.env ?? {}))) delete env[key]
     const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString()
+    })
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString()
+    })
     child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }))
   })
 }
@@ -42,20 +50,33 @@ describe.skipIf(!existsSync(BIN))('preencode deploy / verify (built CLI)', () =>
   })
 
   it('deploys to S3 with credentials from the environment; the rerun uploads nothing', async () => {
-    const first = await preencode(['deploy', site.root, '--to', 's3://cli/www', '--endpoint', minio.endpoint, '--delete'], { env: env() })
+    const first = await preencode(
+      ['deploy', site.root, '--to', 's3://cli/www', '--endpoint', minio.endpoint, '--delete'],
+      { env: env() },
+    )
     expect(first.stderr).toBe('')
     expect(first.code).toBe(0)
-    expect(first.stdout).toMatch(/^s3:\/\/cli\/www\/ \(endpoint http:\/\/127\.0\.0\.1:\d+\): uploaded 24 objects .*skipped 0 unchanged, deleted 0; \d+ requests in/)
+    expect(first.stdout).toMatch(
+      /^s3:\/\/cli\/www\/ \(endpoint http:\/\/127\.0\.0\.1:\d+\): uploaded 24 objects .*skipped 0 unchanged, deleted 0; \d+ requests in/,
+    )
     expect((await listKeys(minio, 'cli', 'www/')).length).toBe(25)
-    const second = await preencode(['deploy', site.root, '--to', 's3://cli/www', '--endpoint', minio.endpoint], { env: env() })
+    const second = await preencode(['deploy', site.root, '--to', 's3://cli/www', '--endpoint', minio.endpoint], {
+      env: env(),
+    })
     expect(second.stdout).toMatch(/uploaded 0 objects .*skipped 24 unchanged.*2 requests/)
     for (const out of [first, second]) expect(out.stdout + out.stderr).not.toContain(MINIO_SECRET)
   })
 
   it('--dry-run --json prints the plan and writes nothing', async () => {
-    const out = await preencode(['deploy', site.root, '--to', 's3://cli/dry', '--endpoint', minio.endpoint, '--dry-run', '--json'], { env: env() })
+    const out = await preencode(
+      ['deploy', site.root, '--to', 's3://cli/dry', '--endpoint', minio.endpoint, '--dry-run', '--json'],
+      { env: env() },
+    )
     expect(out.code).toBe(0)
-    const parsed = JSON.parse(out.stdout) as { summary: { dryRun: boolean; uploaded: number }; plan: { uploads: Array<{ key: string; phase: string }> } }
+    const parsed = JSON.parse(out.stdout) as {
+      summary: { dryRun: boolean; uploaded: number }
+      plan: { uploads: Array<{ key: string; phase: string }> }
+    }
     expect(parsed.summary.dryRun).toBe(true)
     expect(parsed.plan.uploads.length).toBe(24)
     expect(parsed.plan.uploads.at(-1)!.phase).toBe('entry')
@@ -64,13 +85,26 @@ describe.skipIf(!existsSync(BIN))('preencode deploy / verify (built CLI)', () =>
 
   it('wrong credentials, a missing bucket, no credentials: exit 1, a clear line, no secret', async () => {
     const wrong = 'Zz-wrong-secret-Zz'
-    const refused = await preencode(['deploy', site.root, '--to', 's3://cli/www', '--endpoint', minio.endpoint], { env: { ...env(), AWS_SECRET_ACCESS_KEY: wrong } })
+    const refused = await preencode(['deploy', site.root, '--to', 's3://cli/www', '--endpoint', minio.endpoint], {
+      env: { ...env(), AWS_SECRET_ACCESS_KEY: wrong },
+    })
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toMatch(/^\[preencode\] \[deploy\] s3:\/\/cli\/www\/ \(endpoint .*\): listing the bucket failed: the credentials were refused \(SignatureDoesNotMatch\)/)
-    const missing = await preencode(['deploy', site.root, '--to', 's3://nope/www', '--endpoint', minio.endpoint], { env: env() })
+    expect(refused.stderr).toMatch(
+      /^\[preencode\] \[deploy\] s3:\/\/cli\/www\/ \(endpoint .*\): listing the bucket failed: the credentials were refused \(SignatureDoesNotMatch\)/,
+    )
+    const missing = await preencode(['deploy', site.root, '--to', 's3://nope/www', '--endpoint', minio.endpoint], {
+      env: env(),
+    })
     expect(missing.code).toBe(1)
     expect(missing.stderr).toMatch(/s3:\/\/nope\/www\/ .*the bucket does not exist/)
-    const none = await preencode(['deploy', site.root, '--to', 's3://cli/www', '--endpoint', minio.endpoint], { env: { AWS_REGION: 'us-east-1', AWS_CONFIG_FILE: '/nonexistent', AWS_SHARED_CREDENTIALS_FILE: '/nonexistent', AWS_EC2_METADATA_DISABLED: 'true' } })
+    const none = await preencode(['deploy', site.root, '--to', 's3://cli/www', '--endpoint', minio.endpoint], {
+      env: {
+        AWS_REGION: 'us-east-1',
+        AWS_CONFIG_FILE: '/nonexistent',
+        AWS_SHARED_CREDENTIALS_FILE: '/nonexistent',
+        AWS_EC2_METADATA_DISABLED: 'true',
+      },
+    })
     expect(none.code).toBe(1)
     expect(none.stderr).toMatch(/no AWS credentials found/)
     for (const out of [refused, missing, none]) {
@@ -86,7 +120,10 @@ describe.skipIf(!existsSync(BIN))('preencode deploy / verify (built CLI)', () =>
   })
 
   it('reads preencode.config.json, flags override it', async () => {
-    await writeFile(join(cwd.path, 'preencode.config.json'), JSON.stringify({ deploy: { dir: site.root, to: './out', delete: true } }))
+    await writeFile(
+      join(cwd.path, 'preencode.config.json'),
+      JSON.stringify({ deploy: { dir: site.root, to: './out', delete: true } }),
+    )
     const out = await preencode(['deploy'], { cwd: cwd.path })
     expect(out.code).toBe(0)
     expect(out.stdout).toMatch(/local folder .*\/out: uploaded 24 objects/)
@@ -104,7 +141,14 @@ describe.skipIf(!existsSync(BIN))('preencode deploy / verify (built CLI)', () =>
           const entry = site.manifest.files.find((f) => f.path === path)
           if (!entry) return res.writeHead(404).end()
           const ae = String(req.headers['accept-encoding'] ?? '')
-          const variant = broken ? undefined : entry.variants.find((v) => ae.split(',').map((s) => s.trim()).includes(v.encoding))
+          const variant = broken
+            ? undefined
+            : entry.variants.find((v) =>
+                ae
+                  .split(',')
+                  .map((s) => s.trim())
+                  .includes(v.encoding),
+              )
           const body = await readFile(join(site.root, variant?.path ?? entry.path))
           const headers: Record<string, string> = { 'content-type': entry.contentType }
           if (variant) headers['content-encoding'] = variant.encoding

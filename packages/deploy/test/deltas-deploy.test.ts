@@ -4,21 +4,33 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { compressDirectory, decodeWithDictionary, resolveDeltaOptions, writeDeltas, type Manifest } from '@preencode/core'
+import {
+  compressDirectory,
+  decodeWithDictionary,
+  resolveDeltaOptions,
+  writeDeltas,
+  type Manifest,
+} from '@preencode/core'
 import { deploy, localTarget } from '@preencode/deploy'
 import { tempDir } from '@preencode/test-utils'
 
-const V1 = Buffer.from(Array.from({ length: 2500 }, (_, i) => `export function f${i}(x) { return x * ${i % 17} }\n`).join(''))
+const V1 = Buffer.from(
+  Array.from({ length: 2500 }, (_, i) => `export function f${i}(x) { return x * ${i % 17} }\n`).join(''),
+)
 const V2 = Buffer.concat([V1.subarray(0, 30_000), Buffer.from('export const edited = 2\n'), V1.subarray(30_000)])
 
 async function build(root: string, name: string, bytes: Buffer, previous: string): Promise<Manifest> {
   await rm(root, { recursive: true, force: true })
-  for (const [path, data] of Object.entries({ [`assets/${name}`]: bytes, 'index.html': Buffer.from(`<!doctype html><script type="module" src="/assets/${name}"></script>`.padEnd(2000, ' ')) })) {
+  for (const [path, data] of Object.entries({
+    [`assets/${name}`]: bytes,
+    'index.html': Buffer.from(`<!doctype html><script type="module" src="/assets/${name}"></script>`.padEnd(2000, ' ')),
+  })) {
     await mkdir(dirname(join(root, path)), { recursive: true })
     await writeFile(join(root, path), data)
   }
   const { manifest } = await compressDirectory(root, { cache: false })
-  return (await writeDeltas(root, manifest, resolveDeltaOptions({ previous, remember: false }), { cacheDir: false })).manifest
+  return (await writeDeltas(root, manifest, resolveDeltaOptions({ previous, remember: false }), { cacheDir: false }))
+    .manifest
 }
 
 describe('deploy with deltas', () => {
@@ -36,7 +48,9 @@ describe('deploy with deltas', () => {
       expect(deltas.map((d) => d.dictionaryPath)).toEqual(['assets/app-Ab12Cd34.js', 'assets/app-Ab12Cd34.js'])
       await deploy({ dir: site, target: localTarget(www), delete: true })
       for (const delta of deltas) {
-        expect((await decodeWithDictionary(delta.encoding, await readFile(join(www, delta.path)), V1)).equals(V2)).toBe(true)
+        expect((await decodeWithDictionary(delta.encoding, await readFile(join(www, delta.path)), V1)).equals(V2)).toBe(
+          true,
+        )
       }
       await build(site, 'app-Ef56Gh78.js', V2, join(tmp.path, 'nothing-deployed'))
       await deploy({ dir: site, target: localTarget(www), delete: true })

@@ -5,7 +5,14 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readManifest } from '@preencode/core'
 import { tempDir } from '@preencode/test-utils'
-import { deploy, localTarget, rsyncTarget, siteObjects, DEPLOY_STATE_FILENAME, type DeployTarget } from '@preencode/deploy'
+import {
+  deploy,
+  localTarget,
+  rsyncTarget,
+  siteObjects,
+  DEPLOY_STATE_FILENAME,
+  type DeployTarget,
+} from '@preencode/deploy'
 import { fixtureFiles, makeSite, mtimeOf, recompress, removeFile, startRsyncDaemon, writeSite } from './helpers.js'
 
 async function listTree(root: string): Promise<string[]> {
@@ -21,17 +28,24 @@ async function assertTreeMatches(siteRoot: string, deployed: string): Promise<vo
   const objects = siteObjects(manifest)
   expect((await listTree(deployed)).filter((k) => k !== DEPLOY_STATE_FILENAME)).toEqual(objects.map((o) => o.key))
   for (const object of objects) {
-    expect((await readFile(join(deployed, object.key))).equals(await readFile(join(siteRoot, object.key))), object.key).toBe(true)
+    expect(
+      (await readFile(join(deployed, object.key))).equals(await readFile(join(siteRoot, object.key))),
+      object.key,
+    ).toBe(true)
   }
   // Variants carry their original's mtime on the far side too.
   for (const file of manifest.files) {
     const original = await mtimeOf(join(deployed, file.path))
     expect(original).toBe(Math.floor(file.mtimeMs / 1000))
-    for (const variant of file.variants) expect(await mtimeOf(join(deployed, variant.path)), variant.path).toBe(original)
+    for (const variant of file.variants)
+      expect(await mtimeOf(join(deployed, variant.path)), variant.path).toBe(original)
   }
 }
 
-function folderSuite(name: string, setup: () => Promise<{ dir: string; target: () => DeployTarget; cleanup: () => Promise<void> }>): void {
+function folderSuite(
+  name: string,
+  setup: () => Promise<{ dir: string; target: () => DeployTarget; cleanup: () => Promise<void> }>,
+): void {
   describe(name, () => {
     let site: Awaited<ReturnType<typeof makeSite>>
     let env: Awaited<ReturnType<typeof setup>>
@@ -70,7 +84,11 @@ function folderSuite(name: string, setup: () => Promise<{ dir: string; target: (
     it('one changed file: its outputs and the HTML naming it are transferred; the old one deleted last', async () => {
       await removeFile(site.root, 'assets/app-Ab1Cd34E.js')
       const v2 = fixtureFiles(2)
-      await writeSite(site.root, { 'assets/app-Ab2Cd34E.js': v2['assets/app-Ab2Cd34E.js']!, 'index.html': v2['index.html']!, 'about/index.html': v2['about/index.html']! })
+      await writeSite(site.root, {
+        'assets/app-Ab2Cd34E.js': v2['assets/app-Ab2Cd34E.js']!,
+        'index.html': v2['index.html']!,
+        'about/index.html': v2['about/index.html']!,
+      })
       await recompress(site.root)
       const uploaded: string[] = []
       const { summary, plan } = await deploy({
@@ -82,7 +100,9 @@ function folderSuite(name: string, setup: () => Promise<{ dir: string; target: (
           if (e.type === 'delete') uploaded.push('<delete>')
         },
       })
-      expect(uploaded.every((k) => k === '<delete>' || k.startsWith('assets/app-Ab2Cd34E.js') || k.includes('index.html'))).toBe(true)
+      expect(
+        uploaded.every((k) => k === '<delete>' || k.startsWith('assets/app-Ab2Cd34E.js') || k.includes('index.html')),
+      ).toBe(true)
       expect(uploaded).toContain('assets/app-Ab2Cd34E.js')
       expect(uploaded).toContain('index.html')
       // HTML after the asset, deletions last.
@@ -187,7 +207,9 @@ describe('rsyncTarget release mode', () => {
 
     const third = await deploy({ dir: site.root, target: rsyncTarget(dir.path, { release: true, keepReleases: 2 }) })
     expect(third.summary.uploaded).toBe(0)
-    expect((await readdir(join(dir.path, 'releases'))).sort()).toEqual([second.summary.deployId, third.summary.deployId].sort())
+    expect((await readdir(join(dir.path, 'releases'))).sort()).toEqual(
+      [second.summary.deployId, third.summary.deployId].sort(),
+    )
     expect(await readlink(current)).toBe(`releases/${third.summary.deployId}`)
   })
 
@@ -211,6 +233,8 @@ describe('rsyncTarget release mode', () => {
   })
 
   it('refuses release mode for a daemon, and names the destination', () => {
-    expect(() => rsyncTarget('rsync://127.0.0.1:873/site', { release: true })).toThrow(/rsync:\/\/127\.0\.0\.1:873\/site is an rsync daemon/)
+    expect(() => rsyncTarget('rsync://127.0.0.1:873/site', { release: true })).toThrow(
+      /rsync:\/\/127\.0\.0\.1:873\/site is an rsync daemon/,
+    )
   })
 })

@@ -12,7 +12,10 @@ export const MINIO_USER = 'preencode-test'
 export const MINIO_SECRET = 'pr3encode-S3cret-do-not-print'
 
 const text = (label: string, lines: number): string =>
-  Array.from({ length: lines }, (_, i) => `/* ${label} line ${i} */ export const v${i} = ${JSON.stringify(label)} + ${i};`).join('\n')
+  Array.from(
+    { length: lines },
+    (_, i) => `/* ${label} line ${i} */ export const v${i} = ${JSON.stringify(label)} + ${i};`,
+  ).join('\n')
 
 /** The site before compression: HTML naming hashed assets, a non-compressible image, a real .tar.gz, a large binary. */
 export function fixtureFiles(version = 1): Record<string, string | Buffer> {
@@ -40,7 +43,9 @@ export async function writeSite(root: string, files: Record<string, string | Buf
 }
 
 /** A compressed fixture site in a temp dir: the real engine writes the variants and the manifest. */
-export async function makeSite(version = 1): Promise<{ root: string; manifest: Manifest; remove: () => Promise<void> }> {
+export async function makeSite(
+  version = 1,
+): Promise<{ root: string; manifest: Manifest; remove: () => Promise<void> }> {
   const dir = await tempDir('deploy-site')
   await writeSite(dir.path, fixtureFiles(version))
   const { manifest } = await compressDirectory(dir.path, { cache: false, levels: { brotli: 5, zstd: 3, gzip: 6 } })
@@ -80,11 +85,21 @@ export interface Minio {
 }
 
 async function launchMinio(port: number, consolePort: number, dataDir: string): Promise<RunningProcess> {
-  return startProcess('minio', toolPath('minio'), ['server', dataDir, '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet'], {
-    port,
-    timeoutMs: 60_000,
-    env: { MINIO_ROOT_USER: MINIO_USER, MINIO_ROOT_PASSWORD: MINIO_SECRET, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
-  })
+  return startProcess(
+    'minio',
+    toolPath('minio'),
+    ['server', dataDir, '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet'],
+    {
+      port,
+      timeoutMs: 60_000,
+      env: {
+        MINIO_ROOT_USER: MINIO_USER,
+        MINIO_ROOT_PASSWORD: MINIO_SECRET,
+        MINIO_BROWSER: 'off',
+        MINIO_UPDATE: 'off',
+      },
+    },
+  )
 }
 
 async function waitReady(endpoint: string): Promise<void> {
@@ -151,7 +166,9 @@ export async function listKeys(minio: Minio, bucket: string, prefix = ''): Promi
   const keys: string[] = []
   let token: string | undefined
   do {
-    const page = await minio.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined, ContinuationToken: token }))
+    const page = await minio.client.send(
+      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined, ContinuationToken: token }),
+    )
     for (const item of page.Contents ?? []) keys.push(item.Key!.slice(prefix.length))
     token = page.IsTruncated ? page.NextContinuationToken : undefined
   } while (token)
@@ -198,7 +215,12 @@ export async function startRsyncDaemon(path: string): Promise<{ url: string; sto
       '',
     ].join('\n'),
   )
-  const proc = await startProcess('rsyncd', 'rsync', ['--daemon', '--no-detach', `--config=${confPath}`, `--port=${port}`, '--address=127.0.0.1'], { port })
+  const proc = await startProcess(
+    'rsyncd',
+    'rsync',
+    ['--daemon', '--no-detach', `--config=${confPath}`, `--port=${port}`, '--address=127.0.0.1'],
+    { port },
+  )
   return {
     url: `rsync://127.0.0.1:${port}/site`,
     async stop() {

@@ -49,7 +49,11 @@ describe.skipIf(!existsSync(BIN))('the S3 SDK is loaded lazily', () => {
 
   it('`preencode deploy --to ./folder` loads no @aws-sdk module', async () => {
     const out = join(work.path, 'out')
-    const run = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, BIN, 'deploy', site.root, '--to', out], { encoding: 'utf8', env: { ...process.env, CI: '1' } })
+    const run = spawnSync(
+      process.execPath,
+      ['--import', pathToFileURL(hook).href, BIN, 'deploy', site.root, '--to', out],
+      { encoding: 'utf8', env: { ...process.env, CI: '1' } },
+    )
     expect(run.status, run.stderr).toBe(0)
     expect(run.stdout).toMatch(/local folder .*: uploaded \d+ objects/)
     expect((await readdir(out)).length).toBeGreaterThan(0)
@@ -58,7 +62,11 @@ describe.skipIf(!existsSync(BIN))('the S3 SDK is loaded lazily', () => {
 
   it('an s3:// target does load it (the hook sees SDK modules when they load)', () => {
     const script = `const { createTarget } = await import(${JSON.stringify(DEPLOY_DIST)}); await createTarget('s3://bucket/site')`
-    const run = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, '--input-type=module', '-e', script], { encoding: 'utf8' })
+    const run = spawnSync(
+      process.execPath,
+      ['--import', pathToFileURL(hook).href, '--input-type=module', '-e', script],
+      { encoding: 'utf8' },
+    )
     expect(run.status, run.stderr).toBe(0)
     expect(sdkPackages(run.stderr)).toContain('client-s3')
   })

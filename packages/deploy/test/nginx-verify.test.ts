@@ -17,7 +17,11 @@ const NGINX = '/usr/sbin/nginx'
 
 interface ServerConfigApi {
   nginxConfig: (manifest: unknown, options: { root: string; listen?: string }) => string
-  verifySite: (url: string, manifest: Manifest, root: string) => Promise<{ failures: { path: string; acceptEncoding: string | undefined; problems: string[] }[] }>
+  verifySite: (
+    url: string,
+    manifest: Manifest,
+    root: string,
+  ) => Promise<{ failures: { path: string; acceptEncoding: string | undefined; problems: string[] }[] }>
 }
 
 const problemsOf = (result: Awaited<ReturnType<ServerConfigApi['verifySite']>>): string =>
@@ -43,7 +47,12 @@ async function startNginx(dir: string, serverBlock: string): Promise<{ url: stri
       '',
     ].join('\n'),
   )
-  const proc = await startProcess('nginx', NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off; master_process off;'], { port })
+  const proc = await startProcess(
+    'nginx',
+    NGINX,
+    ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off; master_process off;'],
+    { port },
+  )
   return { url: `http://127.0.0.1:${port}/`, proc }
 }
 
@@ -65,7 +74,10 @@ describe.skipIf(!existsSync(NGINX) || !existsSync(SERVER_CONFIG))('rsync-deploye
 
   it('passes verify with the generated nginx config', async () => {
     const { nginxConfig, verifySite } = (await import(SERVER_CONFIG)) as ServerConfigApi
-    const { url, proc } = await startNginx(join(conf.path, 'good'), nginxConfig(site.manifest, { root: served.path, listen: '__LISTEN__' }))
+    const { url, proc } = await startNginx(
+      join(conf.path, 'good'),
+      nginxConfig(site.manifest, { root: served.path, listen: '__LISTEN__' }),
+    )
     procs.push(proc)
     const result = await verifySite(url, site.manifest, site.root)
     expect(result.failures, problemsOf(result)).toEqual([])

@@ -3,14 +3,26 @@
 import { describe, expect, it } from 'vitest'
 import type { Manifest, ManifestFile } from '@preencode/core'
 import { runPool } from '@preencode/core'
-import { checkDeployLimits, createTarget, planDeploy, plannedUploads, type DeployState, type RemoteObject } from '@preencode/deploy'
+import {
+  checkDeployLimits,
+  createTarget,
+  planDeploy,
+  plannedUploads,
+  type DeployState,
+  type RemoteObject,
+} from '@preencode/deploy'
 // Internals, tested directly.
 import { withRetry } from '../src/retry.js'
 import { parseRsyncDestination } from '../src/rsync-command.js'
 import { isRetryableS3Error, redact } from '../src/s3-errors.js'
 import { nextDeployState, protectedKeys } from '../src/state.js'
 
-function file(path: string, cacheClass: ManifestFile['cacheClass'], sha = 'a', variants: Array<'br' | 'gzip'> = ['br', 'gzip']): ManifestFile {
+function file(
+  path: string,
+  cacheClass: ManifestFile['cacheClass'],
+  sha = 'a',
+  variants: Array<'br' | 'gzip'> = ['br', 'gzip'],
+): ManifestFile {
   return {
     path,
     size: 100,
@@ -20,7 +32,13 @@ function file(path: string, cacheClass: ManifestFile['cacheClass'], sha = 'a', v
     cacheClass,
     cacheControl: cacheClass === 'html' ? 'no-cache' : 'public, max-age=3600',
     originalOnDisk: true,
-    variants: variants.map((e) => ({ format: e === 'br' ? 'brotli' : 'gzip', encoding: e, path: `${path}.${e === 'br' ? 'br' : 'gz'}`, size: 50, sha256: `${sha}-${path}-${e}` })),
+    variants: variants.map((e) => ({
+      format: e === 'br' ? 'brotli' : 'gzip',
+      encoding: e,
+      path: `${path}.${e === 'br' ? 'br' : 'gz'}`,
+      size: 50,
+      sha256: `${sha}-${path}-${e}`,
+    })),
   }
 }
 
@@ -37,7 +55,8 @@ const manifest: Manifest = {
   ],
 }
 
-const remoteOf = (entries: Record<string, string | undefined>): Map<string, RemoteObject> => new Map(Object.entries(entries).map(([k, sha256]) => [k, { sha256 }]))
+const remoteOf = (entries: Record<string, string | undefined>): Map<string, RemoteObject> =>
+  new Map(Object.entries(entries).map(([k, sha256]) => [k, { sha256 }]))
 
 describe('planDeploy', () => {
   it('orders immutable assets, other files, then HTML and entry points; variants before originals', () => {
@@ -95,8 +114,21 @@ describe('planDeploy', () => {
   })
 
   it('nextDeployState records the deploy first and prunes history and hashes', () => {
-    const previous: DeployState = { version: 1, objects: { 'gone.js': { sha256: 'g' }, 'kept.js': { sha256: 'k' } }, deploys: [{ id: 'a', time: 1, keys: ['kept.js', 'gone.js'] }, { id: 'z', time: 0, keys: [] }] }
-    const next = nextDeployState(previous, { id: 'b', time: 2, keys: ['new.js'] }, { 'new.js': { sha256: 'n', etag: '"e"' } }, ['new.js', 'kept.js'], { deploys: 0 })
+    const previous: DeployState = {
+      version: 1,
+      objects: { 'gone.js': { sha256: 'g' }, 'kept.js': { sha256: 'k' } },
+      deploys: [
+        { id: 'a', time: 1, keys: ['kept.js', 'gone.js'] },
+        { id: 'z', time: 0, keys: [] },
+      ],
+    }
+    const next = nextDeployState(
+      previous,
+      { id: 'b', time: 2, keys: ['new.js'] },
+      { 'new.js': { sha256: 'n', etag: '"e"' } },
+      ['new.js', 'kept.js'],
+      { deploys: 0 },
+    )
     expect(next.deploys.map((d) => d.id)).toEqual(['b', 'a'])
     expect(next.objects).toEqual({ 'new.js': { sha256: 'n', etag: '"e"' }, 'kept.js': { sha256: 'k' } })
   })
@@ -124,8 +156,12 @@ describe('targets from --to', () => {
     await expect(createTarget('ftp://example.com/x')).rejects.toThrow(
       'Unknown deploy target scheme in "ftp://example.com/x"; use a path, user@host:path, rsync://host/module/path or s3://bucket/prefix.',
     )
-    await expect(createTarget('./public', { endpoint: 'http://x' })).rejects.toThrow(/--endpoint and --region apply to s3:\/\/ targets only, not \.\/public/)
-    await expect(createTarget('s3://b', { release: true })).rejects.toThrow(/--release applies to rsync and local targets, not s3:\/\/b/)
+    await expect(createTarget('./public', { endpoint: 'http://x' })).rejects.toThrow(
+      /--endpoint and --region apply to s3:\/\/ targets only, not \.\/public/,
+    )
+    await expect(createTarget('s3://b', { release: true })).rejects.toThrow(
+      /--release applies to rsync and local targets, not s3:\/\/b/,
+    )
     await expect(createTarget('s3://')).rejects.toThrow(/not an S3 target/)
   })
 
@@ -139,12 +175,24 @@ describe('targets from --to', () => {
 
 describe('deploy limits: one rule, each source spelling its options', () => {
   it('accepts good values and names the bad one as the source writes it', () => {
-    expect(() => checkDeployLimits({ concurrency: 4, keep: { deploys: 0, maxAgeMs: 60_000 }, keepReleases: 1 }, (o) => o)).not.toThrow()
-    expect(() => checkDeployLimits({ concurrency: 0 }, (o) => `--${o}`)).toThrow('--concurrency must be a whole number >= 1; got 0.')
-    expect(() => checkDeployLimits({ concurrency: 2.5 }, (o) => `deploy: ${o}`)).toThrow('deploy: concurrency must be a whole number >= 1; got 2.5.')
-    expect(() => checkDeployLimits({ keepReleases: 0 }, (o) => o)).toThrow('keepReleases must be a whole number >= 1; got 0.')
-    expect(() => checkDeployLimits({ keep: { deploys: -1 } }, (o) => `x.json: deploy.${o}`)).toThrow('x.json: deploy.keep.deploys must be a number >= 0; got -1.')
-    expect(() => checkDeployLimits({ keep: { days: 1 } as never }, (o) => `x.json: deploy.${o}`)).toThrow('x.json: deploy.keep.days is unknown; use deploys or maxAgeMs.')
+    expect(() =>
+      checkDeployLimits({ concurrency: 4, keep: { deploys: 0, maxAgeMs: 60_000 }, keepReleases: 1 }, (o) => o),
+    ).not.toThrow()
+    expect(() => checkDeployLimits({ concurrency: 0 }, (o) => `--${o}`)).toThrow(
+      '--concurrency must be a whole number >= 1; got 0.',
+    )
+    expect(() => checkDeployLimits({ concurrency: 2.5 }, (o) => `deploy: ${o}`)).toThrow(
+      'deploy: concurrency must be a whole number >= 1; got 2.5.',
+    )
+    expect(() => checkDeployLimits({ keepReleases: 0 }, (o) => o)).toThrow(
+      'keepReleases must be a whole number >= 1; got 0.',
+    )
+    expect(() => checkDeployLimits({ keep: { deploys: -1 } }, (o) => `x.json: deploy.${o}`)).toThrow(
+      'x.json: deploy.keep.deploys must be a number >= 0; got -1.',
+    )
+    expect(() => checkDeployLimits({ keep: { days: 1 } as never }, (o) => `x.json: deploy.${o}`)).toThrow(
+      'x.json: deploy.keep.days is unknown; use deploys or maxAgeMs.',
+    )
   })
 })
 
@@ -165,7 +213,16 @@ describe('retries and errors', () => {
     expect(calls).toBe(3)
     expect(delays.every((d) => d >= 0 && d <= 4)).toBe(true)
     calls = 0
-    await expect(withRetry(async () => { calls++; throw Object.assign(new Error('no'), { name: 'NoSuchBucket' }) }, isRetryableS3Error, { baseDelayMs: 1 })).rejects.toThrow('no')
+    await expect(
+      withRetry(
+        async () => {
+          calls++
+          throw Object.assign(new Error('no'), { name: 'NoSuchBucket' })
+        },
+        isRetryableS3Error,
+        { baseDelayMs: 1 },
+      ),
+    ).rejects.toThrow('no')
     expect(calls).toBe(1)
     expect(isRetryableS3Error({ name: 'SlowDown' })).toBe(true)
     expect(isRetryableS3Error({ $metadata: { httpStatusCode: 503 } })).toBe(true)
@@ -198,7 +255,11 @@ describe('retries and errors', () => {
 describe('deploy() options', () => {
   it('names the bad option', async () => {
     const { deploy, localTarget } = await import('@preencode/deploy')
-    await expect(deploy({ dir: '.', target: localTarget('/tmp/x'), concurrency: 0 })).rejects.toThrow(/deploy: concurrency must be a whole number >= 1; got 0/)
-    await expect(deploy({ dir: '.', target: localTarget('/tmp/x'), keep: { deploys: -1 } })).rejects.toThrow(/deploy: keep\.deploys must be a number >= 0/)
+    await expect(deploy({ dir: '.', target: localTarget('/tmp/x'), concurrency: 0 })).rejects.toThrow(
+      /deploy: concurrency must be a whole number >= 1; got 0/,
+    )
+    await expect(deploy({ dir: '.', target: localTarget('/tmp/x'), keep: { deploys: -1 } })).rejects.toThrow(
+      /deploy: keep\.deploys must be a number >= 0/,
+    )
   })
 })

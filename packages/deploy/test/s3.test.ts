@@ -6,9 +6,29 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readManifest } from '@preencode/core'
 import { freePort, tempDir } from '@preencode/test-utils'
-import { deploy, siteObjects, DEPLOY_STATE_FILENAME, type S3RequestRecord, type S3TargetOptions, type DeploySummary } from '@preencode/deploy'
+import {
+  deploy,
+  siteObjects,
+  DEPLOY_STATE_FILENAME,
+  type S3RequestRecord,
+  type S3TargetOptions,
+  type DeploySummary,
+} from '@preencode/deploy'
 import { s3Target } from '@preencode/deploy/s3'
-import { createBucket, credentials, fixtureFiles, getObject, listKeys, makeSite, recompress, removeFile, startMinio, writeSite, MINIO_SECRET, type Minio } from './helpers.js'
+import {
+  createBucket,
+  credentials,
+  fixtureFiles,
+  getObject,
+  listKeys,
+  makeSite,
+  recompress,
+  removeFile,
+  startMinio,
+  writeSite,
+  MINIO_SECRET,
+  type Minio,
+} from './helpers.js'
 
 const BUCKET = 'site'
 const MiB = 1024 * 1024
@@ -30,14 +50,24 @@ function target(records: S3RequestRecord[] = [], extra: Partial<S3TargetOptions>
   })
 }
 
-const WRITES = new Set(['PutObjectCommand', 'CreateMultipartUploadCommand', 'UploadPartCommand', 'CompleteMultipartUploadCommand'])
+const WRITES = new Set([
+  'PutObjectCommand',
+  'CreateMultipartUploadCommand',
+  'UploadPartCommand',
+  'CompleteMultipartUploadCommand',
+])
 
 /** Asserts every HTML write starts after every asset write ended, and deletions come last. */
 function assertSafeOrder(records: S3RequestRecord[]): void {
   const isEntry = (key: string | undefined) => key !== undefined && /\.html(\.(br|gz|zst))?$/.test(key)
-  const writes = records.map((r, i) => ({ ...r, i })).filter((r) => WRITES.has(r.operation) && !r.key?.endsWith(DEPLOY_STATE_FILENAME))
+  const writes = records
+    .map((r, i) => ({ ...r, i }))
+    .filter((r) => WRITES.has(r.operation) && !r.key?.endsWith(DEPLOY_STATE_FILENAME))
   const lastAssetEnd = Math.max(-1, ...writes.filter((r) => !isEntry(r.key) && r.stage === 'end').map((r) => r.i))
-  const firstHtmlStart = Math.min(Infinity, ...writes.filter((r) => isEntry(r.key) && r.stage === 'start').map((r) => r.i))
+  const firstHtmlStart = Math.min(
+    Infinity,
+    ...writes.filter((r) => isEntry(r.key) && r.stage === 'start').map((r) => r.i),
+  )
   expect(firstHtmlStart).toBeGreaterThan(lastAssetEnd)
   const deletes = records.map((r, i) => ({ ...r, i })).filter((r) => r.operation === 'DeleteObjectsCommand')
   const lastWrite = Math.max(-1, ...writes.map((r) => r.i))
@@ -98,7 +128,9 @@ describe('s3Target against MinIO', () => {
     expect(archive.contentType).toBe('application/gzip')
     expect(archive.contentEncoding).toBeUndefined()
     // As sent: streamed bodies, Content-Encoding exactly the token (no aws-chunked framing).
-    const puts = records.filter((r) => r.operation === 'PutObjectCommand' && r.stage === 'start' && !r.key?.endsWith(DEPLOY_STATE_FILENAME))
+    const puts = records.filter(
+      (r) => r.operation === 'PutObjectCommand' && r.stage === 'start' && !r.key?.endsWith(DEPLOY_STATE_FILENAME),
+    )
     expect(puts.length).toBeGreaterThan(0)
     for (const put of puts) {
       expect(put.streamedBody, put.key).toBe(true)
@@ -106,7 +138,11 @@ describe('s3Target against MinIO', () => {
       expect(put.contentEncoding, put.key).toBe(object.contentEncoding)
     }
     // The large file went up in parts.
-    expect(records.filter((r) => r.operation === 'CompleteMultipartUploadCommand' && r.key === 'www/data/big.bin' && r.stage === 'end')).toHaveLength(1)
+    expect(
+      records.filter(
+        (r) => r.operation === 'CompleteMultipartUploadCommand' && r.key === 'www/data/big.bin' && r.stage === 'end',
+      ),
+    ).toHaveLength(1)
     expect(await listKeys(minio, BUCKET, 'www/')).not.toContain('.preencode-manifest.json')
   })
 
@@ -117,7 +153,10 @@ describe('s3Target against MinIO', () => {
     expect(summary.uploaded).toBe(0)
     expect(summary.deleted).toBe(0)
     expect(summary.skipped).toBe(siteObjects(site.manifest).length)
-    expect(records.filter((r) => r.stage === 'start').map((r) => r.operation)).toEqual(['ListObjectsV2Command', 'GetObjectCommand'])
+    expect(records.filter((r) => r.stage === 'start').map((r) => r.operation)).toEqual([
+      'ListObjectsV2Command',
+      'GetObjectCommand',
+    ])
   })
 
   it('without the state object, hashes come from object metadata (HEAD) and still nothing is uploaded', async () => {
@@ -129,7 +168,9 @@ describe('s3Target against MinIO', () => {
     const records: S3RequestRecord[] = []
     const again = await deploy({ dir: site.root, target: target(records) })
     expect(again.summary.uploaded).toBe(0)
-    expect(records.filter((r) => r.operation === 'HeadObjectCommand' && r.stage === 'start').length).toBe(siteObjects(site.manifest).length)
+    expect(records.filter((r) => r.operation === 'HeadObjectCommand' && r.stage === 'start').length).toBe(
+      siteObjects(site.manifest).length,
+    )
     // The state is written again so the next deploy needs no HEADs.
     expect(await listKeys(minio, BUCKET, 'www/')).toContain(DEPLOY_STATE_FILENAME)
   })
@@ -138,7 +179,11 @@ describe('s3Target against MinIO', () => {
     const before = siteObjects(await readManifest(site.root))
     await removeFile(site.root, 'assets/app-Ab1Cd34E.js')
     const v2 = fixtureFiles(2)
-    await writeSite(site.root, { 'assets/app-Ab2Cd34E.js': v2['assets/app-Ab2Cd34E.js']!, 'index.html': v2['index.html']!, 'about/index.html': v2['about/index.html']! })
+    await writeSite(site.root, {
+      'assets/app-Ab2Cd34E.js': v2['assets/app-Ab2Cd34E.js']!,
+      'index.html': v2['index.html']!,
+      'about/index.html': v2['about/index.html']!,
+    })
     const manifest = await recompress(site.root)
     const after = siteObjects(manifest)
     const records: S3RequestRecord[] = []
@@ -150,7 +195,12 @@ describe('s3Target against MinIO', () => {
     expect(uploaded.some((k) => k === 'index.html')).toBe(true)
     expect(uploaded.some((k) => k === 'about/index.html')).toBe(true)
     const beforeByKey = new Map(before.map((o) => [o.key, o.sha256]))
-    expect(uploaded).toEqual(after.filter((o) => beforeByKey.get(o.key) !== o.sha256).map((o) => o.key).sort())
+    expect(uploaded).toEqual(
+      after
+        .filter((o) => beforeByKey.get(o.key) !== o.sha256)
+        .map((o) => o.key)
+        .sort(),
+    )
     expect(plan.deletions.every((k) => k.startsWith('assets/app-Ab1Cd34E.js'))).toBe(true)
     expect(plan.deletions).toContain('assets/app-Ab1Cd34E.js')
     expect(summary.deleted).toBe(plan.deletions.length)
@@ -183,7 +233,12 @@ describe('s3Target against MinIO', () => {
     const keysBefore = await listKeys(minio, BUCKET, 'www/')
     await removeFile(site.root, 'assets/app-Ab2Cd34E.js')
     const v3 = fixtureFiles(3)
-    await writeSite(site.root, { 'assets/app-Ab3Cd34E.js': v3['assets/app-Ab3Cd34E.js']!, 'index.html': v3['index.html']!, 'about/index.html': v3['about/index.html']!, 'assets/vendor-9f8e7d6c.js': `${v3['assets/vendor-9f8e7d6c.js']}\n// v3\n` })
+    await writeSite(site.root, {
+      'assets/app-Ab3Cd34E.js': v3['assets/app-Ab3Cd34E.js']!,
+      'index.html': v3['index.html']!,
+      'about/index.html': v3['about/index.html']!,
+      'assets/vendor-9f8e7d6c.js': `${v3['assets/vendor-9f8e7d6c.js']}\n// v3\n`,
+    })
     await recompress(site.root)
     let uploads = 0
     const failed = deploy({
@@ -195,7 +250,9 @@ describe('s3Target against MinIO', () => {
         if (event.type === 'upload' && ++uploads === 1) minio.kill()
       },
     })
-    await expect(failed).rejects.toThrow(/s3:\/\/site\/www\/ \(endpoint http:\/\/127\.0\.0\.1:\d+\): upload of .+ failed: cannot reach the endpoint/)
+    await expect(failed).rejects.toThrow(
+      /s3:\/\/site\/www\/ \(endpoint http:\/\/127\.0\.0\.1:\d+\): upload of .+ failed: cannot reach the endpoint/,
+    )
     await minio.restart()
     expect((await getObject(minio, BUCKET, 'www/index.html')).body.equals(oldIndex)).toBe(true)
     const keysAfter = await listKeys(minio, BUCKET, 'www/')
@@ -211,23 +268,38 @@ describe('s3Target against MinIO', () => {
     const wrong = 'Wr0ng-secret-value-123'
     const errors: string[] = []
     const capture = async (promise: Promise<unknown>) => {
-      const error = await promise.then(() => undefined, (e: unknown) => e as Error)
+      const error = await promise.then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      )
       expect(error).toBeInstanceOf(Error)
       const text = `${error!.message}\n${error!.stack}\n${String(error!.cause ?? '')}`
       errors.push(text)
       return error!.message
     }
-    expect(await capture(deploy({ dir: site.root, target: target([], { credentials: { accessKeyId: 'nobody', secretAccessKey: wrong } }) }))).toMatch(
-      /s3:\/\/site\/www\/ .*credentials were refused \(InvalidAccessKeyId\)/,
+    expect(
+      await capture(
+        deploy({
+          dir: site.root,
+          target: target([], { credentials: { accessKeyId: 'nobody', secretAccessKey: wrong } }),
+        }),
+      ),
+    ).toMatch(/s3:\/\/site\/www\/ .*credentials were refused \(InvalidAccessKeyId\)/)
+    expect(
+      await capture(
+        deploy({
+          dir: site.root,
+          target: target([], { credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: wrong } }),
+        }),
+      ),
+    ).toMatch(/credentials were refused \(SignatureDoesNotMatch\)/)
+    expect(await capture(deploy({ dir: site.root, target: target([], { bucket: 'no-such-bucket' }) }))).toMatch(
+      /s3:\/\/no-such-bucket\/www\/ .*the bucket does not exist/,
     )
-    expect(await capture(deploy({ dir: site.root, target: target([], { credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: wrong } }) }))).toMatch(
-      /credentials were refused \(SignatureDoesNotMatch\)/,
-    )
-    expect(await capture(deploy({ dir: site.root, target: target([], { bucket: 'no-such-bucket' }) }))).toMatch(/s3:\/\/no-such-bucket\/www\/ .*the bucket does not exist/)
     const port = await freePort()
-    expect(await capture(deploy({ dir: site.root, target: target([], { endpoint: `http://127.0.0.1:${port}` }) }))).toMatch(
-      new RegExp(`endpoint http://127\\.0\\.0\\.1:${port}\\).*cannot reach the endpoint \\(ECONNREFUSED\\)`),
-    )
+    expect(
+      await capture(deploy({ dir: site.root, target: target([], { endpoint: `http://127.0.0.1:${port}` }) })),
+    ).toMatch(new RegExp(`endpoint http://127\\.0\\.0\\.1:${port}\\).*cannot reach the endpoint \\(ECONNREFUSED\\)`))
     for (const text of errors) {
       expect(text).not.toContain(wrong)
       expect(text).not.toContain(MINIO_SECRET)
@@ -235,16 +307,19 @@ describe('s3Target against MinIO', () => {
   })
 
   const playground = join(import.meta.dirname, '../../../playground/dist')
-  it.skipIf(!existsSync(join(playground, '.preencode-manifest.json')))('deploys the built playground: every object as stored matches', async () => {
-    // A copy, so a rebuild of the playground running meanwhile cannot change files under the test.
-    const copy = await tempDir('playground-copy')
-    try {
-      await cp(playground, copy.path, { recursive: true })
-      const { summary } = await deploy({ dir: copy.path, target: target([], { prefix: 'playground' }), delete: true })
-      expect(summary.uploaded).toBe(siteObjects(await readManifest(copy.path)).length)
-      await assertBucketMatchesSite('playground/', copy.path)
-    } finally {
-      await copy.remove()
-    }
-  })
+  it.skipIf(!existsSync(join(playground, '.preencode-manifest.json')))(
+    'deploys the built playground: every object as stored matches',
+    async () => {
+      // A copy, so a rebuild of the playground running meanwhile cannot change files under the test.
+      const copy = await tempDir('playground-copy')
+      try {
+        await cp(playground, copy.path, { recursive: true })
+        const { summary } = await deploy({ dir: copy.path, target: target([], { prefix: 'playground' }), delete: true })
+        expect(summary.uploaded).toBe(siteObjects(await readManifest(copy.path)).length)
+        await assertBucketMatchesSite('playground/', copy.path)
+      } finally {
+        await copy.remove()
+      }
+    },
+  )
 })

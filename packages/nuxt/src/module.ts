@@ -24,21 +24,33 @@ const module: NuxtModule<PreencodeNuxtOptions> = defineNuxtModule<PreencodeNuxtO
     const root = nuxt.options.rootDir
     // Validated while Nuxt loads, so a typo fails before the build instead of after it.
     const resolved = resolvePreencodeNuxtOptions(options, root)
-    const runner = createBuildRunner({ options: resolved, root, writeServerConfigs: serverConfigWriter(resolved.serverConfigs) })
+    const runner = createBuildRunner({
+      options: resolved,
+      root,
+      writeServerConfigs: serverConfigWriter(resolved.serverConfigs),
+    })
     if (nuxt.options.nitro.compressPublicAssets) {
-      logger.warn('`nitro.compressPublicAssets` also writes .gz/.br files into .output/public; preencode writes gzip, brotli and zstd with a manifest. Turn `compressPublicAssets` off.')
+      logger.warn(
+        '`nitro.compressPublicAssets` also writes .gz/.br files into .output/public; preencode writes gzip, brotli and zstd with a manifest. Turn `compressPublicAssets` off.',
+      )
     }
     nuxt.hook('nitro:init', (nitro: Nitro) => {
       nitro.hooks.hook('compiled', async () => {
         const dir = nitro.options.output.publicDir
         if (!nitro.options.static && resolved.report === true) {
-          logger.info(`server build: compressing ${dir} (client assets and prerendered pages; pages rendered on request are not files)`)
+          logger.info(
+            `server build: compressing ${dir} (client assets and prerendered pages; pages rendered on request are not files)`,
+          )
         }
         await runner.run({
           dirs: [dir],
           siteDir: dir,
           watch: false,
-          logger: { info: (message) => logger.info(message), warn: (message) => logger.warn(message), error: (message) => logger.error(message) },
+          logger: {
+            info: (message) => logger.info(message),
+            warn: (message) => logger.warn(message),
+            error: (message) => logger.error(message),
+          },
           color: wantsColor(process.stdout),
         })
       })

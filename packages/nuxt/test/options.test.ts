@@ -4,14 +4,21 @@ import { resolvePreencodeNuxtOptions } from '@preencode/nuxt'
 
 describe('@preencode/nuxt options', () => {
   it('resolves paths against the project root', () => {
-    const resolved = resolvePreencodeNuxtOptions({ serverConfigs: [{ server: 'apache', path: '.output/public/.htaccess' }] }, '/srv/app')
+    const resolved = resolvePreencodeNuxtOptions(
+      { serverConfigs: [{ server: 'apache', path: '.output/public/.htaccess' }] },
+      '/srv/app',
+    )
     expect(resolved.serverConfigs[0]!.path).toBe('/srv/app/.output/public/.htaccess')
     expect(resolved.report).toBe(true)
   })
 
   it('fails with one line naming the option', () => {
-    expect(() => resolvePreencodeNuxtOptions({ report: 'no' } as never, '/srv/app')).toThrow(/\[preencode\] \[nuxt\] `report` is "no"/)
-    expect(() => resolvePreencodeNuxtOptions({ serverConfigs: {} } as never, '/srv/app')).toThrow(/\[nuxt\] `serverConfigs` must be an array/)
+    expect(() => resolvePreencodeNuxtOptions({ report: 'no' } as never, '/srv/app')).toThrow(
+      /\[preencode\] \[nuxt\] `report` is "no"/,
+    )
+    expect(() => resolvePreencodeNuxtOptions({ serverConfigs: {} } as never, '/srv/app')).toThrow(
+      /\[nuxt\] `serverConfigs` must be an array/,
+    )
     expect(() => resolvePreencodeNuxtOptions({ treshold: 10 } as never, '/srv/app')).toThrow(/treshold/)
   })
 })

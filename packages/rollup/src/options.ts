@@ -29,6 +29,8 @@ export function resolvePreencodeRollupOptions(
   options: PreencodeRollupOptions,
   cwd: string = process.cwd(),
 ): ResolvedPreencodeRollupOptions {
-  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root: cwd, component: 'rollup' }, ['serverConfigs'])
+  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root: cwd, component: 'rollup' }, [
+    'serverConfigs',
+  ])
   return { report, compress, deltas, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], cwd, 'rollup') }
 }

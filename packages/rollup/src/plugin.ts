@@ -23,7 +23,11 @@ export function preencode(options: PreencodeRollupOptions = {}): Plugin {
       if (runner) return
       try {
         const resolved = resolvePreencodeRollupOptions(options, root)
-        runner = createBuildRunner({ options: resolved, root, writeServerConfigs: serverConfigWriter(resolved.serverConfigs) })
+        runner = createBuildRunner({
+          options: resolved,
+          root,
+          writeServerConfigs: serverConfigWriter(resolved.serverConfigs),
+        })
       } catch (error) {
         if (isPreencodeError(error) && error.isUserError) this.error(error.message)
         throw error

@@ -30,22 +30,33 @@ function options(root: string, extra: PreencodeRollupOptions = {}): PreencodeRol
 }
 
 /** One build the way Rollup's CLI runs it: write every output, then close (closeBundle). */
-async function rollupBuild(root: string, plugins: Plugin[], outputs: OutputOptions[]): Promise<{ reports: CompressReport[]; logs: string[] }> {
+async function rollupBuild(
+  root: string,
+  plugins: Plugin[],
+  outputs: OutputOptions[],
+): Promise<{ reports: CompressReport[]; logs: string[] }> {
   const logs: string[] = []
   const bundle = await rollup({
     input: join(root, 'src/main.js'),
     plugins,
-    onLog: (_level, log: RollupLog) => { logs.push(log.message) },
+    onLog: (_level, log: RollupLog) => {
+      logs.push(log.message)
+    },
   })
   for (const output of outputs) await bundle.write(output)
   await bundle.close()
-  const reports = logs.filter((m) => m.includes('{"dir"')).map((m) => JSON.parse(m.slice(m.indexOf('{"dir"'))) as CompressReport)
+  const reports = logs
+    .filter((m) => m.includes('{"dir"'))
+    .map((m) => JSON.parse(m.slice(m.indexOf('{"dir"'))) as CompressReport)
   return { reports, logs }
 }
 
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true })
-  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name))).sort()
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort()
 }
 
 async function expectDecodes(dir: string, path: string): Promise<string> {
@@ -101,10 +112,14 @@ describe('@preencode/rollup', () => {
 
   it('compresses every output directory, each with its own manifest', async () => {
     const root = await fixture()
-    const { reports } = await rollupBuild(root, [preencode(options(root))], [
-      { dir: join(root, 'out/es'), format: 'es' },
-      { dir: join(root, 'out/cjs'), format: 'cjs' },
-    ])
+    const { reports } = await rollupBuild(
+      root,
+      [preencode(options(root))],
+      [
+        { dir: join(root, 'out/es'), format: 'es' },
+        { dir: join(root, 'out/cjs'), format: 'cjs' },
+      ],
+    )
     for (const dir of ['out/es', 'out/cjs']) {
       const files = await listFiles(join(root, dir))
       expect(variants(files, 'main.js'), dir).toEqual(ALL)
@@ -130,17 +145,23 @@ describe('@preencode/rollup', () => {
       input: join(root, 'src/main.js'),
       plugins: [preencode(options(root))],
       output: { dir: join(root, 'dist'), format: 'es' },
-      onLog: (_level, log) => { logs.push(log.message) },
+      onLog: (_level, log) => {
+        logs.push(log.message)
+      },
       watch: { skipWrite: false },
     })
-    const reports = (): CompressReport[] => logs.filter((m) => m.includes('{"dir"')).map((m) => JSON.parse(m.slice(m.indexOf('{"dir"'))) as CompressReport)
+    const reports = (): CompressReport[] =>
+      logs.filter((m) => m.includes('{"dir"')).map((m) => JSON.parse(m.slice(m.indexOf('{"dir"'))) as CompressReport)
     watcher.on('event', (event) => {
       if (event.code === 'BUNDLE_END') void event.result.close()
     })
     try {
       await waitFor(() => reports().length >= 1)
       const lazySource = join(root, 'src/lazy.js')
-      await writeFile(lazySource, (await readFile(lazySource, 'utf8')).replace('The lazy chunk ran', 'The edited lazy chunk ran'))
+      await writeFile(
+        lazySource,
+        (await readFile(lazySource, 'utf8')).replace('The lazy chunk ran', 'The edited lazy chunk ran'),
+      )
       await waitFor(() => reports().length >= 2)
     } finally {
       await watcher.close()
@@ -161,9 +182,20 @@ describe('@preencode/rollup', () => {
     const root = await fixture()
     const dist = join(root, 'dist')
     const nginx = { server: 'nginx', flavor: 'stock', root: '/srv/site' } as const
-    await rollupBuild(root, [preencode(options(root, { serverConfigs: [{ server: 'apache', path: join(dist, '.htaccess') }, { ...nginx, path: join(root, 'deploy/site.conf') }] }))], [
-      { dir: dist, format: 'es' },
-    ])
+    await rollupBuild(
+      root,
+      [
+        preencode(
+          options(root, {
+            serverConfigs: [
+              { server: 'apache', path: join(dist, '.htaccess') },
+              { ...nginx, path: join(root, 'deploy/site.conf') },
+            ],
+          }),
+        ),
+      ],
+      [{ dir: dist, format: 'es' }],
+    )
     const manifest = await readManifest(dist)
     expect(manifest.files.map((f) => f.path)).toContain('.htaccess')
     expect(await readFile(join(dist, '.htaccess'), 'utf8')).toBe(serverConfig(manifest, { server: 'apache' }))
@@ -174,8 +206,13 @@ describe('@preencode/rollup', () => {
     // CloudFront cannot serve a site built with keepOriginals: false: generating its function
     // fails after compression, on every build.
     const root = await fixture()
-    const failing = options(root, { keepOriginals: false, serverConfigs: [{ server: 'cloudfront', path: join(root, 'cf.js') }] })
-    await expect(rollupBuild(root, [preencode(failing)], [{ dir: join(root, 'dist'), format: 'es' }])).rejects.toThrow(/keepOriginals: false/)
+    const failing = options(root, {
+      keepOriginals: false,
+      serverConfigs: [{ server: 'cloudfront', path: join(root, 'cf.js') }],
+    })
+    await expect(rollupBuild(root, [preencode(failing)], [{ dir: join(root, 'dist'), format: 'es' }])).rejects.toThrow(
+      /keepOriginals: false/,
+    )
 
     const logs: string[] = []
     const errors: unknown[] = []
@@ -184,18 +221,26 @@ describe('@preencode/rollup', () => {
       input: join(root, 'src/main.js'),
       plugins: [preencode(failing)],
       output: { dir: join(root, 'dist'), format: 'es' },
-      onLog: (_level, log) => { logs.push(log.message) },
+      onLog: (_level, log) => {
+        logs.push(log.message)
+      },
       watch: { skipWrite: false },
     })
     watcher.on('event', (event) => {
-      if (event.code === 'BUNDLE_END') void event.result.close().then(() => { builds++ })
+      if (event.code === 'BUNDLE_END')
+        void event.result.close().then(() => {
+          builds++
+        })
       if (event.code === 'ERROR') errors.push(event.error)
     })
     const failures = (): string[] => logs.filter((m) => m.includes('keepOriginals: false'))
     try {
       await waitFor(() => failures().length >= 1 && builds >= 1)
       const lazySource = join(root, 'src/lazy.js')
-      await writeFile(lazySource, (await readFile(lazySource, 'utf8')).replace('The lazy chunk ran', 'The edited lazy chunk ran'))
+      await writeFile(
+        lazySource,
+        (await readFile(lazySource, 'utf8')).replace('The lazy chunk ran', 'The edited lazy chunk ran'),
+      )
       await waitFor(() => failures().length >= 2 && builds >= 2)
     } finally {
       await watcher.close()
@@ -206,7 +251,11 @@ describe('@preencode/rollup', () => {
 
   it('prints the table by default through the Rollup log', async () => {
     const root = await fixture()
-    const { logs } = await rollupBuild(root, [preencode({ ...options(root), report: true })], [{ dir: join(root, 'dist'), format: 'es' }])
+    const { logs } = await rollupBuild(
+      root,
+      [preencode({ ...options(root), report: true })],
+      [{ dir: join(root, 'dist'), format: 'es' }],
+    )
     expect(logs.join('\n')).toMatch(/preencode: \d+ of \d+ files -> \d+ variants/)
   })
 

@@ -50,11 +50,14 @@ export function caddyConfig(manifest: Manifest, options: CaddyConfigOptions): st
     '}',
     `header @preencode_default Cache-Control ${quote(policy.cacheControl.default)}`,
     '',
-    '# Caddy\'s own type table differs from preencode\'s (charset, js/mjs): state every compressible type.',
+    "# Caddy's own type table differs from preencode's (charset, js/mjs): state every compressible type.",
   ]
   let t = 0
   for (const [type, extensions] of policy.extensionsByType) {
-    body.push(`@preencode_type_${t} path ${extensions.map((e) => `*.${e}`).join(' ')}`, `header @preencode_type_${t++} Content-Type ${quote(type)}`)
+    body.push(
+      `@preencode_type_${t} path ${extensions.map((e) => `*.${e}`).join(' ')}`,
+      `header @preencode_type_${t++} Content-Type ${quote(type)}`,
+    )
   }
   if (!policy.keepOriginals) {
     body.push(

@@ -38,7 +38,6 @@ const LETTERS: Readonly<Record<'br' | 'zstd' | 'gzip', string>> = { br: 'b', zst
 /** The value of a file with no variant (a KeyValueStore value cannot be empty). */
 const NONE = '-'
 
-
 interface Resolved {
   policy: ServingPolicy
   encodings: ('br' | 'zstd' | 'gzip')[]
@@ -51,7 +50,8 @@ interface Resolved {
 function resolve(manifest: Manifest, options: CloudfrontFunctionOptions): Resolved {
   const policy = resolveServingPolicy(manifest)
   for (const encoding of options.encodings ?? []) {
-    if (!Object.hasOwn(LETTERS, encoding)) throw userError('server-config', `cloudfront \`encodings\`: "${String(encoding)}" is not one of br, zstd, gzip.`)
+    if (!Object.hasOwn(LETTERS, encoding))
+      throw userError('server-config', `cloudfront \`encodings\`: "${String(encoding)}" is not one of br, zstd, gzip.`)
   }
   if (!policy.keepOriginals) {
     const missing = manifest.files.filter((f) => !f.originalOnDisk)
@@ -62,7 +62,11 @@ function resolve(manifest: Manifest, options: CloudfrontFunctionOptions): Resolv
   }
   const encodings = options.encodings ?? [...policy.codings]
   const indexFile = options.indexFile ?? 'index.html'
-  if (typeof indexFile !== 'string' || indexFile === '' || indexFile.includes('/')) throw userError('server-config', `cloudfront \`indexFile\` is ${JSON.stringify(indexFile)}; use a file name such as 'index.html'.`)
+  if (typeof indexFile !== 'string' || indexFile === '' || indexFile.includes('/'))
+    throw userError(
+      'server-config',
+      `cloudfront \`indexFile\` is ${JSON.stringify(indexFile)}; use a file name such as 'index.html'.`,
+    )
   const full = encodings.map((e) => LETTERS[e]).join('')
   return { policy, encodings, indexFile, maxBytes: options.maxBytes ?? CLOUDFRONT_FUNCTION_MAX_BYTES, full }
 }
@@ -99,7 +103,10 @@ if(best){r.uri=u+best[2];r.headers['accept-encoding']={value:best[0]}}else{r.hea
 `
   const bytes = Buffer.byteLength(code)
   if (bytes > maxBytes) {
-    throw userError('server-config', `The CloudFront Function is ${bytes} bytes, above the ${maxBytes}-byte \`maxBytes\`.`)
+    throw userError(
+      'server-config',
+      `The CloudFront Function is ${bytes} bytes, above the ${maxBytes}-byte \`maxBytes\`.`,
+    )
   }
   return code
 }
@@ -119,20 +126,28 @@ export function cloudfrontKeyValueStore(manifest: Manifest, options: CloudfrontF
   let total = 0
   for (const file of manifest.files) {
     if (!compressible.test(file.path)) continue
-    const value = file.variants
-      .filter((v) => encodings.includes(v.encoding))
-      .sort((a, b) => a.size - b.size || encodings.indexOf(a.encoding) - encodings.indexOf(b.encoding))
-      .map((v) => LETTERS[v.encoding]).join('') || NONE
+    const value =
+      file.variants
+        .filter((v) => encodings.includes(v.encoding))
+        .sort((a, b) => a.size - b.size || encodings.indexOf(a.encoding) - encodings.indexOf(b.encoding))
+        .map((v) => LETTERS[v.encoding])
+        .join('') || NONE
     if (value === full) continue
     const keyBytes = Buffer.byteLength(file.path)
     if (keyBytes > KEY_VALUE_STORE_MAX_KEY_BYTES) {
-      throw userError('server-config', `${file.path}: a CloudFront KeyValueStore key holds at most ${KEY_VALUE_STORE_MAX_KEY_BYTES} bytes (this path has ${keyBytes}); shorten the path.`)
+      throw userError(
+        'server-config',
+        `${file.path}: a CloudFront KeyValueStore key holds at most ${KEY_VALUE_STORE_MAX_KEY_BYTES} bytes (this path has ${keyBytes}); shorten the path.`,
+      )
     }
     total += keyBytes + value.length
     data.push({ key: file.path, value })
   }
   if (total > KEY_VALUE_STORE_MAX_BYTES) {
-    throw userError('server-config', `The CloudFront KeyValueStore data is ${total} bytes, above CloudFront's ${KEY_VALUE_STORE_MAX_BYTES}: ${data.length} files lack some coding. Raise \`threshold\` or lower \`minSaving\` so fewer files differ, or serve from an origin that negotiates itself.`)
+    throw userError(
+      'server-config',
+      `The CloudFront KeyValueStore data is ${total} bytes, above CloudFront's ${KEY_VALUE_STORE_MAX_BYTES}: ${data.length} files lack some coding. Raise \`threshold\` or lower \`minSaving\` so fewer files differ, or serve from an origin that negotiates itself.`,
+    )
   }
   // One entry a line: readable, and a diff between two deploys shows which files changed.
   return `{"data":[\n${data.map((entry) => JSON.stringify(entry)).join(',\n')}\n]}\n`

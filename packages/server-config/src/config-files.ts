@@ -20,22 +20,36 @@ export type ServerConfigFile = ServerConfigTarget & {
  * `component` names the integration in messages (`vite`, `rollup`).
  */
 export function resolveServerConfigFiles(files: unknown, root: string, component: ErrorComponent): ServerConfigFile[] {
-  if (!Array.isArray(files)) throw userError(component, '`serverConfigs` must be an array of { server, path, ...options }.')
+  if (!Array.isArray(files))
+    throw userError(component, '`serverConfigs` must be an array of { server, path, ...options }.')
   return files.map((file: unknown, index) => {
     const where = `serverConfigs[${index}]`
-    if (file === null || typeof file !== 'object') throw userError(component, `\`${where}\` must be an object like { server: 'nginx', root: '/srv/site', path: 'deploy/nginx.conf' }.`)
+    if (file === null || typeof file !== 'object')
+      throw userError(
+        component,
+        `\`${where}\` must be an object like { server: 'nginx', root: '/srv/site', path: 'deploy/nginx.conf' }.`,
+      )
     const { server, path } = file as { server?: unknown; path?: unknown }
-    if (!isServer(server)) throw userError(component, `\`${where}.server\` is ${JSON.stringify(server)}; accepted: ${SERVERS.join(', ')}.`)
-    if (typeof path !== 'string' || path === '') throw userError(component, `\`${where}.path\` must name the file to write, e.g. 'deploy/${server}.conf'.`)
+    if (!isServer(server))
+      throw userError(component, `\`${where}.server\` is ${JSON.stringify(server)}; accepted: ${SERVERS.join(', ')}.`)
+    if (typeof path !== 'string' || path === '')
+      throw userError(component, `\`${where}.path\` must name the file to write, e.g. 'deploy/${server}.conf'.`)
     if ((server === 'nginx' || server === 'caddy') && typeof (file as { root?: unknown }).root !== 'string') {
-      throw userError(component, `\`${where}\` (${server}) needs \`root\`: the absolute path of the site on the server, e.g. '/srv/www/site'.`)
+      throw userError(
+        component,
+        `\`${where}\` (${server}) needs \`root\`: the absolute path of the site on the server, e.g. '/srv/www/site'.`,
+      )
     }
     // The server's own resolver (the registry), so a bad option fails when the plugin starts.
     const { server: _, path: __, ...options } = file as ServerConfigFile
     try {
       ;(SERVER_REGISTRY[server] as ServerEntry<object>).resolveOptions(options)
     } catch (error) {
-      throw userError(component, `\`${where}\` (${server}): ${(error as Error).message.replace(/^\[preencode\] \[[^\]]+\] /, '')}`, { cause: error })
+      throw userError(
+        component,
+        `\`${where}\` (${server}): ${(error as Error).message.replace(/^\[preencode\] \[[^\]]+\] /, '')}`,
+        { cause: error },
+      )
     }
     return { ...(file as ServerConfigFile), path: resolve(root, path) }
   })
@@ -45,7 +59,9 @@ export function resolveServerConfigFiles(files: unknown, root: string, component
  * The build runner's `writeServerConfigs`: generates each config from the manifest and writes
  * the ones whose text changed (atomically); resolves to those paths. Undefined for no files.
  */
-export function serverConfigWriter(files: readonly ServerConfigFile[]): ((manifest: Manifest) => Promise<string[]>) | undefined {
+export function serverConfigWriter(
+  files: readonly ServerConfigFile[],
+): ((manifest: Manifest) => Promise<string[]>) | undefined {
   if (files.length === 0) return undefined
   return async (manifest) => {
     const written: string[] = []

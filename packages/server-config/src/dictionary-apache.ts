@@ -12,7 +12,14 @@
  * - `Use-As-Dictionary` on versioned assets from their URL (`VERSIONED_ASSET_PATTERN`), through
  *   an environment variable that survives the internal redirect to a sidecar (`REDIRECT_` prefix).
  */
-import { AVAILABLE_DICTIONARY_PATTERN, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST, PAGE_DICTIONARY_PATH, useAsDictionaryHeader, VERSIONED_ASSET_EXTENSIONS } from '@preencode/core'
+import {
+  AVAILABLE_DICTIONARY_PATTERN,
+  PAGE_DICTIONARY_MATCH,
+  PAGE_DICTIONARY_MATCH_DEST,
+  PAGE_DICTIONARY_PATH,
+  useAsDictionaryHeader,
+  VERSIONED_ASSET_EXTENSIONS,
+} from '@preencode/core'
 import { acceptTokenPattern, refuseTokenPattern } from './accept-regex.js'
 
 export type ApacheDictionaryContext = { kind: 'dir' } | { kind: 'server'; root: string }
@@ -57,12 +64,19 @@ export function apacheDictionaryRewrites(ctx: ApacheDictionaryContext): string[]
 }
 
 /** Type, encoding, Vary and cache rules for delta files; `types` maps extension -> Content-Type. */
-export function apacheDictionaryFileRules(types: ReadonlyMap<string, string>, cacheControl: { html: string; immutable: string }): string[] {
+export function apacheDictionaryFileRules(
+  types: ReadonlyMap<string, string>,
+  cacheControl: { html: string; immutable: string },
+): string[] {
   const byType = new Map<string, string[]>()
   for (const [extension, type] of types) byType.set(type, [...(byType.get(type) ?? []), extension])
-  const lines = ['', '# RFC 9842 deltas (<file>.dict/<hash><.ext>.dcb|dcz): the original\'s type, their own coding.']
+  const lines = ['', "# RFC 9842 deltas (<file>.dict/<hash><.ext>.dcb|dcz): the original's type, their own coding."]
   for (const [type, extensions] of byType) {
-    lines.push(`<FilesMatch "(?i)\\.(?:${extensions.map(escapeRegex).join('|')})\\.dc[bz]$">`, `    ForceType ${quote(type)}`, '</FilesMatch>')
+    lines.push(
+      `<FilesMatch "(?i)\\.(?:${extensions.map(escapeRegex).join('|')})\\.dc[bz]$">`,
+      `    ForceType ${quote(type)}`,
+      '</FilesMatch>',
+    )
   }
   lines.push(
     '<FilesMatch "\\.dc[bz]$">',

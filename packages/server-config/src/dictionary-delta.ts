@@ -16,12 +16,17 @@ const NONE: DeltaIndex = new Map()
 export function deltasByDictionary(file: ManifestFile): DeltaIndex {
   if (!file.deltas || file.deltas.length === 0) return NONE
   const index = new Map<string, ManifestDelta[]>()
-  for (const delta of [...file.deltas].sort((a, b) => a.size - b.size)) index.set(delta.dictionary, [...(index.get(delta.dictionary) ?? []), delta])
+  for (const delta of [...file.deltas].sort((a, b) => a.size - b.size))
+    index.set(delta.dictionary, [...(index.get(delta.dictionary) ?? []), delta])
   return index
 }
 
 /** The smallest delta for this request, or undefined: then the request is answered as if deltas did not exist. */
-export function chooseDelta(index: DeltaIndex, availableDictionary: string | string[] | undefined, acceptEncoding: string | undefined): ManifestDelta | undefined {
+export function chooseDelta(
+  index: DeltaIndex,
+  availableDictionary: string | string[] | undefined,
+  acceptEncoding: string | undefined,
+): ManifestDelta | undefined {
   if (index.size === 0 || acceptEncoding === undefined) return undefined
   const id = parseAvailableDictionary(availableDictionary)
   if (id === undefined) return undefined

@@ -19,7 +19,14 @@
  * nginx (1.22) passes only the first of repeated `Available-Dictionary` lines to `$http_…`: a
  * client that sends two gets a delta for the first one at most, never a file outside the delta set.
  */
-import { AVAILABLE_DICTIONARY_PATTERN, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST, PAGE_DICTIONARY_PATH, useAsDictionaryHeader, VERSIONED_ASSET_EXTENSIONS } from '@preencode/core'
+import {
+  AVAILABLE_DICTIONARY_PATTERN,
+  PAGE_DICTIONARY_MATCH,
+  PAGE_DICTIONARY_MATCH_DEST,
+  PAGE_DICTIONARY_PATH,
+  useAsDictionaryHeader,
+  VERSIONED_ASSET_EXTENSIONS,
+} from '@preencode/core'
 import { acceptTokenPattern, refuseTokenPattern } from './accept-regex.js'
 
 export interface NginxDictionaryOptions {

@@ -1,4 +1,11 @@
-export { isAcceptable, negotiate, parseAcceptEncoding, type Encoding, type Negotiated, type ParsedAcceptEncoding } from './negotiate.js'
+export {
+  isAcceptable,
+  negotiate,
+  parseAcceptEncoding,
+  type Encoding,
+  type Negotiated,
+  type ParsedAcceptEncoding,
+} from './negotiate.js'
 export {
   DEFAULT_APACHE_OPTIONS,
   DEFAULT_CADDY_OPTIONS,
@@ -17,18 +24,47 @@ export {
 export { nginxConfig, plainAcceptLists } from './nginx/index.js'
 export { apacheConfig } from './apache.js'
 export { caddyConfig, MIN_CADDY_VERSION } from './caddy.js'
-export { createPreencodeMiddleware, type PreencodeMiddleware, type PreencodeMiddlewareOptions, type NextFunction } from './middleware.js'
+export {
+  createPreencodeMiddleware,
+  type PreencodeMiddleware,
+  type PreencodeMiddlewareOptions,
+  type NextFunction,
+} from './middleware.js'
 export { parseRange, type ByteRange } from './range.js'
 export { acceptPattern, refusePattern } from './accept-regex.js'
 export { siteModel, type SiteModel, type FileModel } from './site-model.js'
 export {
-  cloudfrontFunction, cloudfrontKeyValueStore, CLOUDFRONT_FUNCTION_MAX_BYTES, KEY_VALUE_STORE_MAX_BYTES,
-  KEY_VALUE_STORE_MAX_KEY_BYTES, type CloudfrontFunctionOptions,
+  cloudfrontFunction,
+  cloudfrontKeyValueStore,
+  CLOUDFRONT_FUNCTION_MAX_BYTES,
+  KEY_VALUE_STORE_MAX_BYTES,
+  KEY_VALUE_STORE_MAX_KEY_BYTES,
+  type CloudfrontFunctionOptions,
 } from './cloudfront.js'
-export { resolveServingPolicy, hashedNamePattern, classOfUrl, type ServingOptions, type ServingPolicy } from './policy.js'
 export {
-  SERVER_REGISTRY, SERVERS, isServer, type Server, type ServerEntry, type ServerFlag, type ServerCompanion, type ServerOptionsMap,
+  resolveServingPolicy,
+  hashedNamePattern,
+  classOfUrl,
+  type ServingOptions,
+  type ServingPolicy,
+} from './policy.js'
+export {
+  SERVER_REGISTRY,
+  SERVERS,
+  isServer,
+  type Server,
+  type ServerEntry,
+  type ServerFlag,
+  type ServerCompanion,
+  type ServerOptionsMap,
 } from './registry.js'
 export { serverConfig, type ServerConfigTarget } from './render.js'
 export { resolveServerConfigFiles, serverConfigWriter, type ServerConfigFile } from './config-files.js'
-export { verifySite, DEFAULT_PROBES, type EncodingProbe, type VerifyCheck, type VerifyOptions, type VerifyResult } from './verify.js'
+export {
+  verifySite,
+  DEFAULT_PROBES,
+  type EncodingProbe,
+  type VerifyCheck,
+  type VerifyOptions,
+  type VerifyResult,
+} from './verify.js'

@@ -23,7 +23,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
-import { MANIFEST_FILENAME, readManifest, useAsDictionaryHeader, type Manifest, type ManifestFile, type ManifestVariant } from '@preencode/core'
+import {
+  MANIFEST_FILENAME,
+  readManifest,
+  useAsDictionaryHeader,
+  type Manifest,
+  type ManifestFile,
+  type ManifestVariant,
+} from '@preencode/core'
 import { chooseDelta, deltasByDictionary, type DeltaIndex } from './dictionary-delta.js'
 import { negotiate, type Encoding } from './negotiate.js'
 import { parseRange, type ByteRange } from './range.js'
@@ -82,7 +89,9 @@ function manifestOnDisk(root: string): (force?: boolean) => Promise<Map<string, 
   return (force = false) => {
     if (force) loaded = undefined
     // A failed read is retried on the next request (the build may not have finished yet).
-    checking ??= check().finally(() => { checking = undefined })
+    checking ??= check().finally(() => {
+      checking = undefined
+    })
     return checking
   }
 }
@@ -97,7 +106,13 @@ export function createPreencodeMiddleware(root: string, options: PreencodeMiddle
     const pass = (error?: unknown): void => {
       if (res.headersSent) res.destroy(error instanceof Error ? error : undefined)
       else if (next) next(error)
-      else if (error) { res.statusCode = 500; res.end() } else { res.statusCode = 404; res.end() }
+      else if (error) {
+        res.statusCode = 500
+        res.end()
+      } else {
+        res.statusCode = 404
+        res.end()
+      }
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return pass()
     let path: string
@@ -127,7 +142,9 @@ export function createPreencodeMiddleware(root: string, options: PreencodeMiddle
     attempt(false, false)
       .then((served) => (served === 'missing' ? attempt(!given, false) : served))
       .then((served) => (served === 'missing' ? attempt(false, true) : served))
-      .then((served) => { if (served !== true) pass() })
+      .then((served) => {
+        if (served !== true) pass()
+      })
       .catch(pass)
   }
 }
@@ -156,7 +173,7 @@ function notModifiedSince(header: string, mtimeMs: number): boolean {
 
 /** The representation to send: which file, with which coding, and what the manifest says of it. */
 interface Choice {
-  variant: Pick<ManifestVariant, 'path' | 'size' | 'sha256'> & { encoding: string } | undefined
+  variant: (Pick<ManifestVariant, 'path' | 'size' | 'sha256'> & { encoding: string }) | undefined
   /** A dictionary-compressed delta (RFC 9842): it varies on Available-Dictionary too. */
   delta: boolean
   /** Decode the gzip variant (`keepOriginals: false`, client takes no coding). */
@@ -174,12 +191,21 @@ function choose(entry: Entry, req: IncomingMessage, identity: boolean): Choice |
   if (delta) return { variant: delta, delta: true, decode: false, source: delta.path, recorded: delta }
   const chosen = identity ? 'identity' : negotiate(acceptEncoding, codings)
   // Nothing acceptable: send the original anyway, as RFC 9110 §12.5.3 allows (like the servers).
-  const variant = chosen === null || chosen === 'identity' ? undefined : file.variants.find((v) => v.encoding === chosen)
+  const variant =
+    chosen === null || chosen === 'identity' ? undefined : file.variants.find((v) => v.encoding === chosen)
   if (variant) return { variant, delta: false, decode: false, source: variant.path, recorded: variant }
   if (file.originalOnDisk) return { variant: undefined, delta: false, decode: false, source: file.path, recorded: file }
   const gzip = file.variants.find((v) => v.encoding === 'gzip')
   // The .gz on disk is what is opened; the representation sent is the original's.
-  return gzip && { variant: undefined, delta: false, decode: true, source: gzip.path, recorded: { size: gzip.size, sha256: file.sha256 } }
+  return (
+    gzip && {
+      variant: undefined,
+      delta: false,
+      decode: true,
+      source: gzip.path,
+      recorded: { size: gzip.size, sha256: file.sha256 },
+    }
+  )
 }
 
 /**
@@ -189,7 +215,13 @@ function choose(entry: Entry, req: IncomingMessage, identity: boolean): Choice |
  * handle keeps the file it opened. Resolves `'missing'` when the file is gone; `identity`
  * sends the original whatever the client accepts.
  */
-async function serve(root: string, entry: Entry, req: IncomingMessage, res: ServerResponse, identity: boolean): Promise<boolean | 'missing'> {
+async function serve(
+  root: string,
+  entry: Entry,
+  req: IncomingMessage,
+  res: ServerResponse,
+  identity: boolean,
+): Promise<boolean | 'missing'> {
   const { file, codings } = entry
   const choice = choose(entry, req, identity)
   if (!choice) return false
@@ -209,14 +241,20 @@ async function serve(root: string, entry: Entry, req: IncomingMessage, res: Serv
     // from what was opened, so a cache never pairs a tag with other bytes.
     // Within a millisecond: tools that copy times (and Node's Date) round sub-millisecond parts.
     const asRecorded = info.size === choice.recorded.size && Math.abs(info.mtimeMs - file.mtimeMs) <= 1
-    const etag = asRecorded ? etagOf(choice.recorded.sha256) : `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}-${variant?.encoding ?? 'identity'}"`
+    const etag = asRecorded
+      ? etagOf(choice.recorded.sha256)
+      : `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}-${variant?.encoding ?? 'identity'}"`
     const size = info.size
     const lastModified = new Date(Math.floor(info.mtimeMs / 1000) * 1000).toUTCString()
 
     res.setHeader('Content-Type', file.contentType)
     if (choice.delta) res.setHeader('Vary', 'Accept-Encoding, Available-Dictionary')
     else if (codings.length > 0) res.setHeader('Vary', 'Accept-Encoding')
-    if (file.useAsDictionary !== undefined) res.setHeader('Use-As-Dictionary', useAsDictionaryHeader(file.useAsDictionary, file.matchDest ? { matchDest: file.matchDest } : {}))
+    if (file.useAsDictionary !== undefined)
+      res.setHeader(
+        'Use-As-Dictionary',
+        useAsDictionaryHeader(file.useAsDictionary, file.matchDest ? { matchDest: file.matchDest } : {}),
+      )
     if (variant) res.setHeader('Content-Encoding', variant.encoding)
     res.setHeader('Cache-Control', file.cacheControl)
     res.setHeader('X-Content-Type-Options', 'nosniff')
@@ -229,7 +267,10 @@ async function serve(root: string, entry: Entry, req: IncomingMessage, res: Serv
     const ifNoneMatch = req.headers['if-none-match']
     if (ifNoneMatch !== undefined) {
       if (noneMatch(ifNoneMatch, etag)) return finish(res, 304)
-    } else if (req.headers['if-modified-since'] !== undefined && notModifiedSince(req.headers['if-modified-since'], info.mtimeMs)) {
+    } else if (
+      req.headers['if-modified-since'] !== undefined &&
+      notModifiedSince(req.headers['if-modified-since'], info.mtimeMs)
+    ) {
       return finish(res, 304)
     }
 
@@ -237,7 +278,8 @@ async function serve(root: string, entry: Entry, req: IncomingMessage, res: Serv
     const rangeHeader = req.headers.range
     if (rangeHeader !== undefined && !decode) {
       const ifRange = req.headers['if-range'] as string | undefined
-      const rangeApplies = ifRange === undefined || (ifRange.startsWith('"') ? ifRange === etag : ifRange === lastModified)
+      const rangeApplies =
+        ifRange === undefined || (ifRange.startsWith('"') ? ifRange === etag : ifRange === lastModified)
       if (rangeApplies) {
         const parsed = parseRange(rangeHeader, size)
         if (parsed === 'unsatisfiable') {

@@ -49,11 +49,17 @@ export function parseAcceptEncoding(value: string): ParsedAcceptEncoding {
     let valid = true
     for (const param of params) {
       const eq = param.indexOf('=')
-      if (eq === -1) { valid = false; break }
+      if (eq === -1) {
+        valid = false
+        break
+      }
       const name = param.slice(0, eq).trim().toLowerCase()
       const paramValue = param.slice(eq + 1).trim()
       if (name !== 'q') continue
-      if (!QVALUE.test(paramValue)) { valid = false; break }
+      if (!QVALUE.test(paramValue)) {
+        valid = false
+        break
+      }
       q = Number(paramValue)
     }
     if (!valid) continue

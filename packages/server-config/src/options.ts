@@ -73,7 +73,10 @@ export const DEFAULT_NGINX_OPTIONS = Object.freeze({
   serverDirectives: [],
 } satisfies Omit<ResolvedNginxOptions, 'root'>)
 
-export const DEFAULT_APACHE_OPTIONS = Object.freeze({ form: 'htaccess' } satisfies Pick<Required<ApacheConfigOptions>, 'form'>)
+export const DEFAULT_APACHE_OPTIONS = Object.freeze({ form: 'htaccess' } satisfies Pick<
+  Required<ApacheConfigOptions>,
+  'form'
+>)
 
 export const DEFAULT_CADDY_OPTIONS = Object.freeze({ address: ':80' } satisfies Omit<ResolvedCaddyOptions, 'root'>)
 
@@ -83,22 +86,28 @@ function fail(message: string): never {
 
 function checkRoot(root: unknown, generator: string): string {
   if (typeof root !== 'string' || !root.startsWith('/')) {
-    fail(`\`root\` is ${JSON.stringify(root)}; ${generator} needs the absolute path of the site on the server, e.g. '/srv/www/site'.`)
+    fail(
+      `\`root\` is ${JSON.stringify(root)}; ${generator} needs the absolute path of the site on the server, e.g. '/srv/www/site'.`,
+    )
   }
-  if (/["\\\n\r{}]/.test(root)) fail(`\`root\` ${JSON.stringify(root)} contains a quote, backslash, brace or newline; use a plain path.`)
+  if (/["\\\n\r{}]/.test(root))
+    fail(`\`root\` ${JSON.stringify(root)} contains a quote, backslash, brace or newline; use a plain path.`)
   return root.replace(/\/+$/, '') || '/'
 }
 
 function checkPrefix(prefix: unknown): string {
   if (typeof prefix !== 'string' || !/^[a-z][a-z0-9_]{0,30}$/i.test(prefix)) {
-    fail(`\`prefix\` is ${JSON.stringify(prefix)}; use a letter followed by letters, digits or _ (at most 31), e.g. 'site_a'.`)
+    fail(
+      `\`prefix\` is ${JSON.stringify(prefix)}; use a letter followed by letters, digits or _ (at most 31), e.g. 'site_a'.`,
+    )
   }
   return prefix
 }
 
 export function resolveNginxOptions(options: NginxConfigOptions): ResolvedNginxOptions {
   const flavor = options.flavor ?? DEFAULT_NGINX_OPTIONS.flavor
-  if (flavor !== 'modules' && flavor !== 'stock') fail(`\`flavor\` is ${JSON.stringify(flavor)}; accepted: 'modules', 'stock'.`)
+  if (flavor !== 'modules' && flavor !== 'stock')
+    fail(`\`flavor\` is ${JSON.stringify(flavor)}; accepted: 'modules', 'stock'.`)
   return {
     flavor,
     root: checkRoot(options.root, 'nginxConfig'),
@@ -109,10 +118,17 @@ export function resolveNginxOptions(options: NginxConfigOptions): ResolvedNginxO
   }
 }
 
-export function resolveApacheOptions(options: ApacheConfigOptions = {}): { form: ApacheForm; root: string | undefined } {
+export function resolveApacheOptions(options: ApacheConfigOptions = {}): {
+  form: ApacheForm
+  root: string | undefined
+} {
   const form = options.form ?? DEFAULT_APACHE_OPTIONS.form
-  if (form !== 'htaccess' && form !== 'vhost') fail(`\`form\` is ${JSON.stringify(form)}; accepted: 'htaccess', 'vhost'.`)
-  const root = form === 'vhost' || options.root !== undefined ? checkRoot(options.root, "apacheConfig({ form: 'vhost' })") : undefined
+  if (form !== 'htaccess' && form !== 'vhost')
+    fail(`\`form\` is ${JSON.stringify(form)}; accepted: 'htaccess', 'vhost'.`)
+  const root =
+    form === 'vhost' || options.root !== undefined
+      ? checkRoot(options.root, "apacheConfig({ form: 'vhost' })")
+      : undefined
   return { form, root }
 }
 

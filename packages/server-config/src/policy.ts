@@ -6,8 +6,16 @@
  * two builds of one site with different content give byte-identical configs.
  */
 import {
-  ALL_ENCODINGS, ALL_FORMATS, CODECS, DEFAULT_CACHE_CONTROL, compressibleExtensions, contentTypeOf, isFormat, userError,
-  type CacheClass, type Manifest,
+  ALL_ENCODINGS,
+  ALL_FORMATS,
+  CODECS,
+  DEFAULT_CACHE_CONTROL,
+  compressibleExtensions,
+  contentTypeOf,
+  isFormat,
+  userError,
+  type CacheClass,
+  type Manifest,
 } from '@preencode/core'
 import type { Encoding } from './negotiate.js'
 
@@ -51,9 +59,9 @@ export interface ServingPolicy {
 }
 
 /** Suffix of each coding's sidecar, from the codec table. */
-export const SUFFIX: Readonly<Record<Encoding, string>> = Object.freeze(Object.fromEntries(
-  ALL_FORMATS.map((f) => [CODECS[f].encoding, CODECS[f].extension]),
-) as Record<Encoding, string>)
+export const SUFFIX: Readonly<Record<Encoding, string>> = Object.freeze(
+  Object.fromEntries(ALL_FORMATS.map((f) => [CODECS[f].encoding, CODECS[f].extension])) as Record<Encoding, string>,
+)
 
 /** Every coding in the order of preference, from the codec table. */
 export const PREFERENCE: readonly Encoding[] = ALL_ENCODINGS
@@ -95,17 +103,24 @@ export function resolveServingPolicy(manifest: Manifest, options: ServingOptions
   const codings = servedCodings(manifest)
   // The build's recorded settings when the manifest has them (they are options, not content).
   const settings = manifest.settings
-  const keepOriginals = options.keepOriginals ?? settings?.keepOriginals ?? !manifest.files.some((f) => !f.originalOnDisk)
+  const keepOriginals =
+    options.keepOriginals ?? settings?.keepOriginals ?? !manifest.files.some((f) => !f.originalOnDisk)
   if (typeof keepOriginals !== 'boolean') fail('`keepOriginals` must be true or false.')
-  if (!keepOriginals && !codings.includes('gzip')) fail('`keepOriginals: false` needs gzip among the manifest\'s formats: servers decode the gzip variant.')
-  if (options.immutable !== undefined && !(options.immutable instanceof RegExp)) fail('`immutable` must be a RegExp over the URL path, e.g. /^\\/assets\\//.')
+  if (!keepOriginals && !codings.includes('gzip'))
+    fail("`keepOriginals: false` needs gzip among the manifest's formats: servers decode the gzip variant.")
+  if (options.immutable !== undefined && !(options.immutable instanceof RegExp))
+    fail('`immutable` must be a RegExp over the URL path, e.g. /^\\/assets\\//.')
   const immutablePattern = options.immutable?.source ?? hashedNamePattern()
-  if (/\(\?[=!<]|\\[1-9]/.test(immutablePattern)) fail(`\`immutable\` /${immutablePattern}/ uses lookaround or a backreference, which Caddy (RE2) cannot read; rewrite it without.`)
+  if (/\(\?[=!<]|\\[1-9]/.test(immutablePattern))
+    fail(
+      `\`immutable\` /${immutablePattern}/ uses lookaround or a backreference, which Caddy (RE2) cannot read; rewrite it without.`,
+    )
   const fromManifest: Partial<Record<CacheClass, string>> = { ...settings?.cacheControl }
   for (const file of manifest.files) fromManifest[file.cacheClass] ??= file.cacheControl
   const cacheControl = { ...DEFAULT_CACHE_CONTROL, ...fromManifest, ...options.cacheControl }
   for (const [cacheClass, value] of Object.entries(cacheControl)) {
-    if (typeof value !== 'string' || /["\\\n\r]/.test(value)) fail(`\`cacheControl.${cacheClass}\` is ${JSON.stringify(value)}; use a header value without quotes or newlines.`)
+    if (typeof value !== 'string' || /["\\\n\r]/.test(value))
+      fail(`\`cacheControl.${cacheClass}\` is ${JSON.stringify(value)}; use a header value without quotes or newlines.`)
   }
   const policy: ServingPolicy = {
     codings,
@@ -123,7 +138,10 @@ export function resolveServingPolicy(manifest: Manifest, options: ServingOptions
 
 function typeTable(): Pick<ServingPolicy, 'extensionsByType' | 'extensions'> {
   const all = compressibleExtensions()
-  const extensions = [...HOT_EXTENSIONS.filter((e) => all.includes(e)), ...all.filter((e) => !HOT_EXTENSIONS.includes(e))]
+  const extensions = [
+    ...HOT_EXTENSIONS.filter((e) => all.includes(e)),
+    ...all.filter((e) => !HOT_EXTENSIONS.includes(e)),
+  ]
   const extensionsByType = new Map<string, string[]>()
   for (const extension of extensions) {
     const type = contentTypeOf(`x.${extension}`)
@@ -148,14 +166,18 @@ function checkManifest(manifest: Manifest, policy: ServingPolicy, custom: boolea
   for (const file of manifest.files) {
     const cacheClass = classOfUrl(policy, `/${file.path}`)
     if (cacheClass !== file.cacheClass && file.cacheControl !== policy.cacheControl[cacheClass]) {
-      fail(`${file.path} is "${file.cacheClass}" in the manifest but the config's rules make it "${cacheClass}": ` +
-        (custom ? 'the `immutable` pattern of the server config' : 'the default content-hash pattern') +
-        ' disagrees with the build\'s `cachePolicy.immutable`. Pass the same rule as `immutable` (a RegExp over the URL path) to the server config.')
+      fail(
+        `${file.path} is "${file.cacheClass}" in the manifest but the config's rules make it "${cacheClass}": ` +
+          (custom ? 'the `immutable` pattern of the server config' : 'the default content-hash pattern') +
+          " disagrees with the build's `cachePolicy.immutable`. Pass the same rule as `immutable` (a RegExp over the URL path) to the server config.",
+      )
     }
     const dot = file.path.lastIndexOf('.')
     const extension = dot > file.path.lastIndexOf('/') ? file.path.slice(dot + 1).toLowerCase() : ''
     if (file.variants.length > 0 && !known.has(extension)) {
-      fail(`${file.path} has variants but its extension is not a compressible type, so no server rule serves them; leave it out of \`include\`.`)
+      fail(
+        `${file.path} has variants but its extension is not a compressible type, so no server rule serves them; leave it out of \`include\`.`,
+      )
     }
   }
 }

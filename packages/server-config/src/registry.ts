@@ -9,8 +9,12 @@ import { caddyConfig } from './caddy.js'
 import { cloudfrontFunction, cloudfrontKeyValueStore, type CloudfrontFunctionOptions } from './cloudfront.js'
 import { nginxConfig } from './nginx/index.js'
 import {
-  resolveApacheOptions, resolveCaddyOptions, resolveNginxOptions,
-  type ApacheConfigOptions, type CaddyConfigOptions, type NginxConfigOptions,
+  resolveApacheOptions,
+  resolveCaddyOptions,
+  resolveNginxOptions,
+  type ApacheConfigOptions,
+  type CaddyConfigOptions,
+  type NginxConfigOptions,
 } from './options.js'
 
 export const SERVERS = ['apache', 'nginx', 'caddy', 'cloudfront'] as const
@@ -53,7 +57,11 @@ export interface ServerOptionsMap {
   cloudfront: CloudfrontFunctionOptions
 }
 
-const ROOT_FLAG: ServerFlag = { option: 'root', description: 'Where the site lives on the server; default: <dir> made absolute', valueHint: 'path' }
+const ROOT_FLAG: ServerFlag = {
+  option: 'root',
+  description: 'Where the site lives on the server; default: <dir> made absolute',
+  valueHint: 'path',
+}
 const IMMUTABLE_FLAG: ServerFlag = {
   option: 'immutable',
   description: 'Regex over the URL path of immutable (content-hashed) files; default: hashed names',
@@ -80,11 +88,18 @@ export const SERVER_REGISTRY: { readonly [S in Server]: ServerEntry<ServerOption
     generate: nginxConfig,
     takesRoot: true,
     flags: {
-      flavor: { option: 'flavor', description: 'stock (default; no extra module) or modules (gzip_static + brotli_static)', valueHint: 'stock|modules' },
+      flavor: {
+        option: 'flavor',
+        description: 'stock (default; no extra module) or modules (gzip_static + brotli_static)',
+        valueHint: 'stock|modules',
+      },
       root: ROOT_FLAG,
       listen: { option: 'listen', description: 'listen parameters (default 80)' },
       'server-name': { option: 'serverName', description: 'server_name (default _)' },
-      prefix: { option: 'prefix', description: 'prefix of the variables, for a second site in one nginx (default preencode)' },
+      prefix: {
+        option: 'prefix',
+        description: 'prefix of the variables, for a second site in one nginx (default preencode)',
+      },
       immutable: IMMUTABLE_FLAG,
     },
     companions: [],
@@ -109,11 +124,13 @@ export const SERVER_REGISTRY: { readonly [S in Server]: ServerEntry<ServerOption
     flags: {
       'index-file': { option: 'indexFile', description: 'name appended to URIs ending in / (default index.html)' },
     },
-    companions: [{
-      flag: 'key-value-store',
-      description: 'Also write the KeyValueStore data (import JSON) to this file',
-      generate: cloudfrontKeyValueStore,
-    }],
+    companions: [
+      {
+        flag: 'key-value-store',
+        description: 'Also write the KeyValueStore data (import JSON) to this file',
+        generate: cloudfrontKeyValueStore,
+      },
+    ],
   },
 })
 

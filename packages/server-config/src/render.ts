@@ -11,7 +11,8 @@ export type ServerConfigTarget = { [S in Server]: { server: S } & ServerOptionsM
 /** The config text for one target. */
 export function serverConfig(manifest: Manifest, target: ServerConfigTarget): string {
   const { server, ...options } = target
-  if (!isServer(server)) throw userError('server-config', `Unknown server \`${String(server)}\`. Accepted: ${SERVERS.join(', ')}.`)
+  if (!isServer(server))
+    throw userError('server-config', `Unknown server \`${String(server)}\`. Accepted: ${SERVERS.join(', ')}.`)
   const entry = SERVER_REGISTRY[server] as ServerEntry<object>
   return entry.generate(manifest, options)
 }

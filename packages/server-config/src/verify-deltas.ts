@@ -6,29 +6,53 @@
 // header must name the dictionary asked for.
 import { createHash } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
-import { availableDictionaryValue, dictionaryStreamHeader, type ManifestDelta, type ManifestFile } from '@preencode/core'
+import {
+  availableDictionaryValue,
+  dictionaryStreamHeader,
+  type ManifestDelta,
+  type ManifestFile,
+} from '@preencode/core'
 
 /** The request headers that ask for `delta`. */
 export function deltaRequestHeaders(delta: ManifestDelta): Record<string, string> {
-  return { 'accept-encoding': delta.encoding, 'available-dictionary': availableDictionaryValue(Buffer.from(delta.dictionary, 'base64')) }
+  return {
+    'accept-encoding': delta.encoding,
+    'available-dictionary': availableDictionaryValue(Buffer.from(delta.dictionary, 'base64')),
+  }
 }
 
 const normalizeType = (value: string): string => value.toLowerCase().replace(/\s+/g, '')
 
 /** What must hold for the answer to a delta request; returns the problems found. */
-export function judgeDelta(file: ManifestFile, delta: ManifestDelta, response: IncomingMessage, body: Buffer, headerValues: (name: string) => string[]): string[] {
+export function judgeDelta(
+  file: ManifestFile,
+  delta: ManifestDelta,
+  response: IncomingMessage,
+  body: Buffer,
+  headerValues: (name: string) => string[],
+): string[] {
   if (response.statusCode !== 200) return [`status ${response.statusCode ?? '?'}, expected 200`]
   const problems: string[] = []
   const encoding = headerValues('content-encoding').join(',').trim().toLowerCase()
-  if (encoding !== delta.encoding) problems.push(`Content-Encoding ${encoding || '(none)'}, expected ${delta.encoding} (the delta ${delta.path} exists and was asked for)`)
+  if (encoding !== delta.encoding)
+    problems.push(
+      `Content-Encoding ${encoding || '(none)'}, expected ${delta.encoding} (the delta ${delta.path} exists and was asked for)`,
+    )
   const type = response.headers['content-type']
-  if (!type || normalizeType(type) !== normalizeType(file.contentType)) problems.push(`Content-Type ${type ?? '(none)'}, expected ${file.contentType}`)
-  const vary = headerValues('vary').join(',').split(',').map((t) => t.trim().toLowerCase())
-  for (const name of ['accept-encoding', 'available-dictionary']) if (!vary.includes(name)) problems.push(`Vary lacks ${name}`)
+  if (!type || normalizeType(type) !== normalizeType(file.contentType))
+    problems.push(`Content-Type ${type ?? '(none)'}, expected ${file.contentType}`)
+  const vary = headerValues('vary')
+    .join(',')
+    .split(',')
+    .map((t) => t.trim().toLowerCase())
+  for (const name of ['accept-encoding', 'available-dictionary'])
+    if (!vary.includes(name)) problems.push(`Vary lacks ${name}`)
   if (encoding === delta.encoding) {
     const header = dictionaryStreamHeader(delta.encoding, Buffer.from(delta.dictionary, 'base64'))
-    if (!body.subarray(0, header.byteLength).equals(header)) problems.push(`the ${delta.encoding} body does not start with the header naming dictionary ${delta.dictionary}`)
-    else if (createHash('sha256').update(body).digest('hex') !== delta.sha256) problems.push(`the body (${body.length} bytes) is not the delta ${delta.path} (${delta.size} bytes)`)
+    if (!body.subarray(0, header.byteLength).equals(header))
+      problems.push(`the ${delta.encoding} body does not start with the header naming dictionary ${delta.dictionary}`)
+    else if (createHash('sha256').update(body).digest('hex') !== delta.sha256)
+      problems.push(`the body (${body.length} bytes) is not the delta ${delta.path} (${delta.size} bytes)`)
   }
   return problems
 }

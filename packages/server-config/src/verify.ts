@@ -5,7 +5,17 @@
 import { createHash } from 'node:crypto'
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
-import { ALL_ENCODINGS, decodeBuffer, formatOfEncoding, runPool, userError, type Encoding, type Manifest, type ManifestDelta, type ManifestFile } from '@preencode/core'
+import {
+  ALL_ENCODINGS,
+  decodeBuffer,
+  formatOfEncoding,
+  runPool,
+  userError,
+  type Encoding,
+  type Manifest,
+  type ManifestDelta,
+  type ManifestFile,
+} from '@preencode/core'
 import { deltaRequestHeaders, judgeDelta } from './verify-deltas.js'
 
 /** One Accept-Encoding probe: the header sent (undefined: none) and what each available encoding means for it. */
@@ -85,17 +95,27 @@ function urlPathsOf(path: string): string[] {
   return paths
 }
 
-function get(url: URL, acceptEncoding: string | undefined, timeoutMs: number, agents: { http: HttpAgent; https: HttpsAgent }, extra: Record<string, string> = {}): Promise<{ response: IncomingMessage; body: Buffer }> {
+function get(
+  url: URL,
+  acceptEncoding: string | undefined,
+  timeoutMs: number,
+  agents: { http: HttpAgent; https: HttpsAgent },
+  extra: Record<string, string> = {},
+): Promise<{ response: IncomingMessage; body: Buffer }> {
   return new Promise((done, reject) => {
     const headers: Record<string, string> = { ...extra }
     if (acceptEncoding !== undefined) headers['accept-encoding'] = acceptEncoding
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest
-    const req = send(url, { method: 'GET', headers, agent: url.protocol === 'https:' ? agents.https : agents.http, timeout: timeoutMs }, (response) => {
-      const chunks: Buffer[] = []
-      response.on('data', (chunk: Buffer) => chunks.push(chunk))
-      response.on('end', () => done({ response, body: Buffer.concat(chunks) }))
-      response.on('error', reject)
-    })
+    const req = send(
+      url,
+      { method: 'GET', headers, agent: url.protocol === 'https:' ? agents.https : agents.http, timeout: timeoutMs },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () => done({ response, body: Buffer.concat(chunks) }))
+        response.on('error', reject)
+      },
+    )
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)))
     req.on('error', reject)
     req.end()
@@ -113,11 +133,20 @@ function headerValues(response: IncomingMessage, name: string): string[] {
 const normalizeType = (value: string): string => value.toLowerCase().replace(/\s+/g, '')
 
 /** What must hold for one response; returns the problems found. */
-async function judge(file: ManifestFile, probe: EncodingProbe, response: IncomingMessage, body: Buffer): Promise<string[]> {
+async function judge(
+  file: ManifestFile,
+  probe: EncodingProbe,
+  response: IncomingMessage,
+  body: Buffer,
+): Promise<string[]> {
   const problems: string[] = []
   if (response.statusCode !== 200) return [`status ${response.statusCode ?? '?'}, expected 200`]
   const available = new Set(file.variants.map((v) => v.encoding))
-  const encodings = headerValues(response, 'content-encoding').join(',').split(',').map((t) => t.trim().toLowerCase()).filter(Boolean)
+  const encodings = headerValues(response, 'content-encoding')
+    .join(',')
+    .split(',')
+    .map((t) => t.trim().toLowerCase())
+    .filter(Boolean)
   const expected = probe.accepts.find((e) => available.has(e))
   if (encodings.length > 1) problems.push(`Content-Encoding "${encodings.join(', ')}" has several codings`)
   // An alias (`x-gzip`) names the same coding as its token.
@@ -131,11 +160,16 @@ async function judge(file: ManifestFile, probe: EncodingProbe, response: Incomin
   }
   const type = response.headers['content-type']
   if (!type) problems.push(`no Content-Type, expected ${file.contentType}`)
-  else if (normalizeType(type) !== normalizeType(file.contentType)) problems.push(`Content-Type ${type}, expected ${file.contentType}`)
+  else if (normalizeType(type) !== normalizeType(file.contentType))
+    problems.push(`Content-Type ${type}, expected ${file.contentType}`)
   if (available.size > 0) {
-    const tokens = headerValues(response, 'vary').join(',').split(',').map((t) => t.trim().toLowerCase())
+    const tokens = headerValues(response, 'vary')
+      .join(',')
+      .split(',')
+      .map((t) => t.trim().toLowerCase())
     const count = tokens.filter((t) => t === 'accept-encoding').length
-    if (count !== 1) problems.push(count === 0 ? 'Vary lacks Accept-Encoding' : `Vary names Accept-Encoding ${count} times`)
+    if (count !== 1)
+      problems.push(count === 0 ? 'Vary lacks Accept-Encoding' : `Vary names Accept-Encoding ${count} times`)
   }
   if (problems.some((p) => p.startsWith('Content-Encoding') && p.includes('several'))) return problems
   let decoded: Buffer
@@ -146,7 +180,8 @@ async function judge(file: ManifestFile, probe: EncodingProbe, response: Incomin
     return problems
   }
   const sha = createHash('sha256').update(decoded).digest('hex')
-  if (sha !== file.sha256) problems.push(`decoded body (${decoded.length} bytes) differs from the original (${file.size} bytes)`)
+  if (sha !== file.sha256)
+    problems.push(`decoded body (${decoded.length} bytes) differs from the original (${file.size} bytes)`)
   return problems
 }
 
@@ -154,36 +189,65 @@ async function judge(file: ManifestFile, probe: EncodingProbe, response: Incomin
  * Fetches every manifest file (or a sample) of the site deployed at `url` with each probe and
  * checks the answers. `root` is the local site the manifest describes (named in errors).
  */
-export async function verifySite(url: string, manifest: Manifest, root: string, options: VerifyOptions = {}): Promise<VerifyResult> {
+export async function verifySite(
+  url: string,
+  manifest: Manifest,
+  root: string,
+  options: VerifyOptions = {},
+): Promise<VerifyResult> {
   const started = performance.now()
   let base: URL
   try {
     base = new URL(url)
   } catch (cause) {
-    throw userError('verify', `"${url}" is not a URL; expected e.g. https://example.com/ or http://127.0.0.1:8080/.`, { cause })
+    throw userError('verify', `"${url}" is not a URL; expected e.g. https://example.com/ or http://127.0.0.1:8080/.`, {
+      cause,
+    })
   }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw userError('verify', `"${url}" must be http:// or https://.`)
+  if (base.protocol !== 'http:' && base.protocol !== 'https:')
+    throw userError('verify', `"${url}" must be http:// or https://.`)
   const prefix = base.pathname.replace(/\/+$/, '')
   const probes = options.probes ?? DEFAULT_PROBES
   const timeoutMs = options.timeoutMs ?? 15_000
   const files = sampleFiles(manifest.files, options.limit)
   if (files.length === 0) throw userError('verify', `The manifest of ${root} lists no files.`, { code: 'BAD_INPUT' })
-  const jobs: { file: ManifestFile; path: string; probe: EncodingProbe; delta?: ManifestDelta }[] = files.flatMap((file) => urlPathsOf(file.path).flatMap((path) => probes.map((probe) => ({ file, path, probe }))))
+  const jobs: { file: ManifestFile; path: string; probe: EncodingProbe; delta?: ManifestDelta }[] = files.flatMap(
+    (file) => urlPathsOf(file.path).flatMap((path) => probes.map((probe) => ({ file, path, probe }))),
+  )
   // RFC 9842: every delta, asked for as a browser holding its dictionary would (verify-deltas.ts).
-  for (const file of files) for (const delta of file.deltas ?? []) jobs.push({ file, path: urlPathsOf(file.path)[0]!, probe: { header: delta.encoding, accepts: [] }, delta })
+  for (const file of files)
+    for (const delta of file.deltas ?? [])
+      jobs.push({ file, path: urlPathsOf(file.path)[0]!, probe: { header: delta.encoding, accepts: [] }, delta })
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) }
   const checks: VerifyCheck[] = []
   try {
     await runPool(jobs, options.concurrency ?? 8, async ({ file, path, probe, delta }) => {
       const target = new URL(`${prefix}${path}${base.search}`, base)
-      const check: VerifyCheck = { path: file.path, url: target.href, acceptEncoding: probe.header, status: 0, contentEncoding: undefined, contentType: undefined, vary: undefined, problems: [] }
+      const check: VerifyCheck = {
+        path: file.path,
+        url: target.href,
+        acceptEncoding: probe.header,
+        status: 0,
+        contentEncoding: undefined,
+        contentType: undefined,
+        vary: undefined,
+        problems: [],
+      }
       try {
-        const { response, body } = await get(target, delta ? undefined : probe.header, timeoutMs, agents, delta ? deltaRequestHeaders(delta) : {})
+        const { response, body } = await get(
+          target,
+          delta ? undefined : probe.header,
+          timeoutMs,
+          agents,
+          delta ? deltaRequestHeaders(delta) : {},
+        )
         check.status = response.statusCode ?? 0
         check.contentEncoding = headerValues(response, 'content-encoding').join(', ') || undefined
         check.contentType = response.headers['content-type']
         check.vary = headerValues(response, 'vary').join(', ') || undefined
-        check.problems = delta ? judgeDelta(file, delta, response, body, (name) => headerValues(response, name)) : await judge(file, probe, response, body)
+        check.problems = delta
+          ? judgeDelta(file, delta, response, body, (name) => headerValues(response, name))
+          : await judge(file, probe, response, body)
       } catch (error) {
         check.problems = [`request failed: ${(error as Error).message}`]
       }
@@ -193,6 +257,14 @@ export async function verifySite(url: string, manifest: Manifest, root: string, 
     agents.http.destroy()
     agents.https.destroy()
   }
-  checks.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : String(a.acceptEncoding) < String(b.acceptEncoding) ? -1 : 1))
-  return { url, files: files.length, checks, failures: checks.filter((c) => c.problems.length > 0), durationMs: Math.round(performance.now() - started) }
+  checks.sort((a, b) =>
+    a.url < b.url ? -1 : a.url > b.url ? 1 : String(a.acceptEncoding) < String(b.acceptEncoding) ? -1 : 1,
+  )
+  return {
+    url,
+    files: files.length,
+    checks,
+    failures: checks.filter((c) => c.problems.length > 0),
+    durationMs: Math.round(performance.now() - started),
+  }
 }

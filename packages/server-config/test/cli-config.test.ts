@@ -25,9 +25,13 @@ afterAll(() => dir.remove())
 
 describe.skipIf(!existsSync(BIN))('preencode config', () => {
   it('prints the generated configs', () => {
-    expect(run('nginx', root, '--flavor', 'modules', '--root', '/srv/site').stdout).toBe(nginxConfig(manifest, { flavor: 'modules', root: '/srv/site' }))
+    expect(run('nginx', root, '--flavor', 'modules', '--root', '/srv/site').stdout).toBe(
+      nginxConfig(manifest, { flavor: 'modules', root: '/srv/site' }),
+    )
     expect(run('apache', root).stdout).toBe(apacheConfig(manifest))
-    expect(run('apache', root, '--form', 'vhost', '--root', '/srv/site').stdout).toBe(apacheConfig(manifest, { form: 'vhost', root: '/srv/site' }))
+    expect(run('apache', root, '--form', 'vhost', '--root', '/srv/site').stdout).toBe(
+      apacheConfig(manifest, { form: 'vhost', root: '/srv/site' }),
+    )
     expect(run('caddy', root).stdout).toBe(caddyConfig(manifest, { root }))
     expect(run('cloudfront', root).stdout).toMatch(/function handler\(event\)/)
   })

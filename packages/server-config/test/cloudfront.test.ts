@@ -25,7 +25,13 @@ function file(path: string, encodings: Array<'br' | 'gzip' | 'zstd'>): ManifestF
     cacheClass: cacheClassOf(path, POLICY),
     cacheControl: POLICY.headers[cacheClassOf(path, POLICY)],
     originalOnDisk: true,
-    variants: encodings.map((e) => ({ format: format[e], encoding: e, path: path + ext[e], size: 100, sha256: '1'.repeat(64) })),
+    variants: encodings.map((e) => ({
+      format: format[e],
+      encoding: e,
+      path: path + ext[e],
+      size: 100,
+      sha256: '1'.repeat(64),
+    })),
   }
 }
 
@@ -49,7 +55,9 @@ const manifest: Manifest = {
 type Handler = (event: { request: CfRequest }) => Promise<CfRequest>
 
 function load(code: string, kvsJson: string): Handler {
-  const data = new Map((JSON.parse(kvsJson) as { data: { key: string; value: string }[] }).data.map((e) => [e.key, e.value]))
+  const data = new Map(
+    (JSON.parse(kvsJson) as { data: { key: string; value: string }[] }).data.map((e) => [e.key, e.value]),
+  )
   const cf = {
     kvs: () => ({
       get: async (key: string) => {
@@ -71,7 +79,8 @@ const handler = load(cloudfrontFunction(manifest), cloudfrontKeyValueStore(manif
 function run(uri: string, acceptEncoding?: string | string[], h: Handler = handler): Promise<CfRequest> {
   const headers: CfRequest['headers'] = {}
   if (typeof acceptEncoding === 'string') headers['accept-encoding'] = { value: acceptEncoding }
-  if (Array.isArray(acceptEncoding)) headers['accept-encoding'] = { value: acceptEncoding[0]!, multiValue: acceptEncoding.map((value) => ({ value })) }
+  if (Array.isArray(acceptEncoding))
+    headers['accept-encoding'] = { value: acceptEncoding[0]!, multiValue: acceptEncoding.map((value) => ({ value })) }
   return h({ request: { uri, headers } })
 }
 
@@ -124,7 +133,10 @@ describe('cloudfrontFunction', () => {
   })
 
   it('honours the encodings option and its preference order', async () => {
-    const gzipFirst = load(cloudfrontFunction(manifest, { encodings: ['gzip', 'br'] }), cloudfrontKeyValueStore(manifest, { encodings: ['gzip', 'br'] }))
+    const gzipFirst = load(
+      cloudfrontFunction(manifest, { encodings: ['gzip', 'br'] }),
+      cloudfrontKeyValueStore(manifest, { encodings: ['gzip', 'br'] }),
+    )
     expect((await run('/index.html', 'br, gzip, zstd', gzipFirst)).uri).toBe('/index.html.gz')
     expect((await run('/index.html', 'zstd', gzipFirst)).uri).toBe('/index.html')
   })
@@ -166,7 +178,12 @@ describe('cloudfrontFunction', () => {
     const files: ManifestFile[] = []
     for (let i = 0; i < 100_000; i++) {
       const small = i % 10 === 0
-      files.push(file(`section-${i % 97}/page-${i.toString(36)}/${i % 3 ? 'index.html' : `chunk-${i}-Ab${i}Cd.js`}`, small ? [] : ['br', 'gzip', 'zstd']))
+      files.push(
+        file(
+          `section-${i % 97}/page-${i.toString(36)}/${i % 3 ? 'index.html' : `chunk-${i}-Ab${i}Cd.js`}`,
+          small ? [] : ['br', 'gzip', 'zstd'],
+        ),
+      )
     }
     const big: Manifest = { ...manifest, files }
     const code = cloudfrontFunction(big)
@@ -176,10 +193,12 @@ describe('cloudfrontFunction', () => {
     expect(store.data).toHaveLength(10_000)
   })
 
-  it('fails with a clear message when the KeyValueStore data would exceed CloudFront\'s 5 MB', () => {
+  it("fails with a clear message when the KeyValueStore data would exceed CloudFront's 5 MB", () => {
     const files: ManifestFile[] = []
     for (let i = 0; i < 60_000; i++) files.push(file(`assets/${'deep/'.repeat(16)}chunk-${i}.js`, []))
-    expect(() => cloudfrontKeyValueStore({ ...manifest, files })).toThrow(/KeyValueStore data is \d+ bytes, above CloudFront's 5242880/)
+    expect(() => cloudfrontKeyValueStore({ ...manifest, files })).toThrow(
+      /KeyValueStore data is \d+ bytes, above CloudFront's 5242880/,
+    )
   })
 
   it('refuses a site built without originals, which CloudFront could not serve to every client', () => {

@@ -18,8 +18,11 @@ const KINDS: ServerKind[] = ['nginx-stock', 'nginx-modules', 'apache-htaccess', 
 /** A page of incompressible-ish text (base64 digests), where gzip and zstd come out close. */
 function page(n: number): Buffer {
   let body = ''
-  for (let i = 0; body.length < 1200 + n * 3; i++) body += createHash('sha256').update(`page ${n} ${i}`).digest('base64')
-  return Buffer.from(`<!doctype html>\n<html><head><meta charset="utf-8"><title>Page ${n}</title></head>\n<body><p>${body}</p></body></html>\n`)
+  for (let i = 0; body.length < 1200 + n * 3; i++)
+    body += createHash('sha256').update(`page ${n} ${i}`).digest('base64')
+  return Buffer.from(
+    `<!doctype html>\n<html><head><meta charset="utf-8"><title>Page ${n}</title></head>\n<body><p>${body}</p></body></html>\n`,
+  )
 }
 
 /** Pages whose gzip and zstd variants, as the engine writes them today, have the same size. */
@@ -27,7 +30,10 @@ async function collidingPages(count: number): Promise<Buffer[]> {
   const found: Buffer[] = []
   for (let n = 0; n < 2000 && found.length < count; n++) {
     const data = page(n)
-    const [gzip, zstd] = await Promise.all([encodeBuffer('gzip', data, 9, { path: 'x.html' }), encodeBuffer('zstd', data, 19, { path: 'x.html' })])
+    const [gzip, zstd] = await Promise.all([
+      encodeBuffer('gzip', data, 9, { path: 'x.html' }),
+      encodeBuffer('zstd', data, 19, { path: 'x.html' }),
+    ])
     if (gzip.byteLength === zstd.byteLength) found.push(data)
   }
   return found

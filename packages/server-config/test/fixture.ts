@@ -6,8 +6,17 @@ import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/p
 import { dirname, join, relative, sep } from 'node:path'
 import { brotliCompressSync, constants, gzipSync, zstdCompressSync } from 'node:zlib'
 import {
-  CODECS, MANIFEST_FILENAME, MANIFEST_VERSION, cacheClassOf, contentTypeOf, isCompressible, resolveCachePolicy,
-  type Format, type Manifest, type ManifestFile, type ManifestVariant,
+  CODECS,
+  MANIFEST_FILENAME,
+  MANIFEST_VERSION,
+  cacheClassOf,
+  contentTypeOf,
+  isCompressible,
+  resolveCachePolicy,
+  type Format,
+  type Manifest,
+  type ManifestFile,
+  type ManifestVariant,
 } from '@preencode/core'
 
 export interface FixtureOptions {
@@ -18,7 +27,10 @@ export interface FixtureOptions {
 }
 
 const filler = (label: string, n: number): string =>
-  Array.from({ length: n }, (_, i) => `/* ${label} line ${i}: the quick brown fox jumps over the lazy dog ${i % 7} */`).join('\n')
+  Array.from(
+    { length: n },
+    (_, i) => `/* ${label} line ${i}: the quick brown fox jumps over the lazy dog ${i % 7} */`,
+  ).join('\n')
 
 /** The source files of the fixture site: path -> contents. */
 export function fixtureFiles(): Record<string, string | Buffer> {
@@ -31,7 +43,10 @@ export function fixtureFiles(): Record<string, string | Buffer> {
     'index.html': html('preencode fixture', '<h1>fixture</h1><p id="status">loading</p>'),
     'about/index.html': html('about', '<h1>about</h1><p id="status">loading</p>'),
     // Longer than an nginx map hash bucket holds (46 bytes): exercises the regex map entries.
-    'guides/a-rather-long-section-name/and-an-even-longer-page-name/index.html': html('long', '<h1>long</h1><p id="status">loading</p>'),
+    'guides/a-rather-long-section-name/and-an-even-longer-page-name/index.html': html(
+      'long',
+      '<h1>long</h1><p id="status">loading</p>',
+    ),
     'assets/main-Ab3dEf9h.js':
       `window.__preencodeMarkers = window.__preencodeMarkers || [];\nwindow.__preencodeMarkers.push('main');\n` +
       `Promise.all([import('./chunk-a-Xy12Zw34.js'), import('./chunk-b-Pq98Rs76.js')]).then(() => {\n` +
@@ -65,7 +80,10 @@ function encode(format: Format, data: Buffer): Buffer {
   if (format === 'gzip') return gzipSync(data, { level: 9 })
   if (format === 'brotli') {
     return brotliCompressSync(data, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: data.length > 1_000_000 ? 5 : 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length },
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: data.length > 1_000_000 ? 5 : 11,
+        [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+      },
     })
   }
   return zstdCompressSync(data, {
@@ -95,7 +113,8 @@ export async function compressFixture(
   const policy = resolveCachePolicy()
   const files: ManifestFile[] = []
   for (const path of await walk(dir)) {
-    if (path === MANIFEST_FILENAME || /\.(?:br|zst)$/.test(path) || (/\.gz$/.test(path) && !/\.tar\.gz$/.test(path))) continue
+    if (path === MANIFEST_FILENAME || /\.(?:br|zst)$/.test(path) || (/\.gz$/.test(path) && !/\.tar\.gz$/.test(path)))
+      continue
     const full = join(dir, path)
     const data = await readFile(full)
     const info = await stat(full)
@@ -107,7 +126,13 @@ export async function compressFixture(
         const variantPath = path + CODECS[format].extension
         await writeFile(join(dir, variantPath), bytes)
         await utimes(join(dir, variantPath), info.atime, info.mtime)
-        variants.push({ format, encoding: CODECS[format].encoding, path: variantPath, size: bytes.length, sha256: sha256(bytes) })
+        variants.push({
+          format,
+          encoding: CODECS[format].encoding,
+          path: variantPath,
+          size: bytes.length,
+          sha256: sha256(bytes),
+        })
       }
     }
     variants.sort((a, b) => a.size - b.size)
@@ -115,11 +140,23 @@ export async function compressFixture(
     const dropOriginal = options.keepOriginals === false && variants.some((v) => v.format === 'gzip')
     if (dropOriginal) await rm(full)
     files.push({
-      path, size: data.length, sha256: sha256(data), mtimeMs: Math.floor(info.mtimeMs), contentType: contentTypeOf(path),
-      cacheClass, cacheControl: policy.headers[cacheClass], originalOnDisk: !dropOriginal, variants,
+      path,
+      size: data.length,
+      sha256: sha256(data),
+      mtimeMs: Math.floor(info.mtimeMs),
+      contentType: contentTypeOf(path),
+      cacheClass,
+      cacheControl: policy.headers[cacheClass],
+      originalOnDisk: !dropOriginal,
+      variants,
     })
   }
-  const manifest: Manifest = { version: MANIFEST_VERSION, generator: 'preencode@fixture', formats: ['gzip', 'brotli', 'zstd'], files }
+  const manifest: Manifest = {
+    version: MANIFEST_VERSION,
+    generator: 'preencode@fixture',
+    formats: ['gzip', 'brotli', 'zstd'],
+    files,
+  }
   await writeFile(join(dir, MANIFEST_FILENAME), JSON.stringify(manifest, null, 2))
   return manifest
 }

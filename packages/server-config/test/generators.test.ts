@@ -10,13 +10,27 @@ import { cacheClassOf, resolveCachePolicy } from '@preencode/core'
 
 const looksContentHashed = (path: string): boolean => cacheClassOf(path, resolveCachePolicy()) === 'immutable'
 import {
-  SERVER_REGISTRY, SERVERS, apacheConfig, caddyConfig, cloudfrontFunction, cloudfrontKeyValueStore, hashedNamePattern, nginxConfig, serverConfig,
+  SERVER_REGISTRY,
+  SERVERS,
+  apacheConfig,
+  caddyConfig,
+  cloudfrontFunction,
+  cloudfrontKeyValueStore,
+  hashedNamePattern,
+  nginxConfig,
+  serverConfig,
 } from '@preencode/server-config'
 import { tempDir, toolPath } from '@preencode/test-utils'
 import { checkServerFiles, writeServerFiles, type ServerKind } from '../../../e2e/harness/servers.ts'
 import { buildFixtureSite } from './fixture.ts'
 
-const KINDS: Exclude<ServerKind, 'node'>[] = ['nginx-stock', 'nginx-modules', 'apache-htaccess', 'apache-vhost', 'caddy']
+const KINDS: Exclude<ServerKind, 'node'>[] = [
+  'nginx-stock',
+  'nginx-modules',
+  'apache-htaccess',
+  'apache-vhost',
+  'caddy',
+]
 
 let dir: { path: string; remove: () => Promise<void> }
 const sites: Record<'keep' | 'nokeep', { root: string; manifest: Manifest }> = {} as never
@@ -62,9 +76,13 @@ describe('generated content', () => {
 
   it('serverConfig() and the registry give what the generators give', () => {
     const { manifest } = sites.keep
-    expect(serverConfig(manifest, { server: 'nginx', root: '/srv/site', flavor: 'modules' })).toBe(nginxConfig(manifest, { root: '/srv/site', flavor: 'modules' }))
+    expect(serverConfig(manifest, { server: 'nginx', root: '/srv/site', flavor: 'modules' })).toBe(
+      nginxConfig(manifest, { root: '/srv/site', flavor: 'modules' }),
+    )
     expect(serverConfig(manifest, { server: 'apache' })).toBe(apacheConfig(manifest))
-    expect(serverConfig(manifest, { server: 'caddy', root: '/srv/site' })).toBe(caddyConfig(manifest, { root: '/srv/site' }))
+    expect(serverConfig(manifest, { server: 'caddy', root: '/srv/site' })).toBe(
+      caddyConfig(manifest, { root: '/srv/site' }),
+    )
     expect(serverConfig(manifest, { server: 'cloudfront' })).toBe(cloudfrontFunction(manifest))
     expect(Object.keys(SERVER_REGISTRY).sort()).toEqual([...SERVERS].sort())
     expect(() => serverConfig(manifest, { server: 'iis' } as never)).toThrow(/Unknown server `iis`/)
@@ -72,7 +90,14 @@ describe('generated content', () => {
 
   it('no file is named: the same options give the same text for a different site', () => {
     const { manifest } = sites.keep
-    const other: Manifest = { ...manifest, files: manifest.files.slice(0, 2).map((f) => ({ ...f, path: `renamed/${f.path}`, variants: f.variants.map((v) => ({ ...v, path: `renamed/${v.path}` })) })) }
+    const other: Manifest = {
+      ...manifest,
+      files: manifest.files.slice(0, 2).map((f) => ({
+        ...f,
+        path: `renamed/${f.path}`,
+        variants: f.variants.map((v) => ({ ...v, path: `renamed/${v.path}` })),
+      })),
+    }
     for (const [name, generate] of SNAPSHOTS.filter(([n]) => !n.includes('nokeep') && !n.includes('kvs'))) {
       expect(generate(other), name).toBe(generate(manifest))
     }
@@ -80,12 +105,18 @@ describe('generated content', () => {
 
   it('options are validated with the option named', () => {
     expect(() => nginxConfig(sites.keep.manifest, { root: 'relative/path' })).toThrow(/`root`/)
-    expect(() => nginxConfig(sites.keep.manifest, { root: '/srv', flavor: 'plain' as 'stock' })).toThrow(/`flavor`.*'modules', 'stock'/)
+    expect(() => nginxConfig(sites.keep.manifest, { root: '/srv', flavor: 'plain' as 'stock' })).toThrow(
+      /`flavor`.*'modules', 'stock'/,
+    )
     expect(() => apacheConfig(sites.keep.manifest, { form: 'vhost' })).toThrow(/`root`/)
     expect(() => apacheConfig(sites.keep.manifest, { form: 'conf' as 'vhost', root: '/srv' })).toThrow(/`form`/)
     expect(() => caddyConfig(sites.keep.manifest, { root: '/srv/"x' })).toThrow(/quote/)
-    expect(() => nginxConfig(sites.keep.manifest, { root: '/srv', immutable: /(?=x)y/ })).toThrow(/`immutable`.*lookaround/)
-    expect(() => nginxConfig(sites.keep.manifest, { root: '/srv', cacheControl: { html: 'no-cache"' } })).toThrow(/`cacheControl.html`/)
+    expect(() => nginxConfig(sites.keep.manifest, { root: '/srv', immutable: /(?=x)y/ })).toThrow(
+      /`immutable`.*lookaround/,
+    )
+    expect(() => nginxConfig(sites.keep.manifest, { root: '/srv', cacheControl: { html: 'no-cache"' } })).toThrow(
+      /`cacheControl.html`/,
+    )
   })
 
   it('a build whose own immutable rule disagrees with the config is refused, naming the file and the option', () => {
@@ -93,16 +124,36 @@ describe('generated content', () => {
     const file = manifest.files.find((f) => f.path.endsWith('.js'))!
     file.cacheClass = 'default'
     file.cacheControl = 'public, max-age=3600'
-    expect(() => nginxConfig(manifest, { root: '/srv' })).toThrow(new RegExp(`${file.path.replace(/[.]/g, '\\.')} is "default" in the manifest.*\`immutable\``))
-    expect(nginxConfig(manifest, { root: '/srv', immutable: /^\/assets\/(?:style|main|chunk-b)-/ })).toContain('(?:style|main|chunk-b)-')
+    expect(() => nginxConfig(manifest, { root: '/srv' })).toThrow(
+      new RegExp(`${file.path.replace(/[.]/g, '\\.')} is "default" in the manifest.*\`immutable\``),
+    )
+    expect(nginxConfig(manifest, { root: '/srv', immutable: /^\/assets\/(?:style|main|chunk-b)-/ })).toContain(
+      '(?:style|main|chunk-b)-',
+    )
   })
 
   it('the hashed-name regex decides like looksContentHashed', () => {
     const re = new RegExp(hashedNamePattern())
     const names = [
-      'app-3f2a9b1c.js', 'app-Ab3dEf9h.js', 'index-g78nyVU8.js', 'markers-DNfoKDQ_.js', 'style-abcdefgh.css', 'x.0123456789abcdef.js',
-      'x-0123456789abcde.js', 'chunk-a-Xy12Zw34.js', 'plain.js', 'about.html', 'a_AAbbccdd.css', 'deep/dir-12345678/x.js', 'v1.2.3.js',
-      'img.d41d8cd98f00b204e9800998ecf8427e.png', 'Ab3dEf9h.js', '-Ab3dEf9h.js', 'x-Ab3dEf9h.min.js', 'x-Ab3dEf9.js', 'x~ABcdefgh.js',
+      'app-3f2a9b1c.js',
+      'app-Ab3dEf9h.js',
+      'index-g78nyVU8.js',
+      'markers-DNfoKDQ_.js',
+      'style-abcdefgh.css',
+      'x.0123456789abcdef.js',
+      'x-0123456789abcde.js',
+      'chunk-a-Xy12Zw34.js',
+      'plain.js',
+      'about.html',
+      'a_AAbbccdd.css',
+      'deep/dir-12345678/x.js',
+      'v1.2.3.js',
+      'img.d41d8cd98f00b204e9800998ecf8427e.png',
+      'Ab3dEf9h.js',
+      '-Ab3dEf9h.js',
+      'x-Ab3dEf9h.min.js',
+      'x-Ab3dEf9.js',
+      'x~ABcdefgh.js',
     ]
     for (const name of names) expect(re.test(`/${name}`), name).toBe(looksContentHashed(name))
   })
@@ -113,16 +164,26 @@ describe('nginx in real setups', () => {
     const conf = join(dir.path, 'nginx-two')
     await mkdir(join(conf, 'logs'), { recursive: true })
     const a = nginxConfig(sites.keep.manifest, { root: sites.keep.root, listen: '127.0.0.1:8081', prefix: 'site_a' })
-    const b = nginxConfig(sites.nokeep.manifest, { root: sites.nokeep.root, listen: '127.0.0.1:8082', prefix: 'site_b', flavor: 'modules' })
+    const b = nginxConfig(sites.nokeep.manifest, {
+      root: sites.nokeep.root,
+      listen: '127.0.0.1:8082',
+      prefix: 'site_b',
+      flavor: 'modules',
+    })
     expect(a).not.toContain('$preencode_')
     expect(b).toContain('location ~ "^/\\\\.site_b/d/"')
     await writeFile(join(conf, 'a.conf'), a)
     await writeFile(join(conf, 'b.conf'), b)
-    await writeFile(join(conf, 'nginx.conf'), [
-      'load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;',
-      `pid ${join(conf, 'nginx.pid')};`, 'error_log stderr;', 'events {}',
-      `http { include /etc/nginx/mime.types; include ${join(conf, 'a.conf')}; include ${join(conf, 'b.conf')}; }`,
-    ].join('\n'))
+    await writeFile(
+      join(conf, 'nginx.conf'),
+      [
+        'load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;',
+        `pid ${join(conf, 'nginx.pid')};`,
+        'error_log stderr;',
+        'events {}',
+        `http { include /etc/nginx/mime.types; include ${join(conf, 'a.conf')}; include ${join(conf, 'b.conf')}; }`,
+      ].join('\n'),
+    )
     const check = spawnSync(toolPath('nginx'), ['-p', conf, '-c', join(conf, 'nginx.conf'), '-t'], { encoding: 'utf8' })
     expect(check.status, check.stderr).toBe(0)
     expect(check.stderr).not.toMatch(/\[warn\]/)
@@ -135,7 +196,11 @@ describe('nginx in real setups', () => {
     const files = Array.from({ length: 100_000 }, (_, i) => {
       const path = `section-${i % 211}/page-${i.toString(36)}/chunk-${i}-${i.toString(36).padStart(7, 'x')}9.js`
       expect(looksContentHashed(path)).toBe(true)
-      return { ...template, path, variants: template.variants.map((v) => ({ ...v, path: path + v.path.slice(template.path.length) })) }
+      return {
+        ...template,
+        path,
+        variants: template.variants.map((v) => ({ ...v, path: path + v.path.slice(template.path.length) })),
+      }
     })
     const big: Manifest = { ...manifest, files }
     const text = nginxConfig(big, { root: sites.keep.root, listen: '127.0.0.1:8083' })
@@ -143,7 +208,15 @@ describe('nginx in real setups', () => {
     const conf = join(dir.path, 'nginx-100k')
     await mkdir(conf, { recursive: true })
     await writeFile(join(conf, 'site.conf'), text)
-    await writeFile(join(conf, 'nginx.conf'), [`pid ${join(conf, 'nginx.pid')};`, 'error_log stderr;', 'events {}', `http { include /etc/nginx/mime.types; include ${join(conf, 'site.conf')}; }`].join('\n'))
+    await writeFile(
+      join(conf, 'nginx.conf'),
+      [
+        `pid ${join(conf, 'nginx.pid')};`,
+        'error_log stderr;',
+        'events {}',
+        `http { include /etc/nginx/mime.types; include ${join(conf, 'site.conf')}; }`,
+      ].join('\n'),
+    )
     const check = spawnSync(toolPath('nginx'), ['-p', conf, '-c', join(conf, 'nginx.conf'), '-t'], { encoding: 'utf8' })
     expect(check.status, check.stderr).toBe(0)
     expect(check.stderr).not.toMatch(/could not build optimal|map_hash|\[warn\]/)

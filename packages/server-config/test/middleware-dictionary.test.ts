@@ -7,11 +7,21 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { compressDirectory, decodeWithDictionary, resolveDeltaOptions, writeDeltas, type Manifest } from '@preencode/core'
+import {
+  compressDirectory,
+  decodeWithDictionary,
+  resolveDeltaOptions,
+  writeDeltas,
+  type Manifest,
+} from '@preencode/core'
 import { createPreencodeMiddleware, verifySite } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 
-interface Res { status: number; headers: IncomingHttpHeaders; body: Buffer }
+interface Res {
+  status: number
+  headers: IncomingHttpHeaders
+  body: Buffer
+}
 
 function get(port: number, path: string, headers: Record<string, string | string[]>, method = 'GET'): Promise<Res> {
   return new Promise((resolve, reject) => {
@@ -27,12 +37,23 @@ function get(port: number, path: string, headers: Record<string, string | string
 }
 
 function listen(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)))
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+  )
 }
 
 const CHROMIUM_AE = 'gzip, deflate, br, zstd, dcb, dcz'
-const APP_V1 = Buffer.from(Array.from({ length: 3000 }, (_, i) => `export function f${i}(x) { return x * ${i % 17} + "${(i * 7919) % 1000}" }\n`).join(''))
-const APP_V2 = Buffer.concat([APP_V1.subarray(0, 50_000), Buffer.from('export const edited = "version 2"\n'), APP_V1.subarray(50_000)])
+const APP_V1 = Buffer.from(
+  Array.from(
+    { length: 3000 },
+    (_, i) => `export function f${i}(x) { return x * ${i % 17} + "${(i * 7919) % 1000}" }\n`,
+  ).join(''),
+)
+const APP_V2 = Buffer.concat([
+  APP_V1.subarray(0, 50_000),
+  Buffer.from('export const edited = "version 2"\n'),
+  APP_V1.subarray(50_000),
+])
 const b64 = (data: Buffer): string => createHash('sha256').update(data).digest('base64')
 
 /**
@@ -67,7 +88,12 @@ describe('middleware: Compression Dictionary Transport', () => {
 
   async function build(app: { name: string; bytes: Buffer }): Promise<Manifest> {
     await rm(join(site.path, 'assets'), { recursive: true, force: true })
-    for (const [path, bytes] of Object.entries({ 'index.html': Buffer.from(`<!doctype html><script type="module" src="/assets/${app.name}"></script>`.padEnd(3000, ' ')), [`assets/${app.name}`]: app.bytes })) {
+    for (const [path, bytes] of Object.entries({
+      'index.html': Buffer.from(
+        `<!doctype html><script type="module" src="/assets/${app.name}"></script>`.padEnd(3000, ' '),
+      ),
+      [`assets/${app.name}`]: app.bytes,
+    })) {
       await mkdir(dirname(join(site.path, path)), { recursive: true })
       await writeFile(join(site.path, path), bytes)
     }
@@ -82,7 +108,10 @@ describe('middleware: Compression Dictionary Transport', () => {
     manifest = await build({ name: 'app-Ef56Gh78.js', bytes: APP_V2 })
     withDeltas = createServer(createPreencodeMiddleware(site.path))
     // The same site as it would be served without deltas: the answer every other request must get.
-    const plain: Manifest = { ...manifest, files: manifest.files.map(({ deltas: _d, useAsDictionary: _u, ...file }) => file) }
+    const plain: Manifest = {
+      ...manifest,
+      files: manifest.files.map(({ deltas: _d, useAsDictionary: _u, ...file }) => file),
+    }
     baseline = createServer(createPreencodeMiddleware(site.path, { manifest: plain }))
     port = await listen(withDeltas)
     basePort = await listen(baseline)
@@ -94,7 +123,8 @@ describe('middleware: Compression Dictionary Transport', () => {
     await cache.remove()
   })
 
-  const app = (): NonNullable<Manifest['files'][number]> => manifest.files.find((f) => f.path === 'assets/app-Ef56Gh78.js')!
+  const app = (): NonNullable<Manifest['files'][number]> =>
+    manifest.files.find((f) => f.path === 'assets/app-Ef56Gh78.js')!
 
   it('announces the versioned chunk with Use-As-Dictionary', async () => {
     const res = await get(port, '/assets/app-Ef56Gh78.js', { 'accept-encoding': 'br' })
@@ -119,7 +149,10 @@ describe('middleware: Compression Dictionary Transport', () => {
     expect(res.headers.etag).not.toBe(br.headers.etag)
     expect(res.body.byteLength).toBeLessThan(br.body.byteLength * 0.05)
     for (const encoding of ['dcb', 'dcz'] as const) {
-      const only = await get(port, '/assets/app-Ef56Gh78.js', { 'accept-encoding': `br, ${encoding}`, 'available-dictionary': `:${b64(APP_V1)}:` })
+      const only = await get(port, '/assets/app-Ef56Gh78.js', {
+        'accept-encoding': `br, ${encoding}`,
+        'available-dictionary': `:${b64(APP_V1)}:`,
+      })
       expect(only.headers['content-encoding']).toBe(encoding)
       expect((await decodeWithDictionary(encoding, only.body, APP_V1)).equals(APP_V2)).toBe(true)
     }
@@ -127,8 +160,17 @@ describe('middleware: Compression Dictionary Transport', () => {
     const head = await get(port, '/assets/app-Ef56Gh78.js', headers, 'HEAD')
     expect(head.headers['content-length']).toBe(res.headers['content-length'])
     expect(head.body.byteLength).toBe(0)
-    expect((await get(port, '/assets/app-Ef56Gh78.js', { ...headers, 'if-none-match': res.headers.etag! })).status).toBe(304)
-    expect((await get(port, '/assets/app-Ef56Gh78.js', { 'accept-encoding': CHROMIUM_AE, 'if-none-match': res.headers.etag! })).status).toBe(200)
+    expect(
+      (await get(port, '/assets/app-Ef56Gh78.js', { ...headers, 'if-none-match': res.headers.etag! })).status,
+    ).toBe(304)
+    expect(
+      (
+        await get(port, '/assets/app-Ef56Gh78.js', {
+          'accept-encoding': CHROMIUM_AE,
+          'if-none-match': res.headers.etag!,
+        })
+      ).status,
+    ).toBe(200)
   })
 
   const comparable = (res: Res): unknown => {
@@ -142,12 +184,21 @@ describe('middleware: Compression Dictionary Transport', () => {
     ['dcb;q=0, dcz;q=0', { 'accept-encoding': 'br, dcb;q=0, dcz;q=0', 'available-dictionary': `:${b64(APP_V1)}:` }],
     ['only *', { 'accept-encoding': '*', 'available-dictionary': `:${b64(APP_V1)}:` }],
     ['no Accept-Encoding', { 'available-dictionary': `:${b64(APP_V1)}:` }],
-    ['the new version\'s own hash', { 'accept-encoding': CHROMIUM_AE, 'available-dictionary': `:${b64(APP_V2)}:` }],
-    ...HOSTILE_AVAILABLE_DICTIONARY.map((value): [string, Record<string, string | string[]>] => [`hostile ${JSON.stringify(value).slice(0, 60)}`, { 'accept-encoding': CHROMIUM_AE, 'available-dictionary': value }]),
+    ["the new version's own hash", { 'accept-encoding': CHROMIUM_AE, 'available-dictionary': `:${b64(APP_V2)}:` }],
+    ...HOSTILE_AVAILABLE_DICTIONARY.map((value): [string, Record<string, string | string[]>] => [
+      `hostile ${JSON.stringify(value).slice(0, 60)}`,
+      { 'accept-encoding': CHROMIUM_AE, 'available-dictionary': value },
+    ]),
   ]
   for (const [label, headers] of cases) {
     it(`answers exactly as without deltas: ${label}`, async () => {
-      for (const path of ['/assets/app-Ef56Gh78.js', '/', '/index.html', '/assets/app-Ab12Cd34.js', '/.preencode-manifest.json']) {
+      for (const path of [
+        '/assets/app-Ef56Gh78.js',
+        '/',
+        '/index.html',
+        '/assets/app-Ab12Cd34.js',
+        '/.preencode-manifest.json',
+      ]) {
         const [res, expected] = await Promise.all([get(port, path, headers), get(basePort, path, headers)])
         expect(comparable(res), `${label} ${path}`).toEqual(comparable(expected))
         expect(res.headers['content-encoding'] ?? '', `${label} ${path}`).not.toMatch(/dc[bz]/)

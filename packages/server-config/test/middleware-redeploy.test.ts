@@ -13,7 +13,11 @@ import { compressDirectory } from '@preencode/core'
 import { createPreencodeMiddleware } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 
-interface Res { status: number; headers: IncomingHttpHeaders; body: Buffer }
+interface Res {
+  status: number
+  headers: IncomingHttpHeaders
+  body: Buffer
+}
 
 function get(port: number, path: string, headers: Record<string, string>): Promise<Res> {
   return new Promise((resolve, reject) => {
@@ -39,7 +43,11 @@ function contentOf(path: string, v: number): string {
   if (path === 'data.json' && v % 3 === 0) return JSON.stringify({ v, small: true })
   const line = `${path} version ${v}: the quick brown fox jumps over the lazy dog\n`
   const body = line.repeat(40 + ((v * 37) % 90))
-  return path.endsWith('.html') ? `<!doctype html><title>v${v}</title>\n${body}` : path.endsWith('.json') ? JSON.stringify({ v, body }) : `export const v = ${v}\n/*\n${body}*/\n`
+  return path.endsWith('.html')
+    ? `<!doctype html><title>v${v}</title>\n${body}`
+    : path.endsWith('.json')
+      ? JSON.stringify({ v, body })
+      : `export const v = ${v}\n/*\n${body}*/\n`
 }
 
 async function writeVersion(root: string, v: number, versions: Map<string, Set<string>>): Promise<void> {
@@ -100,10 +108,19 @@ describe('createPreencodeMiddleware while the site is recompressed in place', ()
         try {
           const res = await get(port, `/${path}`, accept ? { 'accept-encoding': accept } : {})
           served++
-          if (res.status !== 200) { problems.push(`${path} [${accept}]: status ${res.status}`); continue }
-          if (res.headers['content-length'] !== String(res.body.length)) problems.push(`${path} [${accept}]: Content-Length ${res.headers['content-length']} but ${res.body.length} bytes`)
+          if (res.status !== 200) {
+            problems.push(`${path} [${accept}]: status ${res.status}`)
+            continue
+          }
+          if (res.headers['content-length'] !== String(res.body.length))
+            problems.push(
+              `${path} [${accept}]: Content-Length ${res.headers['content-length']} but ${res.body.length} bytes`,
+            )
           const decoded = decode(res.headers['content-encoding'], res.body)
-          if (!versions.get(path)!.has(sha(decoded))) problems.push(`${path} [${accept}]: ${res.headers['content-encoding'] ?? 'identity'} body decodes to no version of the file`)
+          if (!versions.get(path)!.has(sha(decoded)))
+            problems.push(
+              `${path} [${accept}]: ${res.headers['content-encoding'] ?? 'identity'} body decodes to no version of the file`,
+            )
         } catch (error) {
           problems.push(`${path} [${accept}]: ${(error as Error).message}`)
         }
@@ -121,7 +138,9 @@ describe('createPreencodeMiddleware while the site is recompressed in place', ()
       for (const path of PATHS) {
         for (const accept of ['br', 'zstd', 'gzip', 'identity']) {
           const res = await get(port, `/${path}`, { 'accept-encoding': accept })
-          expect(decode(res.headers['content-encoding'], res.body).toString(), `${path} [${accept}]`).toBe(contentOf(path, version))
+          expect(decode(res.headers['content-encoding'], res.body).toString(), `${path} [${accept}]`).toBe(
+            contentOf(path, version),
+          )
         }
       }
     } finally {

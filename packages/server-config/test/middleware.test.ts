@@ -10,7 +10,11 @@ import { createPreencodeMiddleware, parseRange } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { buildFixtureSite } from './fixture.ts'
 
-interface Res { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
+interface Res {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: Buffer
+}
 
 function get(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Res> {
   return new Promise((resolve, reject) => {
@@ -28,7 +32,12 @@ const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex')
 
 async function serve(root: string, manifest?: Manifest): Promise<{ server: Server; port: number }> {
   const middleware = createPreencodeMiddleware(root, manifest ? { manifest } : {})
-  const server = createServer((req, res) => middleware(req, res, () => { res.statusCode = 418; res.end('next') }))
+  const server = createServer((req, res) =>
+    middleware(req, res, () => {
+      res.statusCode = 418
+      res.end('next')
+    }),
+  )
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const address = server.address()
   return { server, port: typeof address === 'object' && address ? address.port : 0 }
@@ -58,11 +67,22 @@ describe('createPreencodeMiddleware', () => {
   it('negotiates per RFC 9110 and sends one Vary, the type, the length and the cache class', async () => {
     const js = file('assets/main-Ab3dEf9h.js')
     const cases: [string | undefined, string | undefined][] = [
-      [undefined, undefined], ['gzip, deflate, br, zstd', 'br'], ['gzip, zstd', 'zstd'], ['x-gzip', 'gzip'],
-      ['brotli', undefined], ['br;q=0, gzip', 'gzip'], ['identity', undefined], ['*', 'br'], ['*;q=0, GZIP', 'gzip'],
+      [undefined, undefined],
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip, zstd', 'zstd'],
+      ['x-gzip', 'gzip'],
+      ['brotli', undefined],
+      ['br;q=0, gzip', 'gzip'],
+      ['identity', undefined],
+      ['*', 'br'],
+      ['*;q=0, GZIP', 'gzip'],
     ]
     for (const [accept, expected] of cases) {
-      const res = await get(keep.port, '/assets/main-Ab3dEf9h.js', accept === undefined ? {} : { 'accept-encoding': accept })
+      const res = await get(
+        keep.port,
+        '/assets/main-Ab3dEf9h.js',
+        accept === undefined ? {} : { 'accept-encoding': accept },
+      )
       expect(res.status).toBe(200)
       expect(res.headers['content-encoding'], String(accept)).toBe(expected)
       expect(res.headers.vary).toBe('Accept-Encoding')
@@ -77,7 +97,11 @@ describe('createPreencodeMiddleware', () => {
 
   it('ETags per representation; If-None-Match, If-Modified-Since, If-Match', async () => {
     const url = '/data.json'
-    const tags = await Promise.all(['identity', 'gzip', 'br', 'zstd'].map(async (a) => (await get(keep.port, url, { 'accept-encoding': a })).headers.etag))
+    const tags = await Promise.all(
+      ['identity', 'gzip', 'br', 'zstd'].map(
+        async (a) => (await get(keep.port, url, { 'accept-encoding': a })).headers.etag,
+      ),
+    )
     expect(new Set(tags).size).toBe(4)
     const brTag = tags[2] as string
     const hit = await get(keep.port, url, { 'accept-encoding': 'br', 'if-none-match': `"other", W/${brTag}` })
@@ -97,7 +121,11 @@ describe('createPreencodeMiddleware', () => {
     expect(part.headers['content-range']).toBe(`bytes 10-19/${br.length}`)
     expect(part.body.equals(br.subarray(10, 20))).toBe(true)
     const gzipTag = (await get(keep.port, '/data.json', { 'accept-encoding': 'gzip' })).headers.etag as string
-    const stale = await get(keep.port, '/data.json', { 'accept-encoding': 'br', range: 'bytes=0-9', 'if-range': gzipTag })
+    const stale = await get(keep.port, '/data.json', {
+      'accept-encoding': 'br',
+      range: 'bytes=0-9',
+      'if-range': gzipTag,
+    })
     expect(stale.status).toBe(200)
     expect(stale.body.equals(br)).toBe(true)
     const out = await get(keep.port, '/data.json', { range: `bytes=${data.size}-` })
@@ -106,7 +134,8 @@ describe('createPreencodeMiddleware', () => {
     const head = await get(keep.port, '/data.json', { 'accept-encoding': 'br' }, 'HEAD')
     const full = await get(keep.port, '/data.json', { 'accept-encoding': 'br' })
     expect(head.body.length).toBe(0)
-    for (const name of ['content-length', 'content-encoding', 'etag', 'vary', 'content-type']) expect(head.headers[name]).toBe(full.headers[name])
+    for (const name of ['content-length', 'content-encoding', 'etag', 'vary', 'content-type'])
+      expect(head.headers[name]).toBe(full.headers[name])
   })
 
   it('directory index with query strings, the manifest hidden, unknown paths and other methods passed on', async () => {

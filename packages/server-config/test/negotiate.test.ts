@@ -58,7 +58,10 @@ describe('server regexes agree with negotiate()', () => {
     if (new RegExp(acceptPattern(coding), 'i').test(header)) return '1'
     return ''
   }
-  const headers = CASES.map(([h]) => h).filter((h): h is string => h !== undefined && !h.includes('q=2') && !h.includes('abc') && !h.includes('gzip;q=0.5, gzip;q=0'))
+  const headers = CASES.map(([h]) => h).filter(
+    (h): h is string =>
+      h !== undefined && !h.includes('q=2') && !h.includes('abc') && !h.includes('gzip;q=0.5, gzip;q=0'),
+  )
   it.each(headers)('%j', (header) => {
     for (const coding of ALL) {
       const own = accepted(header, coding)

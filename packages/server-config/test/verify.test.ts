@@ -36,14 +36,20 @@ function serve(root: string, manifest: Manifest, fault: Fault): Server {
       const file = byPath.get(path)
       if (!file) return res.writeHead(404).end()
       const q = accepts(req.headers['accept-encoding'])
-      let variant = ['br', 'zstd', 'gzip'].map((e) => file.variants.find((v) => v.encoding === e)).find((v) => v && (q.get(v.encoding) ?? 0) > 0)
+      let variant = ['br', 'zstd', 'gzip']
+        .map((e) => file.variants.find((v) => v.encoding === e))
+        .find((v) => v && (q.get(v.encoding) ?? 0) > 0)
       if (fault === 'always-gzip') variant = file.variants.find((v) => v.encoding === 'gzip')
       if (fault === 'ignores-q0' && q.has('br')) variant = file.variants.find((v) => v.encoding === 'br') ?? variant
       let body = await readFile(join(root, variant?.path ?? file.path))
       if (fault === 'corrupt' && file.cacheClass === 'html') body = Buffer.concat([body, Buffer.from('x')])
-      const headers: Record<string, string | string[]> = { 'content-type': fault === 'wrong-type' ? 'text/plain' : file.contentType, 'content-length': String(body.length) }
+      const headers: Record<string, string | string[]> = {
+        'content-type': fault === 'wrong-type' ? 'text/plain' : file.contentType,
+        'content-length': String(body.length),
+      }
       if (variant) headers['content-encoding'] = variant.encoding
-      if (file.variants.length > 0 && fault !== 'no-vary') headers.vary = fault === 'double-vary' ? ['Accept-Encoding', 'accept-encoding'] : 'Accept-Encoding'
+      if (file.variants.length > 0 && fault !== 'no-vary')
+        headers.vary = fault === 'double-vary' ? ['Accept-Encoding', 'accept-encoding'] : 'Accept-Encoding'
       res.writeHead(200, headers).end(body)
     })()
   })

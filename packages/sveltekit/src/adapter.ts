@@ -13,12 +13,19 @@ import { resolvePreencodeSvelteKitOptions, type PreencodeSvelteKitOptions } from
  */
 export function preencode(adapter: Adapter, options: PreencodeSvelteKitOptions = {}): Adapter {
   if (adapter === null || typeof adapter !== 'object' || typeof adapter.adapt !== 'function') {
-    throw userError('sveltekit', 'preencode(adapter) takes the adapter itself, e.g. `adapter: preencode(adapter())` with adapter from @sveltejs/adapter-static.')
+    throw userError(
+      'sveltekit',
+      'preencode(adapter) takes the adapter itself, e.g. `adapter: preencode(adapter())` with adapter from @sveltejs/adapter-static.',
+    )
   }
   // SvelteKit runs from the project root; relative paths (cache, serverConfigs) are from there.
   const root = process.cwd()
   const resolved = resolvePreencodeSvelteKitOptions(options, root)
-  const runner = createBuildRunner({ options: resolved, root, writeServerConfigs: serverConfigWriter(resolved.serverConfigs) })
+  const runner = createBuildRunner({
+    options: resolved,
+    root,
+    writeServerConfigs: serverConfigWriter(resolved.serverConfigs),
+  })
   return {
     ...adapter,
     async adapt(builder) {
@@ -29,19 +36,33 @@ export function preencode(adapter: Adapter, options: PreencodeSvelteKitOptions =
       // watched. `compress` is the adapter's own gzip/brotli (`precompress: true`): preencode
       // writes those and zstd with a manifest, and two writers of `.br` files would fight.
       const recording: Builder = Object.assign(Object.create(builder) as Builder, {
-        writeClient: (dest: string) => { written.add(resolve(dest)); return builder.writeClient(dest) },
+        writeClient: (dest: string) => {
+          written.add(resolve(dest))
+          return builder.writeClient(dest)
+        },
         writePrerendered: (dest: string) => {
           pagesDir = resolve(dest)
           written.add(pagesDir)
           return builder.writePrerendered(dest)
         },
-        generateFallback: (dest: string) => { written.add(dirname(resolve(dest))); return builder.generateFallback(dest) },
-        compress: async () => { skippedPrecompress = true; return [] },
+        generateFallback: (dest: string) => {
+          written.add(dirname(resolve(dest)))
+          return builder.generateFallback(dest)
+        },
+        compress: async () => {
+          skippedPrecompress = true
+          return []
+        },
       })
       await adapter.adapt(recording)
-      if (skippedPrecompress) builder.log.warn(`[preencode] ${adapter.name}'s own \`precompress\` was skipped: preencode writes gzip, brotli and zstd. Remove \`precompress\` from the adapter's options.`)
+      if (skippedPrecompress)
+        builder.log.warn(
+          `[preencode] ${adapter.name}'s own \`precompress\` was skipped: preencode writes gzip, brotli and zstd. Remove \`precompress\` from the adapter's options.`,
+        )
       if (written.size === 0) {
-        builder.log.warn(`[preencode] ${adapter.name} wrote no client or prerendered files through the builder: nothing was compressed.`)
+        builder.log.warn(
+          `[preencode] ${adapter.name} wrote no client or prerendered files through the builder: nothing was compressed.`,
+        )
         return
       }
       // The pages folder is the site the server configs describe (adapter-static: `pages`).
@@ -50,7 +71,11 @@ export function preencode(adapter: Adapter, options: PreencodeSvelteKitOptions =
         dirs: [...written],
         siteDir,
         watch: false,
-        logger: { info: (message) => builder.log.info(message), warn: (message) => builder.log.warn(message), error: (message) => builder.log.error(message) },
+        logger: {
+          info: (message) => builder.log.info(message),
+          warn: (message) => builder.log.warn(message),
+          error: (message) => builder.log.error(message),
+        },
         color: wantsColor(process.stdout),
       })
     },

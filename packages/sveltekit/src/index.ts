@@ -1,2 +1,7 @@
 export { preencode, preencode as default } from './adapter.js'
-export { resolvePreencodeSvelteKitOptions, type PreencodeSvelteKitOptions, type ResolvedPreencodeSvelteKitOptions, type ServerConfigFile } from './options.js'
+export {
+  resolvePreencodeSvelteKitOptions,
+  type PreencodeSvelteKitOptions,
+  type ResolvedPreencodeSvelteKitOptions,
+  type ServerConfigFile,
+} from './options.js'

@@ -21,7 +21,17 @@ export interface ResolvedPreencodeSvelteKitOptions extends ResolvedBuildOptions 
 }
 
 /** Validates the options once; fails naming the option and what it accepts. */
-export function resolvePreencodeSvelteKitOptions(options: PreencodeSvelteKitOptions, root: string): ResolvedPreencodeSvelteKitOptions {
-  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root, component: 'sveltekit' }, ['serverConfigs'])
-  return { report, compress, deltas, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'sveltekit') }
+export function resolvePreencodeSvelteKitOptions(
+  options: PreencodeSvelteKitOptions,
+  root: string,
+): ResolvedPreencodeSvelteKitOptions {
+  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root, component: 'sveltekit' }, [
+    'serverConfigs',
+  ])
+  return {
+    report,
+    compress,
+    deltas,
+    serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'sveltekit'),
+  }
 }

@@ -13,7 +13,9 @@ const PAGE = `<!doctype html><title>page</title>${'<p>Pre-compressed once at bui
 const SCRIPT = `export const notes = ${JSON.stringify(Array.from({ length: 60 }, (_, i) => `note ${i}: variants hold the final bytes`))}\n`
 
 const cleanups: (() => Promise<void>)[] = []
-afterEach(async () => { for (const clean of cleanups.splice(0)) await clean() })
+afterEach(async () => {
+  for (const clean of cleanups.splice(0)) await clean()
+})
 
 /** Synchronous, like SvelteKit's own writeClient/writePrerendered. */
 function write(path: string, text: string): string[] {
@@ -26,13 +28,26 @@ function write(path: string, text: string): string[] {
 function fakeBuilder(): { builder: Builder; warnings: string[]; compressed: string[] } {
   const warnings: string[] = []
   const compressed: string[] = []
-  const log = Object.assign(() => {}, { info: () => {}, minor: () => {}, success: () => {}, error: () => {}, warn: (message: string) => { warnings.push(message) } })
+  const log = Object.assign(() => {}, {
+    info: () => {},
+    minor: () => {},
+    success: () => {},
+    error: () => {},
+    warn: (message: string) => {
+      warnings.push(message)
+    },
+  })
   const builder = {
     log,
     writeClient: (dest: string) => write(join(dest, '_app/app.js'), SCRIPT),
     writePrerendered: (dest: string) => write(join(dest, 'index.html'), PAGE),
-    generateFallback: async (dest: string) => { write(dest, PAGE) },
-    compress: async (dir: string) => { compressed.push(dir); return [] },
+    generateFallback: async (dest: string) => {
+      write(dest, PAGE)
+    },
+    compress: async (dir: string) => {
+      compressed.push(dir)
+      return []
+    },
   }
   return { builder: builder as unknown as Builder, warnings, compressed }
 }
@@ -61,7 +76,9 @@ describe('@preencode/sveltekit', () => {
       const original = await readFile(join(out, file))
       expect(brotliDecompressSync(await readFile(join(out, `${file}.br`))).equals(original), file).toBe(true)
     }
-    const manifest = JSON.parse(await readFile(join(out, '.preencode-manifest.json'), 'utf8')) as { files: { path: string }[] }
+    const manifest = JSON.parse(await readFile(join(out, '.preencode-manifest.json'), 'utf8')) as {
+      files: { path: string }[]
+    }
     expect(manifest.files.map((file) => file.path).sort()).toEqual(['200.html', '_app/app.js', 'index.html'])
     expect(compressed, "the adapter's own compress never ran").toEqual([])
     expect(warnings.join('\n')).toMatch(/fake-static's own `precompress` was skipped/)
@@ -75,9 +92,17 @@ describe('@preencode/sveltekit', () => {
   })
 
   it('fails with one line naming what is wrong', () => {
-    expect(() => preencode('static' as unknown as Adapter)).toThrow(/\[preencode\] \[sveltekit\] preencode\(adapter\) takes the adapter itself/)
-    expect(() => preencode(staticLikeAdapter('build'), { report: 'yes' as never })).toThrow(/`report` is "yes"; it accepts true, false, 'json' or 'html'/)
+    expect(() => preencode('static' as unknown as Adapter)).toThrow(
+      /\[preencode\] \[sveltekit\] preencode\(adapter\) takes the adapter itself/,
+    )
+    expect(() => preencode(staticLikeAdapter('build'), { report: 'yes' as never })).toThrow(
+      /`report` is "yes"; it accepts true, false, 'json' or 'html'/,
+    )
     expect(() => preencode(staticLikeAdapter('build'), { formts: ['br'] } as never)).toThrow(/formts/)
-    expect(() => preencode(staticLikeAdapter('build'), { serverConfigs: [{ server: 'nginx', path: 'deploy/nginx.conf' }] } as never)).toThrow(/\[sveltekit\] `serverConfigs\[0\]` \(nginx\) needs `root`/)
+    expect(() =>
+      preencode(staticLikeAdapter('build'), {
+        serverConfigs: [{ server: 'nginx', path: 'deploy/nginx.conf' }],
+      } as never),
+    ).toThrow(/\[sveltekit\] `serverConfigs\[0\]` \(nginx\) needs `root`/)
   })
 })

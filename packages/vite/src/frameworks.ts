@@ -15,17 +15,20 @@ const FRAMEWORKS: readonly (FrameworkIntegration & { matches: (pluginName: strin
   {
     framework: 'Astro',
     matches: (name) => name.startsWith('astro:'),
-    instead: "@preencode/astro: `integrations: [preencode()]` in astro.config (import preencode from '@preencode/astro')",
+    instead:
+      "@preencode/astro: `integrations: [preencode()]` in astro.config (import preencode from '@preencode/astro')",
   },
   {
     framework: 'SvelteKit',
     matches: (name) => name.startsWith('vite-plugin-sveltekit'),
-    instead: "@preencode/sveltekit: wrap the adapter, `adapter: preencode(adapter())` (import { preencode } from '@preencode/sveltekit')",
+    instead:
+      "@preencode/sveltekit: wrap the adapter, `adapter: preencode(adapter())` (import { preencode } from '@preencode/sveltekit')",
   },
   {
     framework: 'VitePress',
     matches: (name) => name === 'vitepress' || name.startsWith('vitepress:'),
-    instead: "@preencode/vitepress: `buildEnd: preencode()` in .vitepress/config (import { preencode } from '@preencode/vitepress')",
+    instead:
+      "@preencode/vitepress: `buildEnd: preencode()` in .vitepress/config (import { preencode } from '@preencode/vitepress')",
   },
   {
     framework: 'Nuxt',

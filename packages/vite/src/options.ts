@@ -47,10 +47,11 @@ export function resolvePreencodeViteOptions(
   root: string,
   backendFiles: string[] = [],
 ): ResolvedPreencodeViteOptions {
-  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root, component: 'vite', exclude: [VITE_METADATA_GLOB, ...backendFiles] }, [
-    'environments',
-    'serverConfigs',
-  ])
+  const { report, compress, deltas, rest } = resolveBuildOptions(
+    options,
+    { root, component: 'vite', exclude: [VITE_METADATA_GLOB, ...backendFiles] },
+    ['environments', 'serverConfigs'],
+  )
   return {
     report,
     compress,
@@ -60,12 +61,17 @@ export function resolvePreencodeViteOptions(
   }
 }
 
-function resolveEnvironments(environments: PreencodeViteOptions['environments']): ResolvedPreencodeViteOptions['environments'] {
+function resolveEnvironments(
+  environments: PreencodeViteOptions['environments'],
+): ResolvedPreencodeViteOptions['environments'] {
   if (environments === undefined) return (environment) => environment.consumer === 'client'
   if (typeof environments === 'function') return environments
   if (Array.isArray(environments) && environments.every((name) => typeof name === 'string' && name !== '')) {
     const names = new Set(environments)
     return (environment) => names.has(environment.name)
   }
-  throw userError('vite', '`environments` must be an array of environment names (e.g. [\'client\']) or a function (environment) => boolean.')
+  throw userError(
+    'vite',
+    "`environments` must be an array of environment names (e.g. ['client']) or a function (environment) => boolean.",
+  )
 }

@@ -48,7 +48,11 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
         warnedFrameworks.add(framework.framework)
         config.logger.warn(frameworkWarning(framework))
       }
-      runner = createBuildRunner({ options: resolved, root: config.root, writeServerConfigs: serverConfigWriter(resolved.serverConfigs) })
+      runner = createBuildRunner({
+        options: resolved,
+        root: config.root,
+        writeServerConfigs: serverConfigWriter(resolved.serverConfigs),
+      })
     },
 
     applyToEnvironment(environment) {

@@ -7,7 +7,14 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { readManifest } from '@preencode/core'
 import { build, type Plugin } from 'vite'
 import preencode, { type PreencodeViteOptions } from '@preencode/vite'
-import { VARIANT_EXTENSIONS, captureLogger, expectVariantsDecode, listFiles, perTestCleanup, variantsOf } from './helpers.js'
+import {
+  VARIANT_EXTENSIONS,
+  captureLogger,
+  expectVariantsDecode,
+  listFiles,
+  perTestCleanup,
+  variantsOf,
+} from './helpers.js'
 
 const { app } = perTestCleanup()
 
@@ -31,7 +38,9 @@ describe('include / exclude as in Rollup createFilter', () => {
   it('a RegExp and globs pick the files; include is the whole set and adds a type preencode does not list; exclude wins', async () => {
     const root = await app()
     await writeFile(join(root, 'public', 'notes.custom'), 'a text format preencode does not list\n'.repeat(80))
-    await viteBuild(root, [preencode(options(root, { include: [/\.js$/, 'index.html', '*.custom'], exclude: 'assets/lazy-*' }))])
+    await viteBuild(root, [
+      preencode(options(root, { include: [/\.js$/, 'index.html', '*.custom'], exclude: 'assets/lazy-*' })),
+    ])
     const dist = join(root, 'dist')
     const files = await listFiles(dist)
     const js = files.filter((f) => /^assets\/.*\.js$/.test(f))
@@ -42,7 +51,8 @@ describe('include / exclude as in Rollup createFilter', () => {
       await expectVariantsDecode(dist, path, VARIANT_EXTENSIONS)
     }
     // Compressible, but outside `include` (css, json) or matched by `exclude` (the lazy chunk).
-    for (const path of [...lazy, 'data.json', ...files.filter((f) => f.endsWith('.css'))]) expect(variantsOf(files, path), path).toEqual([])
+    for (const path of [...lazy, 'data.json', ...files.filter((f) => f.endsWith('.css'))])
+      expect(variantsOf(files, path), path).toEqual([])
     const manifest = await readManifest(dist)
     expect(manifest.files.find((f) => f.path === 'data.json')?.variants).toEqual([])
   })
@@ -53,7 +63,16 @@ describe('size budgets in the plugin', () => {
     const root = await app()
     const summary = join(root, 'summary.md')
     process.env.GITHUB_STEP_SUMMARY = summary
-    const capture = await viteBuild(root, [preencode(options(root, { budgets: [{ path: 'assets/*.js', max: '1 MB' }, { path: /\.html$/, format: 'original', max: 100_000 }] }))])
+    const capture = await viteBuild(root, [
+      preencode(
+        options(root, {
+          budgets: [
+            { path: 'assets/*.js', max: '1 MB' },
+            { path: /\.html$/, format: 'original', max: 100_000 },
+          ],
+        }),
+      ),
+    ])
     const [report] = capture.reports()
     expect(report?.budgets?.ok).toBe(true)
     expect(report?.budgets?.checks.map((c) => c.path)).toContain('index.html')
@@ -64,7 +83,9 @@ describe('size budgets in the plugin', () => {
     const root = await app()
     const summary = join(root, 'summary.md')
     process.env.GITHUB_STEP_SUMMARY = summary
-    const failure = await viteBuild(root, [preencode(options(root, { budgets: [{ path: 'assets/index-*.js', format: 'gzip', max: '100 B' }] }))]).then(
+    const failure = await viteBuild(root, [
+      preencode(options(root, { budgets: [{ path: 'assets/index-*.js', format: 'gzip', max: '100 B' }] })),
+    ]).then(
       () => undefined,
       (error: unknown) => error as Error,
     )
@@ -72,15 +93,21 @@ describe('size budgets in the plugin', () => {
     const manifest = await readManifest(join(root, 'dist'))
     const main = manifest.files.find((f) => /^assets\/index-.*\.js$/.test(f.path))!
     const gzip = main.variants.find((v) => v.format === 'gzip')!.size
-    expect(failure?.message).toMatch(new RegExp(`OVER\\s+${main.path.replace(/[.]/g, '\\.')}\\s+gzip\\s+${(gzip / 1000).toFixed(1)} kB\\s+100 B`))
+    expect(failure?.message).toMatch(
+      new RegExp(`OVER\\s+${main.path.replace(/[.]/g, '\\.')}\\s+gzip\\s+${(gzip / 1000).toFixed(1)} kB\\s+100 B`),
+    )
     expect(await readFile(summary, 'utf8')).toMatch(/\| \*\*OVER\*\* \| `assets\/index-.*\.js` \| gzip \|/)
   })
 
   it("a bad budget or a vite-plugin-compression2 option fails with preencode's way forward", async () => {
     const root = await app()
-    await expect(viteBuild(root, [preencode({ budgets: [{ path: 'assets/*.js', max: 'big' }] })])).rejects.toThrow(/`budgets\[0\]\.max` is "big"/)
+    await expect(viteBuild(root, [preencode({ budgets: [{ path: 'assets/*.js', max: 'big' }] })])).rejects.toThrow(
+      /`budgets\[0\]\.max` is "big"/,
+    )
     const peer = { algorithms: ['gzip', 'brotliCompress'] } as unknown as PreencodeViteOptions
-    await expect(viteBuild(root, [preencode(peer)])).rejects.toThrow(/Unknown option `algorithms` \(another plugin's name\): use `formats: \['gzip', 'brotli', 'zstd'\]`/)
+    await expect(viteBuild(root, [preencode(peer)])).rejects.toThrow(
+      /Unknown option `algorithms` \(another plugin's name\): use `formats: \['gzip', 'brotli', 'zstd'\]`/,
+    )
   })
 })
 
@@ -93,7 +120,14 @@ describe("report: 'html'", () => {
     const json = /<script type="application\/json" id="preencode-data">(.*?)<\/script>/s.exec(html)?.[1]
     const data = JSON.parse(json!) as { files: { path: string; size: number; variants: Record<string, number> }[] }
     const manifest = await readManifest(dist)
-    expect(data.files).toEqual(manifest.files.map((f) => ({ path: f.path, size: f.size, contentType: f.contentType, variants: Object.fromEntries(f.variants.map((v) => [v.format, v.size])) })))
+    expect(data.files).toEqual(
+      manifest.files.map((f) => ({
+        path: f.path,
+        size: f.size,
+        contentType: f.contentType,
+        variants: Object.fromEntries(f.variants.map((v) => [v.format, v.size])),
+      })),
+    )
     expect(await listFiles(dist)).not.toContain('preencode-report.html')
     // The text table is printed too, and where the file went.
     expect(capture.lines.some((line) => /preencode: \d+ of \d+ files/.test(line))).toBe(true)

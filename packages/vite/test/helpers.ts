@@ -41,14 +41,18 @@ export function perTestCleanup(): { app: () => Promise<string>; defer: (cleanup:
       cleanups.push(copy.remove)
       return copy.root
     },
-    defer: (cleanup) => { cleanups.push(cleanup) },
+    defer: (cleanup) => {
+      cleanups.push(cleanup)
+    },
   }
 }
 
 /** A Vite logger that records every line; `reports()` parses the `report: 'json'` lines. */
 export function captureLogger(): { logger: Logger; lines: string[]; reports: () => CompressReport[] } {
   const lines: string[] = []
-  const record = (message: string): void => { lines.push(message) }
+  const record = (message: string): void => {
+    lines.push(message)
+  }
   const logger: Logger = {
     hasWarned: false,
     info: record,

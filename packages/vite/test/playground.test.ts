@@ -19,7 +19,9 @@ let reports: CompressReport[]
 
 async function buildPlayground(): Promise<CompressReport[]> {
   const { default: playgroundConfig } = (await import(join(PLAYGROUND, 'vite.config.ts'))) as { default: UserConfig }
-  const plugins = (playgroundConfig.plugins ?? []).filter((p: PluginOption) => (p as Plugin | null)?.name !== 'preencode')
+  const plugins = (playgroundConfig.plugins ?? []).filter(
+    (p: PluginOption) => (p as Plugin | null)?.name !== 'preencode',
+  )
   const capture = captureLogger()
   await build({
     ...playgroundConfig,
@@ -50,9 +52,14 @@ describe('playground build', () => {
     expect(mainChunk).toBeDefined()
     expect(css).toBeDefined()
     const expected = [
-      'index.html', 'about/index.html', 'sub/index.html', // HTML, directory indexes included
-      mainChunk!, css!, // JS, CSS
-      'logo.svg', 'data/site.json', 'fonts/preencode-pixel.ttf', // public/: SVG, JSON, TTF
+      'index.html',
+      'about/index.html',
+      'sub/index.html', // HTML, directory indexes included
+      mainChunk!,
+      css!, // JS, CSS
+      'logo.svg',
+      'data/site.json',
+      'fonts/preencode-pixel.ttf', // public/: SVG, JSON, TTF
       'late.json', // written by another plugin's closeBundle
     ]
     for (const path of expected) {
@@ -72,7 +79,10 @@ describe('playground build', () => {
     for (const marker of ['main', 'lazy', 'worker', 'about']) {
       // The minifier may quote the string with ', " or a backtick.
       const literal = new RegExp(`[\`'"]${marker}[\`'"]`)
-      expect(texts.some((t) => literal.test(t)), marker).toBe(true)
+      expect(
+        texts.some((t) => literal.test(t)),
+        marker,
+      ).toBe(true)
     }
     expect(chunks.some((f) => f.includes('worker'))).toBe(true)
     expect(chunks.some((f) => f.includes('lazy'))).toBe(true)

@@ -6,7 +6,14 @@ import { describe, expect, it } from 'vitest'
 import { MANIFEST_FILENAME, readManifest } from '@preencode/core'
 import { build, createBuilder, type InlineConfig, type Plugin } from 'vite'
 import preencode, { preencode as namedPreencode, type PreencodeViteOptions } from '@preencode/vite'
-import { VARIANT_EXTENSIONS, captureLogger, expectVariantsDecode, listFiles, perTestCleanup, variantsOf } from './helpers.js'
+import {
+  VARIANT_EXTENSIONS,
+  captureLogger,
+  expectVariantsDecode,
+  listFiles,
+  perTestCleanup,
+  variantsOf,
+} from './helpers.js'
 
 const { app } = perTestCleanup()
 
@@ -15,12 +22,20 @@ function options(root: string, extra: PreencodeViteOptions = {}): PreencodeViteO
   return { report: 'json', threshold: 200, levels: { brotli: 5, zstd: 3 }, cache: join(root, '.test-cache'), ...extra }
 }
 
-function config(root: string, plugins: Plugin[], extra: InlineConfig = {}): InlineConfig & { capture: ReturnType<typeof captureLogger> } {
+function config(
+  root: string,
+  plugins: Plugin[],
+  extra: InlineConfig = {},
+): InlineConfig & { capture: ReturnType<typeof captureLogger> } {
   const capture = captureLogger()
   return { root, configFile: false, logLevel: 'info', customLogger: capture.logger, plugins, ...extra, capture }
 }
 
-async function viteBuild(root: string, plugins: Plugin[], extra: InlineConfig = {}): Promise<ReturnType<typeof captureLogger>> {
+async function viteBuild(
+  root: string,
+  plugins: Plugin[],
+  extra: InlineConfig = {},
+): Promise<ReturnType<typeof captureLogger>> {
   const { capture, ...inline } = config(root, plugins, extra)
   await build(inline)
   return capture
@@ -32,7 +47,10 @@ describe('@preencode/vite', () => {
     const plugin = preencode()
     expect(plugin.name).toBe('preencode')
     // Builds compress, `vite preview` serves the variants, the dev server is left alone.
-    const apply = plugin.apply as (config: object, env: { command: 'build' | 'serve'; mode: string; isPreview?: boolean }) => boolean
+    const apply = plugin.apply as (
+      config: object,
+      env: { command: 'build' | 'serve'; mode: string; isPreview?: boolean },
+    ) => boolean
     expect(apply({}, { command: 'build', mode: 'production' })).toBe(true)
     expect(apply({}, { command: 'serve', mode: 'production', isPreview: true })).toBe(true)
     expect(apply({}, { command: 'serve', mode: 'development' })).toBe(false)
@@ -89,7 +107,10 @@ describe('@preencode/vite', () => {
     const files = await listFiles(dist)
     expect(files).toContain('.vite/manifest.json')
     expect(variantsOf(files, '.vite/manifest.json')).toEqual([])
-    const viteManifest = JSON.parse(await readFile(join(dist, '.vite/manifest.json'), 'utf8')) as Record<string, { file: string }>
+    const viteManifest = JSON.parse(await readFile(join(dist, '.vite/manifest.json'), 'utf8')) as Record<
+      string,
+      { file: string }
+    >
     const entry = viteManifest['index.html']
     expect(entry).toBeDefined()
     expect(variantsOf(files, entry!.file)).toEqual([...VARIANT_EXTENSIONS])
@@ -122,14 +143,22 @@ describe('@preencode/vite', () => {
         },
       },
     })
-    for (const [dir, entry] of [['out/es', 'main.js'], ['out/legacy', 'main.legacy.js']] as const) {
+    for (const [dir, entry] of [
+      ['out/es', 'main.js'],
+      ['out/legacy', 'main.legacy.js'],
+    ] as const) {
       const files = await listFiles(join(root, dir))
       expect(variantsOf(files, entry), `${dir}/${entry}`).toEqual([...VARIANT_EXTENSIONS])
       expect(variantsOf(files, 'data.json'), `${dir}/data.json`).toEqual([...VARIANT_EXTENSIONS])
       expect(files).toContain(MANIFEST_FILENAME)
       await expectVariantsDecode(join(root, dir), entry, VARIANT_EXTENSIONS)
     }
-    expect(capture.reports().map((r) => r.dir).sort()).toEqual([join(root, 'out/es'), join(root, 'out/legacy')])
+    expect(
+      capture
+        .reports()
+        .map((r) => r.dir)
+        .sort(),
+    ).toEqual([join(root, 'out/es'), join(root, 'out/legacy')])
   })
 
   it('skips an SSR build by default, and compresses it when `environments` names it', async () => {
@@ -148,24 +177,27 @@ describe('@preencode/vite', () => {
     expect(variantsOf(files, entry!)).toEqual([...VARIANT_EXTENSIONS])
   })
 
-  it.each([false, true])('with the environment API (sharedPlugins: %s), compresses the client environment only', async (sharedPlugins) => {
-    const root = await app()
-    const { capture, ...inline } = config(root, [preencode(options(root))], {
-      builder: { sharedPlugins },
-      environments: {
-        client: { build: { outDir: 'dist/client' } },
-        ssr: { build: { outDir: 'dist/server', rolldownOptions: { input: join(root, 'src/entry-server.js') } } },
-      },
-    })
-    const builder = await createBuilder(inline)
-    await builder.buildApp()
-    const client = await listFiles(join(root, 'dist/client'))
-    const server = await listFiles(join(root, 'dist/server'))
-    expect(variantsOf(client, 'index.html')).toEqual([...VARIANT_EXTENSIONS])
-    expect(server.length).toBeGreaterThan(0)
-    expect(server.some((f) => /\.(gz|br|zst)$/.test(f))).toBe(false)
-    expect(capture.reports().map((r) => r.dir)).toEqual([join(root, 'dist/client')])
-  })
+  it.each([false, true])(
+    'with the environment API (sharedPlugins: %s), compresses the client environment only',
+    async (sharedPlugins) => {
+      const root = await app()
+      const { capture, ...inline } = config(root, [preencode(options(root))], {
+        builder: { sharedPlugins },
+        environments: {
+          client: { build: { outDir: 'dist/client' } },
+          ssr: { build: { outDir: 'dist/server', rolldownOptions: { input: join(root, 'src/entry-server.js') } } },
+        },
+      })
+      const builder = await createBuilder(inline)
+      await builder.buildApp()
+      const client = await listFiles(join(root, 'dist/client'))
+      const server = await listFiles(join(root, 'dist/server'))
+      expect(variantsOf(client, 'index.html')).toEqual([...VARIANT_EXTENSIONS])
+      expect(server.length).toBeGreaterThan(0)
+      expect(server.some((f) => /\.(gz|br|zst)$/.test(f))).toBe(false)
+      expect(capture.reports().map((r) => r.dir)).toEqual([join(root, 'dist/client')])
+    },
+  )
 
   it('a second build with unchanged content compresses nothing: all cache hits', async () => {
     const root = await app()
@@ -193,15 +225,26 @@ describe('@preencode/vite', () => {
     try {
       await waitFor(() => capture.reports().length >= 1)
       const lazySource = join(root, 'src/lazy.js')
-      await writeFile(lazySource, (await readFile(lazySource, 'utf8')).replace('The lazy chunk ran', 'The edited lazy chunk ran'))
+      await writeFile(
+        lazySource,
+        (await readFile(lazySource, 'utf8')).replace('The lazy chunk ran', 'The edited lazy chunk ran'),
+      )
       // The watcher may also rebuild with nothing changed (all hits, nothing compressed): wait
       // for the rebuild that carries the edit.
-      await waitFor(() => capture.reports().slice(1).some((report) => report.cache.misses > 0))
+      await waitFor(() =>
+        capture
+          .reports()
+          .slice(1)
+          .some((report) => report.cache.misses > 0),
+      )
     } finally {
       await watcher.close()
     }
     const cold = capture.reports()[0]
-    const rebuilt = capture.reports().slice(1).find((report) => report.cache.misses > 0)
+    const rebuilt = capture
+      .reports()
+      .slice(1)
+      .find((report) => report.cache.misses > 0)
     expect(cold!.cache.misses).toBeGreaterThan(0)
     // The lazy chunk changed (and the entry, which names its hashed file); the rest is cached.
     expect(rebuilt!.cache.misses).toBeGreaterThan(0)
@@ -219,7 +262,9 @@ describe('@preencode/vite', () => {
     await expect(viteBuild(root, [preencode({ formats: ['brotly' as 'brotli'] })])).rejects.toThrow(
       /Unknown format `brotly` in `formats`\. Accepted: .*brotli/,
     )
-    await expect(viteBuild(root, [preencode({ report: 'yes' as unknown as boolean })])).rejects.toThrow(/`report`.*true, false, 'json' or 'html'/)
+    await expect(viteBuild(root, [preencode({ report: 'yes' as unknown as boolean })])).rejects.toThrow(
+      /`report`.*true, false, 'json' or 'html'/,
+    )
     await expect(viteBuild(root, [preencode({ levels: { zstd: 40 } })])).rejects.toThrow(/`levels\.zstd` is 40/)
   })
 })

@@ -19,18 +19,32 @@ function inline(root: string, options: PreencodeViteOptions): InlineConfig {
     configFile: false,
     logLevel: 'silent',
     customLogger: captureLogger().logger,
-    plugins: [preencode({ report: false, threshold: 200, levels: { brotli: 5, zstd: 3 }, cache: join(root, '.test-cache'), ...options })],
+    plugins: [
+      preencode({
+        report: false,
+        threshold: 200,
+        levels: { brotli: 5, zstd: 3 },
+        cache: join(root, '.test-cache'),
+        ...options,
+      }),
+    ],
   }
 }
 
-function get(port: number, path: string, acceptEncoding?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function get(
+  port: number,
+  path: string,
+  acceptEncoding?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }
     request({ host: '127.0.0.1', port, path, headers }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }))
-    }).on('error', reject).end()
+    })
+      .on('error', reject)
+      .end()
   })
 }
 
@@ -38,12 +52,14 @@ describe('@preencode/vite serverConfigs', () => {
   it('writes each config from the final manifest; one written into the output is listed in it', async () => {
     const root = await app()
     const nginx = { server: 'nginx', flavor: 'stock', root: '/srv/site' } as const
-    await build(inline(root, {
-      serverConfigs: [
-        { server: 'apache', path: 'dist/.htaccess' },
-        { ...nginx, path: 'deploy/site.nginx.conf' },
-      ],
-    }))
+    await build(
+      inline(root, {
+        serverConfigs: [
+          { server: 'apache', path: 'dist/.htaccess' },
+          { ...nginx, path: 'deploy/site.nginx.conf' },
+        ],
+      }),
+    )
     const manifest = await readManifest(join(root, 'dist'))
     expect(manifest.files.map((file) => file.path)).toContain('.htaccess')
     const htaccess = await readFile(join(root, 'dist/.htaccess'), 'utf8')
@@ -56,8 +72,12 @@ describe('@preencode/vite serverConfigs', () => {
 
   it('fails naming the entry when a server is unknown or nginx has no root', async () => {
     const root = await app()
-    await expect(build(inline(root, { serverConfigs: [{ server: 'lighttpd', path: 'x.conf' } as never] }))).rejects.toThrow(/serverConfigs\[0\]\.server` is "lighttpd"; accepted: apache, nginx, caddy, cloudfront/)
-    await expect(build(inline(root, { serverConfigs: [{ server: 'nginx', path: 'x.conf' } as never] }))).rejects.toThrow(/serverConfigs\[0\]` \(nginx\) needs `root`/)
+    await expect(
+      build(inline(root, { serverConfigs: [{ server: 'lighttpd', path: 'x.conf' } as never] })),
+    ).rejects.toThrow(/serverConfigs\[0\]\.server` is "lighttpd"; accepted: apache, nginx, caddy, cloudfront/)
+    await expect(
+      build(inline(root, { serverConfigs: [{ server: 'nginx', path: 'x.conf' } as never] })),
+    ).rejects.toThrow(/serverConfigs\[0\]` \(nginx\) needs `root`/)
   })
 })
 

@@ -14,14 +14,22 @@ export function preencode(options: PreencodeVitePressOptions = {}): (siteConfig:
   // Relative paths (cache, serverConfigs) are relative to where the build runs, beside node_modules.
   const root = process.cwd()
   const resolved = resolvePreencodeVitePressOptions(options, root)
-  const runner = createBuildRunner({ options: resolved, root, writeServerConfigs: serverConfigWriter(resolved.serverConfigs) })
+  const runner = createBuildRunner({
+    options: resolved,
+    root,
+    writeServerConfigs: serverConfigWriter(resolved.serverConfigs),
+  })
   return async (siteConfig) => {
     const { logger, outDir } = siteConfig
     await runner.run({
       dirs: [outDir],
       siteDir: outDir,
       watch: false,
-      logger: { info: (message) => logger.info(message), warn: (message) => logger.warn(message), error: (message) => logger.error(message) },
+      logger: {
+        info: (message) => logger.info(message),
+        warn: (message) => logger.warn(message),
+        error: (message) => logger.error(message),
+      },
       color: wantsColor(process.stdout),
     })
   }

@@ -21,7 +21,17 @@ export interface ResolvedPreencodeVitePressOptions extends ResolvedBuildOptions 
 }
 
 /** Validates the options once; fails naming the option and what it accepts. */
-export function resolvePreencodeVitePressOptions(options: PreencodeVitePressOptions, root: string): ResolvedPreencodeVitePressOptions {
-  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root, component: 'vitepress' }, ['serverConfigs'])
-  return { report, compress, deltas, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'vitepress') }
+export function resolvePreencodeVitePressOptions(
+  options: PreencodeVitePressOptions,
+  root: string,
+): ResolvedPreencodeVitePressOptions {
+  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root, component: 'vitepress' }, [
+    'serverConfigs',
+  ])
+  return {
+    report,
+    compress,
+    deltas,
+    serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'vitepress'),
+  }
 }

@@ -11,7 +11,9 @@ import { preencode } from '@preencode/vitepress'
 const PAGE = `<!doctype html><title>guide</title>${'<p>Rendered by VitePress, then compressed once.</p>'.repeat(40)}`
 
 const cleanups: (() => Promise<void>)[] = []
-afterEach(async () => { for (const clean of cleanups.splice(0)) await clean() })
+afterEach(async () => {
+  for (const clean of cleanups.splice(0)) await clean()
+})
 
 describe('@preencode/vitepress', () => {
   it('compresses outDir and reports through the site logger', async () => {
@@ -21,7 +23,13 @@ describe('@preencode/vitepress', () => {
     await mkdir(join(outDir, 'guide'), { recursive: true })
     await writeFile(join(outDir, 'guide', 'deploy.html'), PAGE)
     const info: string[] = []
-    const logger = { info: (message: string) => { info.push(message) }, warn: () => {}, error: () => {} }
+    const logger = {
+      info: (message: string) => {
+        info.push(message)
+      },
+      warn: () => {},
+      error: () => {},
+    }
     await preencode({ cache: false })({ outDir, logger } as unknown as SiteConfig)
     expect(gunzipSync(await readFile(join(outDir, 'guide', 'deploy.html.gz'))).toString()).toBe(PAGE)
     expect(info.join('\n')).toMatch(/preencode: 1 of 1 files -> 3 variants/)

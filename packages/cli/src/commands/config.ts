@@ -12,14 +12,20 @@ function serverArgs(): ArgsDef {
   const args: ArgsDef = {}
   const owners = new Map<string, string[]>()
   for (const [server, entry] of entries) {
-    for (const flag of [...Object.keys(entry.flags), ...entry.companions.map((c) => c.flag)]) owners.set(flag, [...(owners.get(flag) ?? []), server])
+    for (const flag of [...Object.keys(entry.flags), ...entry.companions.map((c) => c.flag)])
+      owners.set(flag, [...(owners.get(flag) ?? []), server])
   }
   for (const [server, entry] of entries) {
     for (const [flag, def] of Object.entries(entry.flags)) {
       const servers = owners.get(flag)!
-      args[flag] ??= { type: 'string', description: `${servers.length === 1 ? `${server}: ` : ''}${def.description}`, ...(def.valueHint ? { valueHint: def.valueHint } : {}) }
+      args[flag] ??= {
+        type: 'string',
+        description: `${servers.length === 1 ? `${server}: ` : ''}${def.description}`,
+        ...(def.valueHint ? { valueHint: def.valueHint } : {}),
+      }
     }
-    for (const companion of entry.companions) args[companion.flag] = { type: 'string', description: `${server}: ${companion.description}`, valueHint: 'file' }
+    for (const companion of entry.companions)
+      args[companion.flag] = { type: 'string', description: `${server}: ${companion.description}`, valueHint: 'file' }
   }
   return args
 }
@@ -39,7 +45,10 @@ const camel = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string)
  * cache values), so it is generated once and committed.
  */
 export const configCommand = defineCommand({
-  meta: { name: 'config', description: 'Generate the Apache, nginx, Caddy or CloudFront config that serves the variants' },
+  meta: {
+    name: 'config',
+    description: 'Generate the Apache, nginx, Caddy or CloudFront config that serves the variants',
+  },
   args,
   async run({ args: parsed, rawArgs }) {
     assertKnownFlags(rawArgs, args)
@@ -51,7 +60,9 @@ export const configCommand = defineCommand({
     for (const flag of Object.keys(args)) {
       if (flag === 'server' || flag === 'dir' || flag === 'out' || value(flag) === undefined) continue
       if (!(flag in entry.flags) && !entry.companions.some((c) => c.flag === flag)) {
-        const owners = entries.filter(([, e]) => flag in e.flags || e.companions.some((c) => c.flag === flag)).map(([name]) => name)
+        const owners = entries
+          .filter(([, e]) => flag in e.flags || e.companions.some((c) => c.flag === flag))
+          .map(([name]) => name)
         throw userError('cli', `--${flag} applies to ${owners.join(', ')} only.`)
       }
     }
@@ -63,7 +74,8 @@ export const configCommand = defineCommand({
       const text = value(flag)
       if (text !== undefined) options[def.option] = def.parse ? def.parse(text) : text
     }
-    if (entry.takesRoot && options.root === undefined && (server !== 'apache' || options.form === 'vhost')) options.root = dir
+    if (entry.takesRoot && options.root === undefined && (server !== 'apache' || options.form === 'vhost'))
+      options.root = dir
     entry.resolveOptions(options)
     const text = entry.generate(manifest, options)
     await emit(text, parsed.out)

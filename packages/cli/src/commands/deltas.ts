@@ -19,15 +19,26 @@ export const deltaArgs = {
   deltas: {
     type: 'boolean',
     default: true,
-    description: 'Delta updates (RFC 9842): announce hashed assets as dictionaries and write .dcb/.dcz against their previous versions',
+    description:
+      'Delta updates (RFC 9842): announce hashed assets as dictionaries and write .dcb/.dcz against their previous versions',
     negativeDescription: 'No Use-As-Dictionary, no deltas',
   },
-  previous: { type: 'string', description: "Folder holding the deployed site, to make deltas against its versions (default: the cache's build history)", valueHint: 'dir' },
-  'delta-versions': { type: 'string', description: 'Deltas against at most this many previous versions of each file (default 3)', valueHint: 'n' },
+  previous: {
+    type: 'string',
+    description:
+      "Folder holding the deployed site, to make deltas against its versions (default: the cache's build history)",
+    valueHint: 'dir',
+  },
+  'delta-versions': {
+    type: 'string',
+    description: 'Deltas against at most this many previous versions of each file (default 3)',
+    valueHint: 'n',
+  },
   'delta-encodings': { type: 'string', description: 'Comma-separated: dcb,dcz (default both)', valueHint: 'list' },
   pages: {
     type: 'boolean',
-    description: 'Shared page dictionary: build preencode-dictionary.txt from the HTML pages, link it from each page, write page deltas against it (off by default: it edits the pages)',
+    description:
+      'Shared page dictionary: build preencode-dictionary.txt from the HTML pages, link it from each page, write page deltas against it (off by default: it edits the pages)',
   },
 } as const
 
@@ -45,22 +56,32 @@ export function resolveDeltaFlags(flags: DeltaFlags, rawArgs: readonly string[])
   const asked = rawArgs.some((arg) => /^--(?:deltas|previous|delta-versions|delta-encodings|pages)(?:=|$)/.test(arg))
   if (!supportsDictionaryCompression()) {
     if (!asked) return undefined
-    throw userError('cli', `--deltas needs Node >= 24.15 (brotli with a dictionary); this is Node ${process.versions.node}. Upgrade Node or pass --no-deltas.`)
+    throw userError(
+      'cli',
+      `--deltas needs Node >= 24.15 (brotli with a dictionary); this is Node ${process.versions.node}. Upgrade Node or pass --no-deltas.`,
+    )
   }
   const options: DeltaOptions = {}
   if (flags.previous !== undefined) options.previous = flags.previous
   const versions = parseInteger(flags['delta-versions'], 'delta-versions')
-  if (versions !== undefined && (versions < 1 || versions > 20)) throw userError('cli', `--delta-versions is ${versions}; it must be a whole number from 1 to 20.`)
+  if (versions !== undefined && (versions < 1 || versions > 20))
+    throw userError('cli', `--delta-versions is ${versions}; it must be a whole number from 1 to 20.`)
   if (versions !== undefined) options.versions = versions
   const encodings = parseList(flags['delta-encodings'], 'delta-encodings')
-  if (encodings?.some((e) => e !== 'dcb' && e !== 'dcz')) throw userError('cli', `--delta-encodings is \`${flags['delta-encodings']}\`; it accepts dcb, dcz or both.`)
+  if (encodings?.some((e) => e !== 'dcb' && e !== 'dcz'))
+    throw userError('cli', `--delta-encodings is \`${flags['delta-encodings']}\`; it accepts dcb, dcz or both.`)
   if (encodings) options.encodings = encodings as DeltaOptions['encodings']
   if (flags.pages === true) options.pages = true
   return resolveDeltaOptions(options, process.cwd(), 'deltas')
 }
 
 /** Writes the deltas of a compressed folder and renders their report. */
-export async function runDeltas(dir: string, manifest: Manifest, compress: ResolvedCompressOptions, resolved: ResolvedDeltaOptions): Promise<{ report: DeltaReport; text: string }> {
+export async function runDeltas(
+  dir: string,
+  manifest: Manifest,
+  compress: ResolvedCompressOptions,
+  resolved: ResolvedDeltaOptions,
+): Promise<{ report: DeltaReport; text: string }> {
   const { report } = await writeDeltas(dir, manifest, resolved, {
     cacheDir: compress.cacheDir,
     cacheMaxBytes: compress.cacheMaxBytes,

@@ -7,16 +7,32 @@ import { loadConfig, validateDeployConfig, type DeployConfig } from '../config-f
 import { formatBytes, formatPlan, formatSummary } from '../render.js'
 
 const args = {
-  dir: { type: 'positional', description: 'The built site (holding .preencode-manifest.json); default: deploy.dir of the config file, else dist', required: false },
-  to: { type: 'string', description: 'Target: ./path, user@host:path, rsync://host[:port]/module/path or s3://bucket/prefix', valueHint: 'target' },
+  dir: {
+    type: 'positional',
+    description: 'The built site (holding .preencode-manifest.json); default: deploy.dir of the config file, else dist',
+    required: false,
+  },
+  to: {
+    type: 'string',
+    description: 'Target: ./path, user@host:path, rsync://host[:port]/module/path or s3://bucket/prefix',
+    valueHint: 'target',
+  },
   'dry-run': { type: 'boolean', description: 'Print the plan (upload, skip, delete) and change nothing' },
   json: { type: 'boolean', description: 'Print the summary (and the plan) as JSON' },
   concurrency: { type: 'string', description: 'Uploads in flight at most (default 8)', valueHint: 'n' },
   delete: { type: 'boolean', description: 'Delete objects the site no longer has, after every upload succeeded' },
-  keep: { type: 'string', description: 'With --delete: keep files of the last N deploys (grace period); with --release: releases kept (default 5)', valueHint: 'n' },
+  keep: {
+    type: 'string',
+    description:
+      'With --delete: keep files of the last N deploys (grace period); with --release: releases kept (default 5)',
+    valueHint: 'n',
+  },
   endpoint: { type: 'string', description: 'S3 endpoint for MinIO, R2… (path-style addressing)', valueHint: 'url' },
   region: { type: 'string', description: 'S3 region (default AWS_REGION, else us-east-1)', valueHint: 'region' },
-  release: { type: 'boolean', description: 'rsync/local: upload into releases/<id>, then switch the current symlink atomically' },
+  release: {
+    type: 'boolean',
+    description: 'rsync/local: upload into releases/<id>, then switch the current symlink atomically',
+  },
 } as const
 
 /**
@@ -53,7 +69,9 @@ export const deployCommand = defineCommand({
         if (event.type === 'warning') process.stderr.write(`warning: ${event.message}\n`)
         // DEBUG=preencode:* (or preencode:deploy) shows retries on stderr; they are otherwise silent.
         if (event.type === 'retry' && /(^|,)\s*preencode:(\*|deploy)/.test(process.env.DEBUG ?? '')) {
-          process.stderr.write(`preencode:deploy retry ${event.attempt} of ${event.what} in ${event.delayMs} ms (${event.error})\n`)
+          process.stderr.write(
+            `preencode:deploy retry ${event.attempt} of ${event.what} in ${event.delayMs} ms (${event.error})\n`,
+          )
         }
         if (!json) progress.update(event)
       },
@@ -63,7 +81,9 @@ export const deployCommand = defineCommand({
       printJson({
         summary,
         plan: {
-          uploads: plan.phases.flatMap((p) => p.uploads.map((u) => ({ key: u.key, phase: p.phase, reason: u.reason, size: u.size }))),
+          uploads: plan.phases.flatMap((p) =>
+            p.uploads.map((u) => ({ key: u.key, phase: p.phase, reason: u.reason, size: u.size })),
+          ),
           skipped: plan.skipped.map((s) => s.key),
           deletions: plan.deletions,
           kept: plan.kept,
@@ -104,7 +124,9 @@ function merge(file: DeployConfig, parsed: ParsedDeployArgs): DeployConfig {
     concurrency,
     ...(keep === undefined ? {} : settings.release ? { keepReleases: keep } : { keep: { deploys: keep } }),
   }
-  checkDeployLimits(fromFlags, (option) => (option === 'concurrency' ? '--concurrency' : `--keep (${option === 'keepReleases' ? 'releases' : 'deploys'} kept)`))
+  checkDeployLimits(fromFlags, (option) =>
+    option === 'concurrency' ? '--concurrency' : `--keep (${option === 'keepReleases' ? 'releases' : 'deploys'} kept)`,
+  )
   if (concurrency !== undefined) settings.concurrency = concurrency
   if (fromFlags.keepReleases !== undefined) settings.keepReleases = fromFlags.keepReleases
   if (fromFlags.keep !== undefined) settings.keep = { ...settings.keep, ...fromFlags.keep }
@@ -112,7 +134,10 @@ function merge(file: DeployConfig, parsed: ParsedDeployArgs): DeployConfig {
 }
 
 /** One updating line on a terminal; nothing at all in CI, pipes or files. */
-function createDeployProgress(stream: OutputStream & { columns?: number }): { update: (event: DeployEvent) => void; done: () => void } {
+function createDeployProgress(stream: OutputStream & { columns?: number }): {
+  update: (event: DeployEvent) => void
+  done: () => void
+} {
   const live = stream.isTTY === true && !process.env.CI
   let total = 0
   let done = 0

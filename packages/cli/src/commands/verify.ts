@@ -8,7 +8,11 @@ import { formatVerifyReport } from '../render.js'
 
 const args = {
   url: { type: 'positional', description: 'Where the site is served, e.g. https://example.com/', required: true },
-  dir: { type: 'positional', description: 'The local build it should match (holding .preencode-manifest.json)', required: true },
+  dir: {
+    type: 'positional',
+    description: 'The local build it should match (holding .preencode-manifest.json)',
+    required: true,
+  },
   limit: { type: 'string', description: 'Check at most N files (HTML first, then a spread sample)', valueHint: 'n' },
   concurrency: { type: 'string', description: 'Requests in flight at most (default 8)', valueHint: 'n' },
   json: { type: 'boolean', description: 'Print every check as JSON' },
@@ -28,7 +32,8 @@ export const verifyCommand = defineCommand({
     const limit = parseInteger(parsed.limit, 'limit')
     if (limit !== undefined && limit < 1) throw userError('cli', `--limit must be at least 1; got ${limit}.`)
     const concurrency = parseInteger(parsed.concurrency, 'concurrency')
-    if (concurrency !== undefined && concurrency < 1) throw userError('cli', `--concurrency must be at least 1; got ${concurrency}.`)
+    if (concurrency !== undefined && concurrency < 1)
+      throw userError('cli', `--concurrency must be at least 1; got ${concurrency}.`)
     await assertReachable(parsed.url)
     // Brought up to date with the disk first, so the checks compare against the files as they are.
     const { manifest } = await reconcileManifest(root, { logger: createLogger({ quiet: parsed.json === true }) })
@@ -36,7 +41,11 @@ export const verifyCommand = defineCommand({
     if (parsed.json === true) printJson(result)
     else process.stdout.write(`${formatVerifyReport(result)}\n`)
     if (result.failures.length > 0) {
-      throw userError('verify', `${result.failures.length} of ${result.checks.length} checks failed against ${parsed.url}.`, { code: 'VERIFY_FAILED' })
+      throw userError(
+        'verify',
+        `${result.failures.length} of ${result.checks.length} checks failed against ${parsed.url}.`,
+        { code: 'VERIFY_FAILED' },
+      )
     }
   },
 })

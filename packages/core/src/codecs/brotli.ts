@@ -37,7 +37,8 @@ export function brotliModeOf(path: string | undefined): BrotliMode {
   if (path === undefined) return 'generic'
   const type = mediaTypeOf(path)
   if (type.startsWith('font/') || type === 'application/vnd.ms-fontobject') return 'font'
-  if (type.startsWith('text/') || type.endsWith('json') || type.endsWith('xml') || type.includes('javascript')) return 'text'
+  if (type.startsWith('text/') || type.endsWith('json') || type.endsWith('xml') || type.includes('javascript'))
+    return 'text'
   return 'generic'
 }
 
@@ -49,7 +50,12 @@ export const brotli = {
   extension: '.br',
   levels: [0, 11],
   defaultLevel: 11,
-  params: (file, level) => ({ quality: level, lgwin: brotliWindowBits(file.size), mode: brotliModeOf(file.path), sizeHint: file.size }),
+  params: (file, level) => ({
+    quality: level,
+    lgwin: brotliWindowBits(file.size),
+    mode: brotliModeOf(file.path),
+    sizeHint: file.size,
+  }),
   encode: (data, params) =>
     brotliAsync(data, {
       params: {

@@ -6,7 +6,11 @@ import type { DictionaryCodec } from './dictionary-codec.js'
 
 /** Node 24.15 added `dictionary` to the brotli options; @types/node does not list it yet. */
 type BrotliDictionaryOptions = BrotliOptions & { dictionary?: ArrayBufferView }
-type BrotliCall = (buf: Uint8Array, options: BrotliOptions, callback: (error: Error | null, result: Buffer) => void) => void
+type BrotliCall = (
+  buf: Uint8Array,
+  options: BrotliOptions,
+  callback: (error: Error | null, result: Buffer) => void,
+) => void
 
 const brotliAsync = promisify<Uint8Array, BrotliDictionaryOptions, Buffer>(brotliCompress as BrotliCall)
 const unbrotliAsync = promisify<Uint8Array, BrotliDictionaryOptions, Buffer>(brotliDecompress as BrotliCall)
@@ -17,7 +21,12 @@ const MODES: Readonly<Record<BrotliMode, number>> = {
   generic: constants.BROTLI_MODE_GENERIC,
 }
 
-export type DcbParams = { readonly quality: number; readonly lgwin: number; readonly mode: BrotliMode; readonly sizeHint: number }
+export type DcbParams = {
+  readonly quality: number
+  readonly lgwin: number
+  readonly mode: BrotliMode
+  readonly sizeHint: number
+}
 
 /**
  * Dictionary-Compressed Brotli (RFC 9842 §4.1): brotli with the dictionary as a raw prefix. The
@@ -29,7 +38,12 @@ export const dcb = {
   extension: '.dcb',
   levelOf: 'brotli',
   magic: Uint8Array.of(0xff, 0x44, 0x43, 0x42),
-  params: (file, level, dictionarySize) => ({ quality: level, lgwin: fittedWindowLog(dictionarySize + file.size, 10, 24), mode: brotliModeOf(file.path), sizeHint: file.size }),
+  params: (file, level, dictionarySize) => ({
+    quality: level,
+    lgwin: fittedWindowLog(dictionarySize + file.size, 10, 24),
+    mode: brotliModeOf(file.path),
+    sizeHint: file.size,
+  }),
   accepts: (dictionary) => dictionary.byteLength > 0,
   encode: (data, params, dictionary) =>
     brotliAsync(data, {

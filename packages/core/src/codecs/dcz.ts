@@ -33,9 +33,15 @@ export const dcz = {
   levelOf: 'zstd',
   // A skippable frame: magic 0x184D2A5E and frame size 32, little-endian.
   magic: Uint8Array.of(0x5e, 0x2a, 0x4d, 0x18, 0x20, 0x00, 0x00, 0x00),
-  params: (file, level, dictionarySize) => ({ level, windowLog: fittedWindowLog(dictionarySize + file.size, 10, maxWindowLog(dictionarySize)), pledgedSrcSize: file.size }),
+  params: (file, level, dictionarySize) => ({
+    level,
+    windowLog: fittedWindowLog(dictionarySize + file.size, 10, maxWindowLog(dictionarySize)),
+    pledgedSrcSize: file.size,
+  }),
   accepts: (dictionary) =>
-    dictionary.byteLength > 0 && (dictionary.byteLength < 4 || Buffer.from(dictionary.buffer, dictionary.byteOffset, 4).readUInt32LE(0) !== ZSTD_TRAINED_DICTIONARY_MAGIC),
+    dictionary.byteLength > 0 &&
+    (dictionary.byteLength < 4 ||
+      Buffer.from(dictionary.buffer, dictionary.byteOffset, 4).readUInt32LE(0) !== ZSTD_TRAINED_DICTIONARY_MAGIC),
   encode: (data, params, dictionary) =>
     zstdAsync(data, {
       dictionary,
@@ -46,5 +52,9 @@ export const dcz = {
       },
       pledgedSrcSize: params.pledgedSrcSize,
     }),
-  decode: (stream, dictionary) => unzstdAsync(stream, { dictionary, params: { [constants.ZSTD_d_windowLogMax]: maxWindowLog(dictionary.byteLength) } }),
+  decode: (stream, dictionary) =>
+    unzstdAsync(stream, {
+      dictionary,
+      params: { [constants.ZSTD_d_windowLogMax]: maxWindowLog(dictionary.byteLength) },
+    }),
 } as const satisfies DictionaryCodec<DczParams>

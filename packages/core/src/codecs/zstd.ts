@@ -39,7 +39,12 @@ export const zstd = {
   // Measured: pledgedSrcSize takes zstd 19 over 88 bundle files from 8.8 s to 1.7 s. The size
   // it pledges is not written into the frame: 1-8 bytes per file that no browser needs (they
   // decode streaming, the window caps the memory).
-  params: (file, level) => ({ level, windowLog: zstdWindowLog(file.size), pledgedSrcSize: file.size, contentSize: false }),
+  params: (file, level) => ({
+    level,
+    windowLog: zstdWindowLog(file.size),
+    pledgedSrcSize: file.size,
+    contentSize: false,
+  }),
   encode: (data, params) =>
     zstdAsync(data, {
       params: {

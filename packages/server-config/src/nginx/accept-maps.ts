@@ -26,9 +26,16 @@ export function plainAcceptLists(): { key: string; br: boolean; zstd: boolean; g
     for (const token of PLAIN_TOKENS) if (!list.includes(token)) grow([...list, token])
   }
   grow([])
-  return lists.flatMap((list) => [', ', ','].filter((_, i) => i === 0 || list.length > 1).map((sep) => ({
-    key: list.join(sep), br: list.includes('br'), zstd: list.includes('zstd'), gzip: list.includes('gzip'),
-  })))
+  return lists.flatMap((list) =>
+    [', ', ',']
+      .filter((_, i) => i === 0 || list.length > 1)
+      .map((sep) => ({
+        key: list.join(sep),
+        br: list.includes('br'),
+        zstd: list.includes('zstd'),
+        gzip: list.includes('gzip'),
+      })),
+  )
 }
 
 /** `$P_ae`: `<ok_b><ok_z><ok_g>`, plus `:<ae_br>:<plain gzip>` for the modules flavour. */

@@ -47,34 +47,53 @@ function stage(n: NginxNames, name: string, body: string[]): string[] {
   return [`location ~ ${q(n.stagePattern(name))} {`, ...indent(['internal;', ...body]), '}']
 }
 
-export function compressibleLocation(n: NginxNames, policy: ServingPolicy, root: string, flavour: FlavourEntry): string[] {
+export function compressibleLocation(
+  n: NginxNames,
+  policy: ServingPolicy,
+  root: string,
+  flavour: FlavourEntry,
+): string[] {
   const url = n.v('url')
   const stages: string[] = []
   for (let i = 1; i <= 3; i++) {
     if (i > policy.codings.length) break
-    stages.push(...stage(n, String(i), [
-      ...flavour.stageOff,
-      `alias ${q(`${root}${url}${n.v(`s${i}`)}`)};`,
-      `error_page 404 = ${n.stage('')}${n.v(`n${i}`)}${url};`,
-      ...headers(n, n.v(`ce${i}`)),
-    ]))
+    stages.push(
+      ...stage(n, String(i), [
+        ...flavour.stageOff,
+        `alias ${q(`${root}${url}${n.v(`s${i}`)}`)};`,
+        `error_page 404 = ${n.stage('')}${n.v(`n${i}`)}${url};`,
+        ...headers(n, n.v(`ce${i}`)),
+      ]),
+    )
   }
-  stages.push(...stage(n, 'o', [
-    ...flavour.stageOff,
-    `alias ${q(`${root}${url}`)};`,
-    `error_page 404 = ${n.stage('d')}${url};`,
-    ...headers(n, undefined),
-  ]))
-  stages.push(...stage(n, 'd', policy.keepOriginals
-    ? ['recursive_error_pages off;', 'return 404;']
-    : [
-        '# keepOriginals: false — the original is not on disk: the gzip variant, decoded for clients without gzip.',
-        'recursive_error_pages off;',
-        ...flavour.stageOff.filter((l) => !l.startsWith('gzip_static')),
-        'gzip_static always;', 'gunzip on;', 'gzip_vary off;', 'gzip_proxied any;', 'gzip_http_version 1.0;',
-        `alias ${q(`${root}${url}`)};`,
-        ...headers(n, undefined),
-      ]))
+  stages.push(
+    ...stage(n, 'o', [
+      ...flavour.stageOff,
+      `alias ${q(`${root}${url}`)};`,
+      `error_page 404 = ${n.stage('d')}${url};`,
+      ...headers(n, undefined),
+    ]),
+  )
+  stages.push(
+    ...stage(
+      n,
+      'd',
+      policy.keepOriginals
+        ? ['recursive_error_pages off;', 'return 404;']
+        : [
+            '# keepOriginals: false — the original is not on disk: the gzip variant, decoded for clients without gzip.',
+            'recursive_error_pages off;',
+            ...flavour.stageOff.filter((l) => !l.startsWith('gzip_static')),
+            'gzip_static always;',
+            'gunzip on;',
+            'gzip_vary off;',
+            'gzip_proxied any;',
+            'gzip_http_version 1.0;',
+            `alias ${q(`${root}${url}`)};`,
+            ...headers(n, undefined),
+          ],
+    ),
+  )
   const pattern = `\\.(?:${policy.extensions.join('|')})$`
   return [
     `# Every compressible type: its own Content-Type on the sidecars; ${policy.codings.join(', ')} in that order of preference.`,
@@ -87,7 +106,7 @@ export function compressibleLocation(n: NginxNames, policy: ServingPolicy, root:
       'log_not_found off;',
       `set ${url} $uri;`,
       `set ${n.v('mk')} "";`,
-      '# This file\'s sizes disagree with the fixed order (a u+x mark): stage 1 in its own order.',
+      "# This file's sizes disagree with the fixed order (a u+x mark): stage 1 in its own order.",
       `error_page 418 = ${n.stage('1')}${url};`,
       `if (-x ${n.v('mcheck')}) { set ${n.v('mk')} x; return 418; }`,
       ...flavour.entry,
@@ -97,4 +116,3 @@ export function compressibleLocation(n: NginxNames, policy: ServingPolicy, root:
     '}',
   ]
 }
-

@@ -17,4 +17,3 @@ export function stockEntry(n: NginxNames, _policy: ServingPolicy, root: string):
     stageOff: [],
   }
 }
-

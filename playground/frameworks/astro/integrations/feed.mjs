@@ -7,8 +7,14 @@ export default function feed() {
     name: 'fixture-feed',
     hooks: {
       'astro:build:done': async ({ dir, pages }) => {
-        const items = pages.map(({ pathname }) => `  <item><title>/${pathname}</title><link>https://example.com/${pathname}</link><description>A page of the preencode Astro fixture, written by Astro and compressed after every integration ran, because preencode() is listed after the integration that writes this feed in astro:build:done.</description></item>`)
-        await writeFile(new URL('feed.xml', dir), `<?xml version="1.0" encoding="utf-8"?>\n<rss version="2.0"><channel><title>preencode Astro fixture</title>\n${items.join('\n')}\n</channel></rss>\n`)
+        const items = pages.map(
+          ({ pathname }) =>
+            `  <item><title>/${pathname}</title><link>https://example.com/${pathname}</link><description>A page of the preencode Astro fixture, written by Astro and compressed after every integration ran, because preencode() is listed after the integration that writes this feed in astro:build:done.</description></item>`,
+        )
+        await writeFile(
+          new URL('feed.xml', dir),
+          `<?xml version="1.0" encoding="utf-8"?>\n<rss version="2.0"><channel><title>preencode Astro fixture</title>\n${items.join('\n')}\n</channel></rss>\n`,
+        )
       },
     },
   }

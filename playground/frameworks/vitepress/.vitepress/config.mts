@@ -8,7 +8,15 @@ export default defineConfig({
   sitemap: { hostname: 'https://example.com' },
   themeConfig: {
     nav: [{ text: 'Guide', link: '/guide/' }],
-    sidebar: [{ text: 'Guide', items: [{ text: 'Intro', link: '/guide/' }, { text: 'Deploy', link: '/guide/deploy' }] }],
+    sidebar: [
+      {
+        text: 'Guide',
+        items: [
+          { text: 'Intro', link: '/guide/' },
+          { text: 'Deploy', link: '/guide/deploy' },
+        ],
+      },
+    ],
   },
   // After every page is rendered and the sitemap written: the final output.
   buildEnd: preencode({ serverConfigs: [{ server: 'apache', path: '.vitepress/dist/.htaccess' }] }),

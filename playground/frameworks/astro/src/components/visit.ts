@@ -6,7 +6,20 @@ const NOTES: Record<string, string> = {
   '/blog/second/': 'The second post is generated the same way; its HTML gets gzip, brotli and zstd variants.',
 }
 
-const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliett', 'kilo', 'lima']
+const WORDS = [
+  'alpha',
+  'bravo',
+  'charlie',
+  'delta',
+  'echo',
+  'foxtrot',
+  'golf',
+  'hotel',
+  'india',
+  'juliett',
+  'kilo',
+  'lima',
+]
 
 export function describeVisit(path: string): string {
   const note = NOTES[path] ?? `No note for ${path}; the fixture has ${Object.keys(NOTES).length} pages.`
