@@ -84,7 +84,7 @@ export {
 export { defaultCacheDir, userCacheDir } from './cache-dir.js'
 export { scanDirectory, TEMP_FILE_PATTERN, type ScanOptions, type ScanResult } from './scan.js'
 export { writeFileAtomically } from './write.js'
-export { DEFAULT_MAX_OPEN_FILES, openFileStats, withOpenFiles } from './open-files.js'
+export { DEFAULT_MAX_OPEN_FILES, openFileStats, sha256File, withOpenFiles } from './open-files.js'
 export { walkDirectory, type SkippedEntry, type WalkResult } from './walk.js'
 export { checkSidecarOwnership, type OwnershipResult, type SidecarClash } from './ownership.js'
 

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+
 /**
  * One process-wide bound on the file handles preencode holds at once. The pool bounds bytes in
  * flight, not handles: a site of many small files admits thousands of files at once, each
@@ -88,4 +91,28 @@ export function withOpenFiles<T>(count: number, task: () => Promise<T>): Promise
 /** The most handles held at once so far in this process, and the limit (for tests and reports). */
 export function openFileStats(): { peak: number; max: number } {
   return { peak: limit.peakHeld, max: limit.max }
+}
+
+/**
+ * The sha256 (hex) of a file, streamed under the handle limit. Settles on 'close', once the
+ * handle is released, so the limit counts it until then.
+ */
+export function sha256File(path: string): Promise<string> {
+  return withOpenFiles(
+    1,
+    () =>
+      new Promise<string>((done, reject) => {
+        const hash = createHash('sha256')
+        let digest: string | undefined
+        createReadStream(path)
+          .on('data', (chunk) => hash.update(chunk))
+          .on('error', reject)
+          .on('end', () => {
+            digest = hash.digest('hex')
+          })
+          .on('close', () => {
+            if (digest !== undefined) done(digest)
+          })
+      }),
+  )
 }

@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto'
-import { createReadStream } from 'node:fs'
 import { realpath, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { compressDirectory, type CompressLogger, type CompressRun } from './compress-directory.js'
 import { CODECS } from './formats.js'
 import { readManifest, type Manifest, type ManifestFile } from './manifest.js'
 import { optionsFromManifest } from './manifest-settings.js'
-import { withOpenFiles } from './open-files.js'
+import { sha256File } from './open-files.js'
 import { scanDirectory } from './scan.js'
 
 /** How the disk differs from a manifest; every list holds POSIX paths of originals. */
@@ -117,25 +115,5 @@ async function compareFile(
   if (!info) return 'changed'
   if (info.size !== file.size) return 'changed'
   if (Math.abs(info.mtimeMs - file.mtimeMs) < 1) return undefined
-  return (await sha256OfFile(path)) === file.sha256 ? undefined : 'changed'
-}
-
-function sha256OfFile(path: string): Promise<string> {
-  return withOpenFiles(
-    1,
-    () =>
-      new Promise<string>((done, reject) => {
-        const hash = createHash('sha256')
-        let digest: string | undefined
-        createReadStream(path)
-          .on('data', (chunk) => hash.update(chunk))
-          .on('error', reject)
-          .on('end', () => {
-            digest = hash.digest('hex')
-          })
-          .on('close', () => {
-            if (digest !== undefined) done(digest)
-          })
-      }),
-  )
+  return (await sha256File(path)) === file.sha256 ? undefined : 'changed'
 }

@@ -1,8 +1,7 @@
 // The local-directory target: a folder another process serves (nginx root, a mounted volume).
 // Each file is copied to a temporary name in its final directory, given the original's mtime,
 // then renamed over the old one, so a reader sees the old bytes or the new, never a mix.
-import { createHash, randomBytes } from 'node:crypto'
-import { createReadStream } from 'node:fs'
+import { randomBytes } from 'node:crypto'
 import {
   copyFile,
   mkdir,
@@ -17,7 +16,7 @@ import {
   writeFile,
 } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import { userError, withOpenFiles } from '@preencode/core'
+import { sha256File, userError, withOpenFiles } from '@preencode/core'
 import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from './plan.js'
 import { runPool } from '@preencode/core'
 import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState } from './state.js'
@@ -159,27 +158,6 @@ export async function listFiles(root: string): Promise<Map<string, number>> {
     files.set(relative(root, path).split(sep).join('/'), (await stat(path)).size)
   }
   return files
-}
-
-export function sha256File(path: string): Promise<string> {
-  // Settles on 'close', once the handle is released, so the limit counts it until then.
-  return withOpenFiles(
-    1,
-    () =>
-      new Promise((done, reject) => {
-        const hash = createHash('sha256')
-        let digest: string | undefined
-        createReadStream(path)
-          .on('data', (chunk) => hash.update(chunk))
-          .on('error', reject)
-          .on('end', () => {
-            digest = hash.digest('hex')
-          })
-          .on('close', () => {
-            if (digest !== undefined) done(digest)
-          })
-      }),
-  )
 }
 
 async function removeEmptyParents(root: string, dir: string): Promise<void> {
