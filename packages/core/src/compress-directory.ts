@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module'
 import { realpath, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -7,9 +6,9 @@ import type { CompressionCache } from './cache.js'
 import { createDebug } from './debug.js'
 import { userError } from './errors.js'
 import { runFileJob, skipReason, statFileJob, type FileJob, type FileJobContext, type FileOutcome } from './file-job.js'
-import { CODECS, type Format } from './formats.js'
+import { CODECS } from './formats.js'
 import type { ProgressBytes } from './progress.js'
-import { MANIFEST_FILENAME, MANIFEST_VERSION, type Manifest } from './manifest.js'
+import { MANIFEST_FILENAME, type Manifest } from './manifest.js'
 import {
   isResolvedCompressOptions,
   resolveCompressOptions,
@@ -20,11 +19,10 @@ import { WorkPool } from './pool.js'
 import { openRunCache } from './run-cache.js'
 import { assertDirectory, readPreviousManifest } from './run-inputs.js'
 import { shardJobs, type Shard } from './shard.js'
-import { buildReport, type CompressReport, type ReportCounters, type SkipReason } from './report.js'
-import { recordSettings } from './manifest-settings.js'
+import { buildReport, type CompressReport } from './report.js'
 import { checkSidecarOwnership } from './ownership.js'
+import { counters, debugCriticalPath, manifestOf, warnSkipped } from './run-summary.js'
 import { scanDirectory } from './scan.js'
-import type { SkippedEntry } from './walk.js'
 import {
   assertWritableDirectory,
   cleanTempFiles,
@@ -65,9 +63,6 @@ export interface CompressResult {
   manifest: Manifest
   report: CompressReport
 }
-
-const { version } = createRequire(import.meta.url)('../package.json') as { version: string }
-export const GENERATOR = `preencode@${version}`
 
 const SILENT: CompressLogger = { info() {}, warn() {} }
 const debug = createDebug('preencode:run')
@@ -290,86 +285,6 @@ async function compressWithCache(
   )
   if (options.budgets.length > 0) report.budgets = checkBudgets(manifest, options.budgets)
   return { manifest, report }
-}
-
-function manifestOf(options: ResolvedCompressOptions, outcomes: FileOutcome[]): Manifest {
-  return {
-    version: MANIFEST_VERSION,
-    generator: GENERATOR,
-    formats: [...options.formats],
-    files: outcomes.map((o) => o.entry).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
-    settings: recordSettings(options),
-  }
-}
-
-function counters(
-  root: string,
-  options: ResolvedCompressOptions,
-  started: number,
-  outcomes: FileOutcome[],
-  pool: WorkPool,
-  cleanup: { pruned: number; stale: number; tempFiles: number; originalsRemoved: { files: number; bytes: number } },
-): ReportCounters {
-  const skipped: Record<SkipReason, number> = { excluded: 0, incompressible: 0, 'below-threshold': 0, 'no-saving': 0 }
-  const rejected: Partial<Record<Format, number>> = {}
-  for (const outcome of outcomes) {
-    if (outcome.skipped) skipped[outcome.skipped]++
-    for (const format of outcome.rejected) rejected[format] = (rejected[format] ?? 0) + 1
-  }
-  const sum = (pick: (o: FileOutcome) => number): number => outcomes.reduce((total, o) => total + pick(o), 0)
-  return {
-    dir: root,
-    formats: options.formats,
-    durationMs: performance.now() - started,
-    cacheEnabled: options.cacheDir !== false,
-    cacheHits: sum((o) => o.cacheHits),
-    cacheMisses: sum((o) => o.cacheMisses),
-    prunedEntries: cleanup.pruned,
-    variantsWritten: sum((o) => o.written),
-    variantsUnchanged: sum((o) => o.unchanged),
-    rejected,
-    skipped,
-    staleVariants: cleanup.stale,
-    tempFiles: cleanup.tempFiles,
-    originalsRemoved: cleanup.originalsRemoved,
-    peakBytesInFlight: pool.peaks.peakBytes,
-  }
-}
-
-/**
- * Where the time went (DEBUG=preencode:run): the floor of a cold run is the longer of the
- * longest single encode and all encode time spread over the slots; the ratio says how close the
- * schedule came to it.
- */
-function debugCriticalPath(outcomes: FileOutcome[], wallMs: number, slots: number): void {
-  const encodeMs = outcomes.reduce((total, o) => total + o.encodeMs, 0)
-  if (encodeMs === 0) {
-    debug('encode phase %d ms, nothing encoded (all cache hits or skipped)', Math.round(wallMs))
-    return
-  }
-  const longest = outcomes.reduce((a, o) => (o.longestEncodeMs > a.longestEncodeMs ? o : a))
-  const floorMs = Math.max(longest.longestEncodeMs, encodeMs / slots)
-  debug(
-    'encode phase %d ms; encoders busy %d ms over %d slots; longest single encode %d ms (%s); floor %d ms; phase / floor %s',
-    Math.round(wallMs),
-    Math.round(encodeMs),
-    slots,
-    Math.round(longest.longestEncodeMs),
-    longest.entry.path,
-    Math.round(floorMs),
-    (wallMs / floorMs).toFixed(2),
-  )
-}
-
-/** One warning for what the walk left out of the site: symlinks out of the root or dangling. */
-function warnSkipped(logger: CompressLogger, root: string, skipped: readonly SkippedEntry[]): void {
-  const outside = skipped.filter((s) => s.reason === 'symlink-outside' || s.reason === 'symlink-dangling')
-  if (outside.length === 0) return
-  const shown = outside.slice(0, 5).map((s) => (s.target ? `${s.path} -> ${s.target}` : `${s.path} (dangling)`))
-  logger.warn(
-    `skipped ${outside.length} symlink${outside.length === 1 ? '' : 's'} leading out of ${root} or nowhere: ${shown.join(', ')}${outside.length > 5 ? ', …' : ''}. ` +
-      'preencode never reads or writes through them; copy those files into the site if they belong to it.',
-  )
 }
 
 /** The error that started the abort, not the AbortErrors it caused in the other jobs. */

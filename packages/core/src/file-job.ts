@@ -1,23 +1,22 @@
 import { createHash } from 'node:crypto'
 import { chmod, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { performance } from 'node:perf_hooks'
-import { cacheKey, type CompressionCache } from './cache.js'
+import type { CompressionCache } from './cache.js'
 import { cacheClassOf } from './cache-policy.js'
-import { createDebug } from './debug.js'
-import { decodeBuffer, encodeWithParams, encoderParams, encoderSettings } from './encoders.js'
-import { PreencodeError, userError } from './errors.js'
-import { ALL_FORMATS, CODECS, type Format } from './formats.js'
+import { decodeBuffer } from './encoders.js'
+import { type PreencodeError, userError } from './errors.js'
+import { CODECS, type Format } from './formats.js'
 import type { ManifestFile, ManifestVariant } from './manifest.js'
 import { contentTypeOf, isCompressible } from './media-types.js'
 import type { ResolvedCompressOptions } from './options.js'
 import type { SlotTicket, WorkPool } from './pool.js'
 import type { SkipReason } from './report.js'
+import { encodeCost, encodeWithCache } from './encode-with-cache.js'
+import { variantsToWrite } from './variant-order.js'
 import { withOpenFiles } from './open-files.js'
 import { writeFileAtomically, writeVariantAtomically } from './write.js'
 
 /** Everything one file's job reads; shared by all jobs of a run. */
-const debugEncode = createDebug('preencode:encode')
 
 export interface FileJobContext {
   /** Absolute root directory. */
@@ -231,108 +230,10 @@ async function encodeCached(
   return bytes
 }
 
-/**
- * Cache first; on a miss, encode in a pool slot and store the result (even if not smaller: the
- * next run then skips the work too). `ticket` is the slot reserved for this encode, released on
- * a hit; without one the encode queues now.
- */
-export async function encodeWithCache(
-  ctx: FileJobContext,
-  format: Format,
-  data: Buffer,
-  sha256: string,
-  path: string,
-  ticket?: SlotTicket,
-): Promise<{ bytes: Buffer; hit: boolean; encodeMs: number }> {
-  const level = ctx.options.levels[format]
-  const params = encoderParams(format, { size: data.byteLength, path }, level)
-  const key = cacheKey({ contentSha256: sha256, format, settings: encoderSettings(format, params) })
-  // An entry from a shared cache was made on another machine: it must decode to these bytes.
-  const cached = await ctx.cache.get(key, async (payload) => (await decodeBuffer(format, payload)).equals(data))
-  if (cached) {
-    ticket?.release()
-    return { bytes: cached, hit: true, encodeMs: 0 }
-  }
-  const queued = performance.now()
-  let started = queued
-  const encode = (): Promise<Buffer> => {
-    ctx.signal.throwIfAborted()
-    started = performance.now()
-    return encodeWithParams(format, data, params)
-  }
-  const encoded = await (ticket
-    ? ticket.run(encode)
-    : ctx.pool.run(encode, encodeCost(format, level, data.byteLength))
-  ).catch((cause: unknown) => {
-    if (ctx.signal.aborted) throw cause
-    throw new PreencodeError('core', 'INTERNAL', `${format} failed on ${join(ctx.root, path)}`, { cause })
-  })
-  const ms = performance.now() - started
-  if (debugEncode.enabled)
-    debugEncode(
-      '%s %s %d B -> %d B: %d ms encoding after %d ms queued',
-      format,
-      path,
-      data.byteLength,
-      encoded.byteLength,
-      Math.round(ms),
-      Math.round(started - queued),
-    )
-  await ctx.cache.set(key, encoded)
-  return { bytes: encoded, hit: false, encodeMs: ms }
-}
-
 /** Whether a variant of `size` bytes for an original of `originalSize` bytes is worth writing. */
-/**
- * The variants to write, smallest first (ties in the servers' order of preference,
- * `ALL_FORMATS`: br, zstd, gzip), and which of them to mark executable (`u+x`).
- *
- * Every generated config tries the acceptable codings in that fixed order and serves the first
- * that exists; it does not know sizes. Where this file's sizes disagree with that order, a
- * mark says so, and the configs test it (`-x`, one stat, only for the clients it concerns):
- * the zstd variant when it is smaller than the br one (for clients that take both: zstd
- * first), the gzip variant when it is smaller than the zstd one (for clients that take both
- * but not br: gzip first). A br larger than the gzip (a few bytes, on tiny files) is still
- * preferred by the servers.
- */
-export function variantsToWrite<T extends { format: Format; bytes: Uint8Array }>(
-  worthWriting: readonly T[],
-): { kept: T[]; marked: Set<Format> } {
-  const kept = [...worthWriting].sort(
-    (a, b) => a.bytes.byteLength - b.bytes.byteLength || ALL_FORMATS.indexOf(a.format) - ALL_FORMATS.indexOf(b.format),
-  )
-  const size = (format: Format): number | undefined => kept.find((c) => c.format === format)?.bytes.byteLength
-  const smaller = (a: Format, b: Format): boolean =>
-    size(a) !== undefined && size(b) !== undefined && size(a)! < size(b)!
-  const marked = new Set<Format>()
-  if (smaller('zstd', 'brotli')) marked.add('zstd')
-  if (smaller('gzip', 'zstd')) marked.add('gzip')
-  return { kept, marked }
-}
-
 export function isWorthWriting(ctx: FileJobContext, size: number, originalSize: number): boolean {
   // Never a variant that is not strictly smaller, whatever minSaving says.
   return size < originalSize && 1 - size / originalSize >= ctx.options.minSaving
-}
-
-/**
- * Roughly how long one encode takes, in microseconds: the pool starts the longest first. Only
- * the order matters, so a per-byte rate per format and level band is enough. Measured here in
- * CPU time over the bench app (16 MB, 94 files): brotli 11 ~0.8 MB/s, zstd 19 ~2.4 MB/s,
- * gzip 9 ~30 MB/s per memLevel (two are tried); lower levels are an order of magnitude faster.
- */
-export function encodeCost(format: Format, level: number, bytes: number): number {
-  const microsecondsPerMB =
-    format === 'brotli'
-      ? level >= 10
-        ? 1_250_000
-        : 100_000
-      : format === 'zstd'
-        ? level >= 16
-          ? 420_000
-          : 40_000
-        : 70_000
-  return (bytes / 1e6) * microsecondsPerMB
 }
 
 /** Leaves an identical variant (same bytes, same mtime) alone: a warm rebuild then writes nothing. */

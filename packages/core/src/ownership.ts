@@ -1,14 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { userError } from './errors.js'
-import {
-  encodeWithCache,
-  isWorthWriting,
-  sha256Hex,
-  skipReason,
-  type FileJob,
-  type FileJobContext,
-} from './file-job.js'
+import { encodeWithCache } from './encode-with-cache.js'
+import { isWorthWriting, sha256Hex, skipReason, type FileJob, type FileJobContext } from './file-job.js'
 import { CODECS, type Format } from './formats.js'
 import { withOpenFiles } from './open-files.js'
 

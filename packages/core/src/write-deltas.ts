@@ -8,12 +8,13 @@
  * cache's build history, so a fresh CI runner with a persisted cache or a reachable deploy works.
  */
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, readdir, rmdir, unlink } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { removeStaleDeltas } from './stale-deltas.js'
 import { dictionaryId, sha256Of } from './available-dictionary.js'
 import { cacheKey, openCache, type CompressionCache } from './cache.js'
-import { deltaPath, originalOfDeltaPath, DELTA_DIRECTORY_SUFFIX } from './delta-paths.js'
+import { deltaPath } from './delta-paths.js'
 import type { ResolvedDeltaOptions } from './delta-options.js'
 import type { DeltaFileReport, DeltaReport } from './delta-report.js'
 import {
@@ -25,12 +26,7 @@ import {
 } from './dictionary-codecs.js'
 import { MANIFEST_FILENAME, type Manifest, type ManifestDelta, type ManifestFile } from './manifest.js'
 import { WorkPool } from './pool.js'
-import {
-  folderVersionSource,
-  isSafeRelativePath,
-  type PreviousVersion,
-  type PreviousVersionSource,
-} from './previous-versions.js'
+import { folderVersionSource, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
 import { isPageDictionary, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST } from './page-dictionary.js'
 import { versionedAsset } from './use-as-dictionary.js'
 import { cacheVersionSource, rememberVersions } from './version-store.js'
@@ -283,40 +279,4 @@ async function encodeCached(
   const body = await pool.run(() => encodeWithDictionaryParams(encoding, data, dictionary, params))
   await cache.set(key, body)
   return body
-}
-
-/**
- * Deletes the deltas the given manifest recorded that this run did not write (only files
- * preencode wrote are ever deleted), then every `.dict` folder left empty.
- */
-async function removeStaleDeltas(root: string, manifest: Manifest, keep: ReadonlySet<string>): Promise<number> {
-  let removed = 0
-  for (const delta of manifest.files.flatMap((f) => f.deltas ?? [])) {
-    if (keep.has(delta.path) || originalOfDeltaPath(delta.path) === undefined || !isSafeRelativePath(delta.path))
-      continue
-    await unlink(join(root, delta.path)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error
-    })
-    removed++
-  }
-  for (const file of manifest.files)
-    if (isSafeRelativePath(file.path)) await removeEmptyDirectories(join(root, `${file.path}${DELTA_DIRECTORY_SUFFIX}`))
-  return removed
-}
-
-/** Removes `dir` and its subfolders bottom-up where they are empty; stops at anything else. */
-async function removeEmptyDirectories(dir: string): Promise<boolean> {
-  let entries
-  try {
-    entries = await readdir(dir, { withFileTypes: true })
-  } catch {
-    return false
-  }
-  let empty = true
-  for (const entry of entries) {
-    if (!entry.isDirectory() || !(await removeEmptyDirectories(join(dir, entry.name)))) empty = false
-  }
-  if (!empty) return false
-  await rmdir(dir).catch(() => {})
-  return true
 }

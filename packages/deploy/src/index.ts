@@ -29,5 +29,5 @@ export type { DeployEvent, DeployTarget, PhaseResult, TargetContext } from './ta
 export { createTarget, TARGETS, type TargetEntry, type TargetSettings } from './targets.js'
 export { localTarget } from './local.js'
 export { rsyncTarget, type RsyncTargetOptions } from './rsync.js'
-export type { S3Credentials, S3RequestRecord, S3TargetOptions } from './s3.js'
+export type { S3Credentials, S3RequestRecord, S3TargetOptions } from './s3-options.js'
 export type { RetryOptions } from './retry.js'

@@ -3,7 +3,7 @@
 // run. In release mode the site goes into `releases/<id>` (unchanged files hard-linked from the
 // live release) and becomes live by an atomic `current` symlink swap.
 import { spawn } from 'node:child_process'
-import { mkdtemp, readFile, readlink, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { userError } from '@preencode/core'
@@ -18,11 +18,11 @@ import {
   swapScript,
   transferArgs,
   transferredFiles,
-  type RsyncDestination,
 } from './rsync-command.js'
 import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState, type StoredObject } from './state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from './target.js'
 import { checkDeployLimits } from './deploy-limits.js'
+import { liveRelease } from './rsync-releases.js'
 
 export interface RsyncTargetOptions {
   /**
@@ -288,25 +288,4 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
 
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
-}
-
-/** The release `current` points at; only knowable for local paths without a round trip, else the newest. */
-async function liveRelease(destination: RsyncDestination, releases: readonly string[]): Promise<string | undefined> {
-  if (destination.kind === 'local') {
-    try {
-      return (await readlink(join(destination.path, 'current'))).replace(/^releases\//, '').replace(/\/$/, '')
-    } catch {
-      return undefined
-    }
-  }
-  return [...releases].sort().at(-1)
-}
-
-/** The ids under `<dir>/releases`, for tests and tools. */
-export async function localReleases(dir: string): Promise<string[]> {
-  try {
-    return (await readdir(join(dir, 'releases'))).sort()
-  } catch {
-    return []
-  }
 }

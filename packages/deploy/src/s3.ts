@@ -17,69 +17,15 @@ import { Upload } from '@aws-sdk/lib-storage'
 import { userError, withOpenFiles } from '@preencode/core'
 import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from './plan.js'
 import { runPool } from '@preencode/core'
-import { withRetry, type RetryOptions } from './retry.js'
+import { withRetry } from './retry.js'
 import { isRetryableS3Error, redact, s3Error } from './s3-errors.js'
 import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState, type StoredObject } from './state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from './target.js'
+import { DEFAULT_MULTIPART_THRESHOLD, DEFAULT_PART_SIZE, type S3TargetOptions } from './s3-options.js'
 
-/** Static credentials; without them the SDK's standard chain (environment, shared files, SSO, IMDS) is used. */
-export interface S3Credentials {
-  accessKeyId: string
-  secretAccessKey: string
-  sessionToken?: string
-}
+export type { S3Credentials, S3RequestRecord, S3TargetOptions } from './s3-options.js'
+export { DEFAULT_MULTIPART_THRESHOLD, DEFAULT_PART_SIZE } from './s3-options.js'
 
-/** One HTTP request seen by the client, for tests and diagnostics. */
-export interface S3RequestRecord {
-  operation: string
-  key: string | undefined
-  /** `start` before sending, `end` after the response (or failure). */
-  stage: 'start' | 'end'
-  ok: boolean
-  /** The Content-Encoding header as sent (S3 stores it as sent; `aws-chunked` must not be in it). */
-  contentEncoding?: string | undefined
-  /** True when the body went out as a stream rather than a buffer in memory. */
-  streamedBody?: boolean | undefined
-}
-
-export interface S3TargetOptions {
-  bucket: string
-  /**
-   * Key prefix under which the site lives; a trailing slash is added.
-   * @default ''
-   */
-  prefix?: string
-  /** A custom endpoint (MinIO, R2…), e.g. `http://127.0.0.1:9000`. @default AWS */
-  endpoint?: string
-  /** @default process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1' */
-  region?: string
-  /**
-   * Path-style addressing (`endpoint/bucket/key`).
-   * @default true when `endpoint` is set
-   */
-  forcePathStyle?: boolean
-  /** @default the SDK's standard credential chain */
-  credentials?: S3Credentials
-  /**
-   * Files at least this big are uploaded in parts with `@aws-sdk/lib-storage`.
-   * @default 16777216 (16 MiB)
-   */
-  multipartThreshold?: number
-  /**
-   * Part size of multipart uploads (S3's minimum is 5 MiB).
-   * @default 8388608 (8 MiB)
-   */
-  partSize?: number
-  /** Back-off for retryable errors (network, 5xx, throttling). */
-  retry?: RetryOptions
-  /** Socket connect timeout in ms. @default 5000 */
-  connectionTimeoutMs?: number
-  /** Called around every HTTP request the client sends. */
-  onRequest?: (record: S3RequestRecord) => void
-}
-
-export const DEFAULT_MULTIPART_THRESHOLD = 16 * 1024 * 1024
-export const DEFAULT_PART_SIZE = 8 * 1024 * 1024
 const MIN_PART_SIZE = 5 * 1024 * 1024
 /** DeleteObjects takes at most 1000 keys per request. */
 export const DELETE_BATCH_SIZE = 1000

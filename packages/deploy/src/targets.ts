@@ -4,7 +4,7 @@
 // one module implementing `DeployTarget` plus one entry here.
 import { userError } from '@preencode/core'
 import type { RsyncTargetOptions } from './rsync.js'
-import type { S3TargetOptions } from './s3.js'
+import type { S3TargetOptions } from './s3-options.js'
 import { parseS3Url } from './s3-url.js'
 import type { DeployTarget } from './target.js'
 

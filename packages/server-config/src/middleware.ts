@@ -18,22 +18,17 @@
  * Requests for paths the manifest does not list go to `next()`, so the middleware can sit in
  * front of any other static handler.
  */
-import { open, stat, type FileHandle } from 'node:fs/promises'
+import { open, type FileHandle } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
-import {
-  MANIFEST_FILENAME,
-  readManifest,
-  useAsDictionaryHeader,
-  type Manifest,
-  type ManifestFile,
-  type ManifestVariant,
-} from '@preencode/core'
-import { chooseDelta, deltasByDictionary, type DeltaIndex } from './dictionary-delta.js'
-import { negotiate, type Encoding } from './negotiate.js'
+import { MANIFEST_FILENAME, useAsDictionaryHeader, type Manifest, type ManifestVariant } from '@preencode/core'
+import { chooseDelta } from './dictionary-delta.js'
+import { negotiate } from './negotiate.js'
 import { parseRange, type ByteRange } from './range.js'
+import { etagOf, match, noneMatch, notModifiedSince } from './conditional.js'
+import { type Entry, indexManifest, manifestOnDisk } from './middleware-manifest.js'
 
 export interface PreencodeMiddlewareOptions {
   /**
@@ -50,51 +45,6 @@ export interface PreencodeMiddlewareOptions {
 
 export type NextFunction = (error?: unknown) => void
 export type PreencodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void
-
-interface Entry {
-  file: ManifestFile
-  /** Variants by coding, smallest first. */
-  codings: Encoding[]
-  deltas: DeltaIndex
-}
-
-const ETAG_LENGTH = 32
-
-function indexManifest(manifest: Manifest): Map<string, Entry> {
-  const byPath = new Map<string, Entry>()
-  for (const file of manifest.files) {
-    const variants = [...file.variants].sort((a, b) => a.size - b.size)
-    byPath.set(file.path, { file, codings: variants.map((v) => v.encoding), deltas: deltasByDictionary(file) })
-  }
-  return byPath
-}
-
-/**
- * The manifest as it is on disk now. One `stat` per request (shared by the requests that
- * arrive together) tells whether it was replaced; a rebuild writes it atomically, so a read
- * sees the old or the new one, never half of it.
- */
-function manifestOnDisk(root: string): (force?: boolean) => Promise<Map<string, Entry>> {
-  const path = join(root, MANIFEST_FILENAME)
-  let loaded: { key: string; entries: Map<string, Entry> } | undefined
-  let checking: Promise<Map<string, Entry>> | undefined
-  const check = async (): Promise<Map<string, Entry>> => {
-    const info = await stat(path).catch(() => undefined)
-    const key = info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'missing'
-    if (loaded?.key === key) return loaded.entries
-    const entries = indexManifest(await readManifest(root))
-    loaded = { key, entries }
-    return entries
-  }
-  return (force = false) => {
-    if (force) loaded = undefined
-    // A failed read is retried on the next request (the build may not have finished yet).
-    checking ??= check().finally(() => {
-      checking = undefined
-    })
-    return checking
-  }
-}
 
 /** Creates the middleware for a preencode output directory. */
 export function createPreencodeMiddleware(root: string, options: PreencodeMiddlewareOptions = {}): PreencodeMiddleware {
@@ -147,28 +97,6 @@ export function createPreencodeMiddleware(root: string, options: PreencodeMiddle
       })
       .catch(pass)
   }
-}
-
-function etagOf(sha256: string): string {
-  return `"${sha256.slice(0, ETAG_LENGTH)}"`
-}
-
-/** RFC 9110 §13.1.2: weak comparison, `*`, lists. */
-function noneMatch(header: string, etag: string): boolean {
-  if (header.trim() === '*') return true
-  const opaque = etag.replace(/^W\//, '')
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === opaque)
-}
-
-/** RFC 9110 §13.1.1: strong comparison. */
-function match(header: string, etag: string): boolean {
-  if (header.trim() === '*') return true
-  return header.split(',').some((tag) => tag.trim() === etag)
-}
-
-function notModifiedSince(header: string, mtimeMs: number): boolean {
-  const since = Date.parse(header)
-  return !Number.isNaN(since) && Math.floor(mtimeMs / 1000) * 1000 <= since
 }
 
 /** The representation to send: which file, with which coding, and what the manifest says of it. */

@@ -1,0 +1,43 @@
+// Removing deltas a previous run wrote and this one did not: only files an earlier manifest
+// records as preencode's, then the `.dict` folders left empty.
+import { readdir, rmdir, unlink } from 'node:fs/promises'
+import { join } from 'node:path'
+import { DELTA_DIRECTORY_SUFFIX, originalOfDeltaPath } from './delta-paths.js'
+import type { Manifest } from './manifest.js'
+import { isSafeRelativePath } from './previous-versions.js'
+
+/**
+ * Deletes the deltas the given manifest recorded that this run did not write (only files
+ * preencode wrote are ever deleted), then every `.dict` folder left empty.
+ */
+export async function removeStaleDeltas(root: string, manifest: Manifest, keep: ReadonlySet<string>): Promise<number> {
+  let removed = 0
+  for (const delta of manifest.files.flatMap((f) => f.deltas ?? [])) {
+    if (keep.has(delta.path) || originalOfDeltaPath(delta.path) === undefined || !isSafeRelativePath(delta.path))
+      continue
+    await unlink(join(root, delta.path)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error
+    })
+    removed++
+  }
+  for (const file of manifest.files)
+    if (isSafeRelativePath(file.path)) await removeEmptyDirectories(join(root, `${file.path}${DELTA_DIRECTORY_SUFFIX}`))
+  return removed
+}
+
+/** Removes `dir` and its subfolders bottom-up where they are empty; stops at anything else. */
+async function removeEmptyDirectories(dir: string): Promise<boolean> {
+  let entries
+  try {
+    entries = await readdir(dir, { withFileTypes: true })
+  } catch {
+    return false
+  }
+  let empty = true
+  for (const entry of entries) {
+    if (!entry.isDirectory() || !(await removeEmptyDirectories(join(dir, entry.name)))) empty = false
+  }
+  if (!empty) return false
+  await rmdir(dir).catch(() => {})
+  return true
+}

@@ -1,0 +1,62 @@
+// Options of the S3-compatible target, apart from its implementation so that importing the
+// types (the CLI, the target registry) never loads the AWS SDK.
+import type { RetryOptions } from './retry.js'
+
+/** Static credentials; without them the SDK's standard chain (environment, shared files, SSO, IMDS) is used. */
+export interface S3Credentials {
+  accessKeyId: string
+  secretAccessKey: string
+  sessionToken?: string
+}
+
+/** One HTTP request seen by the client, for tests and diagnostics. */
+export interface S3RequestRecord {
+  operation: string
+  key: string | undefined
+  /** `start` before sending, `end` after the response (or failure). */
+  stage: 'start' | 'end'
+  ok: boolean
+  /** The Content-Encoding header as sent (S3 stores it as sent; `aws-chunked` must not be in it). */
+  contentEncoding?: string | undefined
+  /** True when the body went out as a stream rather than a buffer in memory. */
+  streamedBody?: boolean | undefined
+}
+
+export interface S3TargetOptions {
+  bucket: string
+  /**
+   * Key prefix under which the site lives; a trailing slash is added.
+   * @default ''
+   */
+  prefix?: string
+  /** A custom endpoint (MinIO, R2…), e.g. `http://127.0.0.1:9000`. @default AWS */
+  endpoint?: string
+  /** @default process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1' */
+  region?: string
+  /**
+   * Path-style addressing (`endpoint/bucket/key`).
+   * @default true when `endpoint` is set
+   */
+  forcePathStyle?: boolean
+  /** @default the SDK's standard credential chain */
+  credentials?: S3Credentials
+  /**
+   * Files at least this big are uploaded in parts with `@aws-sdk/lib-storage`.
+   * @default 16777216 (16 MiB)
+   */
+  multipartThreshold?: number
+  /**
+   * Part size of multipart uploads (S3's minimum is 5 MiB).
+   * @default 8388608 (8 MiB)
+   */
+  partSize?: number
+  /** Back-off for retryable errors (network, 5xx, throttling). */
+  retry?: RetryOptions
+  /** Socket connect timeout in ms. @default 5000 */
+  connectionTimeoutMs?: number
+  /** Called around every HTTP request the client sends. */
+  onRequest?: (record: S3RequestRecord) => void
+}
+
+export const DEFAULT_MULTIPART_THRESHOLD = 16 * 1024 * 1024
+export const DEFAULT_PART_SIZE = 8 * 1024 * 1024

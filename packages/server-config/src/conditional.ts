@@ -1,0 +1,26 @@
+// Conditional-request helpers (RFC 9110 §13) for the middleware: ETags per representation,
+// If-None-Match (weak), If-Match / If-Range (strong), If-Modified-Since at second precision.
+
+const ETAG_LENGTH = 32
+
+export function etagOf(sha256: string): string {
+  return `"${sha256.slice(0, ETAG_LENGTH)}"`
+}
+
+/** RFC 9110 §13.1.2: weak comparison, `*`, lists. */
+export function noneMatch(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true
+  const opaque = etag.replace(/^W\//, '')
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === opaque)
+}
+
+/** RFC 9110 §13.1.1: strong comparison. */
+export function match(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true
+  return header.split(',').some((tag) => tag.trim() === etag)
+}
+
+export function notModifiedSince(header: string, mtimeMs: number): boolean {
+  const since = Date.parse(header)
+  return !Number.isNaN(since) && Math.floor(mtimeMs / 1000) * 1000 <= since
+}
