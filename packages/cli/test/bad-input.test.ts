@@ -21,7 +21,10 @@ interface Invocation {
   args: string[]
   /** Node flags before the binary (e.g. a preload). */
   node?: string[]
-  /** Close our end of stdout after the first chunk, like `| head -c 100`. */
+  /**
+   * Close our end of stdout before the child writes, like a reader that stopped early (`| head`).
+   * Closing after the first chunk raced: a small output fits the pipe in one write and never fails.
+   */
   closeStdoutEarly?: boolean
   /** Run as this uid/gid (root only). */
   uid?: number
@@ -37,9 +40,9 @@ function cli(call: Invocation, cwd: string): Promise<Run> {
     })
     let stdout = ''
     let stderr = ''
+    if (call.closeStdoutEarly) child.stdout.destroy()
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString()
-      if (call.closeStdoutEarly) child.stdout.destroy()
     })
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString()
