@@ -3,13 +3,14 @@
 // dcz against its previous version (preencode's writeDeltas, previous versions read from the
 // first build's folder) — and what a page navigation costs with the shared page dictionary vs
 // brotli, with preencode's dictionary builder and `zstd --train` at the same size.
-import { execFileSync } from 'node:child_process'
-import { appendFile, cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
+import { appendFile, cp, mkdir, readFile, symlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { BuildOutcome, BuildSpec } from './build-spec.ts'
 import { emptyPart, type PartResult } from '../lib/report.ts'
 import type { BenchContext } from '../lib/context.ts'
+import { generatedCorpus, npmHtmlCorpus, type PageCorpus, vitepressCorpus } from '../lib/docs-corpus.ts'
+import { measureNavigation } from '../lib/page-navigation.ts'
 import { firstLine, fmtBytes, fmtInt, fmtMs, importBuilt, runChild } from '../lib/util.ts'
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..')
@@ -17,6 +18,8 @@ const APP_ROOT = join(REPO_ROOT, 'bench', 'app')
 const UPDATE_TARGET = 0.05
 const PAGES_TARGET = 0.4
 const DICTIONARY_BYTES = 65536
+/** Sizes measured side by side (the default among them). */
+const DICTIONARY_SIZES = [32768, 65536, 131072] as const
 
 type Core = typeof import('@preencode/core')
 
@@ -25,9 +28,11 @@ export async function runDictionary(ctx: BenchContext): Promise<PartResult> {
   part.description = [
     'Update: a copy of bench/app is built plainly (no compression plugin), one line is appended to one source file,',
     'and it is built again; the second output is compressed by `compressDirectory` and `writeDeltas` makes dcb/dcz',
-    'deltas of every changed chunk against its previous version, read from the first output folder. Pages: a',
-    'generated documentation site (400 pages from one template, text varying per page); a 64 KB dictionary is built',
-    'from the even pages and the odd pages are compressed with it (held out: never seen by the builder).',
+    'deltas of every changed chunk against its previous version, read from the first output folder. Pages: three',
+    "corpora, each split by path order into even pages (the builders' input) and odd pages (held out: never seen by",
+    "a builder), which are compressed with each dictionary: npm's documentation (shipped in the npm package, a bench",
+    'devDependency) built by VitePress, the HTML npm itself renders from the same docs, and a generated site whose',
+    "text is random words (kept as a worst case). preencode's builder and `zstd --train` are measured at each size.",
   ].join(' ')
   const core = await importBuilt<Core>('@preencode/core', ['writeDeltas', 'buildDictionary', 'encodeWithDictionary'])
   if ('why' in core) return { ...part, skipped: core.why }
@@ -124,92 +129,30 @@ async function updates(ctx: BenchContext, core: Core, dir: string, part: PartRes
   })
 }
 
-/** A documentation page: one template, text varying with a seed. */
-function docPage(n: number): Buffer {
-  let seed = n * 7919 + 1
-  const random = (): number => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff
-    return seed / 0x7fffffff
-  }
-  const words =
-    'the of and to in is for that with as on by this are from be or an it at which you can not have more use your will all its one configuration server build plugin compress dictionary browser response request header file page option cache deploy manifest'.split(
-      ' ',
-    )
-  const nav = Array.from(
-    { length: 60 },
-    (_, i) =>
-      `<li><a href="/docs/section-${i}/">Section ${i}: ${words[i % words.length]} ${words[(i * 7) % words.length]}</a></li>`,
-  ).join('\n')
-  const paragraphs = Array.from(
-    { length: 4 + Math.floor(random() * 16) },
-    () =>
-      `<p>${Array.from({ length: 30 + Math.floor(random() * 60) }, () => words[Math.floor(random() * words.length)]).join(' ')}.</p>`,
-  )
-  return Buffer.from(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Topic ${n} · Docs</title><link rel="stylesheet" href="/assets/style-Ab12Cd34.css"><script type="module" src="/assets/app-Ef56Gh78.js"></script></head><body><header class="site-header"><a class="logo" href="/">Docs</a><nav><ul>${nav}</ul></nav></header><main><h1>Topic ${n}</h1>${paragraphs.join('\n')}<pre><code>preencode({ deltas: { versions: ${n % 5} } })</code></pre></main><footer class="site-footer"><p>Built with preencode.</p></footer></body></html>\n`,
-  )
-}
-
 async function pages(ctx: BenchContext, core: Core, dir: string, part: PartResult): Promise<void> {
-  const count = ctx.quick ? 80 : 400
-  const all = Array.from({ length: count }, (_, i) => docPage(i))
-  const train = all.filter((_, i) => i % 2 === 0)
-  const held = all.filter((_, i) => i % 2 === 1)
-  const started = performance.now()
-  const mine = core.buildDictionary(train, { size: DICTIONARY_BYTES })
-  const builderMs = performance.now() - started
-  const dictionaries: [string, Buffer, number][] = [['preencode buildDictionary', mine, builderMs]]
-  try {
-    const trainDir = join(dir, 'train')
-    await mkdir(trainDir, { recursive: true })
-    const files = await Promise.all(
-      train.map(async (page, i) => {
-        const f = join(trainDir, `${i}.html`)
-        await writeFile(f, page)
-        return f
-      }),
-    )
-    const zstdStarted = performance.now()
-    execFileSync('zstd', ['--train', ...files, '-o', join(dir, 'zstd.dict'), `--maxdict=${DICTIONARY_BYTES}`, '-q'])
-    dictionaries.push(['zstd --train', await readFile(join(dir, 'zstd.dict')), performance.now() - zstdStarted])
-  } catch (error) {
-    part.notes.push(`zstd --train not measured: ${firstLine(error)}`)
-  }
-  let brotli = 0
-  for (const page of held) brotli += (await core.encodeBuffer('brotli', page, 11, { path: 'page.html' })).byteLength
-  const rows: string[][] = [['brotli 11 (no dictionary)', '', fmtBytes(brotli), '100%', '', '']]
-  for (const [name, dictionary, ms] of dictionaries) {
-    let dcb = 0
-    let dcz = 0
-    const raw = core.acceptsDictionary('dcz', dictionary)
-    for (const page of held) {
-      dcb += (await core.encodeWithDictionary('dcb', page, dictionary, { path: 'page.html' })).byteLength
-      if (raw) dcz += (await core.encodeWithDictionary('dcz', page, dictionary)).byteLength
+  const corpora: { corpus: () => Promise<PageCorpus>; realistic: boolean }[] = [
+    { corpus: () => vitepressCorpus(dir), realistic: true },
+    { corpus: npmHtmlCorpus, realistic: true },
+    { corpus: async () => generatedCorpus(ctx.quick ? 80 : 400), realistic: false },
+  ]
+  for (const [index, { corpus: load, realistic }] of corpora.entries()) {
+    let corpus: PageCorpus
+    try {
+      corpus = await load()
+    } catch (error) {
+      part.notes.push(`page corpus ${index + 1} not measured: ${firstLine(error)}`)
+      continue
     }
-    rows.push([
-      name,
-      fmtBytes(dictionary.byteLength),
-      fmtBytes(dcb),
-      `${((dcb / brotli) * 100).toFixed(1)}%`,
-      raw ? fmtBytes(dcz) : 'n/a (trained format)',
-      fmtMs(ms),
-    ])
-    if (name.startsWith('preencode')) {
-      part.targets.push({
-        part: 'dictionary',
-        target: `page navigation ≤ ${PAGES_TARGET * 100}% of brotli bytes`,
-        measured: `${((dcb / brotli) * 100).toFixed(1)}%`,
-        pass: dcb / brotli <= PAGES_TARGET,
-      })
-    }
+    ctx.log(`dictionary: page navigations, ${corpus.name} (${corpus.pages.length} pages)`)
+    const scratch = join(dir, `pages-${index}`)
+    const sizes = ctx.quick ? [DICTIONARY_BYTES] : DICTIONARY_SIZES
+    const result = await measureNavigation(core, corpus, sizes, DICTIONARY_BYTES, scratch)
+    part.tables.push(result.table)
+    part.targets.push({
+      part: 'dictionary',
+      target: `page navigation ≤ ${PAGES_TARGET * 100}% of brotli bytes (${corpus.name}${realistic ? '' : ', not a real site'})`,
+      measured: `${(result.ratioAtDefault * 100).toFixed(1)}%`,
+      pass: result.ratioAtDefault <= PAGES_TARGET,
+    })
   }
-  part.tables.push({
-    title: `Page navigation: ${held.length} held-out pages, 64 KB dictionary from the other ${train.length}`,
-    columns: ['dictionary', 'size', 'dcb', 'of brotli', 'dcz', 'build time'],
-    rows,
-    notes: [
-      "the zstd --train dictionary is in zstd's trained format (entropy tables + content); dcb uses its bytes as a raw prefix, dcz cannot use it raw (RFC 9842 dictionaries are raw)",
-      'pages are generated (one template, 60-link navigation, 4-20 paragraphs of words): a stand-in for a documentation site, not a crawl of one',
-    ],
-  })
 }

@@ -25,8 +25,7 @@ export function resolvePreencodeAstroOptions(
   options: PreencodeAstroOptions,
   root: string,
 ): ResolvedPreencodeAstroOptions {
-  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root, component: 'astro' }, [
-    'serverConfigs',
-  ])
-  return { report, compress, deltas, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'astro') }
+  const { rest, ...build } = resolveBuildOptions(options, { root, component: 'astro' }, ['serverConfigs'])
+  // Every shared build option goes through as resolved (a field listed by hand was once dropped).
+  return { ...build, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'astro') }
 }

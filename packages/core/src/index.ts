@@ -197,8 +197,10 @@ export {
 } from './delta-options.js'
 export { formatDeltaReport, type DeltaFileReport, type DeltaReport } from './delta-report.js'
 export {
+  deployedVersionSource,
   folderVersionSource,
   isSafeRelativePath,
+  type DeployedSite,
   type PreviousVersion,
   type PreviousVersionSource,
 } from './previous-versions.js'

@@ -115,6 +115,51 @@ export function folderVersionSource(dir: string): PreviousVersionSource {
   }
 }
 
+/** What a deploy target (S3, rsync) tells about the site it holds, for {@link deployedVersionSource}. */
+export interface DeployedSite {
+  /** Names the target, e.g. `s3://site/www/`; no secrets. */
+  description: string
+  /** Keys the target holds now, or undefined when only the deploy state is known (rsync releases). */
+  keys: ReadonlySet<string> | undefined
+  /** The deploy state's records (newest first), each naming every key that deploy uploaded or kept. */
+  deploys: readonly { keys?: readonly unknown[] }[] | undefined
+  /** Reads one object as deployed `generation` deploys ago; undefined when it is gone. */
+  read(key: string, generation: number): Promise<Buffer | undefined>
+}
+
+/**
+ * Previous versions straight from a deploy target: with a deploy state, each deploy's keys are
+ * one generation (those no longer stored are skipped); without one, every versioned key the
+ * target holds is generation 0. Nothing is read until `writeDeltas` asks for a version, and it
+ * asks only for versions of files this build changed.
+ */
+export function deployedVersionSource(site: DeployedSite): PreviousVersionSource {
+  let kind = 'listing'
+  return {
+    get description() {
+      return `${site.description} (${kind})`
+    },
+    async list() {
+      const versions: PreviousVersion[] = []
+      const add = (key: string, generation: number): void => {
+        if (site.keys !== undefined && !site.keys.has(key)) return
+        if (!isSafeRelativePath(key) || !(versionedAsset(key) || isPageDictionary(key))) return
+        versions.push({ path: key, generation, read: () => site.read(key, generation) })
+      }
+      if (site.deploys !== undefined && site.deploys.length > 0) {
+        kind = 'deploy state'
+        site.deploys.forEach((record, generation) => {
+          for (const key of record.keys ?? []) if (typeof key === 'string') add(key, generation)
+        })
+      } else {
+        kind = 'listing'
+        for (const key of site.keys ?? []) add(key, 0)
+      }
+      return versions
+    },
+  }
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown

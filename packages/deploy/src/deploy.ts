@@ -4,7 +4,8 @@
 // rerun plans again from what the target holds, so it converges.
 import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { reconcileManifest, userError, type Manifest } from '@preencode/core'
+import { reconcileManifest, userError, type DeltaOptions, type DeltaReport, type Manifest } from '@preencode/core'
+import { resolveDeployDeltas, writeDeployDeltas } from './deploy-deltas.js'
 import { checkDeployLimits } from './deploy-limits.js'
 import { isDefaultEntry, planDeploy, siteObjects, type DeployPlan, type PlanOptions } from './plan.js'
 import { newDeployId, nextDeployState, type KeepPolicy } from './state.js'
@@ -34,6 +35,15 @@ export interface DeployOptions extends Omit<PlanOptions, 'now'> {
    * compressed again (see `reconcileManifest`), so no stale variant is ever uploaded.
    */
   manifest?: Manifest
+  /**
+   * Delta updates (RFC 9842) against what the target holds: before planning, the versions
+   * visitors may still hold are read from the target (its listing and deploy state; the bytes
+   * only of versions of changed files), and `.dcb`/`.dcz` deltas for the new files are written
+   * into `dir` and uploaded with the assets, before the pages. `deltas.versions` deploys are
+   * remembered in the deploy state for the next deploy. Skipped in a dry run.
+   * @default on when the build announced dictionaries (`useAsDictionary` in the manifest)
+   */
+  deltas?: boolean | DeltaOptions
   /** Progress and diagnostics. */
   onEvent?: (event: DeployEvent) => void
 }
@@ -52,6 +62,8 @@ export interface DeploySummary {
   /** Requests the target made (HTTP requests for S3). */
   requests: number
   durationMs: number
+  /** The deltas written against the target's previous versions, when delta updates ran. */
+  deltas?: DeltaReport | undefined
 }
 
 export interface DeployResult {
@@ -90,7 +102,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const deployId = newDeployId()
   const context: TargetContext = { root, deployId, concurrency, emit: options.onEvent ?? (() => {}) }
   if (!options.manifest) await assertSiteFolder(root)
-  const manifest =
+  let manifest =
     options.manifest ??
     (
       await reconcileManifest(root, {
@@ -101,7 +113,13 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
       })
     ).manifest
   const keep: KeepPolicy = options.keep ?? {}
+  const deltaOptions = resolveDeployDeltas(options.deltas, manifest)
   try {
+    let deltas: DeltaReport | undefined
+    if (deltaOptions && !options.dryRun) {
+      const written = await writeDeployDeltas(root, manifest, deltaOptions, target, context)
+      if (written) ({ manifest, report: deltas } = written)
+    }
     const isEntry = options.isEntry ?? isDefaultEntry
     const remote = await target.readRemote(siteObjects(manifest, isEntry), context)
     context.emit({ type: 'remote', objects: remote.objects.size })
@@ -118,6 +136,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
       kept: plan.kept.length,
       requests: 0,
       durationMs: 0,
+      deltas,
     }
     if (options.dryRun) {
       summary.uploaded = plan.phases.reduce((n, p) => n + p.uploads.length, 0)
@@ -159,6 +178,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
           learnt,
           remaining,
           keep,
+          deltaOptions?.versions,
         )
         await target.writeState(state, context)
       }

@@ -16,7 +16,7 @@ import {
   writeFile,
 } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import { sha256File, userError, withOpenFiles } from '@preencode/core'
+import { folderVersionSource, sha256File, userError, withOpenFiles } from '@preencode/core'
 import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from './plan.js'
 import { runPool } from '@preencode/core'
 import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState } from './state.js'
@@ -57,6 +57,9 @@ export function localTarget(dir: string): DeployTarget {
   return {
     kind: 'local',
     description,
+
+    // The folder is the deployed site: its deploy state names each deploy's keys.
+    previousVersions: async () => folderVersionSource(root),
 
     async readRemote(objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
       if (resolve(context.root) === root)

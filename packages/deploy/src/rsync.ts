@@ -2,10 +2,9 @@
 // or to a local path. Each phase is one rsync run over that phase's files; deletions are a last
 // run. In release mode the site goes into `releases/<id>` (unchanged files hard-linked from the
 // live release) and becomes live by an atomic `current` symlink swap.
-import { spawn } from 'node:child_process'
-import { mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { userError } from '@preencode/core'
 import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from './plan.js'
 import {
@@ -14,6 +13,7 @@ import {
   parseRsyncDestination,
   releasesToPrune,
   rsyncUrl,
+  shellQuote,
   sshScriptArgs,
   swapScript,
   transferArgs,
@@ -23,6 +23,8 @@ import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState, type StoredO
 import type { DeployTarget, PhaseResult, TargetContext } from './target.js'
 import { checkDeployLimits } from './deploy-limits.js'
 import { liveRelease } from './rsync-releases.js'
+import { rsyncPreviousVersions } from './rsync-previous.js'
+import { spawnCollected, type RunResult } from './rsync-process.js'
 
 export interface RsyncTargetOptions {
   /**
@@ -54,12 +56,6 @@ export interface RsyncTargetOptions {
 
 export const DEFAULT_KEEP_RELEASES = 5
 
-interface RunResult {
-  code: number
-  stdout: string
-  stderr: string
-}
-
 /** An rsync target; `dest` is `user@host:path`, `rsync://host[:port]/module/path` or a local path. */
 export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): DeployTarget {
   const destination = parseRsyncDestination(dest)
@@ -84,19 +80,7 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
 
   async function run(command: string, args: string[], action: string, okCodes: number[] = [0]): Promise<RunResult> {
     runs++
-    const result = await new Promise<RunResult>((done, reject) => {
-      const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-      let stdout = ''
-      let stderr = ''
-      child.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString()
-      })
-      child.stderr.on('data', (d: Buffer) => {
-        stderr += d.toString()
-      })
-      child.on('error', reject)
-      child.on('close', (code) => done({ code: code ?? 1, stdout, stderr }))
-    }).catch((cause: unknown) => {
+    const result = await spawnCollected(command, args).catch((cause: unknown) => {
       throw userError(
         'deploy',
         `${description}: ${action} failed: cannot run ${command} (${(cause as Error).message}).`,
@@ -148,6 +132,27 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
     )
   }
 
+  /** One remote file into the work folder; undefined when the target does not have it. */
+  let fetched = 0
+  async function fetchFile(path: string): Promise<Buffer | undefined> {
+    const local = join(await workDir(), 'previous', String(fetched++))
+    await mkdir(dirname(join(local, 'file')), { recursive: true })
+    const source = rsyncUrl(destination, path).replace(/\/$/, '')
+    const result = await run(
+      rsync,
+      [...(ssh ? ['-e', ssh] : []), source, join(local, 'file')],
+      `reading ${path}`,
+      [0, 23],
+    )
+    if (result.code === 23) {
+      if (/No such file or directory/i.test(result.stderr)) return undefined
+      throw userError('deploy', `${description}: reading ${path} failed: ${result.stderr.trim()}`, {
+        code: 'TARGET_FAILED',
+      })
+    }
+    return readFile(join(local, 'file'))
+  }
+
   async function runScript(script: string, action: string): Promise<void> {
     if (destination.kind !== 'ssh') return
     const { command, args } = sshScriptArgs(ssh ?? 'ssh', destination.host, script)
@@ -157,6 +162,8 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
   return {
     kind: 'rsync',
     description,
+
+    previousVersions: () => rsyncPreviousVersions({ description, release, list, readState, fetch: fetchFile }),
 
     async readRemote(_objects: readonly SiteObject[], _context: TargetContext): Promise<RemoteState> {
       const remote = new Map<string, RemoteObject>()
@@ -249,7 +256,7 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
       } else if (destination.kind === 'ssh') {
         const paths = prune.map((id) => `releases/${id}`)
         await runScript(
-          `cd ${shellWord(destination.path)} && rm -rf -- ${paths.map(shellWord).join(' ')}`,
+          `cd ${shellQuote(destination.path)} && rm -rf -- ${paths.map(shellQuote).join(' ')}`,
           'pruning old releases',
         )
       }
@@ -284,8 +291,4 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
       if (work) await rm(work, { recursive: true, force: true })
     },
   }
-}
-
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
 }

@@ -14,7 +14,7 @@ import {
   type PutObjectCommandInput,
 } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
-import { userError, withOpenFiles } from '@preencode/core'
+import { deployedVersionSource, userError, withOpenFiles } from '@preencode/core'
 import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from './plan.js'
 import { runPool } from '@preencode/core'
 import { withRetry } from './retry.js'
@@ -130,33 +130,65 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
     stored[object.key] = { sha256: object.sha256, etag, size: object.size }
   }
 
+  /** Every object under the prefix, keyed relative to it. */
+  async function listAll(
+    context: TargetContext,
+  ): Promise<Map<string, { size: number | undefined; etag: string | undefined }>> {
+    const listed = new Map<string, { size: number | undefined; etag: string | undefined }>()
+    let token: string | undefined
+    do {
+      const page = await call('listing the bucket', context, () =>
+        client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix || undefined, ContinuationToken: token })),
+      )
+      for (const item of page.Contents ?? []) {
+        // A bare `prefix/` key is a folder marker some consoles create, not part of the site.
+        if (item.Key && item.Key.length > prefix.length)
+          listed.set(item.Key.slice(prefix.length), { size: item.Size, etag: item.ETag })
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined
+    } while (token)
+    return listed
+  }
+
+  async function readState(context: TargetContext): Promise<DeployState> {
+    const text = await call(`reading ${DEPLOY_STATE_FILENAME}`, context, async () => {
+      const response = await client.send(new GetObjectCommand({ Bucket, Key: prefix + DEPLOY_STATE_FILENAME }))
+      return (await response.Body?.transformToString('utf8')) ?? ''
+    })
+    return parseDeployState(text, `${description} ${DEPLOY_STATE_FILENAME}`)
+  }
+
+  /** One object's bytes; undefined when it is gone (deleted since the listing). */
+  async function getObject(key: string, context: TargetContext): Promise<Buffer | undefined> {
+    return call(`reading ${key}`, context, async () => {
+      try {
+        const response = await client.send(new GetObjectCommand({ Bucket, Key: prefix + key }))
+        return response.Body ? Buffer.from(await response.Body.transformToByteArray()) : undefined
+      } catch (error) {
+        if ((error as { name?: string }).name === 'NoSuchKey') return undefined
+        throw error
+      }
+    })
+  }
+
   return {
     kind: 's3',
     description,
 
-    async readRemote(objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
-      const listed = new Map<string, { size: number | undefined; etag: string | undefined }>()
-      let token: string | undefined
-      do {
-        const page = await call('listing the bucket', context, () =>
-          client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix || undefined, ContinuationToken: token })),
-        )
-        for (const item of page.Contents ?? []) {
-          // A bare `prefix/` key is a folder marker some consoles create, not part of the site.
-          if (item.Key && item.Key.length > prefix.length)
-            listed.set(item.Key.slice(prefix.length), { size: item.Size, etag: item.ETag })
-        }
-        token = page.IsTruncated ? page.NextContinuationToken : undefined
-      } while (token)
+    async previousVersions(context: TargetContext) {
+      const listed = await listAll(context)
+      const state = listed.has(DEPLOY_STATE_FILENAME) ? await readState(context) : undefined
+      return deployedVersionSource({
+        description,
+        keys: new Set(listed.keys()),
+        deploys: state?.deploys,
+        read: (key) => getObject(key, context),
+      })
+    },
 
-      let state: DeployState | undefined
-      if (listed.has(DEPLOY_STATE_FILENAME)) {
-        const text = await call(`reading ${DEPLOY_STATE_FILENAME}`, context, async () => {
-          const response = await client.send(new GetObjectCommand({ Bucket, Key: prefix + DEPLOY_STATE_FILENAME }))
-          return (await response.Body?.transformToString('utf8')) ?? ''
-        })
-        state = parseDeployState(text, `${description} ${DEPLOY_STATE_FILENAME}`)
-      }
+    async readRemote(objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
+      const listed = await listAll(context)
+      const state = listed.has(DEPLOY_STATE_FILENAME) ? await readState(context) : undefined
 
       const remote = new Map<string, RemoteObject>()
       for (const [key, item] of listed) remote.set(key, { size: item.size })

@@ -102,7 +102,8 @@ export function protectedKeys(state: DeployState | undefined, keep: KeepPolicy, 
 
 /**
  * The state after a successful deploy: this deploy recorded first, history pruned to what the
- * grace period can still need, and object hashes kept for keys that still exist.
+ * grace period (or the next deploy's deltas: `minDeploys` records) can still need, and object
+ * hashes kept for keys that still exist.
  */
 export function nextDeployState(
   previous: DeployState | undefined,
@@ -110,11 +111,12 @@ export function nextDeployState(
   objects: Record<string, StoredObject>,
   remaining: Iterable<string>,
   keep: KeepPolicy,
+  minDeploys = 0,
 ): DeployState {
   const history = [record, ...(previous?.deploys ?? [])]
   const maxAgeMs = keep.maxAgeMs ?? 0
   const needed = history.filter((r, index) => {
-    if (index <= Math.max(1, keep.deploys ?? 0)) return true
+    if (index <= Math.max(1, keep.deploys ?? 0, minDeploys - 1)) return true
     const replacedAt = history[index - 1]!.time
     return maxAgeMs > 0 && record.time - replacedAt < maxAgeMs
   })

@@ -1,6 +1,7 @@
 // What every deploy target implements. The orchestrator (deploy.ts) owns the order; a target
 // only knows how to list, write and delete on its kind of storage.
 import type { DeployPhase, PlannedPhase, RemoteState, SiteObject } from './plan.js'
+import type { PreviousVersionSource } from '@preencode/core'
 import type { DeployState, StoredObject } from './state.js'
 
 /** Progress and diagnostics; the CLI turns them into a TTY progress line. */
@@ -37,6 +38,11 @@ export interface DeployTarget {
   readonly description: string
   /** Lists what the target holds under its root, with hashes where it can tell, and its deploy state. */
   readRemote(objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState>
+  /**
+   * The versions visitors may still hold, read from the target itself (listing and deploy state
+   * now, bytes only when a delta needs them), so a fresh CI runner can write deltas.
+   */
+  previousVersions?(context: TargetContext): Promise<PreviousVersionSource>
   /** Writes one phase; resolves only when every object of it is stored. */
   uploadPhase(phase: PlannedPhase, context: TargetContext): Promise<PhaseResult>
   /** After every phase: make the new site live where that is a separate step (release symlink). */

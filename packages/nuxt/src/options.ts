@@ -22,8 +22,7 @@ export interface ResolvedPreencodeNuxtOptions extends ResolvedBuildOptions {
 
 /** Validates the options once; fails naming the option and what it accepts. */
 export function resolvePreencodeNuxtOptions(options: PreencodeNuxtOptions, root: string): ResolvedPreencodeNuxtOptions {
-  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root, component: 'nuxt' }, [
-    'serverConfigs',
-  ])
-  return { report, compress, deltas, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'nuxt') }
+  const { rest, ...build } = resolveBuildOptions(options, { root, component: 'nuxt' }, ['serverConfigs'])
+  // Every shared build option goes through as resolved (a field listed by hand was once dropped).
+  return { ...build, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'nuxt') }
 }

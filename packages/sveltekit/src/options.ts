@@ -25,13 +25,7 @@ export function resolvePreencodeSvelteKitOptions(
   options: PreencodeSvelteKitOptions,
   root: string,
 ): ResolvedPreencodeSvelteKitOptions {
-  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root, component: 'sveltekit' }, [
-    'serverConfigs',
-  ])
-  return {
-    report,
-    compress,
-    deltas,
-    serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'sveltekit'),
-  }
+  const { rest, ...build } = resolveBuildOptions(options, { root, component: 'sveltekit' }, ['serverConfigs'])
+  // Every shared build option goes through as resolved (a field listed by hand was once dropped).
+  return { ...build, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'sveltekit') }
 }

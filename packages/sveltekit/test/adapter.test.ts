@@ -1,12 +1,13 @@
 // The adapter wrapper with a stand-in for SvelteKit's builder (the real build is the e2e test
 // e2e/frameworks/): which folders get compressed, the adapter's own precompress, bad input.
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Adapter, Builder } from '@sveltejs/kit'
 import { tempDir } from '@preencode/test-utils'
+import { decodeWithDictionary, readManifest } from '@preencode/core'
 import { preencode } from '@preencode/sveltekit'
 
 const PAGE = `<!doctype html><title>page</title>${'<p>Pre-compressed once at build time, served as br or zstd.</p>'.repeat(40)}`
@@ -82,6 +83,42 @@ describe('@preencode/sveltekit', () => {
     expect(manifest.files.map((file) => file.path).sort()).toEqual(['200.html', '_app/app.js', 'index.html'])
     expect(compressed, "the adapter's own compress never ran").toEqual([])
     expect(warnings.join('\n')).toMatch(/fake-static's own `precompress` was skipped/)
+  })
+
+  it('writes delta updates by default, as the Vite plugin does: the second build gets a dcb/dcz against the first', async () => {
+    const dir = await tempDir('sveltekit-deltas')
+    cleanups.push(dir.remove)
+    const out = join(dir.path, 'build')
+    const V1 = Buffer.from(
+      Array.from({ length: 2000 }, (_, i) => `export const f${i} = (x) => x * ${i % 13}\n`).join(''),
+    )
+    const V2 = Buffer.concat([V1.subarray(0, 20_000), Buffer.from('export const edited = 2\n'), V1.subarray(20_000)])
+    const adapter: Adapter = {
+      name: 'fake-client-only',
+      adapt: (builder) => {
+        builder.writeClient(out)
+      },
+    }
+    const wrapped = preencode(adapter, { cache: join(dir.path, 'cache'), report: false })
+    for (const [name, bytes] of [
+      ['app-Ab12Cd34.js', V1],
+      ['app-Ef56Gh78.js', V2],
+    ] as const) {
+      await rm(out, { recursive: true, force: true })
+      const { builder } = fakeBuilder()
+      await wrapped.adapt(
+        Object.assign(builder, {
+          writeClient: (dest: string) => write(join(dest, 'assets', name), bytes.toString()),
+        }),
+      )
+    }
+    const app = (await readManifest(out)).files.find((f) => f.path === 'assets/app-Ef56Gh78.js')!
+    expect(app.useAsDictionary).toBe('app-*.js')
+    expect(app.deltas?.map((d) => d.encoding).sort()).toEqual(['dcb', 'dcz'])
+    for (const delta of app.deltas!) {
+      const body = await readFile(join(out, delta.path))
+      expect((await decodeWithDictionary(delta.encoding, body, V1)).equals(V2)).toBe(true)
+    }
   })
 
   it('keeps the adapter itself: its name and other fields', () => {

@@ -25,13 +25,7 @@ export function resolvePreencodeVitePressOptions(
   options: PreencodeVitePressOptions,
   root: string,
 ): ResolvedPreencodeVitePressOptions {
-  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root, component: 'vitepress' }, [
-    'serverConfigs',
-  ])
-  return {
-    report,
-    compress,
-    deltas,
-    serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'vitepress'),
-  }
+  const { rest, ...build } = resolveBuildOptions(options, { root, component: 'vitepress' }, ['serverConfigs'])
+  // Every shared build option goes through as resolved (a field listed by hand was once dropped).
+  return { ...build, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'vitepress') }
 }

@@ -1,11 +1,12 @@
 // The buildEnd hook called as VitePress calls it (the real `vitepress build` is the e2e test
 // e2e/frameworks/): the whole outDir is compressed and reported; bad input.
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SiteConfig } from 'vitepress'
 import { tempDir } from '@preencode/test-utils'
+import { decodeWithDictionary, readManifest } from '@preencode/core'
 import { preencode } from '@preencode/vitepress'
 
 const PAGE = `<!doctype html><title>guide</title>${'<p>Rendered by VitePress, then compressed once.</p>'.repeat(40)}`
@@ -33,6 +34,34 @@ describe('@preencode/vitepress', () => {
     await preencode({ cache: false })({ outDir, logger } as unknown as SiteConfig)
     expect(gunzipSync(await readFile(join(outDir, 'guide', 'deploy.html.gz'))).toString()).toBe(PAGE)
     expect(info.join('\n')).toMatch(/preencode: 1 of 1 files -> 3 variants/)
+  })
+
+  it('writes delta updates by default, as the Vite plugin does: the second build gets a dcb/dcz against the first', async () => {
+    const dir = await tempDir('vitepress-deltas')
+    cleanups.push(dir.remove)
+    const outDir = join(dir.path, '.vitepress', 'dist')
+    const silent = { info: () => {}, warn: () => {}, error: () => {} }
+    const V1 = Buffer.from(
+      Array.from({ length: 2000 }, (_, i) => `export const f${i} = (x) => x * ${i % 13}\n`).join(''),
+    )
+    const V2 = Buffer.concat([V1.subarray(0, 20_000), Buffer.from('export const edited = 2\n'), V1.subarray(20_000)])
+    const hook = preencode({ cache: join(dir.path, 'cache'), report: false })
+    for (const [name, bytes] of [
+      ['app-Ab12Cd34.js', V1],
+      ['app-Ef56Gh78.js', V2],
+    ] as const) {
+      await rm(outDir, { recursive: true, force: true })
+      await mkdir(join(outDir, 'assets'), { recursive: true })
+      await writeFile(join(outDir, 'assets', name), bytes)
+      await hook({ outDir, logger: silent } as unknown as SiteConfig)
+    }
+    const app = (await readManifest(outDir)).files.find((f) => f.path === 'assets/app-Ef56Gh78.js')!
+    expect(app.useAsDictionary).toBe('app-*.js')
+    expect(app.deltas?.map((d) => d.encoding).sort()).toEqual(['dcb', 'dcz'])
+    for (const delta of app.deltas!) {
+      const body = await readFile(join(outDir, delta.path))
+      expect((await decodeWithDictionary(delta.encoding, body, V1)).equals(V2)).toBe(true)
+    }
   })
 
   it('fails with one line naming the option, when the config is loaded', () => {

@@ -1,6 +1,13 @@
 import { resolve } from 'node:path'
-import { userError } from '@preencode/core'
-import { checkDeployLimits, createTarget, deploy, type DeployEvent, type DeployLimits } from '@preencode/deploy'
+import { formatDeltaReport, userError } from '@preencode/core'
+import {
+  checkDeployLimits,
+  createTarget,
+  deploy,
+  type DeployEvent,
+  type DeployLimits,
+  type DeployOptions,
+} from '@preencode/deploy'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, parseInteger, printJson, type OutputStream } from '../cli-utils.js'
 import { loadConfig, validateDeployConfig, type DeployConfig } from '../config-file.js'
@@ -33,6 +40,18 @@ const args = {
     type: 'boolean',
     description: 'rsync/local: upload into releases/<id>, then switch the current symlink atomically',
   },
+  deltas: {
+    type: 'boolean',
+    default: true,
+    description:
+      'Write .dcb/.dcz deltas against the versions the target holds (read from it) before uploading; on when the build announced dictionaries',
+    negativeDescription: 'Upload the site as built, no deltas from the target',
+  },
+  'delta-versions': {
+    type: 'string',
+    description: 'Deltas against at most this many previously deployed versions of each file (default 3)',
+    valueHint: 'n',
+  },
 } as const
 
 /**
@@ -64,6 +83,7 @@ export const deployCommand = defineCommand({
       concurrency: settings.concurrency,
       delete: settings.delete,
       keep: settings.keep,
+      deltas: deployDeltas(parsed),
       onEvent: (event) => {
         if (event.type === 'note') process.stderr.write(`${event.message}\n`)
         if (event.type === 'warning') process.stderr.write(`warning: ${event.message}\n`)
@@ -92,11 +112,24 @@ export const deployCommand = defineCommand({
       return
     }
     if (summary.dryRun) process.stdout.write(`${formatPlan(plan, summary.target)}\n`)
+    if (summary.deltas) process.stdout.write(`${formatDeltaReport(summary.deltas)}\n`)
     process.stdout.write(`${formatSummary(summary)}\n`)
   },
 })
 
+/** `--no-deltas` turns them off; `--delta-versions n` asks for them; else the build's setting decides. */
+function deployDeltas(parsed: ParsedDeployArgs): DeployOptions['deltas'] {
+  if (parsed.deltas === false) return false
+  const versions = parseInteger(parsed['delta-versions'], 'delta-versions')
+  if (versions === undefined) return undefined
+  if (versions < 1 || versions > 20)
+    throw userError('cli', `--delta-versions is ${versions}; it must be a whole number from 1 to 20.`)
+  return { versions }
+}
+
 interface ParsedDeployArgs {
+  deltas?: boolean | undefined
+  'delta-versions'?: string | undefined
   dir?: string | undefined
   to?: string | undefined
   'dry-run'?: boolean | undefined

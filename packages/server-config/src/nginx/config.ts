@@ -18,6 +18,7 @@
  */
 import type { Manifest } from '@preencode/core'
 import {
+  nginxDeltaCheckLocation,
   nginxDictionaryLocation,
   nginxDictionaryMaps,
   nginxDictionaryRewrite,
@@ -67,6 +68,7 @@ export function nginxConfig(manifest: Manifest, options: NginxConfigOptions): st
     '',
     ...nginxDictionaryRewrite(dictionary).map((l) => `    ${l}`),
     '',
+    ...nginxDeltaCheckLocation(dictionary).map((l) => `    ${l}`),
     ...nginxDictionaryLocation(dictionary).map((l) => `    ${l}`),
     '',
     ...compressibleLocation(n, policy, root, modules ? modulesEntry(n, policy) : stockEntry(n, policy, root)).map(

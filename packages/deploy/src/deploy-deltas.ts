@@ -1,0 +1,68 @@
+// Delta updates at deploy time (RFC 9842): the versions visitors may still hold are read from
+// the target itself, so a fresh CI runner with an empty cache still writes `.dcb`/`.dcz` deltas
+// for the changed files. They join the manifest before the plan, so they go up with the
+// immutable phase, before the pages that make browsers fetch the new files.
+import {
+  defaultCacheDir,
+  isPageDictionary,
+  resolveDeltaOptions,
+  supportsDictionaryCompression,
+  userError,
+  writeDeltas,
+  type DeltaOptions,
+  type DeltaReport,
+  type Manifest,
+  type ResolvedDeltaOptions,
+} from '@preencode/core'
+import type { DeployTarget, TargetContext } from './target.js'
+
+/**
+ * The delta options of a deploy, or undefined when off. By default deltas follow the build: on
+ * when its manifest announces dictionaries (`useAsDictionary`), which the build writes only with
+ * delta updates on; the shared page dictionary likewise.
+ */
+export function resolveDeployDeltas(
+  value: boolean | DeltaOptions | undefined,
+  manifest: Manifest,
+): ResolvedDeltaOptions | undefined {
+  if (value === false) return undefined
+  if (value !== undefined && value !== true && (typeof value !== 'object' || value === null || Array.isArray(value)))
+    throw userError(
+      'options',
+      `deploy: \`deltas\` is ${JSON.stringify(value)}; it accepts true, false or delta options.`,
+    )
+  const announced = manifest.files.some((file) => file.useAsDictionary !== undefined)
+  if (value === undefined && (!announced || !supportsDictionaryCompression())) return undefined
+  if (!supportsDictionaryCompression())
+    throw userError(
+      'options',
+      `deploy: \`deltas\` needs Node >= 24.15 (brotli with a dictionary); this is Node ${process.versions.node}. Upgrade Node or set \`deltas: false\`.`,
+    )
+  const given = value === true || value === undefined ? {} : value
+  const pages = manifest.files.some((file) => isPageDictionary(file.path) && file.useAsDictionary !== undefined)
+  // The target is where the deploy's previous versions come from; the cache history is not used.
+  return resolveDeltaOptions({ pages, ...given, remember: false }, process.cwd(), 'deltas')
+}
+
+/**
+ * Rewrites the site's deltas against what `target` holds (or `options.previous`, a folder, when
+ * given). Returns undefined when the target cannot tell its previous versions.
+ */
+export async function writeDeployDeltas(
+  root: string,
+  manifest: Manifest,
+  options: ResolvedDeltaOptions,
+  target: DeployTarget,
+  context: TargetContext,
+): Promise<{ manifest: Manifest; report: DeltaReport } | undefined> {
+  const source = options.previous === undefined ? await target.previousVersions?.(context) : undefined
+  if (options.previous === undefined && source === undefined) return undefined
+  // The build's own cache and levels, as recorded in its manifest: the same deltas it would write.
+  const settings = manifest.settings
+  return writeDeltas(root, manifest, options, {
+    cacheDir: settings ? settings.cache : defaultCacheDir(process.cwd()),
+    ...(settings ? { cacheMaxBytes: settings.cacheMaxBytes } : {}),
+    ...(settings ? { levels: { brotli: settings.levels.brotli, zstd: settings.levels.zstd } } : {}),
+    ...(source ? { source } : {}),
+  })
+}
