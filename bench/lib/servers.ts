@@ -42,7 +42,10 @@ export async function startNginx(
     index index.html;
 ${indent(parts.server, 4)}
   }`
+  // pcre_jit for every configuration alike: the generated configs recommend it (their regex
+  // locations and maps); the hand-written and on-the-fly ones run no regex, so it costs them nothing.
   const conf = `${parts.main ?? ''}
+pcre_jit on;
 ${process.getuid?.() === 0 ? 'user root;' : ''}
 daemon off;
 worker_processes auto;

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { gzipSync } from 'node:zlib'
+import { promisify } from 'node:util'
+import { constants, gzipSync, zstdCompress } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
 import {
@@ -75,6 +76,29 @@ describe('encodeBuffer / decodeBuffer', () => {
       expect((descriptor >> 5) & 1, 'Single_Segment_Flag').toBe(0)
       expect((await decodeBuffer('zstd', encoded)).equals(data)).toBe(true)
     }
+  })
+
+  it('zstd 19+ on a file up to 128 KiB: the bytes of zstd with full tables, window 2^17, decodable everywhere', async () => {
+    const unpledged = promisify(zstdCompress)
+    for (const [index, data] of [textOf(1_500, 3), textOf(9_000, 4), textOf(100_000, 5)].entries()) {
+      for (const level of [19, 22]) {
+        const encoded = await encodeBuffer('zstd', data, level)
+        // zstd with nothing but the level (what vite-plugin-compression2 runs) clears 80 MiB of
+        // tables per file; these are the same bytes without that.
+        const reference = await unpledged(data, { params: { [constants.ZSTD_c_compressionLevel]: level } })
+        expect(encoded.length, `${data.length} B at level ${level}`).toBe(reference.length)
+        expect(zstdFrameWindow(encoded)).toBe(128 * 1024)
+        expect((await decodeBuffer('zstd', encoded)).equals(data)).toBe(true)
+        const file = join(dir.path, `small-${index}-${level}.zst`)
+        await writeFile(file, encoded)
+        expect(decodeWithCli('zstd', file).equals(data)).toBe(true)
+      }
+    }
+    // Below level 19 the size is pledged and the window fitted to the file, as before.
+    expect(zstdFrameWindow(await encodeBuffer('zstd', textOf(1_500, 3), 16))).toBe(2048)
+    expect(encoderParams('zstd', { size: 1_500 }, 16)).toMatchObject({ pledgedSrcSize: 1_500, windowLog: 11 })
+    // Above 128 KiB as well, at every level.
+    expect(encoderParams('zstd', { size: 200_000 }, 19)).toMatchObject({ pledgedSrcSize: 200_000, windowLog: 18 })
   })
 
   it('accepts Content-Encoding tokens in decodeBuffer, x-gzip included, and rejects unknown ones', async () => {

@@ -8,8 +8,11 @@
  *   (`AVAILABLE_DICTIONARY_PATTERN`); its base64 and the request path give the delta's path
  *   (`<uri>.dict/<base64><.ext>.dcb`, `deltaPath` in core); `dcb`/`dcz` must be named in
  *   Accept-Encoding with q > 0.
- * - server level (rewrite phase, before any location): when such a delta exists on disk
- *   (`-f`), the request is rewritten to it; otherwise nothing changes.
+ * - server level (rewrite phase, before any location): only a request with such a header (and
+ *   dcb/dcz accepted) is rewritten to one internal location, which tests whether the delta exists
+ *   on disk (`-f`) and rewrites to it, or back to the requested URI. Every other request does no
+ *   file-system work for these rules: the gate is a chain of `map`s whose first key is the header,
+ *   so without it they are hash lookups, no regex and no `stat`.
  * - one regex location, first, serves deltas: the original's Content-Type (by the extension
  *   kept in the delta's name), `Content-Encoding: dcb|dcz`, `Vary: Accept-Encoding,
  *   Available-Dictionary`, the original's Cache-Control class; nginx's static module gives
@@ -51,7 +54,23 @@ export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
     '# sf-binary SHA-256, else empty; its base64 only ever names a file under <uri>.dict/.',
     `map $http_available_dictionary $${p}_dict_id {`,
     '    default "";',
+    // No header (the usual request): an exact key, so no regex runs.
+    '    "" "";',
     `    ${q(`~^:${ID.replace('(', '(?<dict_id>')}:$`)} $dict_id;`,
+    '}',
+    '# 1 when the request may have a delta: a valid id, dcb or dcz accepted, and not one of our',
+    '# internal URIs (a stage reached by error_page runs the server rewrite phase again). Volatile,',
+    '# as $uri changes; the second map is only evaluated when there is an id.',
+    `map $${p}_dict_id $${p}_dict_try {`,
+    '    volatile;',
+    '    "" "";',
+    `    default $${p}_dict_try_uri;`,
+    '}',
+    `map "$${p}_ae_dcb$${p}_ae_dcz|$uri" $${p}_dict_try_uri {`,
+    '    volatile;',
+    '    default 1;',
+    `    ${q('~^00\\|')} "";`,
+    `    ${q(`~^..\\|/\\.${p}/`)} "";`,
     '}',
   ]
   for (const coding of ['dcb', 'dcz']) {
@@ -61,8 +80,8 @@ export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
       `    ${q(`~*${refuseTokenPattern(coding)}`)} 0;`,
       `    ${q(`~*${acceptTokenPattern(coding)}`)} 1;`,
       '}',
-      // The delta's path from the request path and the id; a directory URL means its index.html.
-      `map "$uri|$${p}_dict_id|$${p}_ae_${coding}" $${p}_${coding}_path {`,
+      // The delta's path from the requested path (saved by the gate) and the id; a directory URL means its index.html.
+      `map "$${p}_dict_uri|$${p}_dict_id|$${p}_ae_${coding}" $${p}_${coding}_path {`,
       '    default "";',
       `    ${q(`~^(?<dict_u>/(?:[^|]*/)?)\\|(?<dict_i>[^|]+)\\|1$`)} "\${dict_u}index.html.dict/\${dict_i}.html.${coding}";`,
       `    ${q(`~^(?<dict_u>/[^|]*?(?<dict_e>\\.[A-Za-z0-9]+)?)\\|(?<dict_i>[^|]+)\\|1$`)} "\${dict_u}.dict/\${dict_i}\${dict_e}.${coding}";`,
@@ -85,22 +104,47 @@ export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
     `    ${q(`~/${BASENAME.replace(/PFX_/g, 'uad_')}$`)} 'match="$uad_s$uad_p*.$uad_x"';`,
     // The shared page dictionary (linked from every page): for every page navigation.
     `    ${q(`~/${escapeRegex(PAGE_DICTIONARY_PATH)}$`)} '${useAsDictionaryHeader(PAGE_DICTIONARY_MATCH, { matchDest: PAGE_DICTIONARY_MATCH_DEST })}';`,
-    // A delta's response announces the new version too: it is the next update's dictionary.
+    '}',
+    // A delta's response announces the new version too: it is the next update's dictionary. Its own
+    // map, used only by the delta location, so other responses never run this regex.
+    `map $${p}_url $${p}_delta_use_as_dictionary {`,
+    '    volatile;',
+    '    default "";',
     `    ${q(`~/${BASENAME.replace(/PFX_/g, 'uad_')}\\.dict/[A-Za-z0-9+/=]+\\.[A-Za-z0-9]+\\.dc[bz]$`)} 'match="$uad_s$uad_p*.$uad_x"';`,
     '}',
   )
   return lines
 }
 
-/** Server-level rewrite to an existing delta (dcb preferred, then dcz); indented for the server block. */
+/** Server-level gate: only a request that may have a delta goes to the location of `nginxDeltaCheckLocation`. */
 export function nginxDictionaryRewrite(options: NginxDictionaryOptions): string[] {
   const p = options.prefix
   return [
-    '# RFC 9842: a delta for the dictionary the client holds, when one exists; else nothing changes.',
-    `set $${p}_delta "";`,
-    `if (-f $document_root$${p}_dcz_path) { set $${p}_delta $${p}_dcz_path; }`,
-    `if (-f $document_root$${p}_dcb_path) { set $${p}_delta $${p}_dcb_path; }`,
-    `if ($${p}_delta) { rewrite ^ $${p}_delta last; }`,
+    '# RFC 9842: a request with a valid Available-Dictionary (and dcb or dcz accepted) looks for its',
+    '# delta; any other request goes on with no file-system work for it.',
+    `if ($${p}_dict_try) { set $${p}_dict_uri $uri; rewrite ^ ${deltaCheckUri(p)} last; }`,
+  ]
+}
+
+/** Internal URI of the location that looks for the delta. */
+function deltaCheckUri(prefix: string): string {
+  return `/.${prefix}/delta`
+}
+
+/**
+ * The delta if it exists (dcb preferred, then dcz), else the requested URI again (a rewrite in a
+ * location does not run the server-level gate again).
+ */
+export function nginxDeltaCheckLocation(options: NginxDictionaryOptions): string[] {
+  const p = options.prefix
+  return [
+    `location = ${deltaCheckUri(p)} {`,
+    '    internal;',
+    `    set $${p}_delta $${p}_dict_uri;`,
+    `    if (-f $document_root$${p}_dcz_path) { set $${p}_delta $${p}_dcz_path; }`,
+    `    if (-f $document_root$${p}_dcb_path) { set $${p}_delta $${p}_dcb_path; }`,
+    `    rewrite ^ $${p}_delta last;`,
+    '}',
   ]
 }
 
@@ -117,7 +161,7 @@ export function nginxDictionaryLocation(options: NginxDictionaryOptions): string
     '    add_header Vary "Accept-Encoding, Available-Dictionary";',
     `    add_header Cache-Control $${p}_delta_cc;`,
     '    add_header X-Content-Type-Options nosniff always;',
-    `    ${nginxUseAsDictionaryHeader(p)}`,
+    `    add_header Use-As-Dictionary $${p}_delta_use_as_dictionary;`,
   ]
   for (const [type, extensions] of byType) {
     lines.push(
@@ -133,7 +177,7 @@ export function nginxDictionaryLocation(options: NginxDictionaryOptions): string
   return lines
 }
 
-/** The header line each location of an asset type adds. */
+/** The header line each location of an asset type adds (the delta location has its own). */
 export function nginxUseAsDictionaryHeader(prefix: string): string {
   return `add_header Use-As-Dictionary $${prefix}_use_as_dictionary;`
 }
