@@ -14,14 +14,22 @@ import { runBuild } from './parts/build.ts'
 import { runServe } from './parts/serve.ts'
 import { runDeploy } from './parts/deploy.ts'
 import { runDictionary } from './parts/dictionary.ts'
+import { runDeltaVersions } from './parts/delta-versions.ts'
 
-const PARTS = { build: runBuild, serve: runServe, deploy: runDeploy, dictionary: runDictionary } as const
+const PARTS = {
+  build: runBuild,
+  serve: runServe,
+  deploy: runDeploy,
+  dictionary: runDictionary,
+  versions: runDeltaVersions,
+} as const
 type PartName = keyof typeof PARTS
 const TITLES: Record<PartName, string> = {
   build: 'Build: preencode vs vite-plugin-compression2',
   serve: 'Serving: nginx and Apache, on-the-fly vs pre-compressed',
   deploy: 'Deploy to MinIO',
   dictionary: 'Dictionary transport (RFC 9842): updates and page navigations',
+  versions: 'Delta window: against how many deployed versions to write deltas',
 }
 const REPO_ROOT = resolve(import.meta.dirname, '..')
 

@@ -26,6 +26,12 @@ interface Dictionary {
 
 const percent = (part: number, whole: number): string => `${((part / Math.max(1, whole)) * 100).toFixed(1)}%`
 
+/** Navigations whose dcb savings over brotli pay for downloading the dictionary once. */
+function repaidAfter(dictionaryBrotli: number, saved: number, pages: number): string {
+  if (saved <= 0) return 'never'
+  return `${(dictionaryBrotli / (saved / pages)).toFixed(1)} pages`
+}
+
 /** The system `zstd --train` (the bench's reference only: preencode needs no binary). */
 async function zstdTrain(files: string[], size: number, out: string): Promise<Dictionary> {
   const started = performance.now()
@@ -59,7 +65,7 @@ export async function measureNavigation(
   )
   let brotli = 0
   for (const page of held) brotli += (await core.encodeBuffer('brotli', page, 11, { path: 'page.html' })).byteLength
-  const rows: string[][] = [['brotli 11 (no dictionary)', '', '', fmtBytes(brotli), '100%', '', '', '']]
+  const rows: string[][] = [['brotli 11 (no dictionary)', '', '', fmtBytes(brotli), '100%', '', '', '', '']]
   let ratioAtDefault = Number.NaN
   for (const size of sizes) {
     const started = performance.now()
@@ -89,6 +95,7 @@ export async function measureNavigation(
         percent(dcb, brotli),
         raw ? fmtBytes(dcz) : 'n/a',
         raw ? percent(dcz, brotli) : '',
+        repaidAfter(own, brotli - dcb, held.length),
         fmtMs(dictionary.ms),
       ])
       if (dictionary.bytes === mine && size === defaultSize) ratioAtDefault = dcb / brotli
@@ -98,12 +105,22 @@ export async function measureNavigation(
   return {
     table: {
       title: `Page navigation, ${corpus.name}: ${held.length} held-out pages, dictionaries from the other ${train.length}`,
-      columns: ['dictionary', 'size', 'dictionary as brotli', 'dcb', 'of brotli', 'dcz', 'of brotli', 'build time'],
+      columns: [
+        'dictionary',
+        'size',
+        'dictionary as brotli',
+        'dcb',
+        'of brotli',
+        'dcz',
+        'of brotli',
+        'repaid after',
+        'build time',
+      ],
       rows,
       notes: [
         `corpus: ${corpus.description}; ${fmtBytes(avg)} per page on average`,
         "a zstd --train dictionary is in zstd's trained format (entropy tables + content): dcb uses its bytes as a raw prefix, dcz cannot use it (RFC 9842 dictionaries are raw), hence n/a",
-        '"dictionary as brotli": what a visitor downloads once for the dictionary itself (brotli 11 of it)',
+        '"dictionary as brotli": what a visitor downloads once for the dictionary itself (brotli 11 of it); "repaid after": how many dcb page navigations save that many bytes over brotli (on the average held-out page)',
         ...notes,
       ],
     },

@@ -49,7 +49,8 @@ export async function runDictionary(ctx: BenchContext): Promise<PartResult> {
   return part
 }
 
-async function buildApp(ctx: BenchContext, app: string, outDir: string, resultFile: string): Promise<void> {
+/** Builds a copy of bench/app plainly (no compression plugin) in a child process; also used by delta-versions.ts. */
+export async function buildApp(ctx: BenchContext, app: string, outDir: string, resultFile: string): Promise<void> {
   const entryNames = ctx.quick
     ? { scene: 'scene.html' }
     : { index: 'index.html', charts: 'charts.html', scene: 'scene.html' }

@@ -1,7 +1,7 @@
 // `preencode compress` writes RFC 9842 deltas against a deployed folder (a fresh runner with no
 // cache at all), through the real binary; --no-deltas leaves none; bad flags fail naming them.
 import { spawnSync } from 'node:child_process'
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
@@ -94,5 +94,43 @@ describe('preencode compress: delta updates', () => {
     expect(versions.stderr).toMatch(/--delta-versions is 0/)
     const encodings = cli(['compress', 'site', '--delta-encodings', 'br'], tmp.path)
     expect(encodings.stderr).toMatch(/--delta-encodings is `br`; it accepts dcb, dcz/)
+  })
+
+  it('preencode deploy makes the deltas against what the target holds; --no-deltas ships the site as built', async () => {
+    const tmp = await tempDir('cli-deploy-deltas')
+    cleanups.push(tmp.remove)
+    const site = join(tmp.path, 'site')
+    const www = join(tmp.path, 'www')
+    const write = async (name: string, body: string): Promise<void> => {
+      await rm(site, { recursive: true, force: true })
+      await mkdir(join(site, 'assets'), { recursive: true })
+      await writeFile(join(site, `assets/${name}`), body)
+      await writeFile(join(site, 'index.html'), `<!doctype html><script type="module" src="/assets/${name}"></script>`)
+      // No cache and no --previous: as on a fresh runner, the build alone cannot write deltas.
+      expect(cli(['compress', 'site', '--no-cache'], tmp.path).status).toBe(0)
+    }
+    await write('app-Ab12Cd34.js', V1)
+    expect(cli(['deploy', 'site', '--to', 'www'], tmp.path).status).toBe(0)
+    await write('app-Ef56Gh78.js', V2)
+    expect((await readManifest(site)).files.some((f) => f.deltas)).toBe(false)
+
+    await cp(www, join(tmp.path, 'www-plain'), { recursive: true })
+    const plain = cli(['deploy', 'site', '--to', 'www-plain', '--no-deltas'], tmp.path)
+    expect(plain.status, plain.stderr).toBe(0)
+    expect(plain.stdout).not.toMatch(/dictionary transport/)
+    expect(await readdir(join(tmp.path, 'www-plain', 'assets'))).not.toContain('app-Ef56Gh78.js.dict')
+
+    const run = cli(['deploy', 'site', '--to', 'www'], tmp.path)
+    expect(run.status, run.stderr).toBe(0)
+    expect(run.stdout).toMatch(/dictionary transport: 1 changed files as deltas: .* brotli -> \d+ B/)
+    const app = (await readManifest(site)).files.find((f) => f.path === 'assets/app-Ef56Gh78.js')!
+    expect(app.deltas).toHaveLength(2)
+    for (const delta of app.deltas!) {
+      const body = await readFile(join(www, delta.path))
+      expect((await decodeWithDictionary(delta.encoding, body, Buffer.from(V1))).toString()).toBe(V2)
+    }
+    const bad = cli(['deploy', 'site', '--to', 'www', '--delta-versions', '0'], tmp.path)
+    expect(bad.status).not.toBe(0)
+    expect(bad.stderr).toMatch(/--delta-versions is 0; it must be a whole number from 1 to 20/)
   })
 })

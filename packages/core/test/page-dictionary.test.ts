@@ -55,6 +55,32 @@ describe('buildDictionary', () => {
     expect(dcb).toBeLessThan(br * 0.4)
   })
 
+  it('learns from pages shorter than a segment, and from any size below one', async () => {
+    // Pages under 1 KB with 4 KB segments: each chosen window spans several pages.
+    const short = (n: number): Buffer =>
+      Buffer.from(pageOf(n).replace(/<nav>.*<\/nav>/s, '<nav>Docs · Guide · API</nav>'))
+    const train = Array.from({ length: 60 }, (_, i) => short(i * 2))
+    const held = Array.from({ length: 10 }, (_, i) => short(i * 2 + 1))
+    expect(train[0]!.byteLength).toBeLessThan(1024)
+    for (const [size, segment] of [
+      [2048, undefined],
+      [16384, 4096],
+    ] as const) {
+      const dictionary = buildDictionary(train, { size, segment })
+      expect(dictionary.byteLength).toBeGreaterThan(size / 2)
+      expect(dictionary.byteLength).toBeLessThanOrEqual(size)
+      let br = 0
+      let dcb = 0
+      for (const page of held) {
+        br += (await encodeBuffer('brotli', page, 11)).byteLength
+        const body = await encodeWithDictionary('dcb', page, dictionary)
+        expect((await decodeWithDictionary('dcb', body, dictionary)).equals(page)).toBe(true)
+        dcb += body.byteLength
+      }
+      expect(dcb).toBeLessThan(br)
+    }
+  })
+
   it('returns the samples themselves when they fit, and nothing without samples', () => {
     expect(
       buildDictionary([Buffer.from('a'.repeat(2000)), Buffer.from('b'.repeat(2000))], { size: 65536 }).byteLength,

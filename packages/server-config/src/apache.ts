@@ -21,21 +21,14 @@
  * - `keepOriginals: false`: when the original is missing and no coding is acceptable, the
  *   gzip variant is sent through mod_deflate's INFLATE output filter (vhost form).
  */
-import { ALL_ENCODINGS, type Manifest } from '@preencode/core'
-import { acceptPattern, refusePattern } from './accept-regex.js'
-import { apacheDictionaryFileRules, apacheDictionaryRewrites } from './dictionary-apache.js'
-import type { Encoding } from './negotiate.js'
-import { resolveApacheOptions, type ApacheConfigOptions } from './options.js'
+import type { Manifest } from '@preencode/core'
+import { apacheRewriteRules } from './apache-rewrite.js'
+import { apacheDictionaryFileRules } from './dictionary-apache.js'
+import { resolveApacheOptions, type ApacheConfigOptions, type ApacheForm } from './options.js'
 import { SUFFIX, resolveServingPolicy, type ServingPolicy } from './policy.js'
 
 export type { ApacheConfigOptions } from './options.js'
 
-const ENV: Readonly<Record<Encoding | '*', string>> = {
-  br: 'PE_AE_BR',
-  zstd: 'PE_AE_ZSTD',
-  gzip: 'PE_AE_GZIP',
-  '*': 'PE_AE_STAR',
-}
 const URL_CLASSES = ['default', 'immutable'] as const
 
 /** Generates `.htaccess` (default) or vhost rules. Pure. */
@@ -54,131 +47,26 @@ export function apacheConfig(manifest: Manifest, options: ApacheConfigOptions = 
     '',
   ]
   if (form === 'htaccess') {
-    return `${[...head, ...rewriteRules(policy, { kind: 'dir' }), ...typeRules(policy), ...cacheRules(policy)].join('\n')}\n`
+    return `${[...head, ...apacheRewriteRules(policy, { kind: 'dir' }), ...typeRules(policy, 'htaccess'), ...cacheRules(policy)].join('\n')}\n`
   }
   // vhost: the rewrite runs in server context, where mapping a URL to a file is not an internal
   // redirect; mod_deflate's INFLATE filter only works on the initial request.
   return `${[
     ...head,
-    ...rewriteRules(policy, { kind: 'server', root: root! }),
+    ...apacheRewriteRules(policy, { kind: 'server', root: root! }),
     '',
     `<Directory ${quote(root!)}>`,
     '    AllowOverride None',
     '    Options FollowSymLinks',
     '    Require all granted',
     '    DirectoryIndex index.html',
-    ...[...typeRules(policy), ...inflateRules(policy), ...cacheRules(policy)].map((l) => (l ? `    ${l}` : l)),
+    ...[...typeRules(policy, 'vhost'), ...inflateRules(policy), ...cacheRules(policy)].map((l) => (l ? `    ${l}` : l)),
     '</Directory>',
   ].join('\n')}\n`
 }
 
 function quote(value: string): string {
   return `"${value.replace(/"/g, '\\"')}"`
-}
-
-function okCondition(coding: Encoding): string {
-  // Named and accepted (`1:` + anything), or not named while `*` is accepted (`:1`).
-  return `RewriteCond "%{ENV:${ENV[coding]}}:%{ENV:${ENV['*']}}" "^(?:1:|:1$)"`
-}
-
-type Context = { kind: 'dir' } | { kind: 'server'; root: string }
-
-function rewriteRules(policy: ServingPolicy, ctx: Context): string[] {
-  // dir (.htaccess / <Directory>): paths are relative to the site root and a rewrite is an
-  // internal redirect ([END] keeps it from running again on the sidecar). server: URL paths
-  // with a leading slash, rewritten straight to files under the root.
-  const dir = ctx.kind === 'dir'
-  const fileOf = (ref: string): string => (dir ? `%{REQUEST_FILENAME}` : `${ctx.root}${ref}`)
-  const target = (ref: string): string => (dir ? ref : `${ctx.root}${ref}`)
-  // The list of compressible extensions is long: matched once (`PE_C`), not in every rule, since
-  // a .htaccess is parsed and its regexes compiled on every request.
-  const compressible = `(?i)\\.(?:${policy.extensions.join('|')})$`
-  const all = `^(${dir ? '' : '/'}.+)$`
-  const isCompressible = 'RewriteCond "%{ENV:PE_C}" =1'
-
-  const end = dir ? 'END' : 'L'
-  const lines: string[] = [
-    'RewriteEngine On',
-    '',
-    '# The manifest is for deploy and configs only.',
-    `RewriteRule "(?:^|/)${policy.manifestFilename.replace(/\./g, '\\.')}$" - [R=404,L]`,
-    '',
-    '# Compressible by name (read by the rules below).',
-    `RewriteRule ${quote(compressible)} - [E=PE_C:1]`,
-    '',
-    '# Cache class of the requested URL (read by the Header rules at the end).',
-    'RewriteRule ^ - [E=PE_CC:default]',
-    `RewriteCond "%{REQUEST_URI}" ${quote(policy.immutablePattern)}`,
-    'RewriteRule ^ - [E=PE_CC:immutable]',
-    '',
-    '# Accept-Encoding per RFC 9110 §12.5.3 -> PE_AE_* = 1 (accepted) or 0 (refused with q=0); unset when not named.',
-  ]
-  for (const coding of [...ALL_ENCODINGS, '*'] as const) {
-    lines.push(
-      `RewriteCond "%{HTTP:Accept-Encoding}" ${quote(refusePattern(coding))} [NC,NV]`,
-      `RewriteRule ^ - [E=${ENV[coding]}:0]`,
-      `RewriteCond "%{HTTP:Accept-Encoding}" ${quote(acceptPattern(coding))} [NC,NV]`,
-      `RewriteRule ^ - [E=${ENV[coding]}:1]`,
-    )
-  }
-  lines.push(...apacheDictionaryRewrites(ctx))
-  if (dir && !policy.keepOriginals) {
-    lines.push(
-      '',
-      '# keepOriginals: false — mod_dir finds no index.html on disk: name it here so its variants are found.',
-      'RewriteCond "%{REQUEST_FILENAME}" -d',
-      'RewriteRule "^(.*/)?$" "$1index.html"',
-    )
-  }
-  if (policy.codings.includes('br') && policy.codings.includes('zstd')) {
-    lines.push(
-      '',
-      '# zstd before br when its variant is marked u+x (smaller than the br one; set when it is written).',
-      isCompressible,
-      okCondition('zstd'),
-      okCondition('br'),
-      `RewriteCond "${fileOf('$1')}${SUFFIX.zstd}" -x`,
-      `RewriteRule "${all}" "${target('$1')}${SUFFIX.zstd}" [${end}]`,
-    )
-  }
-  if (policy.codings.includes('zstd') && policy.codings.includes('gzip')) {
-    lines.push(
-      '',
-      '# gzip before zstd, for a client that takes no br, when the gzip variant is marked u+x (smaller than the zstd one).',
-      ...(policy.codings.includes('br') ? [okCondition('br').replace('" "^', '" "!^')] : []),
-      isCompressible,
-      okCondition('zstd'),
-      okCondition('gzip'),
-      `RewriteCond "${fileOf('$1')}${SUFFIX.gzip}" -x`,
-      `RewriteRule "${all}" "${target('$1')}${SUFFIX.gzip}" [${end}]`,
-    )
-  }
-  lines.push(
-    '',
-    `# Every compressible file: the first acceptable coding whose sidecar exists (${policy.codings.join(', ')}).`,
-  )
-  for (const coding of policy.codings) {
-    lines.push(
-      isCompressible,
-      okCondition(coding),
-      `RewriteCond "${fileOf('$1')}${SUFFIX[coding]}" -f`,
-      `RewriteRule "${all}" "${target('$1')}${SUFFIX[coding]}" [${end}]`,
-    )
-  }
-  if (!policy.keepOriginals) {
-    lines.push(
-      '',
-      '# keepOriginals: false — the original is not on disk and no coding is acceptable: the gzip variant,',
-      dir
-        ? "# refused with 406: mod_deflate's INFLATE filter skips internal redirects, which .htaccess rewrites are (use the vhost form)."
-        : "# decoded by mod_deflate's INFLATE filter (see the <If> below).",
-      isCompressible,
-      `RewriteCond "${fileOf('$1')}" !-f`,
-      `RewriteCond "${fileOf('$1')}.gz" -f`,
-      dir ? `RewriteRule "${all}" - [R=406,L]` : `RewriteRule "${all}" "${target('$1')}.gz" [E=PE_INFLATE:1,L]`,
-    )
-  }
-  return lines
 }
 
 function inflateRules(policy: ServingPolicy): string[] {
@@ -194,9 +82,10 @@ function inflateRules(policy: ServingPolicy): string[] {
   ]
 }
 
-function typeRules(policy: ServingPolicy): string[] {
+function typeRules(policy: ServingPolicy, form: ApacheForm): string[] {
   const extensions = policy.extensions.join('|')
   const suffixes = policy.codings.map((e) => SUFFIX[e])
+  const sidecar = [`RemoveType ${suffixes.join(' ')}`, ...policy.codings.map((e) => `AddEncoding ${e} ${SUFFIX[e]}`)]
   return [
     '',
     '# Content-Type of every compressible extension (charset included).',
@@ -208,18 +97,36 @@ function typeRules(policy: ServingPolicy): string[] {
     'RemoveEncoding .gz .tgz .br .zst',
     'AddType application/gzip .gz .tgz',
     '',
-    '# A sidecar: the type of the extension before its suffix, and its Content-Encoding.',
-    `<FilesMatch "(?i)\\.(?:${extensions})\\.(?:br|gz|zst)$">`,
-    `    RemoveType ${suffixes.join(' ')}`,
-    ...policy.codings.map((e) => `    AddEncoding ${e} ${SUFFIX[e]}`),
-    '</FilesMatch>',
-    '',
-    '# Never compressed again on the fly; one Vary on every response of these types, the original included.',
-    `<FilesMatch "(?i)\\.(?:${extensions})(?:\\.(?:br|gz|zst))?$">`,
-    '    SetEnv no-gzip 1',
-    '    SetEnv no-brotli 1',
-    '    Header merge Vary Accept-Encoding',
-    '</FilesMatch>',
+    ...(form === 'htaccess'
+      ? [
+          '# A sidecar asked for by its own URL is a download, never mislabelled as its original.',
+          'AddType application/zstd .zst',
+          'AddType application/octet-stream .br',
+          '',
+          // Decided from the flag the rewrite set (REDIRECT_ once it is the sidecar's request):
+          // a <FilesMatch> would compile the extension list again on every request.
+          '# A sidecar the rules above chose: the type of the extension before its suffix, and its Content-Encoding.',
+          '<If "-n reqenv(\'REDIRECT_PE_C\')">',
+          ...sidecar.map((l) => `    ${l}`),
+          '</If>',
+          '',
+          '# One Vary on every response of these types, the original included (no-gzip/no-brotli: set by the rewrite).',
+          'Header merge Vary Accept-Encoding env=PE_C',
+          'Header merge Vary Accept-Encoding env=REDIRECT_PE_C',
+        ]
+      : [
+          '# A sidecar: the type of the extension before its suffix, and its Content-Encoding.',
+          `<FilesMatch "(?i)\\.(?:${extensions})\\.(?:br|gz|zst)$">`,
+          ...sidecar.map((l) => `    ${l}`),
+          '</FilesMatch>',
+          '',
+          '# Never compressed again on the fly; one Vary on every response of these types, the original included.',
+          `<FilesMatch "(?i)\\.(?:${extensions})(?:\\.(?:br|gz|zst))?$">`,
+          '    SetEnv no-gzip 1',
+          '    SetEnv no-brotli 1',
+          '    Header merge Vary Accept-Encoding',
+          '</FilesMatch>',
+        ]),
     // The AddType lines above already give a delta (`<b64>.js.dcb`) its original's type.
     ...apacheDictionaryFileRules(new Map(), policy.cacheControl),
   ]

@@ -104,7 +104,12 @@ export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
     `    ${q(`~/${BASENAME.replace(/PFX_/g, 'uad_')}$`)} 'match="$uad_s$uad_p*.$uad_x"';`,
     // The shared page dictionary (linked from every page): for every page navigation.
     `    ${q(`~/${escapeRegex(PAGE_DICTIONARY_PATH)}$`)} '${useAsDictionaryHeader(PAGE_DICTIONARY_MATCH, { matchDest: PAGE_DICTIONARY_MATCH_DEST })}';`,
-    // A delta's response announces the new version too: it is the next update's dictionary.
+    '}',
+    // A delta's response announces the new version too: it is the next update's dictionary. Its own
+    // map, used only by the delta location, so other responses never run this regex.
+    `map $${p}_url $${p}_delta_use_as_dictionary {`,
+    '    volatile;',
+    '    default "";',
     `    ${q(`~/${BASENAME.replace(/PFX_/g, 'uad_')}\\.dict/[A-Za-z0-9+/=]+\\.[A-Za-z0-9]+\\.dc[bz]$`)} 'match="$uad_s$uad_p*.$uad_x"';`,
     '}',
   )
@@ -156,7 +161,7 @@ export function nginxDictionaryLocation(options: NginxDictionaryOptions): string
     '    add_header Vary "Accept-Encoding, Available-Dictionary";',
     `    add_header Cache-Control $${p}_delta_cc;`,
     '    add_header X-Content-Type-Options nosniff always;',
-    `    ${nginxUseAsDictionaryHeader(p)}`,
+    `    add_header Use-As-Dictionary $${p}_delta_use_as_dictionary;`,
   ]
   for (const [type, extensions] of byType) {
     lines.push(
@@ -172,7 +177,7 @@ export function nginxDictionaryLocation(options: NginxDictionaryOptions): string
   return lines
 }
 
-/** The header line each location of an asset type adds. */
+/** The header line each location of an asset type adds (the delta location has its own). */
 export function nginxUseAsDictionaryHeader(prefix: string): string {
   return `add_header Use-As-Dictionary $${prefix}_use_as_dictionary;`
 }

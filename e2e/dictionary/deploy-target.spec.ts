@@ -1,0 +1,128 @@
+// Delta updates on a fresh CI runner, in Chromium: version 1 and version 2 are each built in
+// their own checkout with an empty cache (so the build itself writes no deltas), and shipped with
+// `preencode deploy --release` (rsync into releases/<id>, `current` swapped). The deploy of
+// version 2 reads version 1 from the target, writes the deltas and uploads them before the page;
+// the reload gets the changed chunks as dcb/dcz and runs version 2.
+import { spawnSync } from 'node:child_process'
+import { chmod, mkdir } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import { join } from 'node:path'
+import { expect, test, type Page, type Response } from '@playwright/test'
+import { readManifest, type Manifest } from '@preencode/core'
+import { createPreencodeMiddleware } from '@preencode/server-config'
+import { freePort, REPO_ROOT, startProcess, tempDir } from '@preencode/test-utils'
+import { writeServerFiles } from '../harness/servers.ts'
+import { buildApp, writeAppSources } from './app.ts'
+
+const BIN = join(REPO_ROOT, 'packages', 'cli', 'dist', 'bin.js')
+
+interface Running {
+  stop(): Promise<void>
+  logs(): string
+}
+
+/** Serves `root` with `manifest` on a fixed port (the browser's dictionaries are per origin). */
+async function serve(kind: 'node' | 'nginx-stock', manifest: Manifest, root: string, port: number, dir: string) {
+  if (kind === 'node') {
+    const middleware = createPreencodeMiddleware(root, { manifest })
+    const server: Server = createServer((req, res) =>
+      middleware(req, res, () => {
+        res.statusCode = 404
+        res.end()
+      }),
+    )
+    await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
+    return {
+      logs: () => '',
+      stop: () =>
+        new Promise<void>((done) => {
+          server.closeAllConnections()
+          server.close(() => done())
+        }),
+    } satisfies Running
+  }
+  await mkdir(dir, { recursive: true })
+  await chmod(dir, 0o755)
+  const files = await writeServerFiles(kind, manifest, root, dir, port)
+  const proc = await startProcess(kind, files.command, files.args, { port, ...(files.env ? { env: files.env } : {}) })
+  return { logs: () => `${files.generated}\n${proc.output()}`, stop: () => proc.stop() } satisfies Running
+}
+
+function deployRelease(dist: string, www: string): string {
+  const run = spawnSync(process.execPath, [BIN, 'deploy', dist, '--to', www, '--release'], {
+    encoding: 'utf8',
+    timeout: 300_000,
+  })
+  expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0)
+  return run.stdout
+}
+
+async function scripts(page: Page, navigate: () => Promise<unknown>) {
+  const responses: Response[] = []
+  const listener = (response: Response): void => {
+    if (response.url().endsWith('.js')) responses.push(response)
+  }
+  page.on('response', listener)
+  await navigate()
+  await expect(page.locator('body')).toHaveAttribute('data-lazy', /.+/)
+  page.off('response', listener)
+  return Promise.all(
+    responses.map(async (response) => ({
+      url: new URL(response.url()).pathname,
+      encoding: (await response.allHeaders())['content-encoding'],
+      bodyBytes: (await response.request().sizes()).responseBodySize,
+    })),
+  )
+}
+
+for (const kind of ['nginx-stock', 'node'] as const)
+  test(`fresh checkouts, empty caches: the deploy makes the deltas from the target (${kind})`, async ({ browser }) => {
+    const work = await tempDir('e2e-deploy-deltas')
+    await chmod(work.path, 0o755)
+    const www = join(work.path, 'www')
+    const live = join(www, 'current')
+    const port = await freePort()
+    let running: Running | undefined
+    try {
+      const a = join(work.path, 'checkout-a')
+      await writeAppSources(a, 'v1')
+      const v1 = await buildApp(a, join(a, 'dist'), join(work.path, 'cache-a'))
+      deployRelease(join(a, 'dist'), www)
+      running = await serve(kind, v1, live, port, join(work.path, 'server-v1'))
+      const context = await browser.newContext()
+      const page = await context.newPage()
+      await scripts(page, () => page.goto(`http://127.0.0.1:${port}/`))
+      expect(await page.locator('body').getAttribute('data-version')).toBe('v1')
+
+      const b = join(work.path, 'checkout-b')
+      await writeAppSources(b, 'v2')
+      const built = await buildApp(b, join(b, 'dist'), join(work.path, 'cache-b'))
+      expect(built.files.filter((f) => f.deltas?.length).length, 'no history: the build writes no deltas').toBe(0)
+      const output = deployRelease(join(b, 'dist'), www)
+      expect(output).toMatch(/dictionary transport: \d+ changed files? as deltas/)
+      const v2 = await readManifest(join(b, 'dist'))
+      const changed = v2.files.filter((f) => f.deltas?.length).map((f) => `/${f.path}`)
+      expect(changed.length).toBeGreaterThanOrEqual(2)
+      await running.stop()
+      running = await serve(kind, v2, live, port, join(work.path, 'server-v2'))
+
+      const second = await scripts(page, () => page.reload())
+      expect(await page.locator('body').getAttribute('data-version')).toBe('v2')
+      let deltaBytes = 0
+      let brotliBytes = 0
+      for (const url of changed) {
+        const got = second.find((r) => r.url === url)
+        expect(['dcb', 'dcz'], `${url}: ${JSON.stringify(got)}`).toContain(got?.encoding)
+        deltaBytes += got!.bodyBytes
+        brotliBytes += v2.files.find((f) => `/${f.path}` === url)!.variants.find((v) => v.encoding === 'br')!.size
+      }
+      expect(deltaBytes, `deltas ${deltaBytes} B vs brotli ${brotliBytes} B`).toBeLessThan(brotliBytes * 0.05)
+      await context.close()
+    } catch (error) {
+      await test.info().attach('server', { body: running?.logs() ?? '' })
+      throw error
+    } finally {
+      await running?.stop()
+      await work.remove()
+    }
+  })
