@@ -1,7 +1,8 @@
 // nginx and Apache as real processes on a free loopback port with a throw-away config root,
 // for the serving benchmark. Same tuning for every configuration of one server, so that only
 // the compression directives differ.
-import { mkdir, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { freePort, startProcess, toolPath, type RunningProcess } from '@preencode/test-utils'
 
@@ -134,6 +135,51 @@ ${config.server ?? ''}
   await writeFile(confPath, conf)
   const proc = await startProcess('apache2', toolPath('apache2'), ['-f', confPath, '-DFOREGROUND'], { port })
   return { url: `http://127.0.0.1:${port}`, process: proc, stop: () => proc.stop() }
+}
+
+/** Clock ticks per second of /proc/<pid>/stat (USER_HZ; 100 on every Linux the bench runs on). */
+let clockTicks: number | undefined
+function ticksPerSecond(): number {
+  if (clockTicks === undefined) {
+    try {
+      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
+    } catch {
+      clockTicks = 100
+    }
+  }
+  return clockTicks
+}
+
+/** utime + stime (and, with `reaped`, cutime + cstime) of one process, in ticks; 0 once it is gone. */
+async function processTicks(pid: number, reaped: boolean): Promise<number> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the command name (which may hold spaces) start at field 3 (state).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const at = (field: number): number => Number(fields[field - 3])
+    return at(14) + at(15) + (reaped ? at(16) + at(17) : 0)
+  } catch {
+    return 0
+  }
+}
+
+/**
+ * CPU seconds (user + system) the server has used so far: its main process, the children it has
+ * reaped (an exited Apache child or nginx worker), and its live children (nginx workers, Apache's
+ * children). A difference over a wrk run divided by its requests is the server's CPU per request,
+ * which other load on the machine changes far less than requests/s.
+ */
+export async function serverCpuSeconds(server: Server): Promise<number> {
+  const pid = server.process.child.pid
+  if (pid === undefined) return Number.NaN
+  let ticks = await processTicks(pid, true)
+  try {
+    const children = (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')).trim().split(/\s+/).filter(Boolean)
+    for (const child of children) ticks += await processTicks(Number(child), false)
+  } catch {
+    return Number.NaN
+  }
+  return ticks / ticksPerSecond()
 }
 
 function indent(text: string, spaces: number): string {

@@ -1,21 +1,21 @@
 // Serving part: wrk on loopback against nginx and Apache, on-the-fly compression vs
 // pre-compressed variants (hand-written gzip_static/brotli_static, and the configs that
 // @preencode/server-config generates), on a ~400 KB HTML page and the playground's largest script.
-import { chmod, cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { chmod, cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { constants, brotliCompressSync, gzipSync } from 'node:zlib'
 import { emptyPart, type PartResult, type Table } from '../lib/report.ts'
 import type { BenchContext } from '../lib/context.ts'
 import { buildLargePage } from '../lib/page.ts'
 import { toolPath } from '@preencode/test-utils'
-import type { Server } from '../lib/servers.ts'
+import { serverCpuSeconds, type Server } from '../lib/servers.ts'
 import { generators } from '../lib/generated.ts'
 import { serverConfigs, type ConfigId } from './serve-configs.ts'
 import { ACCEPT_ENCODING, probe, runWrk, writeWrkScript, type Probe, type WrkResult } from '../lib/wrk.ts'
-import { firstLine, fmtBytes, fmtInt, fmtRatio, importBuilt, ratio, runChild } from '../lib/util.ts'
+import { firstLine, fmtBytes, fmtInt, importBuilt } from '../lib/util.ts'
+import { largestPlaygroundScript } from './serve-script.ts'
+import { servingRatios } from './serve-ratios.ts'
 
-const REPO_ROOT = resolve(import.meta.dirname, '..', '..')
-const PLAYGROUND = join(REPO_ROOT, 'playground')
 const WRK = { threads: 2, connections: 32, seconds: 5 }
 const WRK_QUICK = { threads: 2, connections: 8, seconds: 1 }
 /** Interleaved rounds per configuration and file in a full run; the median is reported. */
@@ -24,7 +24,13 @@ const ROUNDS = 3
 interface Measurement {
   probe: Probe
   runs: WrkResult[]
+  /** The server's CPU seconds per request in each run (serverCpuSeconds). */
+  cpu: number[]
 }
+
+const fmtMicros = (seconds: number): string => (Number.isFinite(seconds) ? (seconds * 1e6).toFixed(1) : '?')
+const median = (values: number[]): number =>
+  values.length ? [...values].sort((a, b) => a - b)[(values.length - 1) >> 1]! : Number.NaN
 
 /** The median run by requests/s. */
 function medianRun(m: Measurement): WrkResult {
@@ -109,7 +115,7 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
           if ('error' in answer) perFile.set(file.path, answer)
           else if (answer.status !== 200)
             perFile.set(file.path, { error: `GET ${file.path} answered ${answer.status}` })
-          else perFile.set(file.path, { probe: answer, runs: [] })
+          else perFile.set(file.path, { probe: answer, runs: [], cpu: [] })
         }
       } catch (error) {
         for (const file of files) perFile.set(file.path, { error: `did not start: ${firstLine(error)}` })
@@ -125,10 +131,13 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
           const m = results.get(config.id)!.get(file.path)!
           if ('error' in m) continue
           try {
+            const cpuBefore = await serverCpuSeconds(server)
             const wrk = await runWrk(server.url + file.path, wrkScript, wrkOptions)
+            const cpu = ((await serverCpuSeconds(server)) - cpuBefore) / wrk.requests
             m.runs.push(wrk)
+            m.cpu.push(cpu)
             ctx.log(
-              `serve: round ${round}/${rounds} ${config.label} ${file.path}: ${fmtInt(wrk.rps)} req/s, ${m.probe.contentEncoding}, ${fmtInt(wrk.bytesPerResponse)} B/response`,
+              `serve: round ${round}/${rounds} ${config.label} ${file.path}: ${fmtInt(wrk.rps)} req/s, ${fmtMicros(cpu)} µs server CPU/request, ${m.probe.contentEncoding}, ${fmtInt(wrk.bytesPerResponse)} B/response`,
             )
           } catch (error) {
             results.get(config.id)!.set(file.path, { error: firstLine(error) })
@@ -146,12 +155,12 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
   for (const config of configs) {
     for (const file of files) {
       if (config.skip) {
-        rows.push([config.label, file.label, 'skipped', '', '', '', '', ''])
+        rows.push([config.label, file.label, 'skipped', '', '', '', '', '', ''])
         continue
       }
       const m = results.get(config.id)?.get(file.path)
       if (!m || 'error' in m || m.runs.length === 0) {
-        rows.push([config.label, file.label, `failed: ${m && 'error' in m ? m.error : '?'}`, '', '', '', '', ''])
+        rows.push([config.label, file.label, `failed: ${m && 'error' in m ? m.error : '?'}`, '', '', '', '', '', ''])
         continue
       }
       const run = medianRun(m)
@@ -164,6 +173,7 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
         fmtInt(run.bytesPerResponse),
         fmtInt(run.rps),
         `${fmtInt(Math.min(...m.runs.map((r) => r.rps)))}–${fmtInt(Math.max(...m.runs.map((r) => r.rps)))}`,
+        fmtMicros(median(m.cpu)),
         String(errors),
       ])
     }
@@ -178,6 +188,7 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
       'bytes/response',
       'requests/s',
       'range',
+      'server CPU µs/request',
       'errors',
     ],
     rows,
@@ -186,142 +197,23 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
       `the script is the largest one in ${script.source}`,
       `variants: ${variantsBy}`,
       'bytes/response is what wrk read per response, headers included; body bytes is one probe GET with the same Accept-Encoding',
-      'wrk and the server share the same 2 cores; nginx runs `worker_processes auto`, Apache the event MPM with its defaults; access logs off',
+      'wrk and the server share the same 2 cores; nginx runs `worker_processes auto` and `pcre_jit on`, Apache the event MPM with its defaults; access logs off',
+      "server CPU µs/request: the server's user + system CPU time over a run (/proc: its processes and reaped children) ÷ the run's requests, median of the rounds",
       ...configs.filter((c) => c.skip).map((c) => `${c.label}: skipped: ${c.skip}`),
     ],
   }
   part.tables.push(table)
 
-  const rps = (id: ConfigId, path: string) => {
+  const medianOf = (pick: (m: Measurement) => number) => (id: ConfigId, path: string) => {
     const m = results.get(id)?.get(path)
-    return m && !('error' in m) && m.runs.length ? medianRun(m).rps : Number.NaN
+    return m && !('error' in m) && m.runs.length ? pick(m) : Number.NaN
   }
-  // Targets of issue 9: the content-independent configs (the default form, committed once).
-  const comparisons: Array<{ label: string; a: ConfigId; b: ConfigId; min?: number; target?: string }> = [
-    {
-      label: 'generated nginx (stock, the default) / hand-written static',
-      a: 'nginx-generated-stock',
-      b: 'nginx-static',
-      min: 0.9,
-      target: 'generated nginx (stock) ≥ 0.9× hand-written static',
-    },
-    {
-      label: 'generated nginx (stock, the default) / on-the-fly gzip 6',
-      a: 'nginx-generated-stock',
-      b: 'nginx-onthefly',
-      min: 100,
-      target: 'generated nginx (stock) ≥ 100× on-the-fly gzip',
-    },
-    {
-      label: 'generated nginx (modules) / hand-written static',
-      a: 'nginx-generated-modules',
-      b: 'nginx-static',
-      min: 0.9,
-      target: 'generated nginx (modules) ≥ 0.9× hand-written static',
-    },
-    {
-      label: 'generated nginx (modules) / on-the-fly gzip 6',
-      a: 'nginx-generated-modules',
-      b: 'nginx-onthefly',
-      min: 100,
-      target: 'generated nginx (modules) ≥ 100× on-the-fly gzip',
-    },
-    { label: 'hand-written static / on-the-fly gzip 6', a: 'nginx-static', b: 'nginx-onthefly' },
-    {
-      label: 'generated Apache (.htaccess) / mod_deflate',
-      a: 'apache-generated-htaccess',
-      b: 'apache-deflate',
-      min: 40,
-      target: 'generated Apache (.htaccess) ≥ 40× mod_deflate',
-    },
-    {
-      label: 'generated Apache (vhost) / mod_deflate',
-      a: 'apache-generated-vhost',
-      b: 'apache-deflate',
-      min: 40,
-      target: 'generated Apache (vhost) ≥ 40× mod_deflate',
-    },
-  ]
-  const ratioRows: string[][] = []
-  for (const c of comparisons) {
-    const cells = files.map((f) => ratio(rps(c.a, f.path), rps(c.b, f.path)))
-    ratioRows.push([c.label, ...cells.map(fmtRatio)])
-    if (c.target && c.min !== undefined) {
-      files.forEach((f, i) => {
-        const r = cells[i]!
-        const why =
-          configs.find((x) => x.id === c.a)?.skip ?? configs.find((x) => x.id === c.b)?.skip ?? 'a measurement failed'
-        part.targets.push(
-          Number.isFinite(r)
-            ? {
-                part: 'serve',
-                target: `${c.target} (${f.label}, requests/s)`,
-                measured: fmtRatio(r),
-                pass: r >= c.min!,
-              }
-            : { part: 'serve', target: `${c.target} (${f.label}, requests/s)`, why },
-        )
-      })
-    }
-  }
-  const bytesOf = (id: ConfigId, path: string) => {
-    const m = results.get(id)?.get(path)
-    return m && !('error' in m) && m.runs.length ? medianRun(m).bytesPerResponse : Number.NaN
-  }
-  ratioRows.push(
-    ...(['nginx-static', 'nginx-generated-modules', 'nginx-generated-stock'] as ConfigId[]).map((id) => [
-      `bytes/response: ${configs.find((c) => c.id === id)!.label} / on-the-fly gzip 6`,
-      ...files.map((f) => fmtRatio(ratio(bytesOf(id, f.path), bytesOf('nginx-onthefly', f.path)))),
-    ]),
-    [
-      'bytes/response: generated Apache (.htaccess) / mod_deflate',
-      ...files.map((f) =>
-        fmtRatio(ratio(bytesOf('apache-generated-htaccess', f.path), bytesOf('apache-deflate', f.path))),
-      ),
-    ],
-  )
-  part.tables.push({
-    title: 'Serving ratios (requests/s unless marked bytes)',
-    columns: ['ratio', ...files.map((f) => f.label)],
-    rows: ratioRows,
+  const ratios = servingRatios(configs, files, {
+    rps: medianOf((m) => medianRun(m).rps),
+    bytes: medianOf((m) => medianRun(m).bytesPerResponse),
+    cpu: medianOf((m) => median(m.cpu)),
   })
+  part.targets.push(...ratios.targets)
+  part.tables.push(ratios.table)
   return part
-}
-
-/** The playground's largest script: from playground/dist, else a fresh build of it, else bench/app's. */
-async function largestPlaygroundScript(
-  ctx: BenchContext,
-  dir: string,
-): Promise<{ path: string; name: string; source: string } | { why: string }> {
-  const largest = async (dist: string) => {
-    let best: { path: string; name: string; size: number } | undefined
-    try {
-      for (const entry of await readdir(dist, { withFileTypes: true, recursive: true })) {
-        if (!entry.isFile() || !/\.m?js$/.test(entry.name)) continue
-        const path = join(entry.parentPath, entry.name)
-        const size = (await stat(path)).size
-        if (!best || size > best.size) best = { path, name: entry.name, size }
-      }
-    } catch {
-      /* no such directory */
-    }
-    return best
-  }
-  const existing = await largest(join(PLAYGROUND, 'dist'))
-  if (existing) return { ...existing, source: 'playground/dist' }
-  ctx.log('serve: playground/dist is missing; building the playground…')
-  const out = join(dir, 'playground-dist')
-  const run = await runChild(
-    process.execPath,
-    [join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', out, '--emptyOutDir'],
-    { cwd: PLAYGROUND, timeoutMs: 10 * 60_000 },
-  )
-  const built = run.code === 0 ? await largest(out) : undefined
-  if (built) return { ...built, source: 'playground, built by the bench' }
-  const app = ctx.shared.benchAppDist ? await largest(ctx.shared.benchAppDist) : undefined
-  if (app)
-    return { ...app, source: `bench/app, because the playground did not build: ${firstLine(run.stderr || run.stdout)}` }
-  return {
-    why: `no playground script: playground/dist is missing and \`vite build\` in playground/ failed (${firstLine(run.stderr || run.stdout)})`,
-  }
 }

@@ -99,6 +99,10 @@ function typeRules(policy: ServingPolicy, form: ApacheForm): string[] {
     '',
     ...(form === 'htaccess'
       ? [
+          '# A sidecar asked for by its own URL is a download, never mislabelled as its original.',
+          'AddType application/zstd .zst',
+          'AddType application/octet-stream .br',
+          '',
           // Decided from the flag the rewrite set (REDIRECT_ once it is the sidecar's request):
           // a <FilesMatch> would compile the extension list again on every request.
           '# A sidecar the rules above chose: the type of the extension before its suffix, and its Content-Encoding.',

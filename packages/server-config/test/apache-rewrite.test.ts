@@ -1,9 +1,12 @@
 // The Apache-only short forms that keep the per-request .htaccess cheap decide exactly like
 // the long forms they replace (the e2e suite proves the served result on a real Apache).
+import { chmod } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { cacheClassOf, resolveCachePolicy } from '@preencode/core'
-import { apacheConfig, hashedNamePattern } from '@preencode/server-config'
+import { apacheConfig, hashedNamePattern, negotiate } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
+import { get } from '../../../e2e/harness/http.ts'
+import { startServer } from '../../../e2e/harness/servers.ts'
 import { HASHED_NAME_PCRE } from '../src/apache-rewrite.ts'
 import { buildFixtureSite } from './fixture.ts'
 
@@ -46,7 +49,7 @@ describe('Apache rewrite short forms', () => {
     expect(hashed, `${hashed} hashed names`).toBeGreaterThan(1_000)
     expect(corpus.length - hashed).toBeGreaterThan(1_000)
     expect(HASHED_NAME_PCRE.length * 10).toBeLessThan(hashedNamePattern().length)
-  })
+  }, 120_000)
 
   it('the .htaccess compiles the compressible-extension list once, the vhost keeps its <FilesMatch>', async () => {
     const dir = await tempDir('apache-rewrite')
@@ -58,5 +61,36 @@ describe('Apache rewrite short forms', () => {
     expect(htaccess).toContain('[E=PE_C:1,E=no-gzip:1,E=no-brotli:1]')
     expect(htaccess).not.toMatch(/%\{ENV:PE_AE_\w+\}:/)
     expect(count(apacheConfig(manifest, { form: 'vhost', root: '/srv/site' }))).toBe(3)
-  })
+  }, 120_000)
+})
+
+describe.each(['apache-htaccess', 'apache-vhost'] as const)('%s on a real Apache', (kind) => {
+  it('refuses a coding named twice if one entry has q=0, and never mislabels a sidecar asked for by its URL', async () => {
+    const dir = await tempDir(`apache-${kind}`)
+    try {
+      await chmod(dir.path, 0o755)
+      const manifest = await buildFixtureSite(dir.path, { keepOriginals: true })
+      const file = manifest.files.find((f) => /\.js$/.test(f.path) && f.variants.length === 3)!
+      const server = await startServer(kind, manifest, dir.path)
+      try {
+        const order = [...file.variants].sort((a, b) => a.size - b.size).map((v) => v.encoding)
+        for (const header of ['br, br;q=0', 'br;q=0, br, gzip', 'gzip, x-gzip;q=0', 'zstd;q=0, *', 'br, *;q=0, zstd']) {
+          const res = await get(`${server.url}/${file.path}`, { 'accept-encoding': header })
+          expect(res.status, header).toBe(200)
+          expect(res.one('content-encoding') ?? 'identity', header).toBe(negotiate(header, order) ?? 'identity')
+        }
+        for (const variant of file.variants) {
+          const res = await get(`${server.url}/${variant.path}`, { 'accept-encoding': 'gzip, deflate, br, zstd' })
+          expect(res.status, variant.path).toBe(200)
+          if (res.one('content-encoding') === undefined)
+            expect(res.one('content-type'), variant.path).not.toBe(file.contentType)
+          else expect(res.one('content-encoding'), variant.path).toBe(variant.encoding)
+        }
+      } finally {
+        await server.stop()
+      }
+    } finally {
+      await dir.remove()
+    }
+  }, 120_000)
 })
