@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   compressDirectory,
+  DEFAULT_DELTA_OPTIONS,
   decodeWithDictionary,
   deltaPath,
   dictionaryId,
@@ -69,8 +70,8 @@ async function deploySequence(
   for (let k = 1; k <= 4; k++) {
     const result = await deploy({ dir: await freshBuild(parent, k), target: target() })
     results.push(result)
-    // Visitors may hold any of the last three deployed versions (the default `versions`).
-    const held = Array.from({ length: Math.min(k - 1, 3) }, (_, i) => k - 1 - i)
+    // Visitors may hold any of the last deployed versions, up to the default `versions`.
+    const held = Array.from({ length: Math.min(k - 1, DEFAULT_DELTA_OPTIONS.versions) }, (_, i) => k - 1 - i)
     expect(result.summary.deltas?.deltasWritten, `version ${k}`).toBe(held.length * 2)
     for (const old of held) {
       const dictionary = appVersion(old)
