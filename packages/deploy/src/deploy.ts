@@ -113,8 +113,8 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
       })
     ).manifest
   const keep: KeepPolicy = options.keep ?? {}
-  const deltaOptions = resolveDeployDeltas(options.deltas, manifest)
   try {
+    const deltaOptions = resolveDeployDeltas(options.deltas, manifest)
     let deltas: DeltaReport | undefined
     if (deltaOptions && !options.dryRun) {
       const written = await writeDeployDeltas(root, manifest, deltaOptions, target, context)
