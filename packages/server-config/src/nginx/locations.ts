@@ -1,8 +1,9 @@
 /**
  * The location that serves every compressible extension, shared by both flavours, and its
- * stages. A stage is a nested `internal` location reached by `error_page 404` with the
- * requested URL appended (`/.P/2/app.js`), so `$uri` keeps the original's extension and the one
- * `types {}` block gives every sidecar its original's Content-Type; `alias` opens
+ * stages. A stage is an `internal` location (nested in one `^~ /.P/` prefix location, so the
+ * usual request never runs their regexes) reached by `error_page 404` with the requested URL
+ * appended (`/.P/2/app.js`), so `$uri` keeps the original's extension and the `types {}` block
+ * (the same in both locations) gives every sidecar its original's Content-Type; `alias` opens
  * `<root><url><suffix>` directly (no try_files stat before it). A miss goes to the next
  * acceptable coding, then the original, then `d`: decode the gzip variant
  * (`keepOriginals: false`) or a plain 404. The order is the fixed one unless a `u+x` mark on
@@ -95,24 +96,31 @@ export function compressibleLocation(
     ),
   )
   const pattern = `\\.(?:${policy.extensions.join('|')})$`
+  const shared = [
+    ...typesBlock(policy),
+    'gzip off;',
+    'recursive_error_pages on;',
+    '# A missing variant is the usual case for small files, not an error worth a log line.',
+    'log_not_found off;',
+  ]
   return [
     `# Every compressible type: its own Content-Type on the sidecars; ${policy.codings.join(', ')} in that order of preference.`,
     `location ~* ${q(pattern)} {`,
     ...indent([
-      ...typesBlock(policy),
-      'gzip off;',
-      'recursive_error_pages on;',
-      '# A missing variant is the usual case for small files, not an error worth a log line.',
-      'log_not_found off;',
+      ...shared,
       `set ${url} $uri;`,
       `set ${n.v('mk')} "";`,
       "# This file's sizes disagree with the fixed order (a u+x mark): stage 1 in its own order.",
       `error_page 418 = ${n.stage('1')}${url};`,
       `if (-x ${n.v('mcheck')}) { set ${n.v('mk')} x; return 418; }`,
       ...flavour.entry,
-      '',
-      ...stages,
     ]),
+    '}',
+    '',
+    '# The stages, under a prefix location of their own: a prefix match needs no regex, and `^~`',
+    '# keeps these URIs from the regex locations; so the usual request never tests the stages.',
+    `location ^~ ${n.stage('')} {`,
+    ...indent(['internal;', ...shared, '', ...stages]),
     '}',
   ]
 }
