@@ -74,7 +74,12 @@ export async function measureNavigation(
       { name: `preencode ${size / 1024} KB`, bytes: mine, ms: performance.now() - started },
     ]
     try {
-      dictionaries.push(await zstdTrain(files, size, join(scratch, `zstd-${size}.dict`)))
+      const trained = await zstdTrain(files, size, join(scratch, `zstd-${size}.dict`))
+      if (trained.bytes.byteLength < size * 0.9)
+        notes.push(
+          `zstd --train asked for ${size / 1024} KB returned ${fmtBytes(trained.bytes.byteLength)}: it wants at least 10 times the dictionary size in training data`,
+        )
+      dictionaries.push(trained)
     } catch (error) {
       notes.push(`zstd --train at ${size / 1024} KB not measured: ${firstLine(error)}`)
     }

@@ -103,6 +103,16 @@ export function servingRatios(
       `server CPU per request: hand-written static ÷ ${configs.find((c) => c.id === id)!.label} (≥ 1 = as cheap)`,
       ...files.map((f) => fmtRatio(ratio(cpu('nginx-static', f.path), cpu(id, f.path)))),
     ]),
+    ...(['apache-generated-htaccess', 'apache-generated-vhost'] as ConfigId[]).map((id) => [
+      `server CPU per request: mod_deflate ÷ ${configs.find((c) => c.id === id)!.label}`,
+      ...files.map((f) => fmtRatio(ratio(cpu('apache-deflate', f.path), cpu(id, f.path)))),
+    ]),
+    [
+      'server CPU per request: Apache generated vhost ÷ Apache generated .htaccess (what the per-request .htaccess parse leaves)',
+      ...files.map((f) =>
+        fmtRatio(ratio(cpu('apache-generated-vhost', f.path), cpu('apache-generated-htaccess', f.path))),
+      ),
+    ],
   )
   return {
     targets,

@@ -202,6 +202,8 @@ async function compressWithCache(
     tempFiles,
   )
 
+  // Room for one largest file per encode slot, 16 MiB at least (pool.ts).
+  pool.fitByteBudget(jobs.reduce((largest, job) => Math.max(largest, job.weight), 0))
   let done = 0
   let bytesDone = 0
   const bytesTotal = jobs.reduce((total, job) => total + job.weight, 0)

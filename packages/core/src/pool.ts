@@ -18,7 +18,8 @@ export interface PoolOptions {
   /**
    * Bytes of input held at once across `withBytes` callers. A single file larger than the budget
    * still runs, alone, so no file is ever refused.
-   * @default 64 MiB (DEFAULT_MAX_BYTES_IN_FLIGHT)
+   * @default max(16 MiB, concurrency × the largest file) (`byteBudgetFor`; the largest file as
+   * told to `fitByteBudget`, 16 MiB until then)
    */
   maxBytesInFlight?: number
   /**
@@ -42,11 +43,22 @@ export interface PoolStats {
 }
 
 /**
- * 64 MiB of originals in flight: with up to ~4x that for encoder state and outputs this keeps a
- * run well under 512 MiB however large the site, while still feeding every core with typical
- * bundle files (tens to hundreds of KiB).
+ * The least byte budget: 16 MiB of originals is tens of seconds of encoding at the highest
+ * levels, read-ahead enough to keep every core fed. It was 64 MiB: on the 10x bench site
+ * (154 MB) that was 64 MiB of originals read and waiting for two encoders, and peak RSS grew
+ * 1.45x from the 1x site (15 MB, all in flight either way). Measured at 3x (47 MB, gzip 9 +
+ * brotli 11 + zstd 19, no cache): 404 MB peak RSS with 64 MiB, 302 MB with 16 MiB.
  */
-export const DEFAULT_MAX_BYTES_IN_FLIGHT = 64 * 1024 * 1024
+export const MIN_BYTES_IN_FLIGHT = 16 * 1024 * 1024
+
+/**
+ * The default byte budget: at least `MIN_BYTES_IN_FLIGHT`, and room for one largest file per
+ * encode slot, so that while one slot spends minutes on the largest file's brotli the others
+ * still have a file to work on.
+ */
+export function byteBudgetFor(largestFile: number, concurrency: number): number {
+  return Math.max(MIN_BYTES_IN_FLIGHT, Math.ceil(largestFile) * concurrency)
+}
 
 /**
  * Measured on 20,000 pages of 4 KB (gzip 6, brotli 5, zstd 3, no cache): unbounded 1.00 GB peak
@@ -104,7 +116,8 @@ class Gate {
 
 export class WorkPool {
   readonly concurrency: number
-  readonly maxBytesInFlight: number
+  private byteBudget: number
+  private readonly byteBudgetFixed: boolean
   readonly maxFilesInFlight: number
   private bytes = 0
   private files = 0
@@ -114,12 +127,27 @@ export class WorkPool {
 
   constructor(options: PoolOptions = {}) {
     this.concurrency = Math.max(1, Math.floor(options.concurrency ?? availableParallelism()))
-    this.maxBytesInFlight = Math.max(1, Math.floor(options.maxBytesInFlight ?? DEFAULT_MAX_BYTES_IN_FLIGHT))
+    this.byteBudgetFixed = options.maxBytesInFlight !== undefined
+    this.byteBudget = Math.max(1, Math.floor(options.maxBytesInFlight ?? MIN_BYTES_IN_FLIGHT))
     this.maxFilesInFlight = Math.max(1, Math.floor(options.maxFilesInFlight ?? DEFAULT_MAX_FILES_IN_FLIGHT))
     this.slots = new SlotQueue(this.concurrency, options.signal, (running) => {
       this.stats.peakRunning = Math.max(this.stats.peakRunning, running)
     })
     this.budget = new Gate(options.signal)
+  }
+
+  /** Bytes of input held at once at most (a file larger than that runs alone). */
+  get maxBytesInFlight(): number {
+    return this.byteBudget
+  }
+
+  /**
+   * Sizes the default byte budget for a run whose largest file is `largestFile` bytes
+   * (`byteBudgetFor`); call it before the run's first `withBytes`. An explicit
+   * `maxBytesInFlight` is kept as given.
+   */
+  fitByteBudget(largestFile: number): void {
+    if (!this.byteBudgetFixed) this.byteBudget = byteBudgetFor(largestFile, this.concurrency)
   }
 
   /**
@@ -148,7 +176,7 @@ export class WorkPool {
     const weight = Math.max(0, bytes)
     await this.budget.wait(() => {
       // An oversized file is admitted only when nothing else is held: it runs alone.
-      if (this.bytes > 0 && this.bytes + weight > this.maxBytesInFlight) return false
+      if (this.bytes > 0 && this.bytes + weight > this.byteBudget) return false
       if (this.files >= this.maxFilesInFlight) return false
       this.files += 1
       this.bytes += weight

@@ -66,6 +66,27 @@ describe('compressDirectory', () => {
     await cacheDir.remove()
   })
 
+  it('holds at most 16 MiB of originals at once, or room for one largest file per slot', async () => {
+    const MiB = 1024 * 1024
+    const chunk = textOf(3 * MiB, 11)
+    for (let i = 0; i < 12; i++) await put(site.path, `many/${i}.js`, chunk)
+    const quick: CompressOptions = { cache: false, concurrency: 2, formats: ['gzip'], levels: { gzip: 1 } }
+    const many = await compressDirectory(site.path, quick)
+    // 36 MiB of 3 MiB files: the 16 MiB budget, used (several files at once) and not exceeded.
+    expect(many.report.peakBytesInFlight).toBeGreaterThan(6 * MiB)
+    expect(many.report.peakBytesInFlight).toBeLessThanOrEqual(16 * MiB)
+
+    // Two files of 9 MiB: the budget grows to 2 x 9 MiB so both slots can have one.
+    const big = Buffer.concat([chunk, chunk, chunk])
+    await put(site.path, 'big/a.js', big)
+    await put(site.path, 'big/b.js', big)
+    const large = await compressDirectory(site.path, quick)
+    expect(large.report.peakBytesInFlight).toBeGreaterThan(16 * MiB)
+    expect(large.report.peakBytesInFlight).toBeLessThanOrEqual(18 * MiB)
+    const gz = await readFile(join(site.path, 'big/b.js.gz'))
+    expect((await decodeBuffer('gzip', gz)).equals(big)).toBe(true)
+  })
+
   it('writes variants that decode to the originals, with their mtimes, and a manifest', async () => {
     const { manifest, report } = await compressDirectory(site.path, options)
     const originals = await snapshot(site.path, manifest)

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { WorkPool } from '@preencode/core'
+// The default budget's rule, tested directly.
+import { byteBudgetFor, MIN_BYTES_IN_FLIGHT } from '../src/pool.js'
 
 /** A task that finishes only when the test says so, to observe what runs at the same time. */
 function deferred(): { promise: Promise<void>; resolve: () => void } {
@@ -65,6 +67,49 @@ describe('WorkPool', () => {
     )
     expect(peak).toBe(8)
     expect(pool.peaks.peakFiles).toBe(8)
+  })
+
+  it('by default holds 16 MiB, or one largest file per slot once fitted, counting every byte admitted', async () => {
+    const MiB = 1024 * 1024
+    expect(MIN_BYTES_IN_FLIGHT).toBe(16 * MiB)
+    expect(byteBudgetFor(1_000, 2)).toBe(16 * MiB)
+    expect(byteBudgetFor(7 * MiB, 2)).toBe(16 * MiB)
+    expect(byteBudgetFor(10 * MiB, 2)).toBe(20 * MiB)
+    expect(byteBudgetFor(10 * MiB, 4)).toBe(40 * MiB)
+
+    // The 10x bench site in miniature: many files of a few MiB waiting for two encoders.
+    const sizes = Array.from({ length: 60 }, (_, i) => [7, 4, 2, 1][i % 4]! * MiB)
+    const run = async (pool: WorkPool): Promise<number> => {
+      let held = 0
+      let peak = 0
+      await Promise.all(
+        sizes.map((size) =>
+          pool.withBytes(size, async () => {
+            held += size
+            peak = Math.max(peak, held)
+            await pool.run(tick)
+            held -= size
+          }),
+        ),
+      )
+      return peak
+    }
+    const unfitted = new WorkPool({ concurrency: 2 })
+    expect(unfitted.maxBytesInFlight).toBe(16 * MiB)
+    const peak = await run(unfitted)
+    expect(peak).toBeLessThanOrEqual(16 * MiB)
+    expect(peak).toBeGreaterThan(8 * MiB) // the budget is used, not just one file at a time
+    expect(unfitted.peaks.peakBytes).toBe(peak)
+
+    const fitted = new WorkPool({ concurrency: 2 })
+    fitted.fitByteBudget(12 * MiB)
+    expect(fitted.maxBytesInFlight).toBe(24 * MiB)
+    expect(await run(fitted)).toBeLessThanOrEqual(24 * MiB)
+
+    // An explicit budget is the caller's: fitting leaves it alone.
+    const explicit = new WorkPool({ concurrency: 2, maxBytesInFlight: 5 * MiB })
+    explicit.fitByteBudget(12 * MiB)
+    expect(explicit.maxBytesInFlight).toBe(5 * MiB)
   })
 
   it('runs a file larger than the budget alone, and does not starve it behind small ones', async () => {
