@@ -28,9 +28,10 @@ export interface DictionaryBuildOptions {
   size?: number
   /**
    * Segment length k: the dictionary is size / k segments. Measured on the
-   * `pnpm bench -- --only dictionary` corpora (dcb of the held-out pages as a share of their
-   * brotli 11 bytes; npm's docs built by VitePress / npm's own HTML of them / generated
-   * random-word pages). At 64 KB: k = 1024 gave 27.4 / 34.8 / 48.8%, 2048 25.7 / 34.6 / 48.2%,
+   * `pnpm bench -- --only dictionary` corpora (held-out pages compressed by brotli 11, window
+   * 2^24, with the dictionary, as a share of their brotli 11 bytes: within a point of the
+   * bench's dcb; npm's docs built by VitePress / npm's own HTML of them / generated random-word
+   * pages). At 64 KB: k = 1024 gave 27.4 / 34.8 / 48.8%, 2048 25.7 / 34.6 / 48.2%,
    * 4096 24.0 / 32.2 / 47.8%, 8192 24.2 / 35.2 / 50.1%; at 32 KB: 2048 33.7 / 37.2 / 49.7%,
    * 4096 35.5 / 37.9 / 50.6%; at 128 KB: 4096 19.7 / 30.7 / 44.5%, 8192 17.7 / 30.4 / 47.3%.
    * Sixteen segments was best or near it at every size: long enough to keep a page template's

@@ -113,12 +113,17 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
       })
     ).manifest
   const keep: KeepPolicy = options.keep ?? {}
-  const deltaOptions = resolveDeployDeltas(options.deltas, manifest)
   try {
+    const deltaOptions = resolveDeployDeltas(options.deltas, manifest)
     let deltas: DeltaReport | undefined
     if (deltaOptions && !options.dryRun) {
       const written = await writeDeployDeltas(root, manifest, deltaOptions, target, context)
       if (written) ({ manifest, report: deltas } = written)
+      else if (options.deltas !== undefined)
+        context.emit({
+          type: 'warning',
+          message: `${target.description} cannot list its previous versions (no previousVersions()): no deltas were written; pass deltas.previous (a folder holding the live site).`,
+        })
     }
     const isEntry = options.isEntry ?? isDefaultEntry
     const remote = await target.readRemote(siteObjects(manifest, isEntry), context)

@@ -59,4 +59,28 @@ describe('deploy with deltas', () => {
       await tmp.remove()
     }
   })
+
+  it('warns, naming the target, when deltas are asked of a target that cannot list its previous versions', async () => {
+    const tmp = await tempDir('deploy-deltas-custom')
+    try {
+      const site = join(tmp.path, 'site')
+      const www = join(tmp.path, 'www')
+      await mkdir(www)
+      await build(site, 'app-Ab12Cd34.js', V1, join(tmp.path, 'nothing-deployed'))
+      const { previousVersions: _none, ...custom } = localTarget(www)
+      const warnings: string[] = []
+      const { summary } = await deploy({
+        dir: site,
+        target: custom,
+        deltas: true,
+        onEvent: (event) => {
+          if (event.type === 'warning') warnings.push(event.message)
+        },
+      })
+      expect(summary.deltas).toBeUndefined()
+      expect(warnings).toEqual([expect.stringMatching(/^local folder .*www cannot list its previous versions/)])
+    } finally {
+      await tmp.remove()
+    }
+  })
 })

@@ -47,7 +47,7 @@ export function nginxConfig(manifest: Manifest, options: NginxConfigOptions): st
     `# nginx ${resolved.flavor} flavour. Include from the http {} context; needs nginx >= 1.11.7.`,
     ...(modules ? ['# Needs in the main context: load_module modules/ngx_http_brotli_static_module.so;'] : []),
     '# Recommended in the main context (nginx.conf, outside http {}): pcre_jit on; (compiles the regexes',
-    '# below: measured 12-29% fewer CPU instructions per request, docs/servers/nginx.md, Speed).',
+    '# below: measured 12-26% fewer CPU instructions per request, docs/servers/nginx.md, Speed).',
     ...(policy.keepOriginals
       ? []
       : ["# keepOriginals: false — needs the gzip_static and gunzip modules (built into Debian's nginx)."]),
