@@ -19,7 +19,7 @@ export interface DeltaOptions {
    * Deltas are written against at most this many previous versions of each file (the newest
    * first): visitors who come back after more deploys than this get brotli. The default is the
    * answer of the rule measured by `pnpm bench -- --only versions` (docs/dictionary-transport.md).
-   * @default 5
+   * @default 4
    */
   versions?: number
   /**
@@ -64,7 +64,7 @@ export interface ResolvedDeltaOptions {
 }
 
 export const DEFAULT_DELTA_OPTIONS = Object.freeze({
-  versions: 5,
+  versions: 4,
   encodings: [...DICTIONARY_ENCODINGS],
   maxDictionaryBytes: 16 * 1024 * 1024,
   pages: false,

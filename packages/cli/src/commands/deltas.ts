@@ -31,7 +31,7 @@ export const deltaArgs = {
   },
   'delta-versions': {
     type: 'string',
-    description: 'Deltas against at most this many previous versions of each file (default 5)',
+    description: 'Deltas against at most this many previous versions of each file (default 4)',
     valueHint: 'n',
   },
   'delta-encodings': { type: 'string', description: 'Comma-separated: dcb,dcz (default both)', valueHint: 'list' },

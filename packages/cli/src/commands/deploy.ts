@@ -49,7 +49,7 @@ const args = {
   },
   'delta-versions': {
     type: 'string',
-    description: 'Deltas against at most this many previously deployed versions of each file (default 5)',
+    description: 'Deltas against at most this many previously deployed versions of each file (default 4)',
     valueHint: 'n',
   },
 } as const
