@@ -4,24 +4,17 @@
 // read from the network log — and runs version 2's code. Without a dictionary, or with a stale
 // or foreign one, the same chunks come as brotli.
 import { createHash } from 'node:crypto'
-import { chmod, mkdir } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
+import { chmod } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test, type Page, type Response } from '@playwright/test'
-import { readManifest, type Manifest } from '@preencode/core'
-import { createPreencodeMiddleware } from '@preencode/server-config'
-import { freePort, startProcess, tempDir } from '@preencode/test-utils'
-import { writeServerFiles, type ServerKind } from '../harness/servers.ts'
+import type { Manifest } from '@preencode/core'
+import { freePort, tempDir } from '@preencode/test-utils'
+import { startServerOnPort, type ServerKind, type ServingProcess } from '../harness/servers.ts'
 import { preview } from 'vite'
 import { preencode } from '@preencode/vite'
 import { buildApp, writeAppSources } from './app.ts'
 
 const CHROMIUM_AE = 'gzip, deflate, br, zstd, dcb, dcz'
-
-interface Running {
-  stop(): Promise<void>
-  logs(): string
-}
 
 /**
  * Starts `kind` on `port` serving `root` with the config generated from its manifest. A deploy
@@ -34,7 +27,7 @@ async function start(
   port: number,
   configDir: string,
   app: string,
-): Promise<Running> {
+): Promise<ServingProcess> {
   if (kind === 'vite-preview') {
     // `vite preview` with the plugin: the same middleware, mounted by configurePreviewServer.
     const server = await preview({
@@ -47,29 +40,7 @@ async function start(
     })
     return { logs: () => '', stop: () => server.close() }
   }
-  if (kind === 'node') {
-    const middleware = createPreencodeMiddleware(root)
-    const server: Server = createServer((req, res) =>
-      middleware(req, res, () => {
-        res.statusCode = 404
-        res.end()
-      }),
-    )
-    await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
-    return {
-      logs: () => '',
-      stop: () =>
-        new Promise<void>((done) => {
-          server.closeAllConnections()
-          server.close(() => done())
-        }),
-    }
-  }
-  await mkdir(configDir, { recursive: true })
-  await chmod(configDir, 0o755)
-  const files = await writeServerFiles(kind, await readManifest(root), root, configDir, port)
-  const proc = await startProcess(kind, files.command, files.args, { port, ...(files.env ? { env: files.env } : {}) })
-  return { logs: () => `${files.generated}\n${proc.output()}`, stop: () => proc.stop() }
+  return startServerOnPort(kind, root, port, configDir)
 }
 
 const KINDS: (ServerKind | 'vite-preview')[] = [
@@ -116,7 +87,7 @@ for (const kind of KINDS)
       const cache = join(work.path, 'cache')
       const port = await freePort()
       const server = { url: `http://127.0.0.1:${port}` }
-      let running: Running | undefined
+      let running: ServingProcess | undefined
       try {
         await writeAppSources(app, 'v1')
         const v1 = await buildApp(app, www, cache)

@@ -4,49 +4,15 @@
 // version 2 reads version 1 from the target, writes the deltas and uploads them before the page;
 // the reload gets the changed chunks as dcb/dcz and runs version 2.
 import { spawnSync } from 'node:child_process'
-import { chmod, mkdir } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
+import { chmod } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test, type Page, type Response } from '@playwright/test'
-import { readManifest, type Manifest } from '@preencode/core'
-import { createPreencodeMiddleware } from '@preencode/server-config'
-import { freePort, REPO_ROOT, startProcess, tempDir } from '@preencode/test-utils'
-import { writeServerFiles } from '../harness/servers.ts'
+import { readManifest } from '@preencode/core'
+import { freePort, REPO_ROOT, tempDir } from '@preencode/test-utils'
+import { startServerOnPort, type ServingProcess } from '../harness/servers.ts'
 import { buildApp, writeAppSources } from './app.ts'
 
 const BIN = join(REPO_ROOT, 'packages', 'cli', 'dist', 'bin.js')
-
-interface Running {
-  stop(): Promise<void>
-  logs(): string
-}
-
-/** Serves `root` with `manifest` on a fixed port (the browser's dictionaries are per origin). */
-async function serve(kind: 'node' | 'nginx-stock', manifest: Manifest, root: string, port: number, dir: string) {
-  if (kind === 'node') {
-    const middleware = createPreencodeMiddleware(root, { manifest })
-    const server: Server = createServer((req, res) =>
-      middleware(req, res, () => {
-        res.statusCode = 404
-        res.end()
-      }),
-    )
-    await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
-    return {
-      logs: () => '',
-      stop: () =>
-        new Promise<void>((done) => {
-          server.closeAllConnections()
-          server.close(() => done())
-        }),
-    } satisfies Running
-  }
-  await mkdir(dir, { recursive: true })
-  await chmod(dir, 0o755)
-  const files = await writeServerFiles(kind, manifest, root, dir, port)
-  const proc = await startProcess(kind, files.command, files.args, { port, ...(files.env ? { env: files.env } : {}) })
-  return { logs: () => `${files.generated}\n${proc.output()}`, stop: () => proc.stop() } satisfies Running
-}
 
 function deployRelease(dist: string, www: string): string {
   const run = spawnSync(process.execPath, [BIN, 'deploy', dist, '--to', www, '--release'], {
@@ -82,13 +48,13 @@ for (const kind of ['nginx-stock', 'node'] as const)
     const www = join(work.path, 'www')
     const live = join(www, 'current')
     const port = await freePort()
-    let running: Running | undefined
+    let running: ServingProcess | undefined
     try {
       const a = join(work.path, 'checkout-a')
       await writeAppSources(a, 'v1')
       const v1 = await buildApp(a, join(a, 'dist'), join(work.path, 'cache-a'))
       deployRelease(join(a, 'dist'), www)
-      running = await serve(kind, v1, live, port, join(work.path, 'server-v1'))
+      running = await startServerOnPort(kind, live, port, join(work.path, 'server-v1'), v1)
       const context = await browser.newContext()
       const page = await context.newPage()
       await scripts(page, () => page.goto(`http://127.0.0.1:${port}/`))
@@ -104,7 +70,7 @@ for (const kind of ['nginx-stock', 'node'] as const)
       const changed = v2.files.filter((f) => f.deltas?.length).map((f) => `/${f.path}`)
       expect(changed.length).toBeGreaterThanOrEqual(2)
       await running.stop()
-      running = await serve(kind, v2, live, port, join(work.path, 'server-v2'))
+      running = await startServerOnPort(kind, live, port, join(work.path, 'server-v2'), v2)
 
       const second = await scripts(page, () => page.reload())
       expect(await page.locator('body').getAttribute('data-version')).toBe('v2')

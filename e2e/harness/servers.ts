@@ -7,7 +7,7 @@ import { createServer } from 'node:http'
 import { readdirSync, readFileSync } from 'node:fs'
 import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Manifest } from '@preencode/core'
+import { readManifest, type Manifest } from '@preencode/core'
 import { apacheConfig, caddyConfig, createPreencodeMiddleware, nginxConfig } from '@preencode/server-config'
 import { freePort, startProcess, tempDir, toolPath } from '@preencode/test-utils'
 
@@ -161,32 +161,60 @@ export function checkServerFiles(files: ServerFiles): { status: number | null; o
   return { status: result.status, output: `${result.stdout}${result.stderr}` }
 }
 
+/** A server started on a port the test chose. */
+export type ServingProcess = Pick<RunningServer, 'logs' | 'stop'>
+
+/**
+ * The Node middleware serving `root` on `port`. Without `manifest` it reads the one on disk and
+ * re-reads it when a deploy replaces it.
+ */
+export async function startMiddleware(root: string, port: number, manifest?: Manifest): Promise<ServingProcess> {
+  let log = ''
+  const middleware = createPreencodeMiddleware(root, manifest ? { manifest } : {})
+  const server = createServer((req, res) => {
+    middleware(req, res, (error) => {
+      if (error) log += `${String((error as Error).stack ?? error)}\n`
+      res.statusCode = error ? 500 : 404
+      res.end()
+    })
+  })
+  await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
+  return {
+    logs: () => log,
+    stop: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections()
+        server.close(() => done())
+      }),
+  }
+}
+
+/**
+ * Starts `kind` on a fixed `port` (a browser's dictionaries are per origin, so a redeploy
+ * restarts the server on the same one), its config generated into `configDir` from `manifest`
+ * (default: the manifest in `root`).
+ */
+export async function startServerOnPort(
+  kind: ServerKind,
+  root: string,
+  port: number,
+  configDir: string,
+  manifest?: Manifest,
+): Promise<ServingProcess> {
+  if (kind === 'node') return startMiddleware(root, port, manifest)
+  await mkdir(configDir, { recursive: true })
+  // Workers run as www-data/nobody when started as root: they must be able to read the config root.
+  await chmod(configDir, 0o755)
+  const files = await writeServerFiles(kind, manifest ?? (await readManifest(root)), root, configDir, port)
+  const proc = await startProcess(kind, files.command, files.args, { port, ...(files.env ? { env: files.env } : {}) })
+  return { logs: () => `${files.generated}\n${proc.output()}`, stop: () => proc.stop() }
+}
+
 /** Starts `kind` serving `root` (a preencode output directory with its manifest). */
 export async function startServer(kind: ServerKind, manifest: Manifest, root: string): Promise<RunningServer> {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
-  if (kind === 'node') {
-    let log = ''
-    const middleware = createPreencodeMiddleware(root, { manifest })
-    const server = createServer((req, res) => {
-      middleware(req, res, (error) => {
-        if (error) log += `${String((error as Error).stack ?? error)}\n`
-        res.statusCode = error ? 500 : 404
-        res.end()
-      })
-    })
-    await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
-    return {
-      kind,
-      url,
-      logs: () => log,
-      stop: () =>
-        new Promise<void>((done) => {
-          server.closeAllConnections()
-          server.close(() => done())
-        }),
-    }
-  }
+  if (kind === 'node') return { kind, url, ...(await startMiddleware(root, port, manifest)) }
   const temp = await tempDir(kind)
   // Workers run as www-data/nobody when started as root: they must be able to read the config root.
   await chmod(temp.path, 0o755)
