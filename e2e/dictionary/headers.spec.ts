@@ -16,10 +16,9 @@ import {
   writeDeltas,
   type Manifest,
 } from '@preencode/core'
-import { createPreencodeMiddleware, verifySite } from '@preencode/server-config'
-import { freePort, startProcess, tempDir } from '@preencode/test-utils'
-import { createServer } from 'node:http'
-import { writeServerFiles, type ServerKind } from '../harness/servers.ts'
+import { verifySite } from '@preencode/server-config'
+import { freePort, tempDir } from '@preencode/test-utils'
+import { startServerOnPort, type ServerKind } from '../harness/servers.ts'
 
 interface Res {
   status: number
@@ -118,31 +117,7 @@ test.describe('dictionary responses on every server', () => {
     test(kind, async () => {
       const port = await freePort()
       const url = `http://127.0.0.1:${port}/${NEW_PATH}`
-      let stop: () => Promise<void>
-      let logs = (): string => ''
-      if (kind === 'node') {
-        const middleware = createPreencodeMiddleware(site)
-        const server = createServer((req, res) =>
-          middleware(req, res, () => {
-            res.statusCode = 404
-            res.end()
-          }),
-        )
-        await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
-        stop = () =>
-          new Promise<void>((done) => {
-            server.closeAllConnections()
-            server.close(() => done())
-          })
-      } else {
-        const files = await writeServerFiles(kind, manifest, site, join(work.path, kind), port)
-        const proc = await startProcess(kind, files.command, files.args, {
-          port,
-          ...(files.env ? { env: files.env } : {}),
-        })
-        stop = () => proc.stop()
-        logs = () => `${files.generated}\n${proc.output()}`
-      }
+      const running = await startServerOnPort(kind, site, port, join(work.path, kind), manifest)
       try {
         const entry = manifest.files.find((f) => f.path === NEW_PATH)!
         expect(new Set(entry.deltas!.map((d) => d.dictionary))).toEqual(new Set([b64(V_SLASH), b64(V_DOUBLE)]))
@@ -258,10 +233,10 @@ test.describe('dictionary responses on every server', () => {
         })
         expect([200, 404]).toContain(direct.status)
       } catch (error) {
-        await test.info().attach('server', { body: logs() })
+        await test.info().attach('server', { body: running.logs() })
         throw error
       } finally {
-        await stop()
+        await running.stop()
       }
     })
   }

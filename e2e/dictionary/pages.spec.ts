@@ -3,7 +3,6 @@
 // makes Chromium fetch the dictionary; navigating to a second page brings it dictionary-compressed,
 // smaller than its brotli, and it renders. A visitor without the dictionary gets brotli.
 import { chmod, mkdir, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:http'
 import { dirname, join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import {
@@ -15,9 +14,8 @@ import {
   writeDeltas,
   type Manifest,
 } from '@preencode/core'
-import { createPreencodeMiddleware } from '@preencode/server-config'
-import { freePort, startProcess, tempDir } from '@preencode/test-utils'
-import { writeServerFiles, type ServerKind } from '../harness/servers.ts'
+import { freePort, tempDir } from '@preencode/test-utils'
+import { startServerOnPort, type ServerKind } from '../harness/servers.ts'
 
 const WORDS =
   'the of and to in is for that with as on by this are from be or an it at which you can not have more use your will all its one configuration server build plugin compress dictionary browser response request header file page'.split(
@@ -76,31 +74,7 @@ test.describe('shared page dictionary in Chromium', () => {
     test(kind, async ({ browser }) => {
       const port = await freePort()
       const origin = `http://127.0.0.1:${port}`
-      let stop: () => Promise<void>
-      let logs = (): string => ''
-      if (kind === 'node') {
-        const middleware = createPreencodeMiddleware(site)
-        const server = createServer((req, res) =>
-          middleware(req, res, () => {
-            res.statusCode = 404
-            res.end()
-          }),
-        )
-        await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
-        stop = () =>
-          new Promise<void>((done) => {
-            server.closeAllConnections()
-            server.close(() => done())
-          })
-      } else {
-        const files = await writeServerFiles(kind, manifest, site, join(work.path, kind), port)
-        const proc = await startProcess(kind, files.command, files.args, {
-          port,
-          ...(files.env ? { env: files.env } : {}),
-        })
-        stop = () => proc.stop()
-        logs = () => `${files.generated}\n${proc.output()}`
-      }
+      const running = await startServerOnPort(kind, site, port, join(work.path, kind), manifest)
       try {
         const page7 = manifest.files.find((f) => f.path === 'docs/page-7/index.html')!
         expect(page7.deltas?.length).toBeGreaterThan(0)
@@ -133,10 +107,10 @@ test.describe('shared page dictionary in Chromium', () => {
         await expect(freshPage.locator('#title')).toHaveText('Page 7')
         await fresh.close()
       } catch (error) {
-        await test.info().attach('server', { body: logs() })
+        await test.info().attach('server', { body: running.logs() })
         throw error
       } finally {
-        await stop()
+        await running.stop()
       }
     })
   }
