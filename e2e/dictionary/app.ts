@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { build } from 'vite'
 import { preencode } from '@preencode/vite'
 import { readManifest, type Manifest } from '@preencode/core'
+import { expect, type Page, type Response } from '@playwright/test'
 
 /** Deterministic data heavy enough to make `lib` a real chunk (about 150 KB). */
 function rows(): string {
@@ -49,4 +50,26 @@ export async function buildApp(root: string, outDir: string, cacheDir: string): 
     plugins: [preencode({ cache: cacheDir, report: false })],
   })
   return readManifest(outDir)
+}
+
+/** Every script response of a navigation, with the bytes it took on the wire. */
+export async function loadScripts(
+  page: Page,
+  navigate: () => Promise<unknown>,
+): Promise<{ url: string; encoding: string | undefined; bodyBytes: number }[]> {
+  const responses: Response[] = []
+  const listener = (response: Response): void => {
+    if (response.url().endsWith('.js')) responses.push(response)
+  }
+  page.on('response', listener)
+  await navigate()
+  await expect(page.locator('body')).toHaveAttribute('data-lazy', /.+/)
+  page.off('response', listener)
+  return Promise.all(
+    responses.map(async (response) => ({
+      url: new URL(response.url()).pathname,
+      encoding: (await response.allHeaders())['content-encoding'],
+      bodyBytes: (await response.request().sizes()).responseBodySize,
+    })),
+  )
 }

@@ -6,13 +6,13 @@
 import { createHash } from 'node:crypto'
 import { chmod } from 'node:fs/promises'
 import { join } from 'node:path'
-import { expect, test, type Page, type Response } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import type { Manifest } from '@preencode/core'
 import { freePort, tempDir } from '@preencode/test-utils'
 import { startServerOnPort, type ServerKind, type ServingProcess } from '../harness/servers.ts'
 import { preview } from 'vite'
 import { preencode } from '@preencode/vite'
-import { buildApp, writeAppSources } from './app.ts'
+import { buildApp, loadScripts, writeAppSources } from './app.ts'
 
 const CHROMIUM_AE = 'gzip, deflate, br, zstd, dcb, dcz'
 
@@ -51,28 +51,6 @@ const KINDS: (ServerKind | 'vite-preview')[] = [
   'apache-htaccess',
   'apache-vhost',
 ]
-
-/** Every script response of a navigation, with the bytes it took on the wire. */
-async function loadScripts(
-  page: Page,
-  navigate: () => Promise<unknown>,
-): Promise<{ url: string; encoding: string | undefined; bodyBytes: number }[]> {
-  const responses: Response[] = []
-  const listener = (response: Response): void => {
-    if (response.url().endsWith('.js')) responses.push(response)
-  }
-  page.on('response', listener)
-  await navigate()
-  await expect(page.locator('body')).toHaveAttribute('data-lazy', /.+/)
-  page.off('response', listener)
-  return Promise.all(
-    responses.map(async (response) => ({
-      url: new URL(response.url()).pathname,
-      encoding: (await response.allHeaders())['content-encoding'],
-      bodyBytes: (await response.request().sizes()).responseBodySize,
-    })),
-  )
-}
 
 const brotliSize = (manifest: Manifest, urlPath: string): number =>
   manifest.files.find((f) => `/${f.path}` === urlPath)!.variants.find((v) => v.encoding === 'br')!.size

@@ -6,11 +6,11 @@
 import { spawnSync } from 'node:child_process'
 import { chmod } from 'node:fs/promises'
 import { join } from 'node:path'
-import { expect, test, type Page, type Response } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { readManifest } from '@preencode/core'
 import { freePort, REPO_ROOT, tempDir } from '@preencode/test-utils'
 import { startServerOnPort, type ServingProcess } from '../harness/servers.ts'
-import { buildApp, writeAppSources } from './app.ts'
+import { buildApp, loadScripts, writeAppSources } from './app.ts'
 
 const BIN = join(REPO_ROOT, 'packages', 'cli', 'dist', 'bin.js')
 
@@ -21,24 +21,6 @@ function deployRelease(dist: string, www: string): string {
   })
   expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0)
   return run.stdout
-}
-
-async function scripts(page: Page, navigate: () => Promise<unknown>) {
-  const responses: Response[] = []
-  const listener = (response: Response): void => {
-    if (response.url().endsWith('.js')) responses.push(response)
-  }
-  page.on('response', listener)
-  await navigate()
-  await expect(page.locator('body')).toHaveAttribute('data-lazy', /.+/)
-  page.off('response', listener)
-  return Promise.all(
-    responses.map(async (response) => ({
-      url: new URL(response.url()).pathname,
-      encoding: (await response.allHeaders())['content-encoding'],
-      bodyBytes: (await response.request().sizes()).responseBodySize,
-    })),
-  )
 }
 
 for (const kind of ['nginx-stock', 'node'] as const)
@@ -57,7 +39,7 @@ for (const kind of ['nginx-stock', 'node'] as const)
       running = await startServerOnPort(kind, live, port, join(work.path, 'server-v1'), v1)
       const context = await browser.newContext()
       const page = await context.newPage()
-      await scripts(page, () => page.goto(`http://127.0.0.1:${port}/`))
+      await loadScripts(page, () => page.goto(`http://127.0.0.1:${port}/`))
       expect(await page.locator('body').getAttribute('data-version')).toBe('v1')
 
       const b = join(work.path, 'checkout-b')
@@ -72,7 +54,7 @@ for (const kind of ['nginx-stock', 'node'] as const)
       await running.stop()
       running = await startServerOnPort(kind, live, port, join(work.path, 'server-v2'), v2)
 
-      const second = await scripts(page, () => page.reload())
+      const second = await loadScripts(page, () => page.reload())
       expect(await page.locator('body').getAttribute('data-version')).toBe('v2')
       let deltaBytes = 0
       let brotliBytes = 0
