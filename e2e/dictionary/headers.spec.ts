@@ -161,6 +161,10 @@ test.describe('dictionary responses on every server', () => {
         const hostile: [string, Record<string, string | string[]>][] = [
           ['no dcb/dcz in Accept-Encoding', { 'accept-encoding': 'gzip, br, zstd', 'available-dictionary': valid }],
           ['dcb;q=0, dcz;q=0', { 'accept-encoding': 'br, dcb;q=0, dcz;q=0', 'available-dictionary': valid }],
+          [
+            'dcb and dcz each named twice, once with q=0',
+            { 'accept-encoding': 'br, dcb, dcz;q=0, dcb;q=0, dcz', 'available-dictionary': valid },
+          ],
           ['dcbx, xdcz', { 'accept-encoding': 'br, dcbx, xdcz', 'available-dictionary': valid }],
           ['foreign hash', { 'accept-encoding': AE, 'available-dictionary': `:${b64(Buffer.from('foreign'))}:` }],
           ['the new version itself', { 'accept-encoding': AE, 'available-dictionary': `:${b64(V_NEW)}:` }],

@@ -41,23 +41,30 @@ export function apacheDictionaryRewrites(ctx: ApacheDictionaryContext): string[]
     '# with the hash as `*`, relative to their URL.',
     `RewriteRule ${quote(`(?:^|/)([A-Za-z0-9_.~-]*?[A-Za-z0-9_~])([-.~_])(?:[A-Za-z0-9_-]{8}|[a-f0-9]{16,64})\\.(${VERSIONED_ASSET_EXTENSIONS.join('|')})$`)} - [E=PE_UAD:$1$2*.$3]`,
     `RewriteRule ${quote(`(?:^|/)${escapeRegex(PAGE_DICTIONARY_PATH)}$`)} - [E=PE_UADP:1]`,
-    '# dcb / dcz accepted (1), refused (0) or not named.',
+    '# dcb / dcz accepted (1), refused (0) or not named; accepted first, so a coding named twice is',
+    '# refused if any entry has q=0, as negotiate() decides.',
   ]
   for (const coding of CODINGS) {
     lines.push(
-      `RewriteCond "%{HTTP:Accept-Encoding}" ${quote(refuseTokenPattern(coding))} [NC,NV]`,
-      `RewriteRule ^ - [E=${ENV[coding]}:0]`,
       `RewriteCond "%{HTTP:Accept-Encoding}" ${quote(acceptTokenPattern(coding))} [NC,NV]`,
       `RewriteRule ^ - [E=${ENV[coding]}:1]`,
+      `RewriteCond "%{HTTP:Accept-Encoding}" ${quote(refuseTokenPattern(coding))} [NC,NV]`,
+      `RewriteRule ^ - [E=${ENV[coding]}:0]`,
     )
   }
-  lines.push('# A delta for the dictionary the client holds, when one exists (dcb, then dcz); else nothing changes.')
+  lines.push(
+    '# The dictionary the client holds (PE_DICT), read once: a .htaccess compiles every regex per request.',
+    '# NV: only a delta varies on it (its own Vary below), not every response to a client that sends it.',
+    `RewriteCond "%{HTTP:Available-Dictionary}" ${quote(AVAILABLE_DICTIONARY_PATTERN)} [NV]`,
+    'RewriteRule ^ - [E=PE_DICT:%1]',
+    '# A delta for that dictionary, when one exists (dcb, then dcz); else nothing changes.',
+  )
   for (const coding of CODINGS) {
     lines.push(
       `RewriteCond "%{ENV:${ENV[coding]}}" =1`,
-      `RewriteCond "%{HTTP:Available-Dictionary}" ${quote(AVAILABLE_DICTIONARY_PATTERN)}`,
-      `RewriteCond "${fileOf(`.dict/%1.$2.${coding}`)}" -f`,
-      `RewriteRule "^(${dir ? '' : '/'}.+\\.([A-Za-z0-9]+))$" "${target(`.dict/%1.$2.${coding}`)}" [${dir ? 'END' : 'L'}]`,
+      'RewriteCond "%{ENV:PE_DICT}" !=""',
+      `RewriteCond "${fileOf(`.dict/%{ENV:PE_DICT}.$2.${coding}`)}" -f`,
+      `RewriteRule "^(${dir ? '' : '/'}.+\\.([A-Za-z0-9]+))$" "${target(`.dict/%{ENV:PE_DICT}.$2.${coding}`)}" [${dir ? 'END' : 'L'}]`,
     )
   }
   return lines
