@@ -1,7 +1,8 @@
 // Build part: the same Vite app (bench/app: three, echarts, monaco-editor) built plainly, with
 // preencode() and with vite-plugin-compression2, each build in a fresh child process; then
 // `preencode compress` on the plain output (cold, against the floor measured in the same run),
-// a generated 20,000-file site for throughput, and compressDirectory at 1x and 10x for peak memory.
+// a generated 20,000-file site for throughput, and `preencode compress` (and compressDirectory in
+// Node) at 1x and 10x for peak memory.
 import { mkdir, readFile, rm } from 'node:fs/promises'
 import { availableParallelism, cpus } from 'node:os'
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
@@ -304,7 +305,7 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
     })
   if (!('why' in core)) await measureLargeSite(ctx, part, join(work, 'large'))
 
-  // Peak memory against site size: compressDirectory on the plain output, once and ten times over.
+  // Peak memory against site size: the plain output compressed once and ten times over.
   if ('why' in core) {
     part.targets.push({ part: 'build', target: MEMORY_TARGET, why: core.why })
     part.notes.push(`memory scaling skipped: ${core.why}`)

@@ -68,6 +68,11 @@ export interface CompressReport {
   originalsRemoved: { files: number; bytes: number }
   /** Most bytes of originals held in memory at once (the pool's byte budget at work). */
   peakBytesInFlight: number
+  /**
+   * The process's peak resident memory when the run ended (`process.resourceUsage().maxRSS`):
+   * everything else in the process included, e.g. Vite's own memory under the plugin.
+   */
+  peakRssBytes: number
   /** The size budgets' verdict, when `budgets` were given. */
   budgets?: BudgetResult
 }
@@ -88,6 +93,7 @@ export interface ReportCounters {
   tempFiles: number
   originalsRemoved: { files: number; bytes: number }
   peakBytesInFlight: number
+  peakRssBytes: number
 }
 
 /** How many of the largest files the report lists by default. */
@@ -140,6 +146,7 @@ export function buildReport(manifest: Manifest, counters: ReportCounters, top = 
     removed: { staleVariants: counters.staleVariants, tempFiles: counters.tempFiles },
     originalsRemoved: { ...counters.originalsRemoved },
     peakBytesInFlight: counters.peakBytesInFlight,
+    peakRssBytes: counters.peakRssBytes,
   }
 }
 

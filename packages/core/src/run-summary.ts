@@ -59,6 +59,7 @@ export function counters(
     tempFiles: cleanup.tempFiles,
     originalsRemoved: cleanup.originalsRemoved,
     peakBytesInFlight: pool.peaks.peakBytes,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
   }
 }
 

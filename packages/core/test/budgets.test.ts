@@ -98,6 +98,7 @@ describe('budgets', () => {
       tempFiles: 0,
       originalsRemoved: { files: 0, bytes: 0 },
       peakBytesInFlight: 0,
+      peakRssBytes: 200_000_000,
     })
     const lines = formatReport(report).split('\n')
     expect(lines.filter((l) => l.includes('name.html'))).toEqual([expect.stringContaining('odd\\nname.html')])

@@ -69,6 +69,7 @@ const counters = (over: Partial<ReportCounters> = {}): ReportCounters => ({
   tempFiles: 0,
   originalsRemoved: { files: 0, bytes: 0 },
   peakBytesInFlight: 110_000,
+  peakRssBytes: 200_000_000,
   ...over,
 })
 
