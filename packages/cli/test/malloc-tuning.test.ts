@@ -1,7 +1,7 @@
 // `preencode compress` runs its work in a second process with glibc's mmap threshold fixed
 // (src/malloc-tuning.ts says why); other commands, and users who set it, keep one process.
 import { spawn, spawnSync } from 'node:child_process'
-import { readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
@@ -24,6 +24,22 @@ describe('wantsMallocTuning', () => {
   })
 })
 
+/**
+ * A site folder and a preload script (for NODE_OPTIONS) that appends `expression`, evaluated in
+ * every Node process the CLI starts, to `<tmp>/seen.txt`.
+ */
+async function siteWithProbe(tmp: string, expression: string) {
+  const dir = join(tmp, 'site')
+  const probe = join(tmp, 'probe.mjs')
+  const seen = join(tmp, 'seen.txt')
+  await writeFile(
+    probe,
+    `import { appendFileSync } from 'node:fs'\nappendFileSync(${JSON.stringify(seen)}, ${expression} + '\\n')\n`,
+  )
+  await mkdir(dir)
+  return { dir, nodeOptions: `--import=${probe}`, seen }
+}
+
 describe.runIf(runsOnGlibc())('preencode compress on glibc', () => {
   /**
    * Runs the CLI with a preload that records, for every Node process it starts, the threshold
@@ -32,14 +48,7 @@ describe.runIf(runsOnGlibc())('preencode compress on glibc', () => {
   async function run(args: string[], env: NodeJS.ProcessEnv = {}) {
     const tmp = await tempDir('cli-malloc')
     try {
-      const dir = join(tmp.path, 'site')
-      const probe = join(tmp.path, 'probe.mjs')
-      const seen = join(tmp.path, 'seen.txt')
-      await writeFile(
-        probe,
-        `import { appendFileSync } from 'node:fs'\nappendFileSync(${JSON.stringify(seen)}, (process.env.MALLOC_MMAP_THRESHOLD_ ?? '-') + '\\n')\n`,
-      )
-      await import('node:fs/promises').then((fs) => fs.mkdir(dir))
+      const { dir, nodeOptions, seen } = await siteWithProbe(tmp.path, "(process.env.MALLOC_MMAP_THRESHOLD_ ?? '-')")
       await writeFile(join(dir, 'index.html'), '<!doctype html><p>preencode</p>\n'.repeat(200))
       const result = spawnSync(process.execPath, [BIN, ...args.map((a) => (a === '<dir>' ? dir : a))], {
         cwd: tmp.path,
@@ -48,7 +57,7 @@ describe.runIf(runsOnGlibc())('preencode compress on glibc', () => {
           ...process.env,
           NO_COLOR: '1',
           XDG_CACHE_HOME: join(tmp.path, 'cache'),
-          NODE_OPTIONS: `--import=${probe}`,
+          NODE_OPTIONS: nodeOptions,
           MALLOC_MMAP_THRESHOLD_: undefined,
           GLIBC_TUNABLES: undefined,
           ...env,
@@ -84,14 +93,7 @@ describe.runIf(runsOnGlibc())('preencode compress on glibc', () => {
   it('the second process ends when the first is killed outright (SIGKILL, as by a CI timeout)', async () => {
     const tmp = await tempDir('cli-malloc-kill')
     try {
-      const dir = join(tmp.path, 'site')
-      const pids = join(tmp.path, 'pids.txt')
-      const probe = join(tmp.path, 'probe.mjs')
-      await writeFile(
-        probe,
-        `import { appendFileSync } from 'node:fs'\nappendFileSync(${JSON.stringify(pids)}, process.pid + '\\n')\n`,
-      )
-      await import('node:fs/promises').then((fs) => fs.mkdir(dir))
+      const { dir, nodeOptions, seen: pids } = await siteWithProbe(tmp.path, 'process.pid')
       // Enough brotli-11 work that the run is still busy when the first process is killed.
       let seed = 1
       const word = (): string =>
@@ -100,7 +102,7 @@ describe.runIf(runsOnGlibc())('preencode compress on glibc', () => {
         await writeFile(join(dir, `page-${i}.html`), Array.from({ length: 40_000 }, word).join(' '))
       const parent = spawn(process.execPath, [BIN, 'compress', dir, '--no-cache', '--formats', 'brotli', '--quiet'], {
         cwd: tmp.path,
-        env: { ...process.env, NODE_OPTIONS: `--import=${probe}`, MALLOC_MMAP_THRESHOLD_: undefined },
+        env: { ...process.env, NODE_OPTIONS: nodeOptions, MALLOC_MMAP_THRESHOLD_: undefined },
         stdio: 'ignore',
       })
       const exited = new Promise((done) => parent.once('exit', done))
