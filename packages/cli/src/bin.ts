@@ -11,7 +11,7 @@ if (major < 22 || (major === 22 && minor < 15)) {
 }
 // glibc's malloc settings are read at process start only: see malloc-tuning.ts.
 const tuning = await import('./malloc-tuning.js')
-if (tuning.wantsMallocTuning(process.argv.slice(2), process.env, tuning.runsOnGlibc())) tuning.rerunWithMallocTuning()
+if (tuning.wantsMallocTuning(process.argv.slice(2), process.env, tuning.runsOnGlibc)) tuning.rerunWithMallocTuning()
 else {
   tuning.followParent(process.env)
   await import('./start.js')

@@ -20,15 +20,19 @@ export const MALLOC_MMAP_THRESHOLD_ENV = 'MALLOC_MMAP_THRESHOLD_'
 export const MALLOC_MMAP_THRESHOLD = String(1024 * 1024)
 const PARENT_PID_ENV = 'PREENCODE_PARENT_PID'
 
-/** Whether this run should start itself again with the threshold set. Pure. */
+/**
+ * Whether this run should start itself again with the threshold set. `onGlibc` is asked last,
+ * so other commands never pay for the check (`process.report`, ~2 ms).
+ */
 export function wantsMallocTuning(
   args: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
-  glibc: boolean,
+  onGlibc: () => boolean,
 ): boolean {
-  if (!glibc || env.PREENCODE_MALLOC_TUNING === 'off') return false
+  if (args.find((arg) => !arg.startsWith('-')) !== 'compress') return false
+  if (env.PREENCODE_MALLOC_TUNING === 'off') return false
   if (env[MALLOC_MMAP_THRESHOLD_ENV] !== undefined || env.GLIBC_TUNABLES !== undefined) return false
-  return args.find((arg) => !arg.startsWith('-')) === 'compress'
+  return onGlibc()
 }
 
 /** True on Linux with glibc (`process.report` names its version; musl has none). */

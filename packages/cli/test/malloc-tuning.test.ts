@@ -11,16 +11,18 @@ import { MALLOC_MMAP_THRESHOLD, runsOnGlibc, wantsMallocTuning } from '../src/ma
 const BIN = resolve(import.meta.dirname, '../dist/bin.js')
 
 describe('wantsMallocTuning', () => {
+  const yes = (): boolean => true
+  const no = (): boolean => false
   it('is for compress on glibc only, and never overrides what the environment sets', () => {
-    expect(wantsMallocTuning(['compress', 'dist'], {}, true)).toBe(true)
-    expect(wantsMallocTuning(['--quiet', 'compress', 'dist'], {}, true)).toBe(true)
-    expect(wantsMallocTuning(['compress', 'dist'], {}, false)).toBe(false)
-    expect(wantsMallocTuning(['config', 'nginx', 'dist'], {}, true)).toBe(false)
-    expect(wantsMallocTuning(['deploy', 'dist'], {}, true)).toBe(false)
-    expect(wantsMallocTuning([], {}, true)).toBe(false)
-    expect(wantsMallocTuning(['compress', 'dist'], { MALLOC_MMAP_THRESHOLD_: '65536' }, true)).toBe(false)
-    expect(wantsMallocTuning(['compress', 'dist'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, true)).toBe(false)
-    expect(wantsMallocTuning(['compress', 'dist'], { PREENCODE_MALLOC_TUNING: 'off' }, true)).toBe(false)
+    expect(wantsMallocTuning(['compress', 'dist'], {}, yes)).toBe(true)
+    expect(wantsMallocTuning(['--quiet', 'compress', 'dist'], {}, yes)).toBe(true)
+    expect(wantsMallocTuning(['compress', 'dist'], {}, no)).toBe(false)
+    expect(wantsMallocTuning(['config', 'nginx', 'dist'], {}, yes)).toBe(false)
+    expect(wantsMallocTuning(['deploy', 'dist'], {}, yes)).toBe(false)
+    expect(wantsMallocTuning([], {}, yes)).toBe(false)
+    expect(wantsMallocTuning(['compress', 'dist'], { MALLOC_MMAP_THRESHOLD_: '65536' }, yes)).toBe(false)
+    expect(wantsMallocTuning(['compress', 'dist'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, yes)).toBe(false)
+    expect(wantsMallocTuning(['compress', 'dist'], { PREENCODE_MALLOC_TUNING: 'off' }, yes)).toBe(false)
   })
 })
 
