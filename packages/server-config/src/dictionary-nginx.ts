@@ -11,10 +11,11 @@
  * - server level (rewrite phase, before any location): only a request with such a header (and
  *   dcb/dcz accepted) is rewritten to one internal location, which tests whether the delta exists
  *   on disk (`-f`) and rewrites to it, or back to the requested URI. Every other request does no
- *   file-system work for these rules: the gate is a chain of `map`s whose first key is the header,
- *   so without it they are hash lookups, no regex and no `stat`.
- * - one regex location, first, serves deltas: the original's Content-Type (by the extension
- *   kept in the delta's name), `Content-Encoding: dcb|dcz`, `Vary: Accept-Encoding,
+ *   file-system work for these rules: the gate is a chain of `map`s whose first key is the raw
+ *   header, so without it the rules cost one hash lookup, no regex and no `stat`.
+ * - one regex location serves deltas (after the compressible ones: no compressible extension is
+ *   `dcb`/`dcz`, so their order does not matter and the usual request tests it last): the
+ *   original's Content-Type (by the extension kept in the delta's name), `Content-Encoding: dcb|dcz`, `Vary: Accept-Encoding,
  *   Available-Dictionary`, the original's Cache-Control class; nginx's static module gives
  *   Content-Length, ETag, Range and conditional requests per delta file.
  * - `Use-As-Dictionary` on versioned assets, derived from the URL (`VERSIONED_ASSET_PATTERN`).
@@ -44,7 +45,24 @@ export interface NginxDictionaryOptions {
 const escapeRegex = (value: string): string => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const q = (value: string): string => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
 const ID = AVAILABLE_DICTIONARY_PATTERN.slice(2, -2) // `([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)` without `^:` and `:$`
-const BASENAME = `(?<PFX_s>[A-Za-z0-9_.~-]*?[A-Za-z0-9_~])(?<PFX_p>[-.~_])(?:[A-Za-z0-9_-]{8}|[a-f0-9]{16,64})\\.(?<PFX_x>${VERSIONED_ASSET_EXTENSIONS.join('|')})`
+const LOOSE_HASH = '(?:[A-Za-z0-9_-]{8}|[a-f0-9]{16,64})'
+/** A versioned asset's basename (core's VERSIONED_ASSET_PATTERN), capturing `uad_s`, `uad_p`, `uad_x`. */
+const basename = (hash: string, extensions: readonly string[] = VERSIONED_ASSET_EXTENSIONS): string =>
+  `(?<uad_s>[A-Za-z0-9_.~-]*?[A-Za-z0-9_~])(?<uad_p>[-.~_])${hash}\\.(?<uad_x>${extensions.join('|')})`
+
+/**
+ * A location regex for the versioned assets whose name is also content-hashed by `hashToken`
+ * (policy's HASH_TOKEN_PCRE): for them Use-As-Dictionary is `nginxUseAsDictionaryFromCaptures`
+ * and Cache-Control is the immutable class, with no map. Its captures equal the map's: the
+ * split is the first (shortest prefix) that leaves a hash before the extension, and every hash
+ * this pattern takes the map's pattern takes too.
+ */
+export function nginxVersionedAssetPattern(hashToken: string, extensions: readonly string[]): string {
+  return `/${basename(hashToken, extensions)}$`
+}
+
+/** The Use-As-Dictionary value from the captures of `basename` (the map's, and a location's matched by `nginxVersionedAssetPattern`). */
+export const nginxUseAsDictionaryFromCaptures = `'match="$uad_s$uad_p*.$uad_x"'`
 
 /** http-level maps. `url` is the variable holding the URL before try_files (`$<prefix>_url`). */
 export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
@@ -60,8 +78,13 @@ export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
     '}',
     '# 1 when the request may have a delta: a valid id, dcb or dcz accepted, and not one of our',
     '# internal URIs (a stage reached by error_page runs the server rewrite phase again). Volatile,',
-    '# as $uri changes; the second map is only evaluated when there is an id.',
-    `map $${p}_dict_id $${p}_dict_try {`,
+    '# as $uri changes; each next map is only evaluated when the one before found something.',
+    `map $http_available_dictionary $${p}_dict_try {`,
+    '    volatile;',
+    '    "" "";',
+    `    default $${p}_dict_try_id;`,
+    '}',
+    `map $${p}_dict_id $${p}_dict_try_id {`,
     '    volatile;',
     '    "" "";',
     `    default $${p}_dict_try_uri;`,
@@ -101,7 +124,7 @@ export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
     `map $${p}_url $${p}_use_as_dictionary {`,
     '    volatile;',
     '    default "";',
-    `    ${q(`~/${BASENAME.replace(/PFX_/g, 'uad_')}$`)} 'match="$uad_s$uad_p*.$uad_x"';`,
+    `    ${q(`~/${basename(LOOSE_HASH)}$`)} ${nginxUseAsDictionaryFromCaptures};`,
     // The shared page dictionary (linked from every page): for every page navigation.
     `    ${q(`~/${escapeRegex(PAGE_DICTIONARY_PATH)}$`)} '${useAsDictionaryHeader(PAGE_DICTIONARY_MATCH, { matchDest: PAGE_DICTIONARY_MATCH_DEST })}';`,
     '}',
@@ -110,7 +133,7 @@ export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
     `map $${p}_url $${p}_delta_use_as_dictionary {`,
     '    volatile;',
     '    default "";',
-    `    ${q(`~/${BASENAME.replace(/PFX_/g, 'uad_')}\\.dict/[A-Za-z0-9+/=]+\\.[A-Za-z0-9]+\\.dc[bz]$`)} 'match="$uad_s$uad_p*.$uad_x"';`,
+    `    ${q(`~/${basename(LOOSE_HASH)}\\.dict/[A-Za-z0-9+/=]+\\.[A-Za-z0-9]+\\.dc[bz]$`)} ${nginxUseAsDictionaryFromCaptures};`,
     '}',
   )
   return lines
@@ -148,7 +171,7 @@ export function nginxDeltaCheckLocation(options: NginxDictionaryOptions): string
   ]
 }
 
-/** The location serving deltas, one nested location per Content-Type; must come before the other regex locations. */
+/** The location serving deltas, one nested location per Content-Type. */
 export function nginxDictionaryLocation(options: NginxDictionaryOptions): string[] {
   const p = options.prefix
   const byType = new Map<string, string[]>()
@@ -177,7 +200,7 @@ export function nginxDictionaryLocation(options: NginxDictionaryOptions): string
   return lines
 }
 
-/** The header line each location of an asset type adds (the delta location has its own). */
-export function nginxUseAsDictionaryHeader(prefix: string): string {
-  return `add_header Use-As-Dictionary $${prefix}_use_as_dictionary;`
+/** The header line each location of an asset type adds (the delta location has its own): the map's value by default. */
+export function nginxUseAsDictionaryHeader(prefix: string, value = `$${prefix}_use_as_dictionary`): string {
+  return `add_header Use-As-Dictionary ${value};`
 }

@@ -86,6 +86,16 @@ export function hashedNamePattern(): string {
   return `[-.~_](?:[a-f0-9]{16,64}|${tokens.join('|')})\\.[A-Za-z0-9]+$`
 }
 
+/** The hash token of `HASHED_NAME_PCRE` alone (between the separator and the extension). */
+export const HASH_TOKEN_PCRE = '(?:[a-f0-9]{16,64}|(?=[A-Za-z_-]*[0-9]|(?:[a-z0-9_-]*[A-Z]){2})[A-Za-z0-9_-]{8})'
+
+/**
+ * `hashedNamePattern()` (the content-hash rule of core's `looksContentHashed`) with lookahead:
+ * an 8-character token needs a digit or two capitals. The same decisions (tested), a tenth of
+ * the compile time. PCRE only (Apache, nginx); Caddy (RE2) keeps the long form.
+ */
+export const HASHED_NAME_PCRE = `[-.~_]${HASH_TOKEN_PCRE}\\.[A-Za-z0-9]+$`
+
 export const HTML_PATTERN = '(?:\\.[Xx]?[Hh][Tt][Mm][Ll]?|/)$'
 
 function fail(message: string): never {

@@ -10,8 +10,9 @@
  *   sidecar its original's Content-Type; the flavour answers the usual request (stock.ts:
  *   `alias` straight to the first acceptable variant; modules.ts: brotli_static/gzip_static);
  *   a miss walks the next acceptable codings in the fixed order, then the original.
- * - Vary on every response of a compressible type; Cache-Control by class from a regex `map`
- *   over the requested URL (HTML, content-hashed names, the rest); `gzip off` there.
+ * - Vary on every response of a compressible type; Cache-Control by class (HTML, content-hashed
+ *   names, the rest): HTML pages and content-hashed versioned assets have locations of their own
+ *   that know it, every other URL takes a regex `map`; `gzip off` there.
  * - ETag and Last-Modified are nginx's own (mtime + size of the file sent): variants are
  *   smaller than the original, and a variant as large as another has its mtime moved by whole
  *   seconds at write time (core `variantsToWrite`), so each representation has its own ETag.
@@ -71,11 +72,12 @@ export function nginxConfig(manifest: Manifest, options: NginxConfigOptions): st
     ...nginxDictionaryRewrite(dictionary).map((l) => `    ${l}`),
     '',
     ...nginxDeltaCheckLocation(dictionary).map((l) => `    ${l}`),
-    ...nginxDictionaryLocation(dictionary).map((l) => `    ${l}`),
     '',
     ...compressibleLocation(n, policy, root, modules ? modulesEntry(n, policy) : stockEntry(n, policy, root)).map(
       (l) => (l ? `    ${l}` : l),
     ),
+    '',
+    ...nginxDictionaryLocation(dictionary).map((l) => `    ${l}`),
     ...otherLocations(n).map((l) => (l ? `    ${l}` : l)),
     '}',
   ]

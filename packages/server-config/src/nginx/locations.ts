@@ -9,35 +9,83 @@
  * (`keepOriginals: false`) or a plain 404. The order is the fixed one unless a `u+x` mark on
  * the file's variants says otherwise (accept-maps.ts `stageOrder`, core `variantsToWrite`).
  */
-import type { ServingPolicy } from '../policy.js'
-import { nginxUseAsDictionaryHeader } from '../dictionary-nginx.js'
+import { VERSIONED_ASSET_EXTENSIONS } from '@preencode/core'
+import {
+  nginxUseAsDictionaryFromCaptures,
+  nginxUseAsDictionaryHeader,
+  nginxVersionedAssetPattern,
+} from '../dictionary-nginx.js'
+import { HASH_TOKEN_PCRE, hashedNamePattern, type ServingPolicy } from '../policy.js'
 import { nginxString as q, type NginxNames } from './names.js'
+
+/**
+ * The Cache-Control and Use-As-Dictionary a location sends: the class maps' variables, or the
+ * values its own regex already decided (every `map` costs a few hundred instructions, a regex
+ * map far more, on every request).
+ */
+export interface HeaderValues {
+  cacheControl: string
+  /** `undefined`: the location's URLs never have one. */
+  useAsDictionary: string | undefined
+}
 
 /** What a flavour puts at the top of the location, and which stages it enters by. */
 export interface FlavourEntry {
-  /** Directives after `set $P_url $uri;`: how the usual request is answered. */
-  entry: string[]
+  /** Directives after the mark test: how the usual request is answered, with these headers. */
+  entry: (values: HeaderValues) => string[]
   /** Directives that switch the flavour's own modules off in the stages. */
   stageOff: string[]
 }
 
-export function headers(n: NginxNames, contentEncoding: string | undefined): string[] {
+/** The class maps: right for every URL. */
+function mapped(n: NginxNames): HeaderValues {
+  return { cacheControl: n.v('cc'), useAsDictionary: n.v('use_as_dictionary') }
+}
+
+export function headers(n: NginxNames, contentEncoding: string | undefined, values = mapped(n)): string[] {
   return [
     ...(contentEncoding ? [`add_header Content-Encoding ${contentEncoding};`] : []),
     'add_header Vary Accept-Encoding;',
-    `add_header Cache-Control ${n.v('cc')};`,
+    `add_header Cache-Control ${values.cacheControl};`,
     'add_header X-Content-Type-Options nosniff always;',
-    nginxUseAsDictionaryHeader(n.prefix),
+    ...(values.useAsDictionary ? [nginxUseAsDictionaryHeader(n.prefix, values.useAsDictionary)] : []),
   ]
 }
 
-function typesBlock(policy: ServingPolicy): string[] {
-  return [
-    'types {',
-    ...[...policy.extensionsByType].map(([type, extensions]) => `    ${q(type)} ${extensions.join(' ')};`),
-    '}',
-    'default_type application/octet-stream;',
-  ]
+function typesBlock(policy: ServingPolicy, only?: readonly string[]): string[] {
+  const rows = [...policy.extensionsByType].flatMap(([type, extensions]) => {
+    const kept = only ? extensions.filter((e) => only.includes(e)) : extensions
+    return kept.length ? [`    ${q(type)} ${kept.join(' ')};`] : []
+  })
+  return ['types {', ...rows, '}', 'default_type application/octet-stream;']
+}
+
+/**
+ * Locations before the one for every compressible type, for the two classes most requests are
+ * in, so those requests run no class map: HTML pages (Cache-Control of the html class, never a
+ * Use-As-Dictionary), and versioned assets with a content-hashed name (immutable, and
+ * Use-As-Dictionary from the location's own captures). Each answers exactly what the maps
+ * would; any other URL goes on to the general location.
+ */
+function classLocations(policy: ServingPolicy): { pattern: string; extensions: string[]; values: HeaderValues }[] {
+  const html = new RegExp(policy.htmlPattern, 'i')
+  const htmlExtensions = policy.extensions.filter((e) => html.test(`.${e}`))
+  const out = []
+  if (htmlExtensions.length)
+    out.push({
+      pattern: `~* ${q(`\\.(?:${htmlExtensions.join('|')})$`)}`,
+      extensions: htmlExtensions,
+      values: { cacheControl: q(policy.cacheControl.html), useAsDictionary: undefined },
+    })
+  // Only with the default content-hash rule, which this location's regex spells out.
+  const versioned = VERSIONED_ASSET_EXTENSIONS.filter((e) => policy.extensions.includes(e))
+  if (policy.immutablePattern === hashedNamePattern() && versioned.length)
+    out.push({
+      pattern: `~ ${q(nginxVersionedAssetPattern(HASH_TOKEN_PCRE, versioned))}`,
+      extensions: versioned,
+      values: { cacheControl: q(policy.cacheControl.immutable), useAsDictionary: nginxUseAsDictionaryFromCaptures },
+    })
+  return out
 }
 
 function indent(lines: string[], by = '    '): string[] {
@@ -95,27 +143,32 @@ export function compressibleLocation(
           ],
     ),
   )
-  const pattern = `\\.(?:${policy.extensions.join('|')})$`
-  const shared = [
-    ...typesBlock(policy),
+  const settings = [
     'gzip off;',
     'recursive_error_pages on;',
     '# A missing variant is the usual case for small files, not an error worth a log line.',
     'log_not_found off;',
   ]
-  return [
-    `# Every compressible type: its own Content-Type on the sidecars; ${policy.codings.join(', ')} in that order of preference.`,
-    `location ~* ${q(pattern)} {`,
+  const shared = [...typesBlock(policy), ...settings]
+  const location = (pattern: string, types: string[], values: HeaderValues): string[] => [
+    `location ${pattern} {`,
     ...indent([
-      ...shared,
+      ...types,
+      ...settings,
       `set ${url} $uri;`,
       `set ${n.v('mk')} "";`,
       "# This file's sizes disagree with the fixed order (a u+x mark): stage 1 in its own order.",
       `error_page 418 = ${n.stage('1')}${url};`,
       `if (-x ${n.v('mcheck')}) { set ${n.v('mk')} x; return 418; }`,
-      ...flavour.entry,
+      ...flavour.entry(values),
     ]),
     '}',
+  ]
+  return [
+    '# HTML pages and content-hashed versioned assets first: their headers need no class map.',
+    ...classLocations(policy).flatMap((c) => [...location(c.pattern, typesBlock(policy, c.extensions), c.values), '']),
+    `# Every compressible type: its own Content-Type on the sidecars; ${policy.codings.join(', ')} in that order of preference.`,
+    ...location(`~* ${q(`\\.(?:${policy.extensions.join('|')})$`)}`, typesBlock(policy), mapped(n)),
     '',
     '# The stages, under a prefix location of their own: a prefix match needs no regex, and `^~`',
     '# keeps these URIs from the regex locations; so the usual request never tests the stages.',

@@ -42,13 +42,13 @@ export function modulesMaps(n: NginxNames, policy: ServingPolicy): string[] {
 export function modulesEntry(n: NginxNames, policy: ServingPolicy): FlavourEntry {
   const has = (e: 'br' | 'gzip'): boolean => policy.codings.includes(e)
   return {
-    entry: [
+    entry: (values) => [
       ...(has('gzip') ? ['gzip_static on;', 'gzip_vary off;', 'gzip_proxied any;', 'gzip_http_version 1.0;'] : []),
       ...(has('br') ? ['brotli_static on;'] : []),
       `if (${n.v('stages')}) { return 418; }`,
       ...(policy.keepOriginals ? [] : [`error_page 404 = ${n.stage('d')}${n.v('url')};`]),
       // The modules set Content-Encoding themselves.
-      ...headers(n, undefined),
+      ...headers(n, undefined, values),
     ],
     stageOff: [...(has('gzip') ? ['gzip_static off;'] : []), ...(has('br') ? ['brotli_static off;'] : [])],
   }

@@ -9,10 +9,10 @@ import { nginxString as q, type NginxNames } from './names.js'
 
 export function stockEntry(n: NginxNames, _policy: ServingPolicy, root: string): FlavourEntry {
   return {
-    entry: [
+    entry: (values) => [
       `error_page 404 = ${n.stage('')}${n.v('n1')}${n.v('url')};`,
       `alias ${q(`${root}$uri${n.v('s1')}`)};`,
-      ...headers(n, n.v('ce1')),
+      ...headers(n, n.v('ce1'), values),
     ],
     stageOff: [],
   }
