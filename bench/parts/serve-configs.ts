@@ -45,7 +45,8 @@ export async function serverConfigs(site: string, generated: Generators | { why:
         })),
     },
   ]
-  for (const flavor of ['modules', 'stock'] as const) {
+  // Stock (the default) right after hand-written static: the ratio the target reads is between adjacent runs.
+  for (const flavor of ['stock', 'modules'] as const) {
     const id: ConfigId = flavor === 'modules' ? 'nginx-generated-modules' : 'nginx-generated-stock'
     const label = `nginx generated (${flavor})`
     // A dry call first, so a missing or throwing generator is a "skipped" row, not a failure.

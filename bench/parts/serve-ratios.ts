@@ -4,12 +4,23 @@ import type { Table, TargetCheck } from '../lib/report.ts'
 import { fmtRatio, ratio } from '../lib/util.ts'
 import type { ConfigId, ServerConfig } from './serve-configs.ts'
 
-/** Median measurements of one configuration and file (NaN when missing). */
+/** The measurements of one run of the serving part. */
 export interface ServingValues {
-  rps(id: ConfigId, path: string): number
+  /** Requests/s of a ÷ b within each round, one ratio per round (empty when missing). */
+  rps(a: ConfigId, b: ConfigId, path: string): number[]
+  /** Median bytes per response (NaN when missing). */
   bytes(id: ConfigId, path: string): number
-  /** Server CPU seconds per request. */
-  cpu(id: ConfigId, path: string): number
+  /** Server CPU per request of b ÷ a within each round (so higher is better, as with requests/s). */
+  cpu(a: ConfigId, b: ConfigId, path: string): number[]
+}
+
+const median = (values: number[]): number =>
+  values.length ? [...values].sort((x, y) => x - y)[(values.length - 1) >> 1]! : Number.NaN
+
+/** The median of per-round ratios, with their range when there are several. */
+function fmtRounds(ratios: number[]): string {
+  const m = fmtRatio(median(ratios))
+  return ratios.length > 1 ? `${m} (${fmtRatio(Math.min(...ratios))}–${fmtRatio(Math.max(...ratios))})` : m
 }
 
 export function servingRatios(
@@ -66,8 +77,9 @@ export function servingRatios(
   ]
   const ratioRows: string[][] = []
   for (const c of comparisons) {
-    const cells = files.map((f) => ratio(rps(c.a, f.path), rps(c.b, f.path)))
-    ratioRows.push([c.label, ...cells.map(fmtRatio)])
+    const rounds = files.map((f) => rps(c.a, c.b, f.path))
+    const cells = rounds.map(median)
+    ratioRows.push([c.label, ...rounds.map(fmtRounds)])
     if (c.target && c.min !== undefined) {
       files.forEach((f, i) => {
         const r = cells[i]!
@@ -78,7 +90,7 @@ export function servingRatios(
             ? {
                 part: 'serve',
                 target: `${c.target} (${f.label}, requests/s)`,
-                measured: fmtRatio(r),
+                measured: fmtRounds(rounds[i]!),
                 pass: r >= c.min!,
               }
             : { part: 'serve', target: `${c.target} (${f.label}, requests/s)`, why },
@@ -101,23 +113,22 @@ export function servingRatios(
   ratioRows.push(
     ...(['nginx-generated-stock', 'nginx-generated-modules'] as ConfigId[]).map((id) => [
       `server CPU per request: hand-written static ÷ ${configs.find((c) => c.id === id)!.label} (≥ 1 = as cheap)`,
-      ...files.map((f) => fmtRatio(ratio(cpu('nginx-static', f.path), cpu(id, f.path)))),
+      ...files.map((f) => fmtRounds(cpu(id, 'nginx-static', f.path))),
     ]),
     ...(['apache-generated-htaccess', 'apache-generated-vhost'] as ConfigId[]).map((id) => [
       `server CPU per request: mod_deflate ÷ ${configs.find((c) => c.id === id)!.label}`,
-      ...files.map((f) => fmtRatio(ratio(cpu('apache-deflate', f.path), cpu(id, f.path)))),
+      ...files.map((f) => fmtRounds(cpu(id, 'apache-deflate', f.path))),
     ]),
     [
       'server CPU per request: Apache generated vhost ÷ Apache generated .htaccess (what the per-request .htaccess parse leaves)',
-      ...files.map((f) =>
-        fmtRatio(ratio(cpu('apache-generated-vhost', f.path), cpu('apache-generated-htaccess', f.path))),
-      ),
+      ...files.map((f) => fmtRounds(cpu('apache-generated-htaccess', 'apache-generated-vhost', f.path))),
     ],
   )
   return {
     targets,
     table: {
-      title: 'Serving ratios (requests/s unless marked bytes or CPU)',
+      title:
+        'Serving ratios (requests/s unless marked bytes or CPU): the median of the ratios within each round, and their range',
       columns: ['ratio', ...files.map((f) => f.label)],
       rows: ratioRows,
     },

@@ -16,10 +16,16 @@ import { firstLine, fmtBytes, fmtInt, importBuilt } from '../lib/util.ts'
 import { largestPlaygroundScript } from './serve-script.ts'
 import { servingRatios } from './serve-ratios.ts'
 
-const WRK = { threads: 2, connections: 32, seconds: 5 }
+const WRK = { threads: 2, connections: 32, seconds: 3 }
 const WRK_QUICK = { threads: 2, connections: 8, seconds: 1 }
-/** Interleaved rounds per configuration and file in a full run; the median is reported. */
-const ROUNDS = 3
+/**
+ * Rounds per configuration and file in a full run. In a round each file is served by every
+ * configuration back to back, so a ratio is taken between runs seconds apart, once per round;
+ * the median of those per-round ratios is reported (a burst of other load then moves one round,
+ * not the verdict). Every other round runs the configurations in reverse order, so no
+ * configuration is always the one that runs first or last (an even count balances them).
+ */
+const ROUNDS = 6
 
 interface Measurement {
   probe: Probe
@@ -44,7 +50,7 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
     'nginx 1.22 and Apache 2.4 from Debian run as real processes on loopback ports, all at once, each with its own',
     "throw-away config root, serving the same directory: a ~400 KB HTML page (monaco-editor's changelog and API",
     "declarations as HTML) and the playground's largest script, with variants made by preencode's engine. wrk sends",
-    '`Accept-Encoding: br, gzip`; rounds are interleaved across configurations and the median round is reported.',
+    '`Accept-Encoding: br, gzip`. In each round every configuration serves a file back to back (in reverse order every other round); a ratio is the median over the rounds of the ratio within each round.',
   ].join(' ')
   try {
     toolPath('wrk')
@@ -124,10 +130,10 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
     }
     const rounds = ctx.quick ? 1 : ROUNDS
     for (let round = 1; round <= rounds; round++) {
-      for (const config of configs) {
-        const server = servers.get(config.id)
-        if (!server) continue
-        for (const file of files) {
+      for (const file of files) {
+        for (const config of round % 2 ? configs : [...configs].reverse()) {
+          const server = servers.get(config.id)
+          if (!server) continue
           const m = results.get(config.id)!.get(file.path)!
           if ('error' in m) continue
           try {
@@ -179,7 +185,7 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
     }
   }
   const table: Table = {
-    title: `Requests per second and bytes per response (wrk -t${wrkOptions.threads} -c${wrkOptions.connections} -d${wrkOptions.seconds}s -H 'Accept-Encoding: ${ACCEPT_ENCODING}', loopback; median of ${ctx.quick ? 1 : ROUNDS} interleaved round(s))`,
+    title: `Requests per second and bytes per response (wrk -t${wrkOptions.threads} -c${wrkOptions.connections} -d${wrkOptions.seconds}s -H 'Accept-Encoding: ${ACCEPT_ENCODING}', loopback; median of ${ctx.quick ? 1 : ROUNDS} round(s))`,
     columns: [
       'server and configuration',
       'file',
@@ -208,10 +214,19 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
     const m = results.get(id)?.get(path)
     return m && !('error' in m) && m.runs.length ? pick(m) : Number.NaN
   }
+  /** a ÷ b within each round (both measured in it), one ratio per round. */
+  const perRound = (pick: (m: Measurement, round: number) => number) => (a: ConfigId, b: ConfigId, path: string) => {
+    const ma = results.get(a)?.get(path)
+    const mb = results.get(b)?.get(path)
+    if (!ma || !mb || 'error' in ma || 'error' in mb) return []
+    const n = Math.min(ma.runs.length, mb.runs.length)
+    return Array.from({ length: n }, (_, i) => pick(ma, i) / pick(mb, i))
+  }
   const ratios = servingRatios(configs, files, {
-    rps: medianOf((m) => medianRun(m).rps),
+    rps: perRound((m, i) => m.runs[i]!.rps),
     bytes: medianOf((m) => medianRun(m).bytesPerResponse),
-    cpu: medianOf((m) => median(m.cpu)),
+    // Hand-written ÷ generated reads "higher is better" like requests/s: the inverse of CPU time.
+    cpu: perRound((m, i) => 1 / m.cpu[i]!),
   })
   part.targets.push(...ratios.targets)
   part.tables.push(ratios.table)
