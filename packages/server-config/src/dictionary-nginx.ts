@@ -15,9 +15,9 @@
  *   header, so without it the rules cost one hash lookup, no regex and no `stat`.
  * - one regex location serves deltas (after the compressible ones: no compressible extension is
  *   `dcb`/`dcz`, so their order does not matter and the usual request tests it last): the
- *   original's Content-Type (by the extension kept in the delta's name), `Content-Encoding: dcb|dcz`, `Vary: Accept-Encoding,
- *   Available-Dictionary`, the original's Cache-Control class; nginx's static module gives
- *   Content-Length, ETag, Range and conditional requests per delta file.
+ *   original's Content-Type (by the extension kept in the delta's name), `Content-Encoding:
+ *   dcb|dcz`, `Vary: Accept-Encoding, Available-Dictionary`, the original's Cache-Control class;
+ *   nginx's static module gives Content-Length, ETag, Range and conditional requests per delta.
  * - `Use-As-Dictionary` on versioned assets, derived from the URL (`VERSIONED_ASSET_PATTERN`).
  *
  * nginx (1.22) passes only the first of repeated `Available-Dictionary` lines to `$http_…`: a

@@ -144,4 +144,17 @@ describe.each(['stock', 'modules'] as const)('nginx %s: the class locations answ
     // Both locations took part (the names reach both classes).
     expect(served.size).toBe(2)
   })
+
+  it('no location before the delta location takes a delta URL (it comes after them)', () => {
+    const config = nginxConfig(manifest, { root: '/srv/site', flavor })
+    const deltaAt = config.indexOf('\n    location ~ "\\\\.dict/')
+    expect(deltaAt).toBeGreaterThan(0)
+    const before = [...config.slice(0, deltaAt).matchAll(/\n {4}location (~\*?) ("(?:[^"\\]|\\.)*") \{/g)]
+    expect(before.length).toBeGreaterThanOrEqual(3)
+    const id = 'AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE='
+    for (const url of [`/assets/app-Bx3k9LmQ.js.dict/${id}.js.dcb`, `/index.html.dict/${id}.html.dcz`]) {
+      for (const [, op, pattern] of before)
+        expect(regex(op!, unquote(pattern!)).test(url), `${pattern} ${url}`).toBe(false)
+    }
+  })
 })
