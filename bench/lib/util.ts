@@ -11,6 +11,11 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
+/** The lower of the two middle values for an even count (a value that was measured; never flatters). */
+export function lowerMedian(values: number[]): number {
+  return values.length ? [...values].sort((a, b) => a - b)[(values.length - 1) >> 1]! : Number.NaN
+}
+
 export function fmtMs(ms: number): string {
   if (!Number.isFinite(ms)) return 'n/a'
   return ms >= 10_000

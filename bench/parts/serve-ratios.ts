@@ -1,7 +1,7 @@
 // The serving part's ratios and targets (issue 9): requests/s of the generated configs against
 // hand-written static and on-the-fly compression, bytes per response, and server CPU per request.
 import type { Table, TargetCheck } from '../lib/report.ts'
-import { fmtRatio, ratio } from '../lib/util.ts'
+import { fmtRatio, lowerMedian as median, ratio } from '../lib/util.ts'
 import type { ConfigId, ServerConfig } from './serve-configs.ts'
 
 /** The measurements of one run of the serving part. */
@@ -13,9 +13,6 @@ export interface ServingValues {
   /** Server CPU per request of b ÷ a within each round (so higher is better, as with requests/s). */
   cpu(a: ConfigId, b: ConfigId, path: string): number[]
 }
-
-const median = (values: number[]): number =>
-  values.length ? [...values].sort((x, y) => x - y)[(values.length - 1) >> 1]! : Number.NaN
 
 /** The median of per-round ratios, with their range when there are several. */
 function fmtRounds(ratios: number[]): string {

@@ -12,7 +12,7 @@ import { serverCpuSeconds, type Server } from '../lib/servers.ts'
 import { generators } from '../lib/generated.ts'
 import { serverConfigs, type ConfigId } from './serve-configs.ts'
 import { ACCEPT_ENCODING, probe, runWrk, writeWrkScript, type Probe, type WrkResult } from '../lib/wrk.ts'
-import { firstLine, fmtBytes, fmtInt, importBuilt } from '../lib/util.ts'
+import { firstLine, fmtBytes, fmtInt, importBuilt, lowerMedian as median } from '../lib/util.ts'
 import { largestPlaygroundScript } from './serve-script.ts'
 import { servingRatios } from './serve-ratios.ts'
 
@@ -35,8 +35,6 @@ interface Measurement {
 }
 
 const fmtMicros = (seconds: number): string => (Number.isFinite(seconds) ? (seconds * 1e6).toFixed(1) : '?')
-const median = (values: number[]): number =>
-  values.length ? [...values].sort((a, b) => a - b)[(values.length - 1) >> 1]! : Number.NaN
 
 /** The median run by requests/s. */
 function medianRun(m: Measurement): WrkResult {
