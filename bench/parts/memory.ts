@@ -1,8 +1,7 @@
 // Peak memory against site size: the same site once and ten times over (copies in sub-folders,
 // cache off so every copy is compressed). Measured two ways, each run in a process of its own:
-// `preencode compress` as CI runs it (the target; on glibc it compresses in a second process
-// with malloc's mmap threshold fixed, packages/cli/src/malloc-tuning.ts, and reports that
-// process's peak), and @preencode/core's compressDirectory in a plain Node process, as the Vite
+// `preencode compress` as CI runs it (the target; on glibc it re-images itself once with
+// malloc's mmap threshold fixed, packages/cli/src/malloc-tuning.ts, and reports its own peak), and @preencode/core's compressDirectory in a plain Node process, as the Vite
 // plugin runs it inside Vite (no such setting), plus an idle child that only imports the engine.
 import { cp, mkdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -109,7 +108,7 @@ export async function measureMemoryScaling(
     rows,
     notes: [
       `the ${scale}x site is the plain build copied ${scale} times into sub-folders; the cache is off, so every copy is compressed`,
-      "`preencode compress`: the peak of the process that compresses (its report's `peakRssBytes`); on glibc that is a second process started with MALLOC_MMAP_THRESHOLD_=1048576 (docs/performance.md#peak-memory)",
+      "`preencode compress`: the peak of the process that compresses (its report's `peakRssBytes`); on glibc the same process re-imaged once (execve) with MALLOC_MMAP_THRESHOLD_=1048576 (docs/performance.md#peak-memory)",
       "compressDirectory in Node: the library in a plain Node process, as the Vite plugin runs inside Vite, with glibc's default (dynamic) mmap threshold",
       '"idle" is a child that only imports @preencode/core; "over idle" is what compressing added',
     ],

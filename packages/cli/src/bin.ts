@@ -11,11 +11,10 @@ if (major < 22 || (major === 22 && minor < 15)) {
 }
 // glibc's malloc settings are read at process start only: see malloc-tuning.ts.
 const tuning = await import('./malloc-tuning.js')
-if (tuning.wantsMallocTuning(process.argv.slice(2), process.env, tuning.runsOnGlibc)) tuning.rerunWithMallocTuning()
-else {
-  tuning.followParent(process.env)
-  await import('./start.js')
+if (tuning.wantsMallocTuning(process.argv.slice(2), process.env, tuning.runsOnGlibc, process.execArgv)) {
+  tuning.execWithMallocTuning()
 }
+await import('./start.js')
 
 // A module (for top-level await), with nothing to export.
 export {}
