@@ -1,7 +1,7 @@
 // The one rule that tells a host which ignores uploaded .br/.gz/.zst files, from the variables
 // each host documents for its builds.
 import { describe, expect, it } from 'vitest'
-import { detectSidecarIgnoringHost, sidecarsSkippedMessage } from '@preencode/core'
+import { detectSidecarIgnoringHost, resolveBuildOptions, sidecarsSkippedMessage } from '@preencode/core'
 
 describe('detectSidecarIgnoringHost', () => {
   it.each([
@@ -38,6 +38,17 @@ describe('detectSidecarIgnoringHost', () => {
     expect(line).not.toContain('\n')
     expect(line).toMatch(
       /^preencode: Netlify \(NETLIFY=true\) compresses responses itself and ignores \.br\/\.gz\/\.zst files, so none were written\. --force writes them anyway, for what serves them: a Cloudflare Worker, .*GitLab Pages/,
+    )
+  })
+})
+
+describe('the force option', () => {
+  it('is a boolean, false by default, and never reaches the compression options', () => {
+    const context = { root: process.cwd(), component: 'vite' } as const
+    expect(resolveBuildOptions({}, context).force).toBe(false)
+    expect(resolveBuildOptions({ force: true }, context).force).toBe(true)
+    expect(() => resolveBuildOptions({ force: 'yes' as unknown as boolean }, context)).toThrow(
+      '`force` is "yes"; it accepts true or false.',
     )
   })
 })
