@@ -29,6 +29,14 @@ export interface BuildOptions extends CompressOptions {
    * @default true
    */
   deltas?: boolean | DeltaOptions
+  /**
+   * Write the variants even when the build runs on a host that compresses on its own and ignores
+   * uploaded `.br`/`.gz`/`.zst` files (Netlify, Vercel, Cloudflare Pages: `detectSidecarIgnoringHost`).
+   * There, by default, nothing is compressed and one line says why. Set it when something else
+   * serves the output: a Cloudflare Worker, your own origin server, GitLab Pages.
+   * @default false
+   */
+  force?: boolean
 }
 
 export interface ResolvedBuildOptions {
@@ -36,6 +44,8 @@ export interface ResolvedBuildOptions {
   compress: ResolvedCompressOptions
   /** Resolved delta options; false or absent when off. */
   deltas?: ResolvedDeltaOptions | false | undefined
+  /** Write the variants on a host that ignores them too. */
+  force: boolean
 }
 
 export interface BuildOptionsContext {
@@ -70,7 +80,7 @@ export function resolveBuildOptions<T extends BuildOptions>(
   const compressOptions: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(options)) {
     if ((ownKeys as readonly string[]).includes(key)) (rest as Record<string, unknown>)[key] = value
-    else if (key !== 'report' && key !== 'deltas') compressOptions[key] = value
+    else if (key !== 'report' && key !== 'deltas' && key !== 'force') compressOptions[key] = value
   }
   const report = options.report ?? true
   if (report !== true && report !== false && report !== 'json' && report !== 'html') {
@@ -79,6 +89,9 @@ export function resolveBuildOptions<T extends BuildOptions>(
       `\`report\` is ${JSON.stringify(report)}; it accepts true, false, 'json' or 'html'.`,
     )
   }
+  const force = options.force ?? false
+  if (typeof force !== 'boolean')
+    throw userError(context.component, `\`force\` is ${JSON.stringify(force)}; it accepts true or false.`)
   const extra = context.exclude ?? []
   const userExclude = compressOptions.exclude ?? []
   // A malformed `exclude` goes to core unchanged, whose message names it.
@@ -86,7 +99,7 @@ export function resolveBuildOptions<T extends BuildOptions>(
   const userList = typeof userExclude === 'string' || userExclude instanceof RegExp ? [userExclude] : userExclude
   if (extra.length > 0 && Array.isArray(userList)) compressOptions.exclude = [...(userList as unknown[]), ...extra]
   const compress = resolveCompressOptions(compressOptions as CompressOptions, context.root)
-  return { report, compress, deltas: resolveBuildDeltas(options.deltas, context), rest }
+  return { report, compress, deltas: resolveBuildDeltas(options.deltas, context), force, rest }
 }
 
 function resolveBuildDeltas(

@@ -15,6 +15,7 @@ import { writeFileAtomically } from './write.js'
 import { formatDeltaReport, type DeltaReport } from './delta-report.js'
 import { preparePageDictionary } from './page-dictionary.js'
 import { writeDeltas } from './write-deltas.js'
+import { detectSidecarIgnoringHost, sidecarsSkippedMessage } from './sidecar-hosts.js'
 
 /** Where a build's messages go: the bundler's logger. */
 export interface BuildLogger extends CompressLogger {
@@ -74,6 +75,9 @@ export function createBuildRunner(init: BuildRunnerInit): BuildRunner {
     async run(output) {
       const dirs = outermostDirectories([...output.dirs])
       if (dirs.length === 0) return
+      // On a host that ignores sidecars the build writes none (nor their manifest and configs).
+      const host = init.options.force ? undefined : detectSidecarIgnoringHost()
+      if (host) return output.logger.warn(sidecarsSkippedMessage(host, '`force: true`'))
       const run = queue.then(() => compressAll(init, output, dirs))
       queue = run.catch(() => {})
       try {

@@ -70,6 +70,7 @@ export {
   type BuildRunnerInit,
   type ColorStream,
 } from './build-runner.js'
+export { detectSidecarIgnoringHost, sidecarsSkippedMessage, type SidecarIgnoringHost } from './sidecar-hosts.js'
 export { createDebug, type DebugLog } from './debug.js'
 export { WorkPool, type PoolOptions, type PoolStats, type SlotTicket } from './pool.js'
 export { runPool } from './run-pool.js'

@@ -29,8 +29,14 @@ export function resolvePreencodeRollupOptions(
   options: PreencodeRollupOptions,
   cwd: string = process.cwd(),
 ): ResolvedPreencodeRollupOptions {
-  const { report, compress, deltas, rest } = resolveBuildOptions(options, { root: cwd, component: 'rollup' }, [
+  const { report, compress, deltas, force, rest } = resolveBuildOptions(options, { root: cwd, component: 'rollup' }, [
     'serverConfigs',
   ])
-  return { report, compress, deltas, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], cwd, 'rollup') }
+  return {
+    report,
+    compress,
+    deltas,
+    force,
+    serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], cwd, 'rollup'),
+  }
 }

@@ -39,6 +39,7 @@ export {
   CLOUDFRONT_FUNCTION_MAX_BYTES,
   KEY_VALUE_STORE_MAX_BYTES,
   KEY_VALUE_STORE_MAX_KEY_BYTES,
+  KEY_VALUE_STORE_MAX_VALUE_BYTES,
   type CloudfrontFunctionOptions,
 } from './cloudfront.js'
 export {

@@ -1,39 +1,11 @@
-// The generated CloudFront Function, evaluated in node:vm on many viewer requests. CloudFront's
-// `cloudfront` module is not available here: `cf.kvs().get` is replaced by a lookup in the data
-// `cloudfrontKeyValueStore` generates (rejecting a missing key, as CloudFront documents).
-import { runInNewContext } from 'node:vm'
+// The generated CloudFront Function, evaluated in node:vm on many viewer requests
+// (cloudfront-vm.ts: `cf.kvs().get` answered from the generated store data).
 import { describe, expect, it } from 'vitest'
-import { cacheClassOf, resolveCachePolicy, type Manifest, type ManifestFile } from '@preencode/core'
+import type { Manifest, ManifestFile } from '@preencode/core'
 import { CLOUDFRONT_FUNCTION_MAX_BYTES, cloudfrontFunction, cloudfrontKeyValueStore } from '@preencode/server-config'
+import { loadCloudfrontFunction, manifestFile, viewerRequest, type CfRequest, type Handler } from './cloudfront-vm.js'
 
-interface CfRequest {
-  uri: string
-  headers: Record<string, { value: string; multiValue?: { value: string }[] }>
-}
-
-const POLICY = resolveCachePolicy()
-
-function file(path: string, encodings: Array<'br' | 'gzip' | 'zstd'>): ManifestFile {
-  const ext = { br: '.br', gzip: '.gz', zstd: '.zst' } as const
-  const format = { br: 'brotli', gzip: 'gzip', zstd: 'zstd' } as const
-  return {
-    path,
-    size: 5000,
-    sha256: '0'.repeat(64),
-    mtimeMs: 0,
-    contentType: 'text/plain',
-    cacheClass: cacheClassOf(path, POLICY),
-    cacheControl: POLICY.headers[cacheClassOf(path, POLICY)],
-    originalOnDisk: true,
-    variants: encodings.map((e) => ({
-      format: format[e],
-      encoding: e,
-      path: path + ext[e],
-      size: 100,
-      sha256: '1'.repeat(64),
-    })),
-  }
-}
+const file = manifestFile
 
 const manifest: Manifest = {
   version: 1,
@@ -52,36 +24,15 @@ const manifest: Manifest = {
   ],
 }
 
-type Handler = (event: { request: CfRequest }) => Promise<CfRequest>
-
 function load(code: string, kvsJson: string): Handler {
-  const data = new Map(
-    (JSON.parse(kvsJson) as { data: { key: string; value: string }[] }).data.map((e) => [e.key, e.value]),
-  )
-  const cf = {
-    kvs: () => ({
-      get: async (key: string) => {
-        const value = data.get(key)
-        if (value === undefined) throw new Error(`Key ${key} not found`)
-        return value
-      },
-    }),
-  }
-  const importLine = "import cf from 'cloudfront';"
-  expect(code).toContain(importLine)
-  const context: { handler?: Handler; __cf: typeof cf } = { __cf: cf }
-  runInNewContext(code.replace(importLine, 'var cf = __cf;'), context)
-  return context.handler!
+  expect(code).toContain("import cf from 'cloudfront';")
+  return loadCloudfrontFunction(code, kvsJson)
 }
 
 const handler = load(cloudfrontFunction(manifest), cloudfrontKeyValueStore(manifest))
 
 function run(uri: string, acceptEncoding?: string | string[], h: Handler = handler): Promise<CfRequest> {
-  const headers: CfRequest['headers'] = {}
-  if (typeof acceptEncoding === 'string') headers['accept-encoding'] = { value: acceptEncoding }
-  if (Array.isArray(acceptEncoding))
-    headers['accept-encoding'] = { value: acceptEncoding[0]!, multiValue: acceptEncoding.map((value) => ({ value })) }
-  return h({ request: { uri, headers } })
+  return h(viewerRequest(uri, { 'accept-encoding': acceptEncoding }))
 }
 
 describe('cloudfrontFunction', () => {

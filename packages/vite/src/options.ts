@@ -47,7 +47,7 @@ export function resolvePreencodeViteOptions(
   root: string,
   backendFiles: string[] = [],
 ): ResolvedPreencodeViteOptions {
-  const { report, compress, deltas, rest } = resolveBuildOptions(
+  const { report, compress, deltas, force, rest } = resolveBuildOptions(
     options,
     { root, component: 'vite', exclude: [VITE_METADATA_GLOB, ...backendFiles] },
     ['environments', 'serverConfigs'],
@@ -56,6 +56,7 @@ export function resolvePreencodeViteOptions(
     report,
     compress,
     deltas,
+    force,
     environments: resolveEnvironments(rest.environments),
     serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'vite'),
   }

@@ -4,12 +4,14 @@ import {
   CODECS,
   compressDirectory,
   createProgress,
+  detectSidecarIgnoringHost,
   formatBudgetMarkdown,
   formatBudgetTable,
   formatReport,
   parseShard,
   preparePageDictionary,
   resolveCompressOptions,
+  sidecarsSkippedMessage,
   userError,
   type CompressLogger,
   type CompressReport,
@@ -80,6 +82,11 @@ const args = {
     valueHint: 'i/n',
   },
   ...deltaArgs,
+  force: {
+    type: 'boolean',
+    description:
+      'Write the variants even on a host that compresses on its own and ignores them (Netlify, Vercel, Cloudflare Pages)',
+  },
   json: { type: 'boolean', description: 'Print only the report, as JSON' },
   quiet: { type: 'boolean', description: 'Print nothing but errors' },
 } as const
@@ -118,6 +125,12 @@ export const compressCommand = defineCommand({
     assertKnownFlags(rawArgs, args)
     const quiet = parsed.quiet === true
     const json = parsed.json === true
+    // The same rule as the plugins': on such a host nothing is written, and one line says why.
+    const host = parsed.force === true ? undefined : detectSidecarIgnoringHost()
+    if (host) {
+      process.stderr.write(`${sidecarsSkippedMessage(host, '--force')}\n`)
+      return
+    }
     const progress = createProgress(process.stderr)
     // Ctrl-C stops queued work and lets running files finish, so nothing is left half-written
     // (writes are atomic anyway); a second Ctrl-C finds no listener and ends the process at once.

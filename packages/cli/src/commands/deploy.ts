@@ -1,5 +1,6 @@
-import { resolve } from 'node:path'
-import { formatDeltaReport, userError } from '@preencode/core'
+import { mkdir } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import { formatDeltaReport, readManifest, userError, writeFileAtomically } from '@preencode/core'
 import {
   checkDeployLimits,
   createTarget,
@@ -8,6 +9,7 @@ import {
   type DeployLimits,
   type DeployOptions,
 } from '@preencode/deploy'
+import { cloudfrontKeyValueStore } from '@preencode/server-config'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, parseInteger, printJson, type OutputStream } from '../cli-utils.js'
 import { loadConfig, validateDeployConfig, type DeployConfig } from '../config-file.js'
@@ -51,6 +53,12 @@ const args = {
     type: 'string',
     description: 'Deltas against at most this many previously deployed versions of each file (default 4)',
     valueHint: 'n',
+  },
+  'key-value-store': {
+    type: 'string',
+    description:
+      'After the upload, write the CloudFront KeyValueStore data (import JSON) of what was deployed, its deltas included, to this file',
+    valueHint: 'file',
   },
 } as const
 
@@ -97,6 +105,16 @@ export const deployCommand = defineCommand({
       },
     })
     progress.done()
+    // After the upload, from the manifest the deploy left behind (it lists the deltas it wrote
+    // and uploaded): the store then never names an object the bucket does not hold yet.
+    const kvsPath = parsed['key-value-store']
+    if (kvsPath !== undefined && !summary.dryRun) {
+      const out = resolve(kvsPath)
+      const data = cloudfrontKeyValueStore(await readManifest(resolve(settings.dir ?? 'dist')))
+      await mkdir(dirname(out), { recursive: true })
+      await writeFileAtomically(out, data)
+      process.stderr.write(`wrote ${out}\n`)
+    }
     if (json) {
       printJson({
         summary,
@@ -128,6 +146,7 @@ function deployDeltas(parsed: ParsedDeployArgs): DeployOptions['deltas'] {
 }
 
 interface ParsedDeployArgs {
+  'key-value-store'?: string | undefined
   deltas?: boolean | undefined
   'delta-versions'?: string | undefined
   dir?: string | undefined
