@@ -158,6 +158,22 @@ const rows: Row[] = [
     message: /Cannot deploy to \/proc\/preencode-test\/out: the folder \/proc\/preencode-test does not exist/,
     skip: process.platform === 'linux' ? undefined : 'needs /proc',
   },
+  {
+    what: 'deploy --to a folder inside the site',
+    call: () => ({ args: ['deploy', site, '--to', join(site, 'public')] }),
+    message:
+      /Cannot deploy to local folder .*site\/public: it is inside the site folder .*site \(the deployed copy would become part of the site\)/,
+  },
+  {
+    what: 'deploy --to / (a folder holding the site)',
+    call: () => ({ args: ['deploy', site, '--to', '/', '--delete'] }),
+    message: /Cannot deploy to local folder \/: it holds the site folder .*site \(it is the root of the file system\)/,
+  },
+  {
+    what: 'deploy --release --to the site folder itself',
+    call: () => ({ args: ['deploy', site, '--to', site, '--release'] }),
+    message: /Cannot deploy to rsync .*site \(release mode\): it is the site folder .*site itself/,
+  },
 ]
 
 describe('bad input: one clear line, exit code 1, nothing written', () => {

@@ -114,6 +114,8 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     ).manifest
   const keep: KeepPolicy = options.keep ?? {}
   try {
+    // The lock first: two deploys into one folder would each plan from the state before the other's copies.
+    if (!options.dryRun) await target.begin?.(context)
     const deltaOptions = resolveDeployDeltas(options.deltas, manifest)
     let deltas: DeltaReport | undefined
     if (deltaOptions && !options.dryRun) {
