@@ -220,3 +220,34 @@ describe('deploy --dry-run --delete', () => {
     await rm(gone, { recursive: true })
   })
 })
+
+describe('deploy --delete where preencode never deployed (no deploy state)', () => {
+  it('refuses with one line naming what it would remove; --dry-run lists it; --delete-unknown removes it', async () => {
+    const out = join(work.path, 'foreign-out')
+    const foreign = ['index.php', 'old/page.html', 'uploads/cv.pdf', 'z.txt']
+    for (const path of foreign) {
+      await mkdir(join(out, path, '..'), { recursive: true })
+      await writeFile(join(out, path), `someone's ${path}`)
+    }
+    const before = await snapshot(out)
+    const refused = await cli({ args: ['deploy', site, '--to', out, '--delete'] }, work.path)
+    expect(refused.stderr).toMatch(
+      /local folder .*foreign-out has no deploy state \(preencode never deployed there\), and --delete would remove 4 files there that the site does not have: index\.php, old\/page\.html, uploads\/cv\.pdf and 1 more\. Nothing was uploaded or deleted\. Pass --delete-unknown/,
+    )
+    // One error line (a note may precede it: the dry-run test above rewrote two pages).
+    expect(refused.stderr.split('\n').filter((line) => line.startsWith('[preencode]'))).toHaveLength(1)
+    expect(refused.stderr).not.toMatch(/\n\s+at /)
+    expect(refused.status).toBe(1)
+    expect((await snapshot(out)).map((line) => line.split(' ')[0])).toEqual(before.map((line) => line.split(' ')[0]))
+
+    const dry = await cli({ args: ['deploy', site, '--to', out, '--delete', '--dry-run'] }, work.path)
+    expect(dry.status, dry.stderr).toBe(0)
+    expect(dry.stderr).toMatch(/^warning: without --dry-run this deploy would stop: .*would remove 4 files/)
+    for (const path of foreign) expect(dry.stdout).toContain(`delete ${path}`)
+
+    const confirmed = await cli({ args: ['deploy', site, '--to', out, '--delete', '--delete-unknown'] }, work.path)
+    expect(confirmed.status, confirmed.stderr).toBe(0)
+    expect(confirmed.stdout).toMatch(/deleted 4\b/)
+    for (const path of foreign) await expect(stat(join(out, path))).rejects.toThrow(/ENOENT/)
+  })
+})
