@@ -128,7 +128,7 @@ export function s3Error(
     const tries = timeouts.attempts > 1 ? ` (${timeouts.attempts} tries)` : ''
     reason = /establish a connection/.test(e.message ?? '')
       ? `no connection to the endpoint within ${seconds(timeouts.connectionMs)}${tries}. Check --endpoint and that the server is running`
-      : `the endpoint accepted the connection but sent no answer for ${seconds(timeouts.requestMs)}${tries}. Check --endpoint: is it an S3-compatible server, and is it up?`
+      : `the endpoint accepted the connection but sent no answer for ${seconds(timeouts.requestMs)}${tries}. Check --endpoint, and that an S3-compatible server runs there`
   } else if (network) {
     reason = `cannot reach the endpoint (${network}). Check --endpoint and that the server is running`
   } else {

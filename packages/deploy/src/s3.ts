@@ -18,6 +18,7 @@ import { deployedVersionSource, userError, withOpenFiles } from '@preencode/core
 import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from './plan.js'
 import { runPool } from '@preencode/core'
 import { withRetry } from './retry.js'
+import { unfinishedUploads } from './s3-unfinished.js'
 import { isRetryableS3Error, isTimeout, redact, s3Error } from './s3-errors.js'
 import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState, type StoredObject } from './state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from './target.js'
@@ -133,6 +134,8 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
     }
   }
 
+  const unfinished = unfinishedUploads({ client, bucket: Bucket, prefix, description, call })
+
   async function putObject(object: PlannedUpload, context: TargetContext): Promise<void> {
     const params = (): PutObjectCommandInput => ({
       Bucket,
@@ -144,6 +147,7 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
       CacheControl: object.cacheControl,
       Metadata: { [METADATA_SHA256]: object.sha256 },
     })
+    if (object.size >= threshold) await unfinished.abort(object.key, context)
     // The body is a read stream: one file handle per upload, under core's process-wide limit.
     const etag = await withOpenFiles(1, () =>
       call(`upload of ${object.key}`, context, async () => {
