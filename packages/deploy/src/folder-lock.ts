@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto'
 import { link, readFile, rm, unlink, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { join } from 'node:path'
 import { userError } from '@preencode/core'
 
@@ -63,8 +64,12 @@ export async function acquireFolderLock(
   for (let attempt = 0; ; attempt++) {
     if (await linkExclusive(dir, path, text)) break
     const found = await readFile(path, 'utf8').catch(() => undefined)
-    // Released between our link and our read: try again (a few times; an unreadable lock is refused below).
-    if (found === undefined && attempt < 3) continue
+    // Released between our link and our read, or being written (no hard links): try again a
+    // few times; a lock that stays unreadable or empty is refused below.
+    if ((found === undefined || found === '') && attempt < 5) {
+      await sleep(50)
+      continue
+    }
     const other = parseHolder(found ?? '')
     if (!tookOver && (await isStale(other))) {
       tookOver = true
@@ -93,7 +98,11 @@ export async function acquireFolderLock(
   }
 }
 
-/** Writes `text` to a temporary file and links it to `path`; false when `path` exists. */
+/**
+ * Writes `text` to a temporary file and links it to `path`; false when `path` exists. Where the
+ * file system has no hard links (FAT, some network mounts) the lock is created with O_EXCL and
+ * then written: a reader may briefly find it empty, and waits.
+ */
 async function linkExclusive(dir: string, path: string, text: string): Promise<boolean> {
   const temp = tempName(dir)
   await writeFile(temp, text)
@@ -101,10 +110,18 @@ async function linkExclusive(dir: string, path: string, text: string): Promise<b
     await link(temp, path)
     return true
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
-    throw error
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EEXIST') return false
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error
   } finally {
     await rm(temp, { force: true })
+  }
+  try {
+    await writeFile(path, text, { flag: 'wx' })
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw error
   }
 }
 
