@@ -7,10 +7,10 @@
 // pid no longer runs, or runs another program since) is stale: it is taken over with a note, so
 // a deploy killed with SIGKILL never blocks the next one.
 import { randomBytes } from 'node:crypto'
-import { link, readFile, rm, unlink, writeFile } from 'node:fs/promises'
+import { link, mkdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { userError } from '@preencode/core'
 
 /** Name of the lock file at the target folder's root (a dotfile: the generated configs do not serve it). */
@@ -122,6 +122,23 @@ async function linkExclusive(dir: string, path: string, text: string): Promise<b
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
     throw error
+  }
+}
+
+/**
+ * Creates `dir` and its missing parents one level at a time (what `rsync --mkpath` would do).
+ * Node's recursive mkdir never returns for a path under /proc; this fails at the first level.
+ */
+export async function makeFolders(dir: string): Promise<void> {
+  const missing: string[] = []
+  for (let current = dir; !(await stat(current).catch(() => undefined)); current = dirname(current)) {
+    if (dirname(current) === current) break
+    missing.unshift(current)
+  }
+  for (const path of missing) {
+    await mkdir(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error
+    })
   }
 }
 

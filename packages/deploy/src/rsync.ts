@@ -6,7 +6,7 @@
 import { mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { userError } from '@preencode/core'
+import { isPreencodeError, userError } from '@preencode/core'
 import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from './plan.js'
 import {
   deleteArgs,
@@ -23,7 +23,7 @@ import {
 import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState, type StoredObject } from './state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from './target.js'
 import { checkDeployLimits } from './deploy-limits.js'
-import { acquireFolderLock, type FolderLock } from './folder-lock.js'
+import { acquireFolderLock, makeFolders, type FolderLock } from './folder-lock.js'
 import { assertSeparateFolders } from './separate-folders.js'
 import { liveRelease } from './rsync-releases.js'
 import { rsyncPreviousVersions } from './rsync-previous.js'
@@ -173,10 +173,18 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
       // Over ssh or to a daemon there is no lock: run one deploy per target (docs/deploy/rsync.md).
       if (destination.kind !== 'local') return
       await assertSeparateFolders(context.root, destination.path, description)
-      await mkdir(destination.path, { recursive: true })
-      lock = await acquireFolderLock(destination.path, context.deployId, description, (message) =>
-        context.emit({ type: 'note', message }),
-      )
+      try {
+        await makeFolders(destination.path)
+        lock = await acquireFolderLock(destination.path, context.deployId, description, (message) =>
+          context.emit({ type: 'note', message }),
+        )
+      } catch (cause) {
+        if (isPreencodeError(cause)) throw cause
+        throw userError('deploy', `${description}: locking ${destination.path} failed: ${(cause as Error).message}`, {
+          cause,
+          code: 'TARGET_FAILED',
+        })
+      }
     },
 
     async readRemote(_objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
