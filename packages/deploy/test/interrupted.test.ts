@@ -71,9 +71,9 @@ async function listTree(root: string): Promise<string[]> {
 }
 
 /** The folder holds exactly the site's objects (bytes equal) and the deploy state: no temp file, no lock. */
-async function expectConverged(site: string, out: string): Promise<void> {
+async function expectConverged(site: string, out: string, state = true): Promise<void> {
   const objects = siteObjects(await readManifest(site))
-  expect(await listTree(out)).toEqual([DEPLOY_STATE_FILENAME, ...objects.map((o) => o.key)].sort())
+  expect(await listTree(out)).toEqual([...(state ? [DEPLOY_STATE_FILENAME] : []), ...objects.map((o) => o.key)].sort())
   for (const object of objects)
     expect((await readFile(join(out, object.key))).equals(await readFile(join(site, object.key))), object.key).toBe(
       true,
@@ -150,6 +150,25 @@ describe.skipIf(!existsSync(BIN))('a local deploy interrupted, raced or misdirec
       expect(await listTree(v2)).toEqual(siteBefore)
     })
   }
+
+  it('release mode killed -9 before the symlink swap: current still serves v1; the rerun serves v2 and prunes', async () => {
+    const out = join(work.path, 'out-release')
+    const first = await preencode(['deploy', v1, '--to', out, '--release', '--no-deltas'])
+    expect(first.code, first.stderr).toBe(0)
+    const killed = await preencode(
+      ['deploy', v2, '--to', out, '--release', '--no-deltas'],
+      { PREENCODE_TEST_AT: 'rename:1' },
+      hook,
+    )
+    expect(killed.signal, killed.stderr).toBe('SIGKILL')
+    await expectConverged(v1, join(out, 'current'), false)
+    await expectPagesComplete(join(out, 'current'))
+    const rerun = await preencode(['deploy', v2, '--to', out, '--release', '--keep', '1', '--no-deltas'])
+    expect(rerun.code, rerun.stderr).toBe(0)
+    await expectConverged(v2, join(out, 'current'), false)
+    expect((await readdir(out)).sort()).toEqual([DEPLOY_STATE_FILENAME, 'current', 'releases'])
+    expect(await readdir(join(out, 'releases'))).toHaveLength(1)
+  })
 
   it('a second deploy into the folder while one runs is refused with one line naming the holder', async () => {
     const out = join(work.path, 'out-race')
