@@ -39,6 +39,14 @@ export interface DeployConfig {
   keepReleases?: number
   /** rsync: the remote shell, e.g. `ssh -p 2222`. @default 'ssh' */
   ssh?: string
+  /** S3: seconds without an answer after which a request fails (retried once). @default 30 */
+  timeout?: number
+  /**
+   * With `delete` on a target that has no deploy state (preencode never deployed there): also
+   * delete the files found there that the site does not have. Without it such a deploy refuses.
+   * @default false
+   */
+  deleteUnknown?: boolean
 }
 
 /** The whole config file. Other sections (compress, config…) belong to other commands. */
@@ -120,6 +128,8 @@ const DEPLOY_KEYS: Readonly<Record<keyof DeployConfig, 'string' | 'number' | 'bo
   release: 'boolean',
   keepReleases: 'number',
   ssh: 'string',
+  timeout: 'number',
+  deleteUnknown: 'boolean',
 }
 
 /** Checks a deploy section, naming the bad key and where it came from. */
@@ -137,6 +147,11 @@ export function validateDeployConfig(config: unknown, where: string): DeployConf
       throw userError('options', `${where}: deploy.${key} must be a ${type}; got ${JSON.stringify(value)}.`)
   }
   const result = config as DeployConfig
+  if (result.timeout !== undefined && !(Number.isFinite(result.timeout) && result.timeout > 0))
+    throw userError(
+      'options',
+      `${where}: deploy.timeout must be a number of seconds > 0; got ${JSON.stringify(result.timeout)}.`,
+    )
   checkDeployLimits(result, (option) => `${where}: deploy.${option}`)
   return result
 }

@@ -158,6 +158,22 @@ const rows: Row[] = [
     message: /Cannot deploy to \/proc\/preencode-test\/out: the folder \/proc\/preencode-test does not exist/,
     skip: process.platform === 'linux' ? undefined : 'needs /proc',
   },
+  {
+    what: 'deploy --to a folder inside the site',
+    call: () => ({ args: ['deploy', site, '--to', join(site, 'public')] }),
+    message:
+      /Cannot deploy to local folder .*site\/public: it is inside the site folder .*site \(the deployed copy would become part of the site\)/,
+  },
+  {
+    what: 'deploy --to / (a folder holding the site)',
+    call: () => ({ args: ['deploy', site, '--to', '/', '--delete'] }),
+    message: /Cannot deploy to local folder \/: it holds the site folder .*site \(it is the root of the file system\)/,
+  },
+  {
+    what: 'deploy --release --to the site folder itself',
+    call: () => ({ args: ['deploy', site, '--to', site, '--release'] }),
+    message: /Cannot deploy to rsync .*site \(release mode\): it is the site folder .*site itself/,
+  },
 ]
 
 describe('bad input: one clear line, exit code 1, nothing written', () => {
@@ -202,5 +218,36 @@ describe('deploy --dry-run --delete', () => {
     // Put the site back as it was for nothing else to notice.
     for (const path of removed) await writeFile(join(site, path), await readFile(join(gone, path.replace('/', '-'))))
     await rm(gone, { recursive: true })
+  })
+})
+
+describe('deploy --delete where preencode never deployed (no deploy state)', () => {
+  it('refuses with one line naming what it would remove; --dry-run lists it; --delete-unknown removes it', async () => {
+    const out = join(work.path, 'foreign-out')
+    const foreign = ['index.php', 'old/page.html', 'uploads/cv.pdf', 'z.txt']
+    for (const path of foreign) {
+      await mkdir(join(out, path, '..'), { recursive: true })
+      await writeFile(join(out, path), `someone's ${path}`)
+    }
+    const before = await snapshot(out)
+    const refused = await cli({ args: ['deploy', site, '--to', out, '--delete'] }, work.path)
+    expect(refused.stderr).toMatch(
+      /local folder .*foreign-out has no deploy state \(preencode never deployed there\), and --delete would remove 4 files there that the site does not have: index\.php, old\/page\.html, uploads\/cv\.pdf and 1 more\. Nothing was uploaded or deleted\. Pass --delete-unknown/,
+    )
+    // One error line (a note may precede it: the dry-run test above rewrote two pages).
+    expect(refused.stderr.split('\n').filter((line) => line.startsWith('[preencode]'))).toHaveLength(1)
+    expect(refused.stderr).not.toMatch(/\n\s+at /)
+    expect(refused.status).toBe(1)
+    expect((await snapshot(out)).map((line) => line.split(' ')[0])).toEqual(before.map((line) => line.split(' ')[0]))
+
+    const dry = await cli({ args: ['deploy', site, '--to', out, '--delete', '--dry-run'] }, work.path)
+    expect(dry.status, dry.stderr).toBe(0)
+    expect(dry.stderr).toMatch(/^warning: without --dry-run this deploy would stop: .*would remove 4 files/)
+    for (const path of foreign) expect(dry.stdout).toContain(`delete ${path}`)
+
+    const confirmed = await cli({ args: ['deploy', site, '--to', out, '--delete', '--delete-unknown'] }, work.path)
+    expect(confirmed.status, confirmed.stderr).toBe(0)
+    expect(confirmed.stdout).toMatch(/deleted 4\b/)
+    for (const path of foreign) await expect(stat(join(out, path))).rejects.toThrow(/ENOENT/)
   })
 })

@@ -44,6 +44,15 @@ export interface DeployOptions extends Omit<PlanOptions, 'now'> {
    * @default on when the build announced dictionaries (`useAsDictionary` in the manifest)
    */
   deltas?: boolean | DeltaOptions
+  /**
+   * With `delete`, on a target that has no deploy state (preencode never deployed there): also
+   * delete the files found there that the site does not have. Without it, such a deploy refuses
+   * before writing anything and names them (a dry run lists them with a warning): preencode did
+   * not write them, and they may be someone's. Once a deploy has run, `delete` removes what the
+   * site no longer has, like `rsync --delete`.
+   * @default false
+   */
+  deleteUnknown?: boolean
   /** Progress and diagnostics. */
   onEvent?: (event: DeployEvent) => void
 }
@@ -114,6 +123,8 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     ).manifest
   const keep: KeepPolicy = options.keep ?? {}
   try {
+    // The lock first: two deploys into one folder would each plan from the state before the other's copies.
+    if (!options.dryRun) await target.begin?.(context)
     const deltaOptions = resolveDeployDeltas(options.deltas, manifest)
     let deltas: DeltaReport | undefined
     if (deltaOptions && !options.dryRun) {
@@ -130,6 +141,11 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     context.emit({ type: 'remote', objects: remote.objects.size })
     const now = Date.now()
     const plan = planDeploy(manifest, remote, { delete: options.delete, keep, isEntry, now })
+    if (!remote.state && plan.deletions.length > 0 && !options.deleteUnknown) {
+      const message = unknownFilesMessage(target.description, plan.deletions)
+      if (!options.dryRun) throw userError('deploy', message, { code: 'BAD_INPUT' })
+      context.emit({ type: 'warning', message: `without --dry-run this deploy would stop: ${message}` })
+    }
     const summary: DeploySummary = {
       target: target.description,
       deployId,
@@ -215,6 +231,13 @@ async function assertSiteFolder(root: string): Promise<void> {
       `${root} is not a folder; pass the built site's folder (the one holding .preencode-manifest.json).`,
       { code: 'BAD_INPUT' },
     )
+}
+
+/** A first deploy with `delete` would remove files preencode did not write. */
+function unknownFilesMessage(target: string, keys: readonly string[]): string {
+  const shown = keys.slice(0, 3).join(', ')
+  const more = keys.length > 3 ? ` and ${keys.length - 3} more` : ''
+  return `${target} has no deploy state (preencode never deployed there), and --delete would remove ${keys.length} file${keys.length === 1 ? '' : 's'} there that the site does not have: ${shown}${more}. Nothing was uploaded or deleted. Pass --delete-unknown (deleteUnknown: true) to delete them too, or deploy without --delete.`
 }
 
 function sameKeys(a: readonly string[] | undefined, b: readonly string[]): boolean {

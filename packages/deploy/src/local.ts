@@ -1,7 +1,8 @@
 // The local-directory target: a folder another process serves (nginx root, a mounted volume).
 // Each file is copied to a temporary name in its final directory, given the original's mtime,
-// then renamed over the old one, so a reader sees the old bytes or the new, never a mix.
-import { randomBytes } from 'node:crypto'
+// then renamed over the old one, so a reader sees the old bytes or the new, never a mix. A
+// deploy that writes holds the folder's lock (folder-lock.ts) and first removes the temporary
+// files a killed deploy left (only names of ours: `.preencode-tmp-` and 12 hex digits).
 import {
   copyFile,
   mkdir,
@@ -16,24 +17,26 @@ import {
   writeFile,
 } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import { folderVersionSource, sha256File, userError, withOpenFiles } from '@preencode/core'
+import { folderVersionSource, isPreencodeError, sha256File, userError, withOpenFiles } from '@preencode/core'
 import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from './plan.js'
 import { runPool } from '@preencode/core'
+import { acquireFolderLock, tempName, TEMP_MARK, TEMP_NAME, type FolderLock } from './folder-lock.js'
+import { assertSeparateFolders } from './separate-folders.js'
 import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState } from './state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from './target.js'
-
-const TEMP_MARK = '.preencode-tmp-'
 
 /** Deploys into `dir` (created if missing) on this machine. */
 export function localTarget(dir: string): DeployTarget {
   const root = resolve(dir)
   const description = `local folder ${root}`
   let operations = 0
+  let lock: FolderLock | undefined
 
   async function fail<T>(action: string, run: () => Promise<T>): Promise<T> {
     try {
       return await run()
     } catch (cause) {
+      if (isPreencodeError(cause)) throw cause
       throw userError('deploy', `${description}: ${action} failed: ${(cause as Error).message}`, {
         cause,
         code: 'TARGET_FAILED',
@@ -61,11 +64,29 @@ export function localTarget(dir: string): DeployTarget {
     // The folder is the deployed site: its deploy state names each deploy's keys.
     previousVersions: async () => folderVersionSource(root),
 
-    async readRemote(objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
-      if (resolve(context.root) === root)
-        throw userError('deploy', `The deploy target ${root} is the site directory itself.`)
+    async begin(context: TargetContext): Promise<void> {
+      await assertSeparateFolders(context.root, root, description)
       await assertParentFolder(root)
-      const files = await fail('listing', () => listFiles(root))
+      await fail('creating the folder', ensureRoot)
+      lock = await fail('locking', () =>
+        acquireFolderLock(root, context.deployId, description, (message) => context.emit({ type: 'note', message })),
+      )
+    },
+
+    async readRemote(objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
+      await assertSeparateFolders(context.root, root, description)
+      await assertParentFolder(root)
+      const leftovers: string[] = []
+      const files = await fail('listing', () => listFiles(root, leftovers))
+      // A killed deploy's temporary files: removed under the lock (a dry run changes nothing).
+      if (lock && leftovers.length > 0) {
+        for (const path of leftovers) await fail(`removing ${path}`, () => rm(path, { force: true }))
+        operations += leftovers.length
+        context.emit({
+          type: 'note',
+          message: `${description}: removed ${leftovers.length} temporary file${leftovers.length === 1 ? '' : 's'} left by an interrupted deploy.`,
+        })
+      }
       const remote = new Map<string, RemoteObject>()
       for (const [key, size] of files) remote.set(key, { size })
       // Hash only where it can matter: same key, same size.
@@ -89,7 +110,7 @@ export function localTarget(dir: string): DeployTarget {
         await fail(`copying ${object.key}`, async () => {
           await ensureRoot()
           await mkdir(dirname(to), { recursive: true })
-          const temp = `${dirname(to)}${sep}${TEMP_MARK}${randomBytes(6).toString('hex')}`
+          const temp = tempName(dirname(to))
           try {
             await withOpenFiles(2, () => copyFile(join(context.root, object.key), temp))
             const time = new Date(object.mtimeMs)
@@ -109,7 +130,7 @@ export function localTarget(dir: string): DeployTarget {
 
     async writeState(state: DeployState): Promise<void> {
       const path = join(root, DEPLOY_STATE_FILENAME)
-      const temp = `${root}${sep}${TEMP_MARK}${randomBytes(6).toString('hex')}`
+      const temp = tempName(root)
       await fail(`writing ${DEPLOY_STATE_FILENAME}`, async () => {
         await ensureRoot()
         await writeFile(temp, `${JSON.stringify(state)}\n`)
@@ -127,6 +148,10 @@ export function localTarget(dir: string): DeployTarget {
     },
 
     requestCount: () => operations,
+
+    async close(): Promise<void> {
+      await lock?.release()
+    },
   }
 }
 
@@ -145,8 +170,11 @@ function ignoreMissing(error: NodeJS.ErrnoException): void {
   if (error.code !== 'ENOENT') throw error
 }
 
-/** Every regular file under `root` (POSIX relative path -> size); a missing root is empty. Leftover temp files are skipped. */
-export async function listFiles(root: string): Promise<Map<string, number>> {
+/**
+ * Every regular file under `root` (POSIX relative path -> size); a missing root is empty. Our
+ * temporary files are not listed; their absolute paths go to `leftovers` when given.
+ */
+export async function listFiles(root: string, leftovers?: string[]): Promise<Map<string, number>> {
   const files = new Map<string, number>()
   let entries
   try {
@@ -156,8 +184,12 @@ export async function listFiles(root: string): Promise<Map<string, number>> {
     throw error
   }
   for (const entry of entries) {
-    if (!entry.isFile() || entry.name.startsWith(TEMP_MARK)) continue
+    if (!entry.isFile()) continue
     const path = join(entry.parentPath, entry.name)
+    if (entry.name.startsWith(TEMP_MARK)) {
+      if (TEMP_NAME.test(entry.name)) leftovers?.push(path)
+      continue
+    }
     files.set(relative(root, path).split(sep).join('/'), (await stat(path)).size)
   }
   return files

@@ -8,6 +8,7 @@ import {
   type Manifest,
   type ManifestFile,
 } from '@preencode/core'
+import { LOCK_FILENAME } from './folder-lock.js'
 import { DEPLOY_STATE_FILENAME, protectedKeys, type DeployState, type KeepPolicy } from './state.js'
 
 /** When an object is written: every phase completes before the next one starts. */
@@ -95,7 +96,7 @@ export interface PlanOptions {
 }
 
 /** Keys that belong to preencode itself and are never uploaded from the site or deleted as stale. */
-export const RESERVED_KEYS: ReadonlySet<string> = new Set([MANIFEST_FILENAME, DEPLOY_STATE_FILENAME])
+export const RESERVED_KEYS: ReadonlySet<string> = new Set([MANIFEST_FILENAME, DEPLOY_STATE_FILENAME, LOCK_FILENAME])
 
 const ENTRY_NAMES = /(^|\/)(sw|service-worker)\.js$|\.webmanifest$|(^|\/)manifest\.json$/i
 

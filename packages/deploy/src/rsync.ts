@@ -1,11 +1,12 @@
 // The rsync target: over ssh (`user@host:path`), to a daemon (`rsync://host[:port]/module/path`)
 // or to a local path. Each phase is one rsync run over that phase's files; deletions are a last
 // run. In release mode the site goes into `releases/<id>` (unchanged files hard-linked from the
-// live release) and becomes live by an atomic `current` symlink swap.
+// live release) and becomes live by an atomic `current` symlink swap. Into a local path, a
+// deploy holds the folder's lock (folder-lock.ts), as the local target does.
 import { mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { userError } from '@preencode/core'
+import { isPreencodeError, userError } from '@preencode/core'
 import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from './plan.js'
 import {
   deleteArgs,
@@ -22,6 +23,8 @@ import {
 import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState, type StoredObject } from './state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from './target.js'
 import { checkDeployLimits } from './deploy-limits.js'
+import { acquireFolderLock, makeFolders, type FolderLock } from './folder-lock.js'
+import { assertSeparateFolders } from './separate-folders.js'
 import { liveRelease } from './rsync-releases.js'
 import { rsyncPreviousVersions } from './rsync-previous.js'
 import { spawnCollected, type RunResult } from './rsync-process.js'
@@ -77,6 +80,7 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
   let live: string | undefined
   let releases: string[] = []
   const learnt: Record<string, StoredObject> = {}
+  let lock: FolderLock | undefined
 
   async function run(command: string, args: string[], action: string, okCodes: number[] = [0]): Promise<RunResult> {
     runs++
@@ -165,7 +169,26 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
 
     previousVersions: () => rsyncPreviousVersions({ description, release, list, readState, fetch: fetchFile }),
 
-    async readRemote(_objects: readonly SiteObject[], _context: TargetContext): Promise<RemoteState> {
+    async begin(context: TargetContext): Promise<void> {
+      // Over ssh or to a daemon there is no lock: run one deploy per target (docs/deploy/rsync.md).
+      if (destination.kind !== 'local') return
+      await assertSeparateFolders(context.root, destination.path, description)
+      try {
+        await makeFolders(destination.path)
+        lock = await acquireFolderLock(destination.path, context.deployId, description, (message) =>
+          context.emit({ type: 'note', message }),
+        )
+      } catch (cause) {
+        if (isPreencodeError(cause)) throw cause
+        throw userError('deploy', `${description}: locking ${destination.path} failed: ${(cause as Error).message}`, {
+          cause,
+          code: 'TARGET_FAILED',
+        })
+      }
+    },
+
+    async readRemote(_objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
+      if (destination.kind === 'local') await assertSeparateFolders(context.root, destination.path, description)
       const remote = new Map<string, RemoteObject>()
       if (release) {
         const top = (await list('', false)) ?? []
@@ -288,6 +311,7 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
     requestCount: () => runs,
 
     async close(): Promise<void> {
+      await lock?.release()
       if (work) await rm(work, { recursive: true, force: true })
     },
   }

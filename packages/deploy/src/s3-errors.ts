@@ -58,6 +58,19 @@ export function networkCode(error: unknown): string | undefined {
   return undefined
 }
 
+/** A TimeoutError of the HTTP handler: no connection, or no answer, within the configured time. */
+export function isTimeout(error: unknown): boolean {
+  return shape(error).name === 'TimeoutError'
+}
+
+/** The limits a timeout message names. */
+export interface TimeoutLimits {
+  connectionMs: number
+  requestMs: number
+  /** Attempts that timed out. */
+  attempts: number
+}
+
 /** Whether trying again may help: network failures, 5xx, throttling. Never credentials or a missing bucket. */
 export function isRetryableS3Error(error: unknown): boolean {
   const e = shape(error)
@@ -94,6 +107,7 @@ export function s3Error(
   target: string,
   action: string,
   secrets: readonly (string | undefined)[],
+  timeouts?: TimeoutLimits,
 ): PreencodeError {
   const e = shape(error)
   const status = e.$metadata?.httpStatusCode
@@ -110,10 +124,19 @@ export function s3Error(
     reason = 'the bucket does not exist. Create it first, or fix the bucket name, --endpoint or --region'
   } else if (e.name === 'PermanentRedirect' || e.name === 'AuthorizationHeaderMalformed' || status === 301) {
     reason = `the bucket is in another region (${e.name ?? status}). Set --region`
+  } else if (isTimeout(error) && timeouts) {
+    const tries = timeouts.attempts > 1 ? ` (${timeouts.attempts} tries)` : ''
+    reason = /establish a connection/.test(e.message ?? '')
+      ? `no connection to the endpoint within ${seconds(timeouts.connectionMs)}${tries}. Check --endpoint and that the server is running`
+      : `the endpoint accepted the connection but sent no answer for ${seconds(timeouts.requestMs)}${tries}. Check --endpoint, and that an S3-compatible server runs there`
   } else if (network) {
     reason = `cannot reach the endpoint (${network}). Check --endpoint and that the server is running`
   } else {
     reason = `${e.name ?? 'Error'}${status ? ` (HTTP ${status})` : ''}: ${e.message ?? ''}`
   }
   return userError('deploy', redact(`${target}: ${action} failed: ${reason}.`, secrets), { code: 'TARGET_FAILED' })
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
 }

@@ -52,11 +52,26 @@ export interface S3TargetOptions {
   partSize?: number
   /** Back-off for retryable errors (network, 5xx, throttling). */
   retry?: RetryOptions
-  /** Socket connect timeout in ms. @default 5000 */
+  /**
+   * A connection not established within this many ms fails (and is retried like any network error).
+   * @default 5000
+   */
   connectionTimeoutMs?: number
+  /**
+   * A request during which the endpoint sends nothing for this many ms fails: waiting for the
+   * answer or for more of it, not counting time spent sending a body. Such a request is retried
+   * once ({@link TIMEOUT_RETRIES}), so an endpoint that accepts connections and never answers
+   * fails the deploy after about twice this.
+   * @default 30000
+   */
+  requestTimeoutMs?: number
   /** Called around every HTTP request the client sends. */
   onRequest?: (record: S3RequestRecord) => void
 }
 
+export const DEFAULT_CONNECTION_TIMEOUT_MS = 5000
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
+/** Retries of a request that timed out (a silent endpoint rarely wakes up; other errors get `retry.retries`). */
+export const TIMEOUT_RETRIES = 1
 export const DEFAULT_MULTIPART_THRESHOLD = 16 * 1024 * 1024
 export const DEFAULT_PART_SIZE = 8 * 1024 * 1024

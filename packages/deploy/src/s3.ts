@@ -18,10 +18,18 @@ import { deployedVersionSource, userError, withOpenFiles } from '@preencode/core
 import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from './plan.js'
 import { runPool } from '@preencode/core'
 import { withRetry } from './retry.js'
-import { isRetryableS3Error, redact, s3Error } from './s3-errors.js'
+import { unfinishedUploads } from './s3-unfinished.js'
+import { isRetryableS3Error, isTimeout, redact, s3Error } from './s3-errors.js'
 import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState, type StoredObject } from './state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from './target.js'
-import { DEFAULT_MULTIPART_THRESHOLD, DEFAULT_PART_SIZE, type S3TargetOptions } from './s3-options.js'
+import {
+  DEFAULT_CONNECTION_TIMEOUT_MS,
+  DEFAULT_MULTIPART_THRESHOLD,
+  DEFAULT_PART_SIZE,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  TIMEOUT_RETRIES,
+  type S3TargetOptions,
+} from './s3-options.js'
 
 export type { S3Credentials, S3RequestRecord, S3TargetOptions } from './s3-options.js'
 export { DEFAULT_MULTIPART_THRESHOLD, DEFAULT_PART_SIZE } from './s3-options.js'
@@ -40,6 +48,17 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
   if (partSize < MIN_PART_SIZE)
     throw userError('deploy', `partSize must be at least ${MIN_PART_SIZE} bytes (S3's minimum); got ${partSize}.`)
   const threshold = options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD
+  const timeouts = {
+    connectionMs: options.connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS,
+    requestMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+  }
+  for (const [name, value] of [
+    ['connectionTimeoutMs', timeouts.connectionMs],
+    ['requestTimeoutMs', timeouts.requestMs],
+  ] as const) {
+    if (!Number.isFinite(value) || value <= 0)
+      throw userError('options', `${name} must be a number of milliseconds > 0; got ${JSON.stringify(value)}.`)
+  }
   const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1'
   const description = `s3://${options.bucket}/${prefix}${options.endpoint ? ` (endpoint ${options.endpoint})` : ''}`
   const secrets = [
@@ -61,7 +80,10 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
     maxAttempts: 1,
     // The SDK falls back to console.warn when given its NoOpLogger; a library must not print.
     logger: SILENT_LOGGER,
-    requestHandler: { connectionTimeout: options.connectionTimeoutMs ?? 5000, requestTimeout: 120_000 },
+    // `socketTimeout` is the inactivity limit that fails a request (TimeoutError). The handler's
+    // `requestTimeout` only logs a warning unless `throwOnRequestTimeout`: with it alone, an
+    // endpoint that accepts the connection and never answers hung deploys for 15 minutes.
+    requestHandler: { connectionTimeout: timeouts.connectionMs, socketTimeout: timeouts.requestMs },
   })
   let requests = 0
   client.middlewareStack.add(
@@ -93,8 +115,12 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
   const Bucket = options.bucket
 
   async function call<T>(action: string, context: TargetContext, attempt: () => Promise<T>): Promise<T> {
+    let timedOut = 0
+    // A timeout is retried TIMEOUT_RETRIES times, other retryable errors `retry.retries` times.
+    const retryable = (error: unknown): boolean =>
+      isTimeout(error) ? ++timedOut <= TIMEOUT_RETRIES : isRetryableS3Error(error)
     try {
-      return await withRetry(attempt, isRetryableS3Error, options.retry, (n, delayMs, error) =>
+      return await withRetry(attempt, retryable, options.retry, (n, delayMs, error) =>
         context.emit({
           type: 'retry',
           what: action,
@@ -104,9 +130,11 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
         }),
       )
     } catch (error) {
-      throw s3Error(error, description, action, secrets)
+      throw s3Error(error, description, action, secrets, { ...timeouts, attempts: timedOut })
     }
   }
+
+  const unfinished = unfinishedUploads({ client, bucket: Bucket, prefix, description, call })
 
   async function putObject(object: PlannedUpload, context: TargetContext): Promise<void> {
     const params = (): PutObjectCommandInput => ({
@@ -119,6 +147,7 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
       CacheControl: object.cacheControl,
       Metadata: { [METADATA_SHA256]: object.sha256 },
     })
+    if (object.size >= threshold) await unfinished.abort(object.key, context)
     // The body is a read stream: one file handle per upload, under core's process-wide limit.
     const etag = await withOpenFiles(1, () =>
       call(`upload of ${object.key}`, context, async () => {

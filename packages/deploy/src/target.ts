@@ -36,6 +36,11 @@ export interface DeployTarget {
   readonly kind: 'local' | 'rsync' | 's3'
   /** Names the target in messages, e.g. `s3://site/www (endpoint http://127.0.0.1:9000)`; no secrets. */
   readonly description: string
+  /**
+   * Called once before a deploy that writes (not for a dry run), before anything else touches the
+   * target: take the target's lock, clear what a killed deploy of ours left there.
+   */
+  begin?(context: TargetContext): Promise<void>
   /** Lists what the target holds under its root, with hashes where it can tell, and its deploy state. */
   readRemote(objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState>
   /**
@@ -53,5 +58,6 @@ export interface DeployTarget {
   deleteKeys(keys: readonly string[], context: TargetContext): Promise<void>
   /** Requests made so far (HTTP requests for S3, process runs for rsync, file operations for local). */
   requestCount(): number
+  /** Releases what `begin` took (the lock); called at the end of every deploy, failed ones too. */
   close?(): Promise<void>
 }

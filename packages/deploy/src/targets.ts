@@ -16,6 +16,8 @@ export interface TargetSettings {
   release?: boolean | undefined
   keepReleases?: number | undefined
   ssh?: string | undefined
+  /** S3: a request during which the endpoint sends nothing this long fails (ms). */
+  timeoutMs?: number | undefined
 }
 
 /** One kind of target: recognise it, check its settings, load it. */
@@ -44,6 +46,8 @@ function localPath(to: string): string | undefined {
 function refuseS3Settings(to: string, settings: TargetSettings): void {
   if (settings.endpoint || settings.region)
     throw userError('options', `--endpoint and --region apply to s3:// targets only, not ${to}.`)
+  if (settings.timeoutMs !== undefined)
+    throw userError('options', `--timeout applies to s3:// targets only, not ${to}.`)
 }
 
 /** An S3 endpoint must be an http(s) URL; the SDK would otherwise fail later, with a stack. */
@@ -80,6 +84,7 @@ const s3: TargetEntry<S3TargetOptions> = {
       endpoint: settings.endpoint,
       region: settings.region,
       forcePathStyle: settings.forcePathStyle,
+      requestTimeoutMs: settings.timeoutMs,
     }
   },
   load: async () => (await import('./s3.js')).s3Target,

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
+import { createServer as createTcpServer, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
@@ -173,5 +174,67 @@ describe.skipIf(!existsSync(BIN))('preencode deploy / verify (built CLI)', () =>
         expect(out.stdout).toMatch(/checks on 9 files passed/)
       }
     }
+  })
+})
+
+describe.skipIf(!existsSync(BIN))('an S3 endpoint that accepts connections and never answers (built CLI)', () => {
+  let site: Awaited<ReturnType<typeof makeSite>>
+  const sockets: Socket[] = []
+  let requests = 0
+  // Takes every connection, reads every byte, answers nothing.
+  const silent = createTcpServer((socket) => {
+    sockets.push(socket)
+    socket.on('data', (chunk: Buffer) => {
+      if (/^(GET|PUT|POST|HEAD|DELETE) /.test(chunk.toString('latin1'))) requests++
+    })
+    socket.on('error', () => {})
+  })
+  let endpoint: string
+  beforeAll(async () => {
+    site = await makeSite(1)
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r))
+    endpoint = `http://127.0.0.1:${(silent.address() as { port: number }).port}`
+  })
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy()
+    await new Promise((r) => silent.close(r))
+    await site?.remove()
+  })
+
+  it('deploy fails with one line naming the endpoint after the timeout and one retry, no secret', async () => {
+    const out = await preencode(
+      ['deploy', site.root, '--to', 's3://silent/www', '--endpoint', endpoint, '--timeout', '1'],
+      {
+        env: { AWS_ACCESS_KEY_ID: MINIO_USER, AWS_SECRET_ACCESS_KEY: MINIO_SECRET, AWS_REGION: 'us-east-1' },
+      },
+    )
+    expect(out.code).toBe(1)
+    expect(out.stderr).toMatch(
+      new RegExp(
+        `^\\[preencode\\] \\[deploy\\] s3://silent/www/ \\(endpoint ${endpoint}\\): listing the bucket failed: the endpoint accepted the connection but sent no answer for 1 s \\(2 tries\\)`,
+      ),
+    )
+    expect(out.stderr.trim().split('\n')).toHaveLength(1)
+    expect(out.stdout + out.stderr).not.toContain(MINIO_SECRET)
+    // The first request and one retry, nothing more.
+    expect(requests).toBe(2)
+  })
+
+  it('--timeout must be a whole number of seconds >= 1, and applies to S3 only', async () => {
+    const zero = await preencode([
+      'deploy',
+      site.root,
+      '--to',
+      's3://silent/www',
+      '--endpoint',
+      endpoint,
+      '--timeout',
+      '0',
+    ])
+    expect(zero.code).toBe(1)
+    expect(zero.stderr).toMatch(/--timeout is 0; it must be a whole number of seconds >= 1/)
+    const folder = await preencode(['deploy', site.root, '--to', './out', '--timeout', '5'])
+    expect(folder.code).toBe(1)
+    expect(folder.stderr).toMatch(/--timeout applies to s3:\/\/ targets only, not \.\/out/)
   })
 })

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs'
 import { cp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ListMultipartUploadsCommand } from '@aws-sdk/client-s3'
 import { readManifest } from '@preencode/core'
 import { freePort, tempDir } from '@preencode/test-utils'
 import {
@@ -262,6 +263,43 @@ describe('s3Target against MinIO', () => {
     await assertBucketMatchesSite('www/', site.root)
     const { summary: again } = await deploy({ dir: site.root, target: target(), delete: true })
     expect(again.uploaded).toBe(0)
+  })
+
+  it('a multipart upload cut off mid-way is aborted by the next deploy, which then converges', async () => {
+    const unfinished = async () =>
+      (await minio.client.send(new ListMultipartUploadsCommand({ Bucket: BUCKET, Prefix: 'parts/data/big.bin' })))
+        .Uploads ?? []
+    // The store goes away after the first part of data/big.bin (6 MiB, two 5 MiB parts): nothing
+    // can abort the upload, as when the deploy is killed.
+    let killed = false
+    const failed = deploy({
+      dir: site.root,
+      target: target([], {
+        prefix: 'parts',
+        onRequest: (r) => {
+          if (!killed && r.operation === 'UploadPartCommand' && r.stage === 'end' && r.ok) {
+            killed = true
+            minio.kill()
+          }
+        },
+      }),
+    })
+    await expect(failed).rejects.toThrow(/upload of data\/big\.bin failed/)
+    await minio.restart()
+    expect((await unfinished()).length).toBeGreaterThan(0)
+    const notes: string[] = []
+    await deploy({
+      dir: site.root,
+      target: target([], { prefix: 'parts' }),
+      onEvent: (e) => {
+        if (e.type === 'note') notes.push(e.message)
+      },
+    })
+    expect(await unfinished()).toEqual([])
+    expect(notes.join('\n')).toMatch(
+      /s3:\/\/site\/parts\/ .*: aborted an unfinished multipart upload of data\/big\.bin started \d{4}-.*Z \(left by an interrupted deploy\)/,
+    )
+    await assertBucketMatchesSite('parts/', site.root)
   })
 
   it('wrong credentials, a missing bucket and an unreachable endpoint give clear errors without secrets', async () => {

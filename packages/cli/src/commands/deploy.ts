@@ -30,6 +30,11 @@ const args = {
   json: { type: 'boolean', description: 'Print the summary (and the plan) as JSON' },
   concurrency: { type: 'string', description: 'Uploads in flight at most (default 8)', valueHint: 'n' },
   delete: { type: 'boolean', description: 'Delete objects the site no longer has, after every upload succeeded' },
+  'delete-unknown': {
+    type: 'boolean',
+    description:
+      'With --delete where preencode never deployed (no deploy state): also delete the files found there that the site does not have',
+  },
   keep: {
     type: 'string',
     description:
@@ -38,6 +43,11 @@ const args = {
   },
   endpoint: { type: 'string', description: 'S3 endpoint for MinIO, R2… (path-style addressing)', valueHint: 'url' },
   region: { type: 'string', description: 'S3 region (default AWS_REGION, else us-east-1)', valueHint: 'region' },
+  timeout: {
+    type: 'string',
+    description: 'S3: fail a request after this many seconds without an answer, retried once (default 30)',
+    valueHint: 'seconds',
+  },
   release: {
     type: 'boolean',
     description: 'rsync/local: upload into releases/<id>, then switch the current symlink atomically',
@@ -82,7 +92,10 @@ export const deployCommand = defineCommand({
       )
     }
     const json = parsed.json === true
-    const target = await createTarget(settings.to, settings)
+    const target = await createTarget(settings.to, {
+      ...settings,
+      timeoutMs: settings.timeout === undefined ? undefined : settings.timeout * 1000,
+    })
     const progress = createDeployProgress(process.stderr)
     const { plan, summary } = await deploy({
       dir: resolve(settings.dir ?? 'dist'),
@@ -90,6 +103,7 @@ export const deployCommand = defineCommand({
       dryRun: settings.dryRun,
       concurrency: settings.concurrency,
       delete: settings.delete,
+      deleteUnknown: settings.deleteUnknown,
       keep: settings.keep,
       deltas: deployDeltas(parsed),
       onEvent: (event) => {
@@ -158,6 +172,8 @@ interface ParsedDeployArgs {
   endpoint?: string | undefined
   region?: string | undefined
   release?: boolean | undefined
+  timeout?: string | undefined
+  'delete-unknown'?: boolean | undefined
 }
 
 function merge(file: DeployConfig, parsed: ParsedDeployArgs): DeployConfig {
@@ -166,9 +182,15 @@ function merge(file: DeployConfig, parsed: ParsedDeployArgs): DeployConfig {
   if (parsed.to) settings.to = parsed.to
   if (parsed['dry-run'] !== undefined) settings.dryRun = parsed['dry-run']
   if (parsed.delete !== undefined) settings.delete = parsed.delete
+  if (parsed['delete-unknown'] !== undefined) settings.deleteUnknown = parsed['delete-unknown']
   if (parsed.release !== undefined) settings.release = parsed.release
   if (parsed.endpoint) settings.endpoint = parsed.endpoint
   if (parsed.region) settings.region = parsed.region
+  const timeout = parseInteger(parsed.timeout, 'timeout')
+  if (timeout !== undefined) {
+    if (timeout < 1) throw userError('cli', `--timeout is ${timeout}; it must be a whole number of seconds >= 1.`)
+    settings.timeout = timeout
+  }
   const concurrency = parseInteger(parsed.concurrency, 'concurrency')
   const keep = parseInteger(parsed.keep, 'keep')
   // --keep is the releases kept in release mode, else the deploys kept (the grace period).
