@@ -87,8 +87,8 @@ export const BROKEN_VCLS: Record<string, { plant: (vcl: string) => string; names
   'gzip-only': {
     plant: (vcl) =>
       vcl.replace(
-        /sub vcl_backend_fetch \{/,
-        'sub vcl_backend_fetch {\n    call preencode_gzip_only;\n}\nsub preencode_gzip_only {\n    set bereq.http.X-Preencode-AE = "gzip";',
+        'set bereq.http.Accept-Encoding = bereq.http.X-Preencode-AE;',
+        'set bereq.http.Accept-Encoding = "gzip";',
       ),
     names: /strips (br|zstd)/,
   },
@@ -109,7 +109,7 @@ export const BROKEN_VCLS: Record<string, { plant: (vcl: string) => string; names
   // Available-Dictionary removed (a cache that only knows Accept-Encoding).
   'no-dictionary': {
     plant: (vcl) =>
-      vcl.replace(/sub vcl_backend_fetch \{/, 'sub vcl_backend_fetch {\n    unset bereq.http.Available-Dictionary;'),
+      vcl.replace('sub vcl_backend_fetch {', 'sub vcl_backend_fetch {\n    unset bereq.http.Available-Dictionary;'),
     names: /delta not served/,
   },
 }
