@@ -65,12 +65,10 @@ for (const [name, fault] of Object.entries(BROKEN_VCLS))
     try {
       const result = await verifySite(varnish.url, manifest, www, { cache: true })
       const found = problems(result)
-      test
-        .info()
-        .annotations.push({
-          type: name,
-          description: [...new Set(found.map((p) => p.replace(/^\S+ /, '')))].slice(0, 6).join(' || '),
-        })
+      test.info().annotations.push({
+        type: name,
+        description: [...new Set(found.map((p) => p.replace(/^\S+ /, '')))].slice(0, 6).join(' || '),
+      })
       expect(
         found.some((p) => fault.names.test(p)),
         found.join('\n'),
