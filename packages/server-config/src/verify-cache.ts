@@ -4,10 +4,10 @@
 // next ones may come from what the cache stored:
 //
 // - codings: the file's best coding alone first, then gzip alone, then no Accept-Encoding, then
-//   each other coding alone, then the first again. A first answer in another coding means the
-//   cache (or a CDN) rewrote Accept-Encoding ("strips"); a later answer in the coding an earlier
-//   request was given means the cache keys the URL without the coding ("stored for another
-//   request");
+//   each other coding alone, then the first again. An answer in another coding than asked means
+//   the cache (or a CDN) rewrote Accept-Encoding ("strips"), unless it is the coding the first
+//   request was rightly given: then the cache keys the URL without the coding ("stored for
+//   another request");
 // - deltas (RFC 9842): the delta with its dictionary, then the file without one, then the delta
 //   again: the delta must come when asked for, and never to the request without a dictionary;
 // - every answer: the Vary it needs (Accept-Encoding; and Available-Dictionary on a delta) and
@@ -92,8 +92,12 @@ export async function runCacheJob(
   const url = new URL(target)
   url.searchParams.append('preencode-verify', randomUUID())
   const results: CacheStepResult[] = []
-  /** Codings answered correctly earlier in this sequence. */
-  const given = new Set<string>()
+  /**
+   * The first answer's coding, when it was right: a cache that keys the URL alone stores it and
+   * hands it to every later request of the sequence (a front that rewrites Accept-Encoding gets
+   * the first one wrong already, so its later wrong answers read as stripping, not storing).
+   */
+  let stored: string | undefined
   for (const step of job.steps) {
     const delta = isDelta(step.expect) ? step.expect : undefined
     const label = delta ? `${delta.encoding} + Available-Dictionary` : step.acceptEncoding
@@ -125,9 +129,9 @@ export async function runCacheJob(
         continue
       }
       const got = encoding === undefined ? undefined : (formatOfEncoding(encoding)?.encoding ?? encoding)
-      const coding = judgeCoding(step, label, got, given)
+      const coding = judgeCoding(step, label, got, stored)
       if (coding) result.problems.push(coding)
-      else if (got !== undefined) given.add(got)
+      else if (results.length === 1) stored = got
       const vary = new Set(result.vary?.split(',').map((t) => t.trim().toLowerCase()))
       const needed = delta && got === delta.encoding ? ['Accept-Encoding', 'Available-Dictionary'] : ['Accept-Encoding']
       const missing = needed.filter((name) => !vary.has(name.toLowerCase()))
@@ -149,13 +153,13 @@ function judgeCoding(
   step: CacheStep,
   label: string | undefined,
   got: string | undefined,
-  given: ReadonlySet<string>,
+  stored: string | undefined,
 ): string | undefined {
   const expected = isDelta(step.expect) ? step.expect.encoding : step.expect
   if (got === expected) return undefined
   const asked = label === undefined ? 'no Accept-Encoding' : `"${label}"`
-  if (got !== undefined && given.has(got))
-    return `coding stored for another request: asked with ${asked}, got the ${got} an earlier request was given (the cache key lacks ${isDelta(step.expect) || got === 'dcb' || got === 'dcz' ? 'Available-Dictionary' : 'the coding'})`
+  if (got !== undefined && got === stored)
+    return `coding stored for another request: asked with ${asked}, got the ${got} the first request was given (the cache key lacks ${isDelta(step.expect) || got === 'dcb' || got === 'dcz' ? 'Available-Dictionary' : 'the coding'})`
   if (isDelta(step.expect))
     return `delta not served: asked for ${expected} with its dictionary (${step.expect.path} exists), got ${got ?? 'no coding'}`
   if (expected !== undefined)
