@@ -7,7 +7,7 @@ import { chmod, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest } from '@preencode/core'
-import { SERVER_REGISTRY, serverConfig, varnishConfig } from '@preencode/server-config'
+import { SERVER_REGISTRY, resolveServerConfigFiles, serverConfig, varnishConfig } from '@preencode/server-config'
 import { REPO_ROOT, tempDir } from '@preencode/test-utils'
 import { buildFixtureSite } from './fixture.ts'
 
@@ -65,6 +65,18 @@ describe('varnishConfig', () => {
     }
     expect(() => varnishConfig(manifest, {} as never)).toThrow(/`backend`/)
     expect(() => varnishConfig(manifest, { backend: 'x:1', keepSeconds: -1 })).toThrow(/`keepSeconds`/)
+  })
+
+  it("is a plugin's serverConfigs entry too, validated when the plugin starts", () => {
+    const [file] = resolveServerConfigFiles(
+      [{ server: 'varnish', backend: '127.0.0.1:8080', path: 'deploy/default.vcl' }],
+      '/project',
+      'vite',
+    )
+    expect(file?.path).toBe('/project/deploy/default.vcl')
+    expect(() =>
+      resolveServerConfigFiles([{ server: 'varnish', path: 'deploy/default.vcl' }], '/project', 'vite'),
+    ).toThrow(/`serverConfigs\[0\]` \(varnish\): `backend`/)
   })
 
   it('is one registry entry, reached through serverConfig()', () => {
