@@ -5,12 +5,16 @@
 import { expect, test } from '../harness/fixtures.ts'
 import { get } from '../harness/http.ts'
 import { MATRIX, judge, urlsOf } from './matrix.ts'
-import { generatedVcl, startVarnish, stockVcl, type RunningVarnish } from './varnish.ts'
+import { fastlyLikeVcl, generatedVcl, startVarnish, stockVcl, type RunningVarnish } from './varnish.ts'
 
 const port = (url: string): number => Number(new URL(url).port)
 
-async function withVarnish<T>(vcl: string, run: (varnish: RunningVarnish) => Promise<T>): Promise<T> {
-  const varnish = await startVarnish(vcl)
+async function withVarnish<T>(
+  vcl: string,
+  run: (varnish: RunningVarnish) => Promise<T>,
+  params: string[] = [],
+): Promise<T> {
+  const varnish = await startVarnish(vcl, undefined, params)
   try {
     return await run(varnish)
   } catch (error) {
@@ -106,5 +110,37 @@ test('stock Varnish in front of the same nginx: which matrix cases it gets wrong
     // Measured: http_gzip_support sends the origin gzip only, so br/zstd never reach it.
     expect(failures.size).toBeGreaterThan(0)
     expect([...failures.keys()]).toContain('br+zstd (Chromium)')
+  })
+})
+
+test('the generated VCL with http_gzip_support off: the same matrix is right', async ({ server, site }) => {
+  await withVarnish(
+    generatedVcl(site.manifest, port(server.url)),
+    async (varnish) => {
+      const { failures } = await runMatrix(varnish.url, site)
+      expect(Object.fromEntries(failures)).toEqual({})
+    },
+    ['http_gzip_support=off'],
+  )
+})
+
+test("Fastly's Accept-Encoding normalisation, played by Varnish: the restore lines of docs/cdn.md undo it", async ({
+  server,
+  site,
+}) => {
+  const vcl = generatedVcl(site.manifest, port(server.url))
+  const without = await withVarnish(
+    fastlyLikeVcl(vcl, false),
+    async (varnish) => (await runMatrix(varnish.url, site)).failures,
+  )
+  // Every client gets gzip or nothing: br and zstd clients are the ones it fails.
+  expect([...without.keys()]).toContain('br+zstd (Chromium)')
+  await withVarnish(fastlyLikeVcl(vcl, true), async (varnish) => {
+    const { failures } = await runMatrix(varnish.url, site)
+    expect(Object.fromEntries(failures)).toEqual({})
+  })
+  test.info().annotations.push({
+    type: 'fastly',
+    description: `without the restore lines ${without.size} of ${MATRIX.length} cases fail; with them 0`,
   })
 })

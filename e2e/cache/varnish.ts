@@ -17,8 +17,8 @@ export interface RunningVarnish {
   stop(): Promise<void>
 }
 
-/** Starts varnishd with `vcl` on `port` (default: a free one). */
-export async function startVarnish(vcl: string, port?: number): Promise<RunningVarnish> {
+/** Starts varnishd with `vcl` on `port` (default: a free one); `params` are `-p name=value` runtime parameters. */
+export async function startVarnish(vcl: string, port?: number, params: string[] = []): Promise<RunningVarnish> {
   const listen = port ?? (await freePort())
   const work = await tempDir('varnish')
   await chmod(work.path, 0o755)
@@ -31,7 +31,20 @@ export async function startVarnish(vcl: string, port?: number): Promise<RunningV
     proc = await startProcess(
       'varnishd',
       toolPath('varnishd'),
-      ['-F', '-a', `127.0.0.1:${listen}`, '-f', file, '-n', name, '-s', 'malloc,64m', '-T', 'none'],
+      [
+        '-F',
+        '-a',
+        `127.0.0.1:${listen}`,
+        '-f',
+        file,
+        '-n',
+        name,
+        '-s',
+        'malloc,64m',
+        '-T',
+        'none',
+        ...params.flatMap((p) => ['-p', p]),
+      ],
       { port: listen },
     )
   } catch (error) {
@@ -114,4 +127,36 @@ export const BROKEN_VCLS: Record<string, { plant: (vcl: string) => string; kinds
       vcl.replace('sub vcl_backend_fetch {', 'sub vcl_backend_fetch {\n    unset bereq.http.Available-Dictionary;'),
     kinds: ['delta not served'],
   },
+}
+
+/**
+ * Fastly's documented normalisation before `vcl_recv` (docs/cdn.md), played by Varnish: the
+ * original header saved in Fastly-Orig-Accept-Encoding, then Accept-Encoding reduced to one
+ * token (gzip if named, else deflate, else none). With `restore`, the lines docs/cdn.md gives
+ * put the browser's header back before the generated normalisation runs.
+ */
+export function fastlyLikeVcl(vcl: string, restore: boolean): string {
+  const fastly = [
+    'sub vcl_recv {',
+    '    # What Fastly does before vcl_recv.',
+    '    set req.http.Fastly-Orig-Accept-Encoding = req.http.Accept-Encoding;',
+    '    if (req.http.Accept-Encoding ~ "gzip") {',
+    '        set req.http.Accept-Encoding = "gzip";',
+    '    } elsif (req.http.Accept-Encoding ~ "deflate") {',
+    '        set req.http.Accept-Encoding = "deflate";',
+    '    } else {',
+    '        unset req.http.Accept-Encoding;',
+    '    }',
+    ...(restore
+      ? [
+          "    # docs/cdn.md: restore the browser's header, then the generated normalisation.",
+          '    if (req.http.Fastly-Orig-Accept-Encoding) {',
+          '        set req.http.Accept-Encoding = req.http.Fastly-Orig-Accept-Encoding;',
+          '    }',
+        ]
+      : []),
+    '    call preencode_recv;',
+    '}',
+  ].join('\n')
+  return vcl.replace(/sub vcl_recv \{\n {4}call preencode_recv;\n\}/, fastly)
 }
