@@ -3,8 +3,10 @@
 // right and none carrying another client's coding; then the hit ratio of a replay of the whole
 // site after a warm-up; and what stock Varnish (no preencode VCL) gets wrong on the same matrix.
 import { expect, test } from '../harness/fixtures.ts'
+import { createHash } from 'node:crypto'
+import { VERSIONED_ASSET_PATTERN } from '@preencode/core'
 import { get } from '../harness/http.ts'
-import { MATRIX, judge, urlsOf } from './matrix.ts'
+import { MATRIX, expectedCoding, judge, urlsOf } from './matrix.ts'
 import { fastlyLikeVcl, generatedVcl, startVarnish, stockVcl, type RunningVarnish } from './varnish.ts'
 
 const port = (url: string): number => Number(new URL(url).port)
@@ -142,5 +144,35 @@ test("Fastly's Accept-Encoding normalisation, played by Varnish: the restore lin
   test.info().annotations.push({
     type: 'fastly',
     description: `without the restore lines ${without.size} of ${MATRIX.length} cases fail; with them 0`,
+  })
+})
+
+test('Available-Dictionary splits the cache only where a delta can exist', async ({ server, site }) => {
+  const versioned = new RegExp(VERSIONED_ASSET_PATTERN)
+  const base = (path: string): string => path.slice(path.lastIndexOf('/') + 1)
+  const withVariants = site.manifest.files.filter((f) => f.variants.length > 0 && f.cacheClass !== 'html')
+  const asset = withVariants.find((f) => versioned.test(base(f.path)))
+  const plain = withVariants.find((f) => !versioned.test(base(f.path)))
+  expect(asset, 'a versioned asset with variants').toBeDefined()
+  expect(plain, 'a non-versioned file with variants (public/)').toBeDefined()
+  const hash = (seed: string): string => `:${createHash('sha256').update(seed).digest('base64')}:`
+  await withVarnish(generatedVcl(site.manifest, port(server.url)), async (varnish) => {
+    const hit = async (path: string, dictionary: string): Promise<boolean> => {
+      const res = await get(`${varnish.url}/${path}`, {
+        'accept-encoding': 'gzip, deflate, br, zstd, dcb, dcz',
+        'available-dictionary': dictionary,
+      })
+      const file = site.manifest.files.find((f) => f.path === path)!
+      expect(res.one('content-encoding'), path).toBe(expectedCoding(site.manifest, file, 'gzip, deflate, br, zstd'))
+      return (res.one('x-varnish') ?? '').trim().split(/\s+/).length === 2
+    }
+    // A versioned asset: each dictionary is its own object (a delta may exist for one of them).
+    expect(await hit(asset!.path, hash('a'))).toBe(false)
+    expect(await hit(asset!.path, hash('b'))).toBe(false)
+    expect(await hit(asset!.path, hash('a'))).toBe(true)
+    // Elsewhere the header is dropped: one object whatever the dictionary.
+    expect(await hit(plain!.path, hash('a'))).toBe(false)
+    expect(await hit(plain!.path, hash('b'))).toBe(true)
+    expect(await hit(plain!.path, ':not-a-hash:')).toBe(true)
   })
 })

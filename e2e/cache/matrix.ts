@@ -59,15 +59,18 @@ export const MATRIX: MatrixCase[] = [
   ].map(ae),
 ]
 
-/** The coding the generated VCL asks the origin for, and so the one that must come back. */
+/**
+ * The coding the generated VCL ends with: the first acceptable coding of the site (br, zstd,
+ * gzip) that the file has (a miss restarts with the next one), else the original.
+ */
 export function expectedCoding(
   manifest: Manifest,
   file: ManifestFile,
   header: string | undefined,
 ): Encoding | undefined {
-  const token = negotiate(header, resolveServingPolicy(manifest).codings)
-  if (token === null || token === 'identity') return undefined
-  return file.variants.some((v) => v.encoding === token) ? token : undefined
+  const has = resolveServingPolicy(manifest).codings.filter((e) => file.variants.some((v) => v.encoding === e))
+  const coding = negotiate(header, has)
+  return coding === null || coding === 'identity' ? undefined : coding
 }
 
 /** URL paths of a file: its path, and `dir/` for an index.html. */

@@ -16,11 +16,21 @@ sub vcl_recv {
 
 # Accept-Encoding -> the coding the origin will answer with (RFC 9110 §12.5.3: whole tokens,
 # any case, x-gzip, q=0 refuses, * covers the codings not named), the first acceptable one
-# in the order br, zstd, gzip; none -> the original. It is the cache key: one object per
-# coding per URL, whatever the exact header a browser sends.
+# in the order br, zstd, gzip not tried yet (see vcl_deliver); none -> the original. It is
+# the cache key: one object per coding per URL, whatever the exact header a browser sends.
 sub preencode_recv {
-    std.collect(req.http.Accept-Encoding);
-    std.collect(req.http.Available-Dictionary);
+    if (req.restarts == 0) {
+        std.collect(req.http.Accept-Encoding);
+        std.collect(req.http.Available-Dictionary);
+        unset req.http.X-Preencode-Tried;
+        if (req.http.Accept-Encoding) {
+            set req.http.X-Preencode-Orig-AE = req.http.Accept-Encoding;
+        } else {
+            unset req.http.X-Preencode-Orig-AE;
+        }
+    }
+    unset req.http.X-Preencode-Coding;
+    unset req.http.X-Preencode-Next;
     unset req.http.X-Preencode-Delta;
     set req.http.X-Preencode-AE = "identity";
     if (req.url !~ "(?i)^[^?]*(?:/|\.(?:html|js|css|json|svg|mjs|map|txt|xml|wasm|aml|appcache|atom|atomcat|atomdeleted|atomsvc|bmp|ccxml|cdfx|cjs|coffee|conf|cpl|csv|davmount|dbk|def|dib|dsc|dwd|emma|emotionml|fdt|geojson|gltf|gml|gpx|grxml|held|htm|ico|ics|ifb|in|ini|ink|inkml|its|jade|jsonld|jsonml|jsx|less|lgr|list|litcoffee|log|lostxml|mads|maei|man|manifest|markdown|mathml|md|mdx|me|meta4|metalink|mets|mml|mods|mpd|mpf|mpp|mrcx|ms|mscml|musd|mxml|n3|omdoc|opf|otf|owl|pls|provx|pskcxml|rapd|rdf|relo|rif|rl|rld|rng|roff|rs|rsat|rsd|rsheet|rss|rtf|rtx|rusd|sbml|senmlx|sensmlx|sgm|sgml|shex|shf|shtml|slim|slm|sls|smi|smil|spdx|sru|srx|ssdl|ssml|stpx|styl|stylus|svgz|swidtag|t|td|tei|teicorpus|text|tfi|tr|tsv|ttc|ttf|ttl|ttml|uri|uris|urls|vcard|vtt|vxml|webmanifest|wgsl|wif|wsdl|wspolicy|x3d|x3dz|xaml|xav|xca|xcs|xdf|xdssc|xel|xenc|xer|xht|xhtml|xhvml|xlf|xns|xop|xpl|xsd|xsf|xsl|xslt|xspf|xvm|xvml|yaml|yin|yml))(?:\?.*)?$") {
@@ -29,20 +39,37 @@ sub preencode_recv {
         unset req.http.Available-Dictionary;
         return;
     }
-    if (!(req.http.Accept-Encoding ~ "(?i)(?:^|,)\s*br\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$)") && (req.http.Accept-Encoding ~ "(?i)(?:^|,)\s*br(?:\s*;\s*q\s*=\s*(?:1(?:\.0{0,3})?|0\.(?=\d{0,2}[1-9])\d{1,3}))?\s*(?:,|$)" || (req.http.Accept-Encoding ~ "(?i)(?:^|,)\s*\*(?:\s*;\s*q\s*=\s*(?:1(?:\.0{0,3})?|0\.(?=\d{0,2}[1-9])\d{1,3}))?\s*(?:,|$)" && req.http.Accept-Encoding !~ "(?i)(?:^|,)\s*\*\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$)"))) {
-        set req.http.X-Preencode-AE = "br";
-    } elsif (!(req.http.Accept-Encoding ~ "(?i)(?:^|,)\s*zstd\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$)") && (req.http.Accept-Encoding ~ "(?i)(?:^|,)\s*zstd(?:\s*;\s*q\s*=\s*(?:1(?:\.0{0,3})?|0\.(?=\d{0,2}[1-9])\d{1,3}))?\s*(?:,|$)" || (req.http.Accept-Encoding ~ "(?i)(?:^|,)\s*\*(?:\s*;\s*q\s*=\s*(?:1(?:\.0{0,3})?|0\.(?=\d{0,2}[1-9])\d{1,3}))?\s*(?:,|$)" && req.http.Accept-Encoding !~ "(?i)(?:^|,)\s*\*\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$)"))) {
-        set req.http.X-Preencode-AE = "zstd";
-    } elsif (!(req.http.Accept-Encoding ~ "(?i)(?:^|,)\s*(?:x-)?gzip\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$)") && (req.http.Accept-Encoding ~ "(?i)(?:^|,)\s*(?:x-)?gzip(?:\s*;\s*q\s*=\s*(?:1(?:\.0{0,3})?|0\.(?=\d{0,2}[1-9])\d{1,3}))?\s*(?:,|$)" || (req.http.Accept-Encoding ~ "(?i)(?:^|,)\s*\*(?:\s*;\s*q\s*=\s*(?:1(?:\.0{0,3})?|0\.(?=\d{0,2}[1-9])\d{1,3}))?\s*(?:,|$)" && req.http.Accept-Encoding !~ "(?i)(?:^|,)\s*\*\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$)"))) {
-        set req.http.X-Preencode-AE = "gzip";
+    if (!(req.http.X-Preencode-Orig-AE ~ "(?i)(?:^|,)\s*br\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$)") && (req.http.X-Preencode-Orig-AE ~ "(?i)(?:^|,)\s*br(?:\s*;\s*q\s*=\s*(?:1(?:\.0{0,3})?|0\.(?=\d{0,2}[1-9])\d{1,3}))?\s*(?:,|$)" || (req.http.X-Preencode-Orig-AE ~ "(?i)(?:^|,)\s*\*(?:\s*;\s*q\s*=\s*(?:1(?:\.0{0,3})?|0\.(?=\d{0,2}[1-9])\d{1,3}))?\s*(?:,|$)" && req.http.X-Preencode-Orig-AE !~ "(?i)(?:^|,)\s*\*\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$)")) && req.http.X-Preencode-Tried !~ "(^| )br( |$)") {
+        if (req.http.X-Preencode-Coding) {
+            set req.http.X-Preencode-Next = "1";
+        } else {
+            set req.http.X-Preencode-Coding = "br";
+        }
+    }
+    if (!(req.http.X-Preencode-Orig-AE ~ "(?i)(?:^|,)\s*zstd\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$)") && (req.http.X-Preencode-Orig-AE ~ "(?i)(?:^|,)\s*zstd(?:\s*;\s*q\s*=\s*(?:1(?:\.0{0,3})?|0\.(?=\d{0,2}[1-9])\d{1,3}))?\s*(?:,|$)" || (req.http.X-Preencode-Orig-AE ~ "(?i)(?:^|,)\s*\*(?:\s*;\s*q\s*=\s*(?:1(?:\.0{0,3})?|0\.(?=\d{0,2}[1-9])\d{1,3}))?\s*(?:,|$)" && req.http.X-Preencode-Orig-AE !~ "(?i)(?:^|,)\s*\*\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$)")) && req.http.X-Preencode-Tried !~ "(^| )zstd( |$)") {
+        if (req.http.X-Preencode-Coding) {
+            set req.http.X-Preencode-Next = "1";
+        } else {
+            set req.http.X-Preencode-Coding = "zstd";
+        }
+    }
+    if (!(req.http.X-Preencode-Orig-AE ~ "(?i)(?:^|,)\s*(?:x-)?gzip\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$)") && (req.http.X-Preencode-Orig-AE ~ "(?i)(?:^|,)\s*(?:x-)?gzip(?:\s*;\s*q\s*=\s*(?:1(?:\.0{0,3})?|0\.(?=\d{0,2}[1-9])\d{1,3}))?\s*(?:,|$)" || (req.http.X-Preencode-Orig-AE ~ "(?i)(?:^|,)\s*\*(?:\s*;\s*q\s*=\s*(?:1(?:\.0{0,3})?|0\.(?=\d{0,2}[1-9])\d{1,3}))?\s*(?:,|$)" && req.http.X-Preencode-Orig-AE !~ "(?i)(?:^|,)\s*\*\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$)")) && req.http.X-Preencode-Tried !~ "(^| )gzip( |$)") {
+        if (req.http.X-Preencode-Coding) {
+            set req.http.X-Preencode-Next = "1";
+        } else {
+            set req.http.X-Preencode-Coding = "gzip";
+        }
+    }
+    if (req.http.X-Preencode-Coding) {
+        set req.http.X-Preencode-AE = req.http.X-Preencode-Coding;
     }
     # RFC 9842: a delta can exist for HTML pages and versioned assets only; elsewhere, or when
     # the header is not one sf-binary SHA-256, or dcb/dcz is not named, the header goes.
     if (req.http.Available-Dictionary ~ "^:([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=):$" && req.url ~ "^[^?]*(?:/[A-Za-z0-9_.~-]*?[A-Za-z0-9_~][-.~_](?:[A-Za-z0-9_-]{8}|[a-f0-9]{16,64})\.(?:js|mjs|css|wasm|json|svg)|(?:\.[Xx]?[Hh][Tt][Mm][Ll]?|/))(?:\?.*)?$") {
-        if (req.http.Accept-Encoding ~ "(?i)(?:^|,)\s*dcb(?:\s*;\s*q\s*=\s*(?:1(?:\.0{0,3})?|0\.(?=\d{0,2}[1-9])\d{1,3}))?\s*(?:,|$)" && req.http.Accept-Encoding !~ "(?i)(?:^|,)\s*dcb\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$)") {
+        if (req.http.X-Preencode-Orig-AE ~ "(?i)(?:^|,)\s*dcb(?:\s*;\s*q\s*=\s*(?:1(?:\.0{0,3})?|0\.(?=\d{0,2}[1-9])\d{1,3}))?\s*(?:,|$)" && req.http.X-Preencode-Orig-AE !~ "(?i)(?:^|,)\s*dcb\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$)") {
             set req.http.X-Preencode-Delta = "dcb";
         }
-        if (req.http.Accept-Encoding ~ "(?i)(?:^|,)\s*dcz(?:\s*;\s*q\s*=\s*(?:1(?:\.0{0,3})?|0\.(?=\d{0,2}[1-9])\d{1,3}))?\s*(?:,|$)" && req.http.Accept-Encoding !~ "(?i)(?:^|,)\s*dcz\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$)") {
+        if (req.http.X-Preencode-Orig-AE ~ "(?i)(?:^|,)\s*dcz(?:\s*;\s*q\s*=\s*(?:1(?:\.0{0,3})?|0\.(?=\d{0,2}[1-9])\d{1,3}))?\s*(?:,|$)" && req.http.X-Preencode-Orig-AE !~ "(?i)(?:^|,)\s*dcz\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$)") {
             if (req.http.X-Preencode-Delta) {
                 set req.http.X-Preencode-Delta = "dcb, dcz";
             } else {
@@ -74,6 +101,16 @@ sub vcl_hash {
     }
 }
 
+sub vcl_deliver {
+    # The file has no variant in that coding (it came back uncompressed): ask again with the
+    # client's next acceptable coding. Each pass is a lookup of its own key.
+    if ((resp.status == 200 || resp.status == 206) && !resp.http.Content-Encoding &&
+        req.http.X-Preencode-Next && req.restarts < 3) {
+        set req.http.X-Preencode-Tried = req.http.X-Preencode-Tried + " " + req.http.X-Preencode-Coding;
+        return (restart);
+    }
+}
+
 sub vcl_backend_fetch {
     # http_gzip_support (on by default) rewrites Accept-Encoding to gzip on every fetch: put
     # back the coding chosen in vcl_recv, so br, zstd, dcb and dcz reach the origin.
@@ -83,6 +120,10 @@ sub vcl_backend_fetch {
         set bereq.http.Accept-Encoding = bereq.http.X-Preencode-AE;
     }
     unset bereq.http.X-Preencode-AE;
+    unset bereq.http.X-Preencode-Orig-AE;
+    unset bereq.http.X-Preencode-Tried;
+    unset bereq.http.X-Preencode-Coding;
+    unset bereq.http.X-Preencode-Next;
 }
 
 sub vcl_backend_response {
