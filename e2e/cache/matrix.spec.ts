@@ -72,7 +72,11 @@ test('the generated VCL: a replay of the whole site after a warm-up is served fr
   site,
 }) => {
   await withVarnish(generatedVcl(site.manifest, port(server.url)), async (varnish) => {
-    const clients = [{ 'accept-encoding': 'gzip, deflate, br, zstd' }, { 'accept-encoding': 'gzip' }, {}]
+    const clients: Record<string, string>[] = [
+      { 'accept-encoding': 'gzip, deflate, br, zstd' },
+      { 'accept-encoding': 'gzip' },
+      {},
+    ]
     const urls = site.manifest.files.flatMap((f) => urlsOf(f.path))
     for (const headers of clients) for (const url of urls) await get(`${varnish.url}${url}`, headers)
     const before = await varnish.counters()
