@@ -46,6 +46,8 @@ export default defineConfig<object, ServerOptions>({
     { name: 'frameworks', testDir: './frameworks', timeout: 600_000 },
     // RFC 9842 delta updates: a Vite app built twice, served by each real server to Chromium.
     { name: 'dictionary', testDir: './dictionary', timeout: 600_000 },
+    // Varnish with the generated VCL in front of the generated nginx config (stock flavour).
+    { name: 'cache', testDir: './cache', timeout: 600_000, use: { serverKind: 'nginx-stock', keepOriginals: true } },
     // The HTML report (`preencode report --html`) opened from the file in Chromium, offline.
     { name: 'report', testDir: './report' },
   ],

@@ -10,7 +10,7 @@ NODE_VERSION=24.21.0
 PNPM_VERSION=12.21.0
 CADDY_VERSION=v2.11.9
 MINIO_VERSION=v0.0.0-20260212201848-7aac2a2c5b7c
-APT_PACKAGES=(chromium nginx libnginx-mod-http-brotli-static apache2 brotli zstd gzip rsync wrk)
+APT_PACKAGES=(chromium nginx libnginx-mod-http-brotli-static apache2 varnish brotli zstd gzip rsync wrk)
 
 want_test=0
 for arg in "$@"; do [ "$arg" = "--test" ] && want_test=1; done
@@ -42,8 +42,8 @@ if [ "$want_test" = 1 ]; then
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
     $SUDO apt-get update -qq >/dev/null
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-    # The packaged services must not hold ports 80/443: the tests start their own processes.
-    for svc in nginx apache2; do $SUDO service "$svc" stop >/dev/null 2>&1 || true; done
+    # The packaged services must not hold ports 80/443/6081: the tests start their own processes.
+    for svc in nginx apache2 varnish; do $SUDO service "$svc" stop >/dev/null 2>&1 || true; done
   fi
   # --- Caddy and MinIO from the Go module proxy, pinned (Debian's Caddy is too old; MinIO is source-only)
   export GOBIN="$tools/go/bin" GOFLAGS=-mod=mod GOTOOLCHAIN=local

@@ -25,6 +25,14 @@ export { nginxConfig, plainAcceptLists } from './nginx/index.js'
 export { apacheConfig } from './apache.js'
 export { caddyConfig, MIN_CADDY_VERSION } from './caddy.js'
 export {
+  varnishConfig,
+  resolveVarnishOptions,
+  DEFAULT_VARNISH_OPTIONS,
+  MIN_VARNISH_VERSION,
+  type ResolvedVarnishOptions,
+  type VarnishConfigOptions,
+} from './varnish/index.js'
+export {
   createPreencodeMiddleware,
   type PreencodeMiddleware,
   type PreencodeMiddlewareOptions,

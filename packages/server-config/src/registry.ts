@@ -16,8 +16,9 @@ import {
   type CaddyConfigOptions,
   type NginxConfigOptions,
 } from './options.js'
+import { resolveVarnishOptions, varnishConfig, type VarnishConfigOptions } from './varnish/index.js'
 
-export const SERVERS = ['apache', 'nginx', 'caddy', 'cloudfront'] as const
+export const SERVERS = ['apache', 'nginx', 'caddy', 'cloudfront', 'varnish'] as const
 export type Server = (typeof SERVERS)[number]
 
 /** A CLI flag that sets one option of a server's generator. */
@@ -55,6 +56,7 @@ export interface ServerOptionsMap {
   nginx: NginxConfigOptions
   caddy: CaddyConfigOptions
   cloudfront: CloudfrontFunctionOptions
+  varnish: VarnishConfigOptions
 }
 
 const ROOT_FLAG: ServerFlag = {
@@ -131,6 +133,16 @@ export const SERVER_REGISTRY: { readonly [S in Server]: ServerEntry<ServerOption
         generate: cloudfrontKeyValueStore,
       },
     ],
+  },
+  varnish: {
+    description: 'a VCL for a Varnish cache in front of the origin (Varnish >= 6.0)',
+    resolveOptions: resolveVarnishOptions,
+    generate: varnishConfig,
+    takesRoot: false,
+    flags: {
+      backend: { option: 'backend', description: 'the origin as host:port (required)', valueHint: 'host:port' },
+    },
+    companions: [],
   },
 })
 

@@ -3,8 +3,8 @@
 // every generated config and the middleware keep (it lives beside them, whatever deployed the site). Raw node:http(s), not
 // fetch, because fetch decodes bodies and hides what the server actually sent.
 import { createHash } from 'node:crypto'
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import { Agent as HttpAgent, type IncomingMessage } from 'node:http'
+import { Agent as HttpsAgent } from 'node:https'
 import {
   ALL_ENCODINGS,
   decodeBuffer,
@@ -16,7 +16,9 @@ import {
   type ManifestDelta,
   type ManifestFile,
 } from '@preencode/core'
+import { runCacheJob, verifyCacheJobs } from './verify-cache.js'
 import { deltaRequestHeaders, judgeDelta } from './verify-deltas.js'
+import { get, headerValues } from './verify-http.js'
 
 /** One Accept-Encoding probe: the header sent (undefined: none) and what each available encoding means for it. */
 export interface EncodingProbe {
@@ -52,6 +54,14 @@ export interface VerifyOptions {
    * @default 15000
    */
   timeoutMs?: number
+  /**
+   * Also check what a shared cache in front can get wrong (verify-cache.ts): codings it strips,
+   * a coding stored for another request, deltas not served, a missing Vary. Asks in a fixed
+   * order on URLs of its own (a `preencode-verify` query string), so a cache that keys on the
+   * query string starts empty for them.
+   * @default false
+   */
+  cache?: boolean
 }
 
 export interface VerifyCheck {
@@ -93,41 +103,6 @@ function urlPathsOf(path: string): string[] {
   const paths = [`/${encoded}`]
   if (path === 'index.html' || path.endsWith('/index.html')) paths.push(`/${encoded.slice(0, -'index.html'.length)}`)
   return paths
-}
-
-function get(
-  url: URL,
-  acceptEncoding: string | undefined,
-  timeoutMs: number,
-  agents: { http: HttpAgent; https: HttpsAgent },
-  extra: Record<string, string> = {},
-): Promise<{ response: IncomingMessage; body: Buffer }> {
-  return new Promise((done, reject) => {
-    const headers: Record<string, string> = { ...extra }
-    if (acceptEncoding !== undefined) headers['accept-encoding'] = acceptEncoding
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest
-    const req = send(
-      url,
-      { method: 'GET', headers, agent: url.protocol === 'https:' ? agents.https : agents.http, timeout: timeoutMs },
-      (response) => {
-        const chunks: Buffer[] = []
-        response.on('data', (chunk: Buffer) => chunks.push(chunk))
-        response.on('end', () => done({ response, body: Buffer.concat(chunks) }))
-        response.on('error', reject)
-      },
-    )
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)))
-    req.on('error', reject)
-    req.end()
-  })
-}
-
-function headerValues(response: IncomingMessage, name: string): string[] {
-  const values: string[] = []
-  for (let i = 0; i < response.rawHeaders.length; i += 2) {
-    if (response.rawHeaders[i]!.toLowerCase() === name) values.push(response.rawHeaders[i + 1]!)
-  }
-  return values
 }
 
 const normalizeType = (value: string): string => value.toLowerCase().replace(/\s+/g, '')
@@ -220,6 +195,8 @@ export async function verifySite(
       jobs.push({ file, path: urlPathsOf(file.path)[0]!, probe: { header: delta.encoding, accepts: [] }, delta })
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) }
   const checks: VerifyCheck[] = []
+  /** In the order each sequence asked (the order is what they test). */
+  const cacheChecks: VerifyCheck[] = []
   try {
     await runPool(jobs, options.concurrency ?? 8, async ({ file, path, probe, delta }) => {
       const target = new URL(`${prefix}${path}${base.search}`, base)
@@ -253,6 +230,14 @@ export async function verifySite(
       }
       checks.push(check)
     })
+    if (options.cache === true) {
+      // The sequences run one request at a time each (their order is the test), several at once.
+      await runPool(verifyCacheJobs(files), options.concurrency ?? 8, async (job) => {
+        const target = new URL(`${prefix}${urlPathsOf(job.file.path)[0]!}${base.search}`, base)
+        for (const step of await runCacheJob(job, target, timeoutMs, agents))
+          cacheChecks.push({ path: job.file.path, ...step })
+      })
+    }
   } finally {
     agents.http.destroy()
     agents.https.destroy()
@@ -260,6 +245,8 @@ export async function verifySite(
   checks.sort((a, b) =>
     a.url < b.url ? -1 : a.url > b.url ? 1 : String(a.acceptEncoding) < String(b.acceptEncoding) ? -1 : 1,
   )
+  cacheChecks.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
+  checks.push(...cacheChecks)
   return {
     url,
     files: files.length,

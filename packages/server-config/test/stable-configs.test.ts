@@ -39,6 +39,7 @@ const TARGETS: ServerConfigTarget[] = [
   { server: 'apache', form: 'vhost', root: '/srv/site' },
   { server: 'caddy', root: '/srv/site' },
   { server: 'cloudfront' },
+  { server: 'varnish', backend: '127.0.0.1:8080' },
 ]
 
 let dir: { path: string; remove: () => Promise<void> }

@@ -47,7 +47,7 @@ const camel = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string)
 export const configCommand = defineCommand({
   meta: {
     name: 'config',
-    description: 'Generate the Apache, nginx, Caddy or CloudFront config that serves the variants',
+    description: 'Generate the Apache, nginx, Caddy, CloudFront or Varnish config that serves the variants',
   },
   args,
   async run({ args: parsed, rawArgs }) {

@@ -15,13 +15,18 @@ const args = {
   },
   limit: { type: 'string', description: 'Check at most N files (HTML first, then a spread sample)', valueHint: 'n' },
   concurrency: { type: 'string', description: 'Requests in flight at most (default 8)', valueHint: 'n' },
+  cache: {
+    type: 'boolean',
+    description:
+      'The URL is a shared cache or CDN: also ask in an order that exposes stripped codings, a coding stored for another request, deltas not served, a missing Vary',
+  },
   json: { type: 'boolean', description: 'Print every check as JSON' },
 } as const
 
 /**
  * `preencode verify <url> <dir>`: requests each file with Accept-Encoding br, gzip, zstd,
- * identity, none and `br;q=0, gzip`, and checks the answers against the manifest. Prints a table
- * of what failed; any failure exits non-zero.
+ * identity, none and `br;q=0, gzip`, and checks the answers against the manifest (with `--cache`,
+ * also the sequences of verify-cache.ts). Prints a table of what failed; any failure exits non-zero.
  */
 export const verifyCommand = defineCommand({
   meta: { name: 'verify', description: 'Check a deployed site serves the right variants, types, Vary and bytes' },
@@ -37,7 +42,7 @@ export const verifyCommand = defineCommand({
     await assertReachable(parsed.url)
     // Brought up to date with the disk first, so the checks compare against the files as they are.
     const { manifest } = await reconcileManifest(root, { logger: createLogger({ quiet: parsed.json === true }) })
-    const result = await verifySite(parsed.url, manifest, root, { limit, concurrency })
+    const result = await verifySite(parsed.url, manifest, root, { limit, concurrency, cache: parsed.cache === true })
     if (parsed.json === true) printJson(result)
     else process.stdout.write(`${formatVerifyReport(result)}\n`)
     if (result.failures.length > 0) {
