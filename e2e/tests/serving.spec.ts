@@ -55,7 +55,7 @@ function expectedCoding(
 ): Encoding | 'identity' {
   let order = [...file.variants].sort((a, b) => a.size - b.size).map((v) => v.encoding)
   let value = header
-  if (kind === 'caddy') {
+  if (kind === 'caddy' || kind === 'caddy-include') {
     const usual = siteModel(site.manifest).defaultOrder
     order = usual.filter((e) => order.includes(e))
     value = header
