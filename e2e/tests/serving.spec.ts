@@ -310,8 +310,6 @@ test.describe('transport', () => {
     test.skip(!keepOriginals, 'the browser suite runs on the sites with originals')
     const raw = await get(`${server.url}/`, { 'accept-encoding': 'br' })
     expect(raw.httpVersion).toBe(tls ? '2' : '1.1')
-    // The first navigation may go over TCP while QUIC is brought up; the second must use it.
-    if (h3) await page.goto(`${server.url}/`)
     const response = await page.goto(`${server.url}/`)
     const seen = await page.evaluate(() => ({
       secure: window.isSecureContext,
