@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import type { Manifest } from '@preencode/core'
 import { freePort, tempDir } from '@preencode/test-utils'
 import { get } from '../harness/http.ts'
+import { INCLUDE_KINDS } from '../harness/server-files.ts'
 import { startServerOnPort, type ServerKind, type ServingProcess } from '../harness/servers.ts'
 import { originOf } from '../harness/tls.ts'
 import { expect, test } from '../harness/transport.ts'
@@ -52,6 +53,7 @@ const TLS_KINDS: readonly (ServerKind | 'vite-preview')[] = [
   'nginx-modules',
   'apache-htaccess',
   'apache-vhost',
+  ...INCLUDE_KINDS,
 ]
 
 const KINDS: (ServerKind | 'vite-preview')[] = [
@@ -61,6 +63,9 @@ const KINDS: (ServerKind | 'vite-preview')[] = [
   'nginx-modules',
   'apache-htaccess',
   'apache-vhost',
+  // The include forms in a user's own TLS server block: over HTTPS only (Caddy makes no deltas).
+  'nginx-include',
+  'apache-include',
 ]
 
 const brotliSize = (manifest: Manifest, urlPath: string): number =>
@@ -79,6 +84,7 @@ for (const kind of KINDS)
   test.describe(`delta updates in Chromium (${kind})`, () => {
     test('a returning visitor gets the changed chunks as dcb/dcz and runs version 2', async ({ browser, tls }) => {
       test.skip(tls && !TLS_KINDS.includes(kind), `${kind} is served over HTTP only`)
+      test.skip(!tls && (INCLUDE_KINDS as readonly string[]).includes(kind), `${kind} is served over HTTPS only`)
       const work = await tempDir('e2e-deltas')
       await chmod(work.path, 0o755)
       const app = join(work.path, 'app')

@@ -14,6 +14,7 @@ import {
   type Manifest,
 } from '@preencode/core'
 import { freePort, tempDir } from '@preencode/test-utils'
+import { INCLUDE_KINDS } from '../harness/server-files.ts'
 import { startServerOnPort, type ServerKind } from '../harness/servers.ts'
 import { originOf } from '../harness/tls.ts'
 import { expect, test } from '../harness/transport.ts'
@@ -56,7 +57,16 @@ async function buildSite(root: string): Promise<Manifest> {
   return readManifest(root)
 }
 
-const KINDS: ServerKind[] = ['node', 'nginx-stock', 'nginx-modules', 'apache-htaccess', 'apache-vhost']
+// The include kinds (a user's own TLS server block) run over HTTPS only.
+const KINDS: ServerKind[] = [
+  'node',
+  'nginx-stock',
+  'nginx-modules',
+  'apache-htaccess',
+  'apache-vhost',
+  'nginx-include',
+  'apache-include',
+]
 
 test.describe('shared page dictionary in Chromium', () => {
   let work: Awaited<ReturnType<typeof tempDir>>
@@ -75,6 +85,7 @@ test.describe('shared page dictionary in Chromium', () => {
   for (const kind of KINDS) {
     test(kind, async ({ browser, tls }) => {
       test.skip(tls && kind === 'node', 'the middleware is served over HTTP only')
+      test.skip(!tls && INCLUDE_KINDS.includes(kind), `${kind} is served over HTTPS only`)
       const port = await freePort()
       const origin = originOf(port, tls)
       const running = await startServerOnPort(kind, site, port, join(work.path, kind), manifest, { tls })
