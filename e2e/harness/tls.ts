@@ -78,18 +78,16 @@ export function originOf(port: number, tls: boolean): string {
 }
 
 /**
- * Chromium's flags for the HTTPS projects: trust our leaf, resolve TLS_HOST to 127.0.0.1, and
- * let dictionary transport work with a private CA. Chromium uses compression dictionaries over
- * HTTPS only when the certificate chains to a publicly trusted ("known") root, or on localhost
- * (feature CompressionDictionaryTransportRequireKnownRootCert; measured here: with our CA and
- * that check on, every delta and page-dictionary request came back as plain br). A site with a
- * public certificate needs nothing; for our private CA that one check is switched off, and
- * everything else (HTTPS, a name that is not localhost, the secure context) is production's path.
+ * Chromium uses compression dictionaries over HTTPS only when the certificate chains to a
+ * publicly trusted ("known") root, or on localhost (measured here: with our CA and this check
+ * on, every delta and page-dictionary request came back as plain br). A site with a public
+ * certificate needs nothing; for our private CA this one check is switched off (transport.ts
+ * adds it to `--disable-features`), and everything else — HTTPS, a name that is not localhost,
+ * the secure context — is production's path.
  */
+export const DICTIONARY_FEATURE = 'CompressionDictionaryTransportRequireKnownRootCert'
+
+/** Chromium's flags for the HTTPS projects: trust our leaf, resolve TLS_HOST to 127.0.0.1. */
 export function chromiumTlsArgs(): string[] {
-  return [
-    `--ignore-certificate-errors-spki-list=${tlsFiles().spki}`,
-    `--host-resolver-rules=MAP ${TLS_HOST} 127.0.0.1`,
-    '--disable-features=CompressionDictionaryTransportRequireKnownRootCert',
-  ]
+  return [`--ignore-certificate-errors-spki-list=${tlsFiles().spki}`, `--host-resolver-rules=MAP ${TLS_HOST} 127.0.0.1`]
 }
