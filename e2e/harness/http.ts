@@ -72,8 +72,8 @@ function session(origin: URL): ClientHttp2Session {
     createConnection: () =>
       tlsConnect({ host: '127.0.0.1', port, servername: origin.hostname, ca, ALPNProtocols: ['h2'] }),
   })
-  created.on('error', () => sessions.delete(key))
-  created.on('close', () => sessions.delete(key))
+  // A server restarted on the same port (a redeploy) ends the session: the next request opens one.
+  for (const event of ['error', 'close', 'goaway']) created.on(event, () => sessions.delete(key))
   created.unref()
   sessions.set(key, created)
   return created
@@ -94,7 +94,7 @@ function getH2(url: string, headers: Record<string, string>, method: string): Pr
       const chunks: Buffer[] = []
       req.on('data', (c: Buffer) => chunks.push(c))
       req.on('end', () => {
-        if (client.alpnProtocol !== 'h2') reject(new Error(`${url}: ALPN gave ${client.alpnProtocol}, not h2`))
+        if (client.alpnProtocol !== 'h2') return reject(new Error(`${url}: ALPN gave ${client.alpnProtocol}, not h2`))
         resolve(response(Number(_headers[':status']), raw, Buffer.concat(chunks), '2'))
       })
     })
