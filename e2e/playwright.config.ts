@@ -21,6 +21,7 @@ const projects: { name: string; use: Partial<ServerOptions> }[] = [
   { name: 'caddy-https', use: { serverKind: 'caddy', keepOriginals: true, tls: true } },
   { name: 'caddy-h3', use: { serverKind: 'caddy', keepOriginals: true, tls: true, h3: true } },
   { name: 'nginx-include', use: { serverKind: 'nginx-include', keepOriginals: true, tls: true } },
+  { name: 'nginx-include-modules', use: { serverKind: 'nginx-include-modules', keepOriginals: true, tls: true } },
   { name: 'apache-include', use: { serverKind: 'apache-include', keepOriginals: true, tls: true } },
   { name: 'caddy-include', use: { serverKind: 'caddy-include', keepOriginals: true, tls: true } },
 ]

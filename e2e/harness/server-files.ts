@@ -18,11 +18,17 @@ export type ServerKind =
   | 'nginx-modules'
   | 'nginx-stock'
   | 'nginx-include'
+  | 'nginx-include-modules'
   | 'caddy'
   | 'caddy-include'
   | 'node'
 
-export const INCLUDE_KINDS: readonly ServerKind[] = ['nginx-include', 'apache-include', 'caddy-include']
+export const INCLUDE_KINDS: readonly ServerKind[] = [
+  'nginx-include',
+  'nginx-include-modules',
+  'apache-include',
+  'caddy-include',
+]
 
 export { ON_THE_FLY_TYPES, type ServeOptions, type ServerFiles } from './configs/shared.ts'
 
@@ -41,8 +47,10 @@ export async function writeServerFiles(
     case 'nginx-modules':
     case 'nginx-stock':
     case 'nginx-include':
+    case 'nginx-include-modules':
       return writeNginxFiles(
-        kind === 'nginx-modules' ? 'modules' : kind === 'nginx-stock' ? 'stock' : 'include',
+        kind.endsWith('modules') ? 'modules' : 'stock',
+        kind.startsWith('nginx-include') ? 'include' : 'standalone',
         manifest,
         root,
         dir,

@@ -13,7 +13,8 @@ import { nginxUserServer } from '../user-block.ts'
 export const NGINX_BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so'
 
 export async function writeNginxFiles(
-  flavor: 'modules' | 'stock' | 'include',
+  flavor: 'modules' | 'stock',
+  form: 'standalone' | 'include',
   manifest: Manifest,
   root: string,
   dir: string,
@@ -22,8 +23,8 @@ export async function writeNginxFiles(
   const { port, tls } = serve
   let site: string[]
   let generated: string
-  if (flavor === 'include') {
-    const files = nginxIncludeFiles(manifest, { root })
+  if (form === 'include') {
+    const files = nginxIncludeFiles(manifest, { flavor, root })
     await writeFile(join(dir, files.http.name), files.http.text)
     await writeFile(join(dir, files.server.name), files.server.text)
     generated = `${files.http.text}\n${files.server.text}`
