@@ -3,7 +3,9 @@ import type { ServerOptions } from './harness/fixtures.ts'
 
 // One project per server and flavour; every project runs the same suite (tests/serving.spec.ts).
 // `keepOriginals: false` projects serve a second site built with only the variants on disk.
-const projects: { name: string; use: ServerOptions }[] = [
+// `-https` projects serve the same over HTTPS + HTTP/2 at www.preencode.test (h3: also HTTP/3);
+// `-include` projects serve the include form inside a user's own TLS server block.
+const projects: { name: string; use: Partial<ServerOptions> }[] = [
   { name: 'apache-htaccess', use: { serverKind: 'apache-htaccess', keepOriginals: true } },
   { name: 'apache-vhost', use: { serverKind: 'apache-vhost', keepOriginals: true } },
   { name: 'nginx-modules', use: { serverKind: 'nginx-modules', keepOriginals: true } },
@@ -14,6 +16,14 @@ const projects: { name: string; use: ServerOptions }[] = [
   { name: 'nginx-modules-nokeep', use: { serverKind: 'nginx-modules', keepOriginals: false } },
   { name: 'nginx-stock-nokeep', use: { serverKind: 'nginx-stock', keepOriginals: false } },
   { name: 'node-middleware-nokeep', use: { serverKind: 'node', keepOriginals: false } },
+  { name: 'nginx-stock-https', use: { serverKind: 'nginx-stock', keepOriginals: true, tls: true } },
+  { name: 'apache-vhost-https', use: { serverKind: 'apache-vhost', keepOriginals: true, tls: true } },
+  { name: 'caddy-https', use: { serverKind: 'caddy', keepOriginals: true, tls: true } },
+  { name: 'caddy-h3', use: { serverKind: 'caddy', keepOriginals: true, tls: true, h3: true } },
+  { name: 'nginx-include', use: { serverKind: 'nginx-include', keepOriginals: true, tls: true } },
+  { name: 'nginx-include-modules', use: { serverKind: 'nginx-include-modules', keepOriginals: true, tls: true } },
+  { name: 'apache-include', use: { serverKind: 'apache-include', keepOriginals: true, tls: true } },
+  { name: 'caddy-include', use: { serverKind: 'caddy-include', keepOriginals: true, tls: true } },
 ]
 
 export default defineConfig<object, ServerOptions>({
@@ -48,6 +58,14 @@ export default defineConfig<object, ServerOptions>({
     { name: 'dictionary', testDir: './dictionary', timeout: 600_000 },
     // Varnish with the generated VCL in front of the generated nginx config (stock flavour).
     { name: 'cache', testDir: './cache', timeout: 600_000, use: { serverKind: 'nginx-stock', keepOriginals: true } },
+    // The Chromium parts (delta update, page navigation) over HTTPS + HTTP/2 at www.preencode.test.
+    {
+      name: 'dictionary-https',
+      testDir: './dictionary',
+      testMatch: /(delta-update|pages)\.spec\.ts$/,
+      timeout: 600_000,
+      use: { tls: true },
+    },
     // The HTML report (`preencode report --html`) opened from the file in Chromium, offline.
     { name: 'report', testDir: './report' },
   ],

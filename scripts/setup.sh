@@ -10,7 +10,7 @@ NODE_VERSION=24.21.0
 PNPM_VERSION=12.21.0
 CADDY_VERSION=v2.11.9
 MINIO_VERSION=v0.0.0-20260212201848-7aac2a2c5b7c
-APT_PACKAGES=(chromium nginx libnginx-mod-http-brotli-static apache2 varnish brotli zstd gzip rsync wrk)
+APT_PACKAGES=(chromium nginx libnginx-mod-http-brotli-static apache2 varnish brotli zstd gzip rsync wrk openssl)
 
 want_test=0
 for arg in "$@"; do [ "$arg" = "--test" ] && want_test=1; done

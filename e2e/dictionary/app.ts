@@ -73,3 +73,23 @@ export async function loadScripts(
     })),
   )
 }
+
+/**
+ * Over HTTPS: the page is a secure context at `origin` (a name that is not localhost, so
+ * Chromium's real path), and every response of the navigation came over HTTP/2.
+ */
+export async function expectSecureH2(page: Page, origin: string): Promise<void> {
+  const seen = await page.evaluate(() => ({
+    secure: window.isSecureContext,
+    origin: window.location.origin,
+    // Responses from the network (one the page took from its cache has no protocol).
+    protocols: [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+      .map((e) => e as PerformanceResourceTiming)
+      .filter((e) => e.transferSize > 0 || e.nextHopProtocol !== '')
+      .map((e) => `${new URL(e.name).pathname} ${e.nextHopProtocol}`),
+  }))
+  expect(seen.secure).toBe(true)
+  expect(seen.origin).toBe(origin)
+  expect(seen.protocols.length).toBeGreaterThan(0)
+  for (const entry of seen.protocols) expect(entry).toMatch(/ h2$/)
+}

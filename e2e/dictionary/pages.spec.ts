@@ -4,7 +4,6 @@
 // smaller than its brotli, and it renders. A visitor without the dictionary gets brotli.
 import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { expect, test } from '@playwright/test'
 import {
   compressDirectory,
   PAGE_DICTIONARY_PATH,
@@ -15,7 +14,11 @@ import {
   type Manifest,
 } from '@preencode/core'
 import { freePort, tempDir } from '@preencode/test-utils'
+import { INCLUDE_KINDS } from '../harness/server-files.ts'
 import { startServerOnPort, type ServerKind } from '../harness/servers.ts'
+import { originOf } from '../harness/tls.ts'
+import { expect, test } from '../harness/transport.ts'
+import { expectSecureH2 } from './app.ts'
 
 const WORDS =
   'the of and to in is for that with as on by this are from be or an it at which you can not have more use your will all its one configuration server build plugin compress dictionary browser response request header file page'.split(
@@ -54,7 +57,16 @@ async function buildSite(root: string): Promise<Manifest> {
   return readManifest(root)
 }
 
-const KINDS: ServerKind[] = ['node', 'nginx-stock', 'nginx-modules', 'apache-htaccess', 'apache-vhost']
+// The include kinds (a user's own TLS server block) run over HTTPS only.
+const KINDS: ServerKind[] = [
+  'node',
+  'nginx-stock',
+  'nginx-modules',
+  'apache-htaccess',
+  'apache-vhost',
+  'nginx-include',
+  'apache-include',
+]
 
 test.describe('shared page dictionary in Chromium', () => {
   let work: Awaited<ReturnType<typeof tempDir>>
@@ -71,10 +83,12 @@ test.describe('shared page dictionary in Chromium', () => {
   })
 
   for (const kind of KINDS) {
-    test(kind, async ({ browser }) => {
+    test(kind, async ({ browser, tls }) => {
+      test.skip(tls && kind === 'node', 'the middleware is served over HTTP only')
+      test.skip(!tls && INCLUDE_KINDS.includes(kind), `${kind} is served over HTTPS only`)
       const port = await freePort()
-      const origin = `http://127.0.0.1:${port}`
-      const running = await startServerOnPort(kind, site, port, join(work.path, kind), manifest)
+      const origin = originOf(port, tls)
+      const running = await startServerOnPort(kind, site, port, join(work.path, kind), manifest, { tls })
       try {
         const page7 = manifest.files.find((f) => f.path === 'docs/page-7/index.html')!
         expect(page7.deltas?.length).toBeGreaterThan(0)
@@ -94,6 +108,7 @@ test.describe('shared page dictionary in Chromium', () => {
         expect(['dcb', 'dcz'], `page 7 came as ${encoding}`).toContain(encoding)
         expect(bytes).toBeLessThan(brotli)
         await expect(page.locator('#title')).toHaveText('Page 7')
+        if (tls) await expectSecureH2(page, origin)
         test
           .info()
           .annotations.push({ type: 'bytes', description: `page 7: brotli ${brotli} B, ${encoding} ${bytes} B` })

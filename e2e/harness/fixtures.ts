@@ -1,14 +1,16 @@
 // Worker-scoped fixtures: the project's server is started once per worker from the site built
 // in globalSetup, stopped after; its config and output are attached to every failed test.
-import { test as base } from '@playwright/test'
 import type { Manifest } from '@preencode/core'
 import { SITES_ENV } from '../global-setup.ts'
 import { startServer, type RunningServer, type ServerKind } from './servers.ts'
+import { test as base, type TransportOptions } from './transport.ts'
 import { loadManifest, type BuiltSites } from './site.ts'
 
-export interface ServerOptions {
+export interface ServerOptions extends TransportOptions {
   serverKind: ServerKind
   keepOriginals: boolean
+  /** Caddy: also HTTP/3, and Chromium forced onto it (QUIC) for this origin. */
+  h3: boolean
 }
 
 export interface Site {
@@ -25,6 +27,19 @@ interface WorkerFixtures extends ServerOptions {
 export const test = base.extend<{ serverLogs: void }, WorkerFixtures>({
   serverKind: ['node', { option: true, scope: 'worker' }],
   keepOriginals: [true, { option: true, scope: 'worker' }],
+  h3: [false, { option: true, scope: 'worker' }],
+  // h3: QUIC forced for the server's origin (the flag needs the port: the server starts first).
+  launchOptions: [
+    async ({ launchOptions, h3, server }, use) => {
+      if (!h3) return use(launchOptions)
+      const args = (launchOptions.args ?? []).filter((a) => a !== '--disable-quic')
+      await use({
+        ...launchOptions,
+        args: [...args, '--enable-quic', `--origin-to-force-quic-on=${new URL(server.url).host}`],
+      })
+    },
+    { scope: 'worker' },
+  ],
   site: [
     async ({ keepOriginals }, use) => {
       const raw = process.env[SITES_ENV]
@@ -37,8 +52,8 @@ export const test = base.extend<{ serverLogs: void }, WorkerFixtures>({
     { scope: 'worker' },
   ],
   server: [
-    async ({ serverKind, site }, use) => {
-      const server = await startServer(serverKind, site.manifest, site.root)
+    async ({ serverKind, site, tls, h3 }, use) => {
+      const server = await startServer(serverKind, site.manifest, site.root, { tls, h3 })
       try {
         await use(server)
       } finally {

@@ -55,7 +55,7 @@ function expectedCoding(
 ): Encoding | 'identity' {
   let order = [...file.variants].sort((a, b) => a.size - b.size).map((v) => v.encoding)
   let value = header
-  if (kind === 'caddy') {
+  if (kind === 'caddy' || kind === 'caddy-include') {
     const usual = siteModel(site.manifest).defaultOrder
     order = usual.filter((e) => order.includes(e))
     value = header
@@ -112,11 +112,13 @@ test.describe('negotiation', () => {
       site,
       serverKind,
       keepOriginals,
+      tls,
     }) => {
       for (const file of samples(site)) {
         const res = await get(server.url + urlOf(file), acceptHeaders(header))
         const where = `${urlOf(file)} with ${JSON.stringify(header)}`
         expect(res.status, where).toBe(200)
+        expect(res.httpVersion, `HTTP version of ${where}`).toBe(tls ? '2' : '1.1')
         const coding = expectedCoding(serverKind, site, header, file)
         const encoding = res.one('content-encoding')
         expect(encoding ?? 'identity', `Content-Encoding of ${where}`).toBe(coding)
@@ -294,6 +296,45 @@ test.describe('site', () => {
         expectVaryOnce(res)
       }
     }
+  })
+})
+
+test.describe('transport', () => {
+  test('the HTTP version of every response, and a secure context at the site origin', async ({
+    page,
+    server,
+    tls,
+    h3,
+    keepOriginals,
+  }) => {
+    test.skip(!keepOriginals, 'the browser suite runs on the sites with originals')
+    const raw = await get(`${server.url}/`, { 'accept-encoding': 'br' })
+    expect(raw.httpVersion).toBe(tls ? '2' : '1.1')
+    const response = await page.goto(`${server.url}/`)
+    const seen = await page.evaluate(() => ({
+      secure: window.isSecureContext,
+      origin: window.location.origin,
+      // Responses from the network (a response the page took from its cache has no protocol).
+      protocols: [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+        .map((e) => e as PerformanceResourceTiming)
+        .filter((e) => e.transferSize > 0 || e.nextHopProtocol !== '')
+        .map((e) => [e.initiatorType, new URL(e.name).pathname, e.nextHopProtocol]),
+    }))
+    expect(seen.origin).toBe(server.url)
+    // Over HTTPS at a name that is not localhost: the real secure-context path, not the exception.
+    expect(seen.secure).toBe(true)
+    const wanted = h3 ? 'h3' : tls ? 'h2' : 'http/1.1'
+    expect(seen.protocols.length).toBeGreaterThan(1)
+    for (const [type, path, protocol] of seen.protocols) expect(protocol, `${type} ${path}`).toBe(wanted)
+    if (tls) {
+      const details = await response!.securityDetails()
+      expect(details?.subjectName).toBe('www.preencode.test')
+      expect(details?.protocol).toMatch(/^(TLS 1\.3|QUIC)$/)
+    }
+    test.info().annotations.push({
+      type: 'http version',
+      description: `raw client ${raw.httpVersion}; Chromium: ${seen.protocols.map(([t, p, v]) => `${t} ${p} ${v}`).join(', ')}`,
+    })
   })
 })
 

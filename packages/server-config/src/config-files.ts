@@ -4,14 +4,14 @@
  * runner from each build's manifest, only when their text changed.
  */
 import { mkdir, readFile } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { userError, writeFileAtomically, type ErrorComponent, type Manifest } from '@preencode/core'
 import { isServer, SERVER_REGISTRY, SERVERS, type ServerEntry } from './registry.js'
-import { serverConfig, type ServerConfigTarget } from './render.js'
+import { serverConfig, serverConfigFiles, type ServerConfigTarget } from './render.js'
 
 /** A server config to write: the generator's options plus where the file goes. */
 export type ServerConfigFile = ServerConfigTarget & {
-  /** Where to write it, relative to the project root (or absolute). */
+  /** Where to write it, relative to the project root (or absolute); a folder for nginx's include form. */
   path: string
 }
 
@@ -66,11 +66,17 @@ export function serverConfigWriter(
   return async (manifest) => {
     const written: string[] = []
     for (const { path, ...target } of files) {
-      const text = serverConfig(manifest, target as ServerConfigTarget)
-      if ((await readFile(path, 'utf8').catch(() => undefined)) === text) continue
-      await mkdir(dirname(path), { recursive: true })
-      await writeFileAtomically(path, text)
-      written.push(path)
+      // A config of several files (nginx's include form): `path` is their folder.
+      const several = serverConfigFiles(manifest, target as ServerConfigTarget)
+      const outputs = several
+        ? Object.entries(several).map(([name, text]) => [join(path, name), text] as const)
+        : [[path, serverConfig(manifest, target as ServerConfigTarget)] as const]
+      for (const [file, text] of outputs) {
+        if ((await readFile(file, 'utf8').catch(() => undefined)) === text) continue
+        await mkdir(dirname(file), { recursive: true })
+        await writeFileAtomically(file, text)
+        written.push(file)
+      }
     }
     return written
   }

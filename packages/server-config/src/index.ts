@@ -20,8 +20,9 @@ export {
   type NginxFlavor,
   type ResolvedCaddyOptions,
   type ResolvedNginxOptions,
+  type ServerForm,
 } from './options.js'
-export { nginxConfig, plainAcceptLists } from './nginx/index.js'
+export { nginxConfig, nginxIncludeFiles, plainAcceptLists, type NginxIncludeFiles } from './nginx/index.js'
 export { apacheConfig } from './apache.js'
 export { caddyConfig, MIN_CADDY_VERSION } from './caddy.js'
 export {
@@ -67,7 +68,7 @@ export {
   type ServerCompanion,
   type ServerOptionsMap,
 } from './registry.js'
-export { serverConfig, type ServerConfigTarget } from './render.js'
+export { serverConfig, serverConfigFiles, type ServerConfigTarget } from './render.js'
 export { resolveServerConfigFiles, serverConfigWriter, type ServerConfigFile } from './config-files.js'
 export {
   verifySite,

@@ -7,6 +7,8 @@ import type { ServingOptions } from './policy.js'
 
 export type NginxFlavor = 'modules' | 'stock'
 export type ApacheForm = 'htaccess' | 'vhost'
+/** `standalone`: a whole server block (site). `include`: files to include in your own one. */
+export type ServerForm = 'standalone' | 'include'
 
 export interface NginxConfigOptions extends ServingOptions {
   /**
@@ -16,6 +18,14 @@ export interface NginxConfigOptions extends ServingOptions {
    * @default 'stock'
    */
   flavor?: NginxFlavor
+  /**
+   * `standalone`: one file for the http context, the `map`s and a whole `server {}` block.
+   * `include`: two files for your own server (`nginxIncludeFiles()`): `<prefix>-http.conf` (the
+   * `map`s, in the http context) and `<prefix>-server.conf` (one `location /` holding the rest,
+   * inside your `server {}`); `listen`, `serverName` and `serverDirectives` are yours then.
+   * @default 'standalone'
+   */
+  form?: ServerForm
   /** Absolute path of the site on the server (the `root` directive). Required. */
   root: string
   /**
@@ -51,6 +61,12 @@ export interface ApacheConfigOptions extends ServingOptions {
 }
 
 export interface CaddyConfigOptions extends ServingOptions {
+  /**
+   * `standalone`: a site block for `address`. `include`: one `handle {}` block to `import` in
+   * your own site block (your other `handle` blocks, `redir`s and `handle_errors` keep working).
+   * @default 'standalone'
+   */
+  form?: ServerForm
   /** Absolute path of the site on the server (the `root` directive). Required. */
   root: string
   /**
@@ -67,6 +83,7 @@ export type ResolvedCaddyOptions = Required<Omit<CaddyConfigOptions, keyof Servi
 
 export const DEFAULT_NGINX_OPTIONS = Object.freeze({
   flavor: 'stock',
+  form: 'standalone',
   listen: '80',
   serverName: '_',
   prefix: 'preencode',
@@ -78,7 +95,10 @@ export const DEFAULT_APACHE_OPTIONS = Object.freeze({ form: 'htaccess' } satisfi
   'form'
 >)
 
-export const DEFAULT_CADDY_OPTIONS = Object.freeze({ address: ':80' } satisfies Omit<ResolvedCaddyOptions, 'root'>)
+export const DEFAULT_CADDY_OPTIONS = Object.freeze({ address: ':80', form: 'standalone' } satisfies Omit<
+  ResolvedCaddyOptions,
+  'root'
+>)
 
 function fail(message: string): never {
   throw userError('server-config', message)
@@ -93,6 +113,12 @@ function checkRoot(root: unknown, generator: string): string {
   if (/["\\\n\r{}]/.test(root))
     fail(`\`root\` ${JSON.stringify(root)} contains a quote, backslash, brace or newline; use a plain path.`)
   return root.replace(/\/+$/, '') || '/'
+}
+
+function checkForm(form: unknown): ServerForm {
+  if (form !== 'standalone' && form !== 'include')
+    fail(`\`form\` is ${JSON.stringify(form)}; accepted: 'standalone', 'include'.`)
+  return form
 }
 
 function checkPrefix(prefix: unknown): string {
@@ -110,6 +136,7 @@ export function resolveNginxOptions(options: NginxConfigOptions): ResolvedNginxO
     fail(`\`flavor\` is ${JSON.stringify(flavor)}; accepted: 'modules', 'stock'.`)
   return {
     flavor,
+    form: checkForm(options.form ?? DEFAULT_NGINX_OPTIONS.form),
     root: checkRoot(options.root, 'nginxConfig'),
     listen: options.listen ?? DEFAULT_NGINX_OPTIONS.listen,
     serverName: options.serverName ?? DEFAULT_NGINX_OPTIONS.serverName,
@@ -134,6 +161,7 @@ export function resolveApacheOptions(options: ApacheConfigOptions = {}): {
 
 export function resolveCaddyOptions(options: CaddyConfigOptions): ResolvedCaddyOptions {
   return {
+    form: checkForm(options.form ?? DEFAULT_CADDY_OPTIONS.form),
     root: checkRoot(options.root, 'caddyConfig'),
     address: options.address ?? DEFAULT_CADDY_OPTIONS.address,
   }

@@ -7,7 +7,7 @@ import type { Manifest } from '@preencode/core'
 import { apacheConfig } from './apache.js'
 import { caddyConfig } from './caddy.js'
 import { cloudfrontFunction, cloudfrontKeyValueStore, type CloudfrontFunctionOptions } from './cloudfront.js'
-import { nginxConfig } from './nginx/index.js'
+import { nginxConfig, nginxIncludeFiles } from './nginx/index.js'
 import {
   resolveApacheOptions,
   resolveCaddyOptions,
@@ -45,6 +45,11 @@ export interface ServerEntry<O> {
   resolveOptions(options: O): unknown
   /** The config text. Pure. */
   generate(manifest: Manifest, options: O): string
+  /**
+   * For options that make a config of several files (nginx's include form): file name -> text,
+   * written into one folder (the CLI's `--out`, a plugin's `path`). Undefined: `generate`'s one text.
+   */
+  files?(manifest: Manifest, options: O): Record<string, string> | undefined
   /** Whether the generator takes `root` (the CLI defaults it to the site folder). */
   readonly takesRoot: boolean
   readonly flags: Readonly<Record<string, ServerFlag>>
@@ -85,11 +90,21 @@ export const SERVER_REGISTRY: { readonly [S in Server]: ServerEntry<ServerOption
     companions: [],
   },
   nginx: {
-    description: 'an http-context include: maps and one server block',
+    description: 'an http-context include (maps and one server block), or the include form for your own server block',
     resolveOptions: resolveNginxOptions,
     generate: nginxConfig,
+    files: (manifest, options) => {
+      if (resolveNginxOptions(options).form !== 'include') return undefined
+      const { http, server } = nginxIncludeFiles(manifest, options)
+      return { [http.name]: http.text, [server.name]: server.text }
+    },
     takesRoot: true,
     flags: {
+      form: {
+        option: 'form',
+        description: 'standalone (default: maps + a server block) or include (two files for your own server block)',
+        valueHint: 'standalone|include',
+      },
       flavor: {
         option: 'flavor',
         description: 'stock (default; no extra module) or modules (gzip_static + brotli_static)',
@@ -114,6 +129,11 @@ export const SERVER_REGISTRY: { readonly [S in Server]: ServerEntry<ServerOption
     flags: {
       root: ROOT_FLAG,
       address: { option: 'address', description: 'site address (default :80; "" for the directives only)' },
+      form: {
+        option: 'form',
+        description: 'standalone (default: a site block) or include (a handle block to import in yours)',
+        valueHint: 'standalone|include',
+      },
       immutable: IMMUTABLE_FLAG,
     },
     companions: [],

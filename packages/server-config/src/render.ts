@@ -10,9 +10,19 @@ export type ServerConfigTarget = { [S in Server]: { server: S } & ServerOptionsM
 
 /** The config text for one target. */
 export function serverConfig(manifest: Manifest, target: ServerConfigTarget): string {
+  const { entry, options } = entryOf(target)
+  return entry.generate(manifest, options)
+}
+
+/** File name -> text for a target whose config is several files (nginx's include form), else undefined. */
+export function serverConfigFiles(manifest: Manifest, target: ServerConfigTarget): Record<string, string> | undefined {
+  const { entry, options } = entryOf(target)
+  return entry.files?.(manifest, options)
+}
+
+function entryOf(target: ServerConfigTarget): { entry: ServerEntry<object>; options: object } {
   const { server, ...options } = target
   if (!isServer(server))
     throw userError('server-config', `Unknown server \`${String(server)}\`. Accepted: ${SERVERS.join(', ')}.`)
-  const entry = SERVER_REGISTRY[server] as ServerEntry<object>
-  return entry.generate(manifest, options)
+  return { entry: SERVER_REGISTRY[server] as ServerEntry<object>, options }
 }

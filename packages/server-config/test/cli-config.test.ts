@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest } from '@preencode/core'
-import { apacheConfig, caddyConfig, nginxConfig } from '@preencode/server-config'
+import { apacheConfig, caddyConfig, nginxConfig, nginxIncludeFiles } from '@preencode/server-config'
 import { REPO_ROOT, tempDir } from '@preencode/test-utils'
 import { buildFixtureSite } from './fixture.ts'
 
@@ -41,6 +41,22 @@ describe.skipIf(!existsSync(BIN))('preencode config', () => {
     const result = run('nginx', root, '--out', out, '--listen', '8080')
     expect(result.status).toBe(0)
     expect(readFileSync(out, 'utf8')).toBe(nginxConfig(manifest, { root, listen: '8080' }))
+  })
+
+  it('--form include: nginx writes its two files into the --out folder, Caddy its handle block', () => {
+    const out = join(dir.path, 'nginx-include')
+    const result = run('nginx', root, '--form', 'include', '--out', out, '--root', '/srv/site')
+    expect(result.status, result.stderr).toBe(0)
+    const files = nginxIncludeFiles(manifest, { root: '/srv/site' })
+    expect(readFileSync(join(out, 'preencode-http.conf'), 'utf8')).toBe(files.http.text)
+    expect(readFileSync(join(out, 'preencode-server.conf'), 'utf8')).toBe(files.server.text)
+    const noOut = run('nginx', root, '--form', 'include')
+    expect(noOut.status).toBe(1)
+    expect(noOut.stderr).toMatch(
+      /nginx --form include writes 2 files \(preencode-http\.conf, preencode-server\.conf\): name the folder with --out <folder>/,
+    )
+    expect(run('caddy', root, '--form', 'include').stdout).toBe(caddyConfig(manifest, { root, form: 'include' }))
+    expect(run('nginx', root, '--form', 'inline').stderr).toMatch(/`form` is "inline"/)
   })
 
   it('fails clearly on a wrong server or a flag of another server', () => {

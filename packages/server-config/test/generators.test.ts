@@ -18,7 +18,9 @@ import {
   cloudfrontKeyValueStore,
   hashedNamePattern,
   nginxConfig,
+  nginxIncludeFiles,
   serverConfig,
+  serverConfigFiles,
 } from '@preencode/server-config'
 import { tempDir, toolPath } from '@preencode/test-utils'
 import { checkServerFiles, writeServerFiles, type ServerKind } from '../../../e2e/harness/servers.ts'
@@ -64,6 +66,9 @@ const SNAPSHOTS: [string, (m: Manifest) => string][] = [
   ['apache-vhost.conf', (m) => apacheConfig(m, { form: 'vhost', root: '/srv/site' })],
   ['apache-vhost-nokeep.conf', (m) => apacheConfig(m, { form: 'vhost', root: '/srv/site' })],
   ['Caddyfile', (m) => caddyConfig(m, { root: '/srv/site' })],
+  ['nginx-include-http.conf', (m) => nginxIncludeFiles(m, { root: '/srv/site' }).http.text],
+  ['nginx-include-server.conf', (m) => nginxIncludeFiles(m, { root: '/srv/site' }).server.text],
+  ['caddy-include.caddy', (m) => caddyConfig(m, { root: '/srv/site', form: 'include' })],
   ['cloudfront.js', (m) => cloudfrontFunction(m)],
   ['cloudfront-kvs.json', (m) => cloudfrontKeyValueStore(m)],
 ]
@@ -156,6 +161,92 @@ describe('generated content', () => {
       'x~ABcdefgh.js',
     ]
     for (const name of names) expect(re.test(`/${name}`), name).toBe(looksContentHashed(name))
+  })
+})
+
+describe('include forms', () => {
+  it('nginx: two files by prefix, the same maps and locations as the standalone form', () => {
+    const { manifest } = sites.keep
+    const files = nginxIncludeFiles(manifest, { root: '/srv/site', prefix: 'site_a' })
+    expect(files.http.name).toBe('site_a-http.conf')
+    expect(files.server.name).toBe('site_a-server.conf')
+    const directives = (text: string): string[] =>
+      text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('#'))
+    expect(directives(files.http.text).filter((l) => /^(server|location|listen|root)\b/.test(l))).toEqual([])
+    expect(directives(files.server.text).filter((l) => /^(map|server|listen|server_name)\b/.test(l))).toEqual([])
+    const standalone = nginxConfig(manifest, { root: '/srv/site', prefix: 'site_a' })
+    const both = [...directives(files.http.text), ...directives(files.server.text)]
+    // Every directive of the standalone server is in the include, but listen/server_name/the
+    // server block itself; the include adds only the `location /` that holds the rest.
+    const missing = directives(standalone).filter((l) => !both.includes(l))
+    expect(missing).toEqual(['server {', 'listen 80;', 'server_name _;'])
+    expect(serverConfigFiles(manifest, { server: 'nginx', root: '/srv/site', form: 'include' })).toEqual({
+      'preencode-http.conf': nginxIncludeFiles(manifest, { root: '/srv/site' }).http.text,
+      'preencode-server.conf': nginxIncludeFiles(manifest, { root: '/srv/site' }).server.text,
+    })
+    expect(serverConfigFiles(manifest, { server: 'nginx', root: '/srv/site' })).toBeUndefined()
+    expect(() => nginxConfig(manifest, { root: '/srv/site', form: 'include' })).toThrow(/nginxIncludeFiles\(\)/)
+    expect(() => nginxConfig(manifest, { root: '/srv/site', form: 'inline' as 'include' })).toThrow(
+      /`form` is "inline"; accepted: 'standalone', 'include'/,
+    )
+  })
+
+  it('nginx -t and caddy validate accept them inside a server block of a user', async () => {
+    const { root, manifest } = sites.keep
+    const conf = join(dir.path, 'nginx-include')
+    await mkdir(join(conf, 'logs'), { recursive: true })
+    const files = nginxIncludeFiles(manifest, { root })
+    await writeFile(join(conf, files.http.name), files.http.text)
+    await writeFile(join(conf, files.server.name), files.server.text)
+    await writeFile(
+      join(conf, 'nginx.conf'),
+      [
+        `pid ${join(conf, 'nginx.pid')};`,
+        'error_log stderr;',
+        'events {}',
+        'http {',
+        '  include /etc/nginx/mime.types;',
+        `  include ${join(conf, files.http.name)};`,
+        '  server {',
+        '    listen 127.0.0.1:8083;',
+        '    location /api/ { proxy_pass http://127.0.0.1:9; }',
+        '    error_page 404 /404.html;',
+        `    include ${join(conf, files.server.name)};`,
+        '  }',
+        '}',
+      ].join('\n'),
+    )
+    const nginx = spawnSync(toolPath('nginx'), ['-p', conf, '-c', join(conf, 'nginx.conf'), '-t'], {
+      encoding: 'utf8',
+    })
+    expect(nginx.status, nginx.stderr).toBe(0)
+    expect(nginx.stderr).not.toMatch(/\[warn\]/)
+    const caddyDir = join(dir.path, 'caddy-include')
+    await mkdir(caddyDir, { recursive: true })
+    await writeFile(join(caddyDir, 'preencode.caddy'), caddyConfig(manifest, { root, form: 'include' }))
+    await writeFile(
+      join(caddyDir, 'Caddyfile'),
+      [
+        '{',
+        '\tadmin off',
+        '}',
+        'http://127.0.0.1:8084 {',
+        '\thandle /api/* {',
+        '\t\treverse_proxy 127.0.0.1:9',
+        '\t}',
+        `\timport ${join(caddyDir, 'preencode.caddy')}`,
+        '}',
+      ].join('\n'),
+    )
+    const caddy = spawnSync(
+      toolPath('caddy'),
+      ['validate', '--config', join(caddyDir, 'Caddyfile'), '--adapter', 'caddyfile'],
+      { encoding: 'utf8', env: { ...process.env, HOME: caddyDir, XDG_DATA_HOME: caddyDir, XDG_CONFIG_HOME: caddyDir } },
+    )
+    expect(caddy.status, caddy.stderr).toBe(0)
   })
 })
 

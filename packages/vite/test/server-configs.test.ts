@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { readManifest } from '@preencode/core'
-import { serverConfig } from '@preencode/server-config'
+import { nginxIncludeFiles, serverConfig } from '@preencode/server-config'
 import { build, preview, type InlineConfig } from 'vite'
 import preencode, { type PreencodeViteOptions } from '@preencode/vite'
 import { captureLogger, perTestCleanup } from './helpers.js'
@@ -57,6 +57,8 @@ describe('@preencode/vite serverConfigs', () => {
         serverConfigs: [
           { server: 'apache', path: 'dist/.htaccess' },
           { ...nginx, path: 'deploy/site.nginx.conf' },
+          // The include form is two files: `path` is their folder.
+          { ...nginx, form: 'include', path: 'deploy/nginx' },
         ],
       }),
     )
@@ -67,6 +69,9 @@ describe('@preencode/vite serverConfigs', () => {
     expect(htaccess).toBe(serverConfig(manifest, { server: 'apache' }))
     const nginxText = await readFile(join(root, 'deploy/site.nginx.conf'), 'utf8')
     expect(nginxText).toBe(serverConfig(manifest, nginx))
+    const include = nginxIncludeFiles(manifest, nginx)
+    expect(await readFile(join(root, 'deploy/nginx/preencode-http.conf'), 'utf8')).toBe(include.http.text)
+    expect(await readFile(join(root, 'deploy/nginx/preencode-server.conf'), 'utf8')).toBe(include.server.text)
     expect(nginxText).toContain('/srv/site')
   })
 

@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { reconcileManifest, userError } from '@preencode/core'
 import { isServer, SERVER_REGISTRY, SERVERS, type ServerEntry } from '@preencode/server-config'
 import { defineCommand, type ArgsDef } from 'citty'
@@ -18,6 +18,20 @@ function serverArgs(): ArgsDef {
   for (const [server, entry] of entries) {
     for (const [flag, def] of Object.entries(entry.flags)) {
       const servers = owners.get(flag)!
+      const existing = args[flag]
+      if (existing && existing.valueHint !== def.valueHint) {
+        // Values that differ by server (`--form`): say each server's.
+        const first =
+          existing.valueHint === 'form'
+            ? existing.description
+            : `${servers[0]}: ${existing.description} (${existing.valueHint})`
+        args[flag] = {
+          ...existing,
+          description: `${first}; ${server}: ${def.description} (${def.valueHint})`,
+          valueHint: 'form',
+        }
+        continue
+      }
       args[flag] ??= {
         type: 'string',
         description: `${servers.length === 1 ? `${server}: ` : ''}${def.description}`,
@@ -34,7 +48,11 @@ const args = {
   server: { type: 'positional', description: `One of ${SERVERS.join(', ')}`, required: true },
   dir: { type: 'positional', description: 'The compressed site (holding .preencode-manifest.json)', required: true },
   ...serverArgs(),
-  out: { type: 'string', description: 'Write to this file instead of stdout', valueHint: 'file' },
+  out: {
+    type: 'string',
+    description: 'Write to this file instead of stdout (a folder for a config of several files: nginx --form include)',
+    valueHint: 'file',
+  },
 } as const satisfies ArgsDef
 
 const camel = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())
@@ -77,8 +95,16 @@ export const configCommand = defineCommand({
     if (entry.takesRoot && options.root === undefined && (server !== 'apache' || options.form === 'vhost'))
       options.root = dir
     entry.resolveOptions(options)
-    const text = entry.generate(manifest, options)
-    await emit(text, parsed.out)
+    const files = entry.files?.(manifest, options)
+    if (files) {
+      const names = Object.keys(files)
+      if (parsed.out === undefined)
+        throw userError(
+          'cli',
+          `${server} --form ${String(options.form)} writes ${names.length} files (${names.join(', ')}): name the folder with --out <folder>.`,
+        )
+      for (const [name, text] of Object.entries(files)) await emit(text, join(parsed.out, name))
+    } else await emit(entry.generate(manifest, options), parsed.out)
     for (const companion of entry.companions) {
       const path = value(companion.flag)
       if (path !== undefined) await emit(companion.generate(manifest, options), path)

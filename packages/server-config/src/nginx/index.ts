@@ -1,2 +1,3 @@
 export { nginxConfig, type NginxConfigOptions } from './config.js'
+export { nginxIncludeFiles, type NginxIncludeFiles } from './include.js'
 export { plainAcceptLists } from './accept-maps.js'

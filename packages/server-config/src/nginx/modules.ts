@@ -46,7 +46,10 @@ export function modulesEntry(n: NginxNames, policy: ServingPolicy): FlavourEntry
       ...(has('gzip') ? ['gzip_static on;', 'gzip_vary off;', 'gzip_proxied any;', 'gzip_http_version 1.0;'] : []),
       ...(has('br') ? ['brotli_static on;'] : []),
       `if (${n.v('stages')}) { return 418; }`,
-      ...(policy.keepOriginals ? [] : [`error_page 404 = ${n.stage('d')}${n.v('url')};`]),
+      // A miss goes to stage d: the decoded gzip variant (keepOriginals: false), else a 404 that
+      // the server's own `error_page 404` answers (this location's error_page 418 stops nginx
+      // from inheriting it here; stage d inherits it).
+      `error_page 404 = ${n.stage('d')}${n.v('url')};`,
       // The modules set Content-Encoding themselves.
       ...headers(n, undefined, values),
     ],

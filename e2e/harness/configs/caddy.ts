@@ -1,0 +1,43 @@
+// Caddy around the generated config: the standalone site block (HTTP on 127.0.0.1, or HTTPS at
+// TLS_HOST with our certificate: HTTP/2, and HTTP/3 on the same UDP port), or the include form
+// imported into a hand-written site block of a user (user-block.ts).
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Manifest } from '@preencode/core'
+import { caddyConfig } from '@preencode/server-config'
+import { toolPath } from '@preencode/test-utils'
+import { TLS_HOST } from '../tls.ts'
+import type { ServeOptions, ServerFiles } from './shared.ts'
+import { caddyUserSite } from '../user-block.ts'
+
+export async function writeCaddyFiles(
+  form: 'standalone' | 'include',
+  manifest: Manifest,
+  root: string,
+  dir: string,
+  serve: ServeOptions,
+): Promise<ServerFiles> {
+  const { port, tls } = serve
+  let generated: string
+  let site: string
+  if (form === 'include') {
+    generated = caddyConfig(manifest, { root, form: 'include' })
+    await writeFile(join(dir, 'preencode.caddy'), generated)
+    site = caddyUserSite(dir, serve, join(dir, 'preencode.caddy'))
+    generated += `\n--- the user's site block ---\n${site}`
+  } else if (tls) {
+    generated = caddyConfig(manifest, { root, address: `https://${TLS_HOST}:${port}` })
+    // The one line a user adds for a certificate of their own.
+    site = generated.replace(/^(https:\/\/\S+ \{)$/m, `$1\n\ttls ${tls.cert} ${tls.key}`)
+  } else {
+    generated = caddyConfig(manifest, { root, address: `http://127.0.0.1:${port}` })
+    site = generated
+  }
+  const global = ['{', '\tadmin off', '\tauto_https off', '\tpersist_config off']
+  if (tls)
+    global.push('\tdefault_bind 127.0.0.1', `\tservers {`, `\t\tprotocols ${serve.h3 ? 'h1 h2 h3' : 'h1 h2'}`, '\t}')
+  await writeFile(join(dir, 'Caddyfile'), [...global, '}', site].join('\n'))
+  const env = { HOME: dir, XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config') }
+  const base = ['--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile']
+  return { dir, generated, command: toolPath('caddy'), args: ['run', ...base], checkArgs: ['validate', ...base], env }
+}

@@ -1,0 +1,85 @@
+// nginx around the generated config: the standalone form in an http {} of ours (HTTP on
+// 127.0.0.1, or HTTPS + HTTP/2 at TLS_HOST), or the include form inside a hand-written server
+// block of a user (user-block.ts).
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Manifest } from '@preencode/core'
+import { nginxConfig, nginxIncludeFiles } from '@preencode/server-config'
+import { toolPath } from '@preencode/test-utils'
+import { TLS_HOST } from '../tls.ts'
+import { ON_THE_FLY_TYPES, type ServeOptions, type ServerFiles } from './shared.ts'
+import { nginxUserServer } from '../user-block.ts'
+
+export const NGINX_BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so'
+
+export async function writeNginxFiles(
+  flavor: 'modules' | 'stock',
+  form: 'standalone' | 'include',
+  manifest: Manifest,
+  root: string,
+  dir: string,
+  serve: ServeOptions,
+): Promise<ServerFiles> {
+  const { port, tls } = serve
+  let site: string[]
+  let generated: string
+  if (form === 'include') {
+    const files = nginxIncludeFiles(manifest, { flavor, root })
+    await writeFile(join(dir, files.http.name), files.http.text)
+    await writeFile(join(dir, files.server.name), files.server.text)
+    generated = `${files.http.text}\n${files.server.text}`
+    const userServer = nginxUserServer(dir, serve, join(dir, files.server.name))
+    await writeFile(join(dir, 'user-server.conf'), userServer)
+    generated += `\n--- the user's server block ---\n${userServer}`
+    site = [`include ${join(dir, files.http.name)};`, `include ${join(dir, 'user-server.conf')};`]
+  } else {
+    generated = nginxConfig(manifest, {
+      flavor,
+      root,
+      ...(tls
+        ? {
+            listen: `127.0.0.1:${port} ssl http2`,
+            serverName: TLS_HOST,
+            // nginx 1.22 offers TLS 1.3 only when told (1.23.4 made it the default).
+            serverDirectives: [
+              `ssl_certificate ${tls.cert}`,
+              `ssl_certificate_key ${tls.key}`,
+              'ssl_protocols TLSv1.2 TLSv1.3',
+            ],
+          }
+        : { listen: `127.0.0.1:${port}`, serverName: 'localhost' }),
+    })
+    await writeFile(join(dir, 'site.conf'), generated)
+    site = [`include ${join(dir, 'site.conf')};`]
+  }
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+    (t) => `    ${t}_temp_path ${join(dir, 'tmp', t)};`,
+  )
+  await writeFile(
+    join(dir, 'nginx.conf'),
+    [
+      ...(flavor === 'modules' ? [`load_module ${NGINX_BROTLI_MODULE};`] : []),
+      'worker_processes 1;',
+      `pid ${join(dir, 'nginx.pid')};`,
+      'error_log stderr notice;',
+      'events { worker_connections 256; }',
+      'http {',
+      '    include /etc/nginx/mime.types;',
+      '    default_type application/octet-stream;',
+      `    access_log ${join(dir, 'logs', 'access.log')};`,
+      ...temp,
+      `    gzip on; gzip_types ${ON_THE_FLY_TYPES};`,
+      ...site.map((l) => `    ${l}`),
+      '}',
+      '',
+    ].join('\n'),
+  )
+  const base = ['-p', dir, '-c', join(dir, 'nginx.conf')]
+  return {
+    dir,
+    generated,
+    command: toolPath('nginx'),
+    args: [...base, '-g', 'daemon off;'],
+    checkArgs: [...base, '-t'],
+  }
+}

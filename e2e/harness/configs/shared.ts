@@ -1,0 +1,28 @@
+// What every server's config writer shares.
+import type { TlsFiles } from '../tls.ts'
+
+/** On-the-fly compression stays on in every harness config: the generated rules must keep it off their files. */
+export const ON_THE_FLY_TYPES =
+  'text/html text/css text/javascript application/javascript application/json text/plain image/svg+xml'
+
+/** How a server is reached: its port, TLS (HTTPS + HTTP/2 at TLS_HOST) or not. */
+export interface ServeOptions {
+  port: number
+  tls?: TlsFiles
+  /** Caddy: HTTP/3 as well, on the same UDP port. */
+  h3?: boolean
+  /** The include kinds: the port of the user's API server their block proxies /api/ to. */
+  apiPort?: number
+}
+
+export interface ServerFiles {
+  /** Directory holding the server's config, logs, pid and temp files. */
+  dir: string
+  /** The generated config (what a user would commit). */
+  generated: string
+  command: string
+  args: string[]
+  /** Arguments that only check the configuration and exit. */
+  checkArgs: string[]
+  env?: NodeJS.ProcessEnv
+}

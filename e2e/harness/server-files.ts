@@ -1,0 +1,79 @@
+// The config root of each real server: the generated config (what a user commits) inside a
+// wrapper of ours, or inside a hand-written block of a user (the include kinds, user-block.ts).
+// Also used by the Vitest generator tests for the servers' own syntax checks.
+import { spawnSync } from 'node:child_process'
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Manifest } from '@preencode/core'
+import { writeApacheFiles } from './configs/apache.ts'
+import { writeCaddyFiles } from './configs/caddy.ts'
+import { writeNginxFiles } from './configs/nginx.ts'
+import type { ServeOptions, ServerFiles } from './configs/shared.ts'
+
+/** `*-include`: the include form inside a user's own TLS server block (with /api, a 404 page, a redirect). */
+export type ServerKind =
+  | 'apache-htaccess'
+  | 'apache-vhost'
+  | 'apache-include'
+  | 'nginx-modules'
+  | 'nginx-stock'
+  | 'nginx-include'
+  | 'nginx-include-modules'
+  | 'caddy'
+  | 'caddy-include'
+  | 'node'
+
+export const INCLUDE_KINDS: readonly ServerKind[] = [
+  'nginx-include',
+  'nginx-include-modules',
+  'apache-include',
+  'caddy-include',
+]
+
+export { ON_THE_FLY_TYPES, type ServeOptions, type ServerFiles } from './configs/shared.ts'
+
+/** Writes the wrapper config around the generated one for `kind` (not `node`). */
+export async function writeServerFiles(
+  kind: Exclude<ServerKind, 'node'>,
+  manifest: Manifest,
+  root: string,
+  dir: string,
+  serve: ServeOptions | number,
+): Promise<ServerFiles> {
+  const options = typeof serve === 'number' ? { port: serve } : serve
+  await mkdir(join(dir, 'logs'), { recursive: true })
+  await mkdir(join(dir, 'tmp'), { recursive: true })
+  switch (kind) {
+    case 'nginx-modules':
+    case 'nginx-stock':
+    case 'nginx-include':
+    case 'nginx-include-modules':
+      return writeNginxFiles(
+        kind.endsWith('modules') ? 'modules' : 'stock',
+        kind.startsWith('nginx-include') ? 'include' : 'standalone',
+        manifest,
+        root,
+        dir,
+        options,
+      )
+    case 'apache-htaccess':
+    case 'apache-vhost':
+    case 'apache-include':
+      return writeApacheFiles(
+        kind === 'apache-htaccess' ? 'htaccess' : kind === 'apache-vhost' ? 'vhost' : 'include',
+        manifest,
+        root,
+        dir,
+        options,
+      )
+    case 'caddy':
+    case 'caddy-include':
+      return writeCaddyFiles(kind === 'caddy' ? 'standalone' : 'include', manifest, root, dir, options)
+  }
+}
+
+/** Runs the server's own configuration check; returns its exit status and output. */
+export function checkServerFiles(files: ServerFiles): { status: number | null; output: string } {
+  const result = spawnSync(files.command, files.checkArgs, { env: { ...process.env, ...files.env }, encoding: 'utf8' })
+  return { status: result.status, output: `${result.stdout}${result.stderr}` }
+}
