@@ -10,10 +10,13 @@ const projects: { name: string; use: ServerOptions }[] = [
   { name: 'nginx-stock', use: { serverKind: 'nginx-stock', keepOriginals: true } },
   { name: 'caddy', use: { serverKind: 'caddy', keepOriginals: true } },
   { name: 'node-middleware', use: { serverKind: 'node', keepOriginals: true } },
+  // The generated Cloudflare Worker in workerd (Miniflare, offline): harness/cloudflare.ts.
+  { name: 'cloudflare-worker', use: { serverKind: 'cloudflare', keepOriginals: true } },
   { name: 'apache-vhost-nokeep', use: { serverKind: 'apache-vhost', keepOriginals: false } },
   { name: 'nginx-modules-nokeep', use: { serverKind: 'nginx-modules', keepOriginals: false } },
   { name: 'nginx-stock-nokeep', use: { serverKind: 'nginx-stock', keepOriginals: false } },
   { name: 'node-middleware-nokeep', use: { serverKind: 'node', keepOriginals: false } },
+  { name: 'cloudflare-worker-nokeep', use: { serverKind: 'cloudflare', keepOriginals: false } },
 ]
 
 export default defineConfig<object, ServerOptions>({

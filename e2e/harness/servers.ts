@@ -10,8 +10,16 @@ import { join } from 'node:path'
 import { readManifest, type Manifest } from '@preencode/core'
 import { apacheConfig, caddyConfig, createPreencodeMiddleware, nginxConfig } from '@preencode/server-config'
 import { freePort, startProcess, tempDir, toolPath } from '@preencode/test-utils'
+import { startCloudflareServer } from './cloudflare.ts'
 
-export type ServerKind = 'apache-htaccess' | 'apache-vhost' | 'nginx-modules' | 'nginx-stock' | 'caddy' | 'node'
+export type ServerKind =
+  | 'apache-htaccess'
+  | 'apache-vhost'
+  | 'nginx-modules'
+  | 'nginx-stock'
+  | 'caddy'
+  | 'node'
+  | 'cloudflare'
 
 export interface RunningServer {
   readonly kind: ServerKind
@@ -39,9 +47,9 @@ export interface ServerFiles {
   env?: NodeJS.ProcessEnv
 }
 
-/** Writes the wrapper config around the generated one for `kind` (not `node`). */
+/** Writes the wrapper config around the generated one for `kind` (not `node` nor `cloudflare`). */
 export async function writeServerFiles(
-  kind: Exclude<ServerKind, 'node'>,
+  kind: Exclude<ServerKind, 'node' | 'cloudflare'>,
   manifest: Manifest,
   root: string,
   dir: string,
@@ -202,6 +210,7 @@ export async function startServerOnPort(
   manifest?: Manifest,
 ): Promise<ServingProcess> {
   if (kind === 'node') return startMiddleware(root, port, manifest)
+  if (kind === 'cloudflare') return startCloudflareServer(manifest ?? (await readManifest(root)), root, port, configDir)
   await mkdir(configDir, { recursive: true })
   // Workers run as www-data/nobody when started as root: they must be able to read the config root.
   await chmod(configDir, 0o755)
@@ -215,6 +224,7 @@ export async function startServer(kind: ServerKind, manifest: Manifest, root: st
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   if (kind === 'node') return { kind, url, ...(await startMiddleware(root, port, manifest)) }
+  if (kind === 'cloudflare') return { kind, url, ...(await startCloudflareServer(manifest, root, port)) }
   const temp = await tempDir(kind)
   // Workers run as www-data/nobody when started as root: they must be able to read the config root.
   await chmod(temp.path, 0o755)
