@@ -49,6 +49,9 @@ export default defineConfig<object, ServerOptions>({
     { name: 'frameworks', testDir: './frameworks', timeout: 600_000 },
     // RFC 9842 delta updates: a Vite app built twice, served by each real server to Chromium.
     { name: 'dictionary', testDir: './dictionary', timeout: 600_000 },
+    // The Cloudflare Worker beyond the shared suite: bytes equal the stored variant (with a
+    // control), and the user's path through wrangler dev and wrangler deploy --dry-run, offline.
+    { name: 'cloudflare-edge', testDir: './cloudflare', use: { serverKind: 'cloudflare' } },
     // The HTML report (`preencode report --html`) opened from the file in Chromium, offline.
     { name: 'report', testDir: './report' },
   ],

@@ -11,13 +11,15 @@
 //   sends HTML chunked; used for the bundling/deploy path, not the strict matrix.
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { join, relative, resolve } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import type { Manifest } from '@preencode/core'
 import { cloudflareWorkerFiles } from '@preencode/server-config'
 import { startProcess, tempDir } from '@preencode/test-utils'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 
 const require = createRequire(import.meta.url)
+/** wrangler's own entry (its package exports only the API). */
+export const WRANGLER_BIN = join(dirname(require.resolve('wrangler/package.json')), 'bin', 'wrangler.js')
 
 export interface WorkerServer {
   /** The folder with worker.js, preencode-runtime.js, preencode-site.js and wrangler.jsonc. */
@@ -104,7 +106,7 @@ export async function startWranglerDev(dir: string, port: number): Promise<Worke
     'wrangler',
     process.execPath,
     [
-      require.resolve('wrangler/bin/wrangler.js'),
+      WRANGLER_BIN,
       'dev',
       '--ip',
       '127.0.0.1',
