@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { readManifest, type ManifestFile } from '@preencode/core'
+import { verifySite } from '@preencode/server-config'
 import { freePort, REPO_ROOT, tempDir } from '@preencode/test-utils'
 import { startMiniflare, startWranglerDev, WRANGLER_BIN, writeWorkerFolder } from '../harness/cloudflare.ts'
 import { expect, test } from '../harness/fixtures.ts'
@@ -58,6 +59,19 @@ test('the edge does not recompress: the bytes on the wire are the stored variant
         expect(sha256(res.body), `${file.path} ${header}: the stored ${variant.path}`).toBe(variant.sha256)
         expect(res.one('content-length')).toBe(String(variant.size))
       }
+    }
+    // `preencode verify` against the Worker, its default probes, over the files stored in every
+    // coding. The others (too small, or a coding that saved too little) the front line compresses
+    // itself for a visitor that accepts gzip or br, as it does any Worker response of a
+    // compressible type: verify reports those as compressed on the fly (docs/deploy/cloudflare.md).
+    const complete = { ...site.manifest, files: site.manifest.files.filter((f) => f.variants.length === 3) }
+    const verified = await verifySite(`http://127.0.0.1:${port}/`, complete, site.root)
+    expect(verified.failures, JSON.stringify(verified.failures.slice(0, 3))).toEqual([])
+    expect(verified.files).toBe(complete.files.length)
+    const partial = site.manifest.files.find((f) => f.variants.length === 0 && /\.(js|css|html)$/.test(f.path))
+    if (partial) {
+      const res = await get(`http://127.0.0.1:${port}${urlOf(partial)}`, { 'accept-encoding': 'gzip' })
+      expect(res.one('content-encoding'), `${partial.path}: no variant, compressed by the edge`).toBe('gzip')
     }
   } finally {
     await server.stop()

@@ -14,6 +14,7 @@ import {
   edgeChoice,
   edgeSafeCodings,
   negotiate,
+  resolveServerConfigFiles,
   workerSiteData,
   WORKER_MAX_ASSET_BYTES,
   type PreencodeWorker,
@@ -206,6 +207,12 @@ describe("Workers' limits, checked at generate time", () => {
       /bytes compressed, above the 3000000 of Workers Free/,
     )
     expect(() => checkWorkerLimits(manifest, [noise], 'paid')).not.toThrow()
+  })
+
+  it("is not one of the plugins' serverConfigs: it says to run the CLI after the build", () => {
+    expect(() => resolveServerConfigFiles([{ server: 'cloudflare', path: 'cloudflare' }], root, 'vite')).toThrow(
+      /serverConfigs\[0\]` \(cloudflare\) writes a folder.*preencode config cloudflare <dir> --out <folder>/,
+    )
   })
 
   it('validates options naming the option', () => {
