@@ -179,6 +179,13 @@ describe('createWorker', () => {
     expect(sha256(new Uint8Array(await res.arrayBuffer()))).toBe(file.sha256)
   })
 
+  it('leaves .assetsignore out of the data once a later compress lists it', () => {
+    const listed = { ...withAll(), path: '.assetsignore', variants: [] }
+    const { files } = cloudflareWorkerFiles({ ...manifest, files: [...manifest.files, listed] })
+    expect(files['preencode-site.js']).not.toContain('".assetsignore":')
+    expect(files['preencode-site.js']).toContain('"index.html":')
+  })
+
   it('refuses site data of another version', () => {
     const data = workerSiteData(manifest, { index: 'index.html', hidden: [] })
     expect(() => createWorker({ ...data, version: 2 as 1 })).toThrow(/version 2.*config cloudflare/)
