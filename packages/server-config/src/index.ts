@@ -79,6 +79,7 @@ export {
   type ServerEntry,
   type ServerFlag,
   type ServerCompanion,
+  type ServerFolder,
   type ServerOptionsMap,
 } from './registry.js'
 export { serverConfig, type ServerConfigTarget } from './render.js'

@@ -10,7 +10,6 @@ import {
   cloudflareWorker,
   cloudflareWorkerFiles,
   resolveCloudflareOptions,
-  type CloudflareWorkerFiles,
   type CloudflareWorkerOptions,
 } from './cloudflare/generate.js'
 import { cloudfrontFunction, cloudfrontKeyValueStore, type CloudfrontFunctionOptions } from './cloudfront.js'
@@ -60,7 +59,13 @@ export interface ServerEntry<O> {
    * `wrangler.jsonc`): everything `--out <folder>` receives, and files for the site folder.
    * `root` is then the site folder relative to that folder.
    */
-  readonly folder?: (manifest: Manifest, options: O) => CloudflareWorkerFiles
+  readonly folder?: (manifest: Manifest, options: O) => ServerFolder
+}
+
+/** The files of a server whose config is a folder: name -> text, for `--out` and for the site folder. */
+export interface ServerFolder {
+  files: Record<string, string>
+  siteFiles: Record<string, string>
 }
 
 export interface ServerOptionsMap {
