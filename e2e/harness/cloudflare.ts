@@ -14,7 +14,7 @@ import { createRequire } from 'node:module'
 import { dirname, join, relative, resolve } from 'node:path'
 import type { Manifest } from '@preencode/core'
 import { cloudflareWorkerFiles } from '@preencode/server-config'
-import { startProcess, tempDir } from '@preencode/test-utils'
+import { freePort, startProcess, tempDir } from '@preencode/test-utils'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 
 const require = createRequire(import.meta.url)
@@ -102,6 +102,8 @@ export async function startMiniflare(dir: string, port: number): Promise<WorkerS
 /** `wrangler dev` in the generated folder on 127.0.0.1:`port`, offline (no metrics, no `Request.cf` fetch that matters). */
 export async function startWranglerDev(dir: string, port: number): Promise<WorkerServer> {
   const home = await tempDir('wrangler-home')
+  // Its devtools inspector too, else the fixed 9229 (and two runs at once would collide).
+  const inspector = await freePort()
   const proc = await startProcess(
     'wrangler',
     process.execPath,
@@ -114,6 +116,8 @@ export async function startWranglerDev(dir: string, port: number): Promise<Worke
       String(port),
       '--log-level',
       'warn',
+      '--inspector-port',
+      String(inspector),
       '--show-interactive-dev-session=false',
     ],
     {
