@@ -166,6 +166,9 @@ describe('createWorker', () => {
     expect(sha256(new Uint8Array(await res.arrayBuffer()))).toBe(index.sha256)
     expect((await worker.fetch(new Request('http://site.test/.preencode-manifest.json'), env)).status).toBe(404)
     expect((await worker.fetch(new Request('http://site.test/nope.js'), env)).status).toBe(404)
+    // Names of Object.prototype's members are not files of the site.
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty'])
+      expect((await worker.fetch(new Request(`http://site.test/${name}`), env)).status, name).toBe(404)
     expect((await worker.fetch(new Request('http://site.test/%E0%A4%A'), env)).status).toBe(400)
     const post = await worker.fetch(new Request('http://site.test/', { method: 'POST' }), env)
     expect(post.status).toBe(405)

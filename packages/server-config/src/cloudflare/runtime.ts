@@ -73,7 +73,8 @@ export function createWorker(site: WorkerSite): PreencodeWorker {
       if (relative.includes('\0')) return status(400)
       if (relative === '' || relative.endsWith('/')) relative += site.index
       const name = relative.slice(relative.lastIndexOf('/') + 1)
-      const file = hidden.has(name) ? undefined : site.files[relative]
+      // Own keys only: `/constructor` or `/__proto__` must not find Object.prototype's members.
+      const file = hidden.has(name) || !Object.hasOwn(site.files, relative) ? undefined : site.files[relative]
       if (!file) return status(404)
       return serve(request, env, file, deltasOf(relative, file))
     },
