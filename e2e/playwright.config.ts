@@ -12,6 +12,8 @@ const projects: { name: string; use: Partial<ServerOptions> }[] = [
   { name: 'nginx-stock', use: { serverKind: 'nginx-stock', keepOriginals: true } },
   { name: 'caddy', use: { serverKind: 'caddy', keepOriginals: true } },
   { name: 'node-middleware', use: { serverKind: 'node', keepOriginals: true } },
+  // The generated Cloudflare Worker in workerd (Miniflare, offline): harness/cloudflare.ts.
+  { name: 'cloudflare-worker', use: { serverKind: 'cloudflare', keepOriginals: true } },
   { name: 'apache-vhost-nokeep', use: { serverKind: 'apache-vhost', keepOriginals: false } },
   { name: 'nginx-modules-nokeep', use: { serverKind: 'nginx-modules', keepOriginals: false } },
   { name: 'nginx-stock-nokeep', use: { serverKind: 'nginx-stock', keepOriginals: false } },
@@ -24,6 +26,7 @@ const projects: { name: string; use: Partial<ServerOptions> }[] = [
   { name: 'nginx-include-modules', use: { serverKind: 'nginx-include-modules', keepOriginals: true, tls: true } },
   { name: 'apache-include', use: { serverKind: 'apache-include', keepOriginals: true, tls: true } },
   { name: 'caddy-include', use: { serverKind: 'caddy-include', keepOriginals: true, tls: true } },
+  { name: 'cloudflare-worker-nokeep', use: { serverKind: 'cloudflare', keepOriginals: false } },
 ]
 
 export default defineConfig<object, ServerOptions>({
@@ -66,6 +69,9 @@ export default defineConfig<object, ServerOptions>({
       timeout: 600_000,
       use: { tls: true },
     },
+    // The Cloudflare Worker beyond the shared suite: bytes equal the stored variant (with a
+    // control), and the user's path through wrangler dev and wrangler deploy --dry-run, offline.
+    { name: 'cloudflare-edge', testDir: './cloudflare', use: { serverKind: 'cloudflare' } },
     // The HTML report (`preencode report --html`) opened from the file in Chromium, offline.
     { name: 'report', testDir: './report' },
   ],

@@ -22,6 +22,7 @@ export type ServerKind =
   | 'caddy'
   | 'caddy-include'
   | 'node'
+  | 'cloudflare'
 
 export const INCLUDE_KINDS: readonly ServerKind[] = [
   'nginx-include',
@@ -34,7 +35,7 @@ export { ON_THE_FLY_TYPES, type ServeOptions, type ServerFiles } from './configs
 
 /** Writes the wrapper config around the generated one for `kind` (not `node`). */
 export async function writeServerFiles(
-  kind: Exclude<ServerKind, 'node'>,
+  kind: Exclude<ServerKind, 'node' | 'cloudflare'>,
   manifest: Manifest,
   root: string,
   dir: string,

@@ -12,6 +12,7 @@ import { createPreencodeMiddleware } from '@preencode/server-config'
 import { freePort, startProcess, tempDir } from '@preencode/test-utils'
 import { INCLUDE_KINDS, writeServerFiles, type ServeOptions, type ServerKind } from './server-files.ts'
 import { originOf, tlsFiles } from './tls.ts'
+import { startCloudflareServer } from './cloudflare.ts'
 import { startApiServer } from './user-block.ts'
 
 export { checkServerFiles, writeServerFiles, type ServerFiles, type ServerKind } from './server-files.ts'
@@ -78,6 +79,10 @@ export async function startServerOnPort(
     if (transport.tls) throw new Error('the Node middleware runs over HTTP only in the harness')
     return startMiddleware(root, port, manifest)
   }
+  if (kind === 'cloudflare') {
+    if (transport.tls) throw new Error('the Cloudflare Worker runs over HTTP only in the harness (Miniflare)')
+    return startCloudflareServer(manifest ?? (await readManifest(root)), root, port, configDir || undefined)
+  }
   await mkdir(configDir, { recursive: true })
   // Workers run as www-data/nobody when started as root: they must be able to read the config root.
   await chmod(configDir, 0o755)
@@ -86,7 +91,7 @@ export async function startServerOnPort(
 
 /** Starts a configured server (and the include kinds' API server) in `dir`. */
 async function startConfigured(
-  kind: Exclude<ServerKind, 'node'>,
+  kind: Exclude<ServerKind, 'node' | 'cloudflare'>,
   manifest: Manifest,
   root: string,
   dir: string,
@@ -126,7 +131,8 @@ export async function startServer(
 ): Promise<RunningServer> {
   const port = await freePort()
   const url = originOf(port, Boolean(transport.tls) || INCLUDE_KINDS.includes(kind))
-  if (kind === 'node') return { kind, url, ...(await startServerOnPort(kind, root, port, '', manifest, transport)) }
+  if (kind === 'node' || kind === 'cloudflare')
+    return { kind, url, ...(await startServerOnPort(kind, root, port, '', manifest, transport)) }
   const temp = await tempDir(kind)
   // Workers run as www-data/nobody when started as root: they must be able to read the config root.
   await chmod(temp.path, 0o755)

@@ -34,6 +34,11 @@ export function resolveServerConfigFiles(files: unknown, root: string, component
       throw userError(component, `\`${where}.server\` is ${JSON.stringify(server)}; accepted: ${SERVERS.join(', ')}.`)
     if (typeof path !== 'string' || path === '')
       throw userError(component, `\`${where}.path\` must name the file to write, e.g. 'deploy/${server}.conf'.`)
+    if (SERVER_REGISTRY[server].folder)
+      throw userError(
+        component,
+        `\`${where}\` (${server}) writes a folder of files and a file into the site; run \`preencode config ${server} <dir> --out <folder>\` after the build instead.`,
+      )
     if ((server === 'nginx' || server === 'caddy') && typeof (file as { root?: unknown }).root !== 'string') {
       throw userError(
         component,

@@ -5,17 +5,20 @@
  * never reaches a path. The coding must be named in Accept-Encoding with q > 0: browsers list
  * `dcb` and `dcz` explicitly, and `*` is not taken to mean a dictionary the client may not hold.
  */
-import { parseAvailableDictionary, type ManifestDelta, type ManifestFile } from '@preencode/core'
+import { parseAvailableDictionary, type ManifestDelta } from '@preencode/core'
 import { parseAcceptEncoding } from './negotiate.js'
 
+/** What answering with a delta needs of it (the manifest's entry, or the Cloudflare Worker's data). */
+export type DeltaEntry = Pick<ManifestDelta, 'encoding' | 'dictionary' | 'path' | 'size' | 'sha256'>
+
 /** A file's deltas by dictionary id (the header value without colons), smallest first. */
-export type DeltaIndex = ReadonlyMap<string, readonly ManifestDelta[]>
+export type DeltaIndex = ReadonlyMap<string, readonly DeltaEntry[]>
 
 const NONE: DeltaIndex = new Map()
 
-export function deltasByDictionary(file: ManifestFile): DeltaIndex {
+export function deltasByDictionary(file: { deltas?: readonly DeltaEntry[] | undefined }): DeltaIndex {
   if (!file.deltas || file.deltas.length === 0) return NONE
-  const index = new Map<string, ManifestDelta[]>()
+  const index = new Map<string, DeltaEntry[]>()
   for (const delta of [...file.deltas].sort((a, b) => a.size - b.size))
     index.set(delta.dictionary, [...(index.get(delta.dictionary) ?? []), delta])
   return index
@@ -26,7 +29,7 @@ export function chooseDelta(
   index: DeltaIndex,
   availableDictionary: string | string[] | undefined,
   acceptEncoding: string | undefined,
-): ManifestDelta | undefined {
+): DeltaEntry | undefined {
   if (index.size === 0 || acceptEncoding === undefined) return undefined
   const id = parseAvailableDictionary(availableDictionary)
   if (id === undefined) return undefined

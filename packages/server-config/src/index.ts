@@ -52,6 +52,29 @@ export {
   type CloudfrontFunctionOptions,
 } from './cloudfront.js'
 export {
+  cloudflareWorker,
+  cloudflareWorkerFiles,
+  cloudflareWrangler,
+  resolveCloudflareOptions,
+  CLOUDFLARE_HIDDEN_FILES,
+  DEFAULT_CLOUDFLARE_OPTIONS,
+  type CloudflareWorkerFiles,
+  type CloudflareWorkerOptions,
+  type ResolvedCloudflareWorkerOptions,
+} from './cloudflare/generate.js'
+export {
+  checkWorkerLimits,
+  uploadedAssets,
+  WORKER_MAX_ASSET_BYTES,
+  WORKER_MAX_ASSET_FILES,
+  WORKER_MAX_COMPRESSED_BYTES,
+  WORKERS_PLANS,
+  type WorkersPlan,
+} from './cloudflare/limits.js'
+export { edgeChoice, edgeSafeCodings } from './cloudflare/edge.js'
+export { createWorker, type PreencodeWorker, type WorkerEnv, type AssetsBinding } from './cloudflare/runtime.js'
+export { workerSiteData, WORKER_SITE_VERSION, type WorkerSite, type WorkerFile } from './cloudflare/site-data.js'
+export {
   resolveServingPolicy,
   hashedNamePattern,
   classOfUrl,
@@ -66,6 +89,7 @@ export {
   type ServerEntry,
   type ServerFlag,
   type ServerCompanion,
+  type ServerFolder,
   type ServerOptionsMap,
 } from './registry.js'
 export { serverConfig, serverConfigFiles, type ServerConfigTarget } from './render.js'

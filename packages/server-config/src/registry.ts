@@ -6,6 +6,12 @@
 import type { Manifest } from '@preencode/core'
 import { apacheConfig } from './apache.js'
 import { caddyConfig } from './caddy.js'
+import {
+  cloudflareWorker,
+  cloudflareWorkerFiles,
+  resolveCloudflareOptions,
+  type CloudflareWorkerOptions,
+} from './cloudflare/generate.js'
 import { cloudfrontFunction, cloudfrontKeyValueStore, type CloudfrontFunctionOptions } from './cloudfront.js'
 import { nginxConfig, nginxIncludeFiles } from './nginx/index.js'
 import {
@@ -18,7 +24,7 @@ import {
 } from './options.js'
 import { resolveVarnishOptions, varnishConfig, type VarnishConfigOptions } from './varnish/index.js'
 
-export const SERVERS = ['apache', 'nginx', 'caddy', 'cloudfront', 'varnish'] as const
+export const SERVERS = ['apache', 'nginx', 'caddy', 'cloudfront', 'varnish', 'cloudflare'] as const
 export type Server = (typeof SERVERS)[number]
 
 /** A CLI flag that sets one option of a server's generator. */
@@ -54,6 +60,18 @@ export interface ServerEntry<O> {
   readonly takesRoot: boolean
   readonly flags: Readonly<Record<string, ServerFlag>>
   readonly companions: readonly ServerCompanion<O>[]
+  /**
+   * For a server whose config is a folder of files (Cloudflare: the Worker, its data and
+   * `wrangler.jsonc`): everything `--out <folder>` receives, and files for the site folder.
+   * `root` is then the site folder relative to that folder.
+   */
+  readonly folder?: (manifest: Manifest, options: O) => ServerFolder
+}
+
+/** The files of a server whose config is a folder: name -> text, for `--out` and for the site folder. */
+export interface ServerFolder {
+  files: Record<string, string>
+  siteFiles: Record<string, string>
 }
 
 export interface ServerOptionsMap {
@@ -62,6 +80,7 @@ export interface ServerOptionsMap {
   caddy: CaddyConfigOptions
   cloudfront: CloudfrontFunctionOptions
   varnish: VarnishConfigOptions
+  cloudflare: CloudflareWorkerOptions
 }
 
 const ROOT_FLAG: ServerFlag = {
@@ -163,6 +182,29 @@ export const SERVER_REGISTRY: { readonly [S in Server]: ServerEntry<ServerOption
       backend: { option: 'backend', description: 'the origin as host:port (required)', valueHint: 'host:port' },
     },
     companions: [],
+  },
+  cloudflare: {
+    description: 'a Cloudflare Worker and wrangler.jsonc serving the site from its static assets (--out <folder>)',
+    resolveOptions: resolveCloudflareOptions,
+    generate: cloudflareWorker,
+    takesRoot: true,
+    flags: {
+      root: {
+        option: 'root',
+        description: 'cloudflare: the site folder as wrangler.jsonc names it; default: <dir> relative to --out',
+        valueHint: 'path',
+      },
+      name: { option: 'name', description: 'the Worker name (default preencode-site)' },
+      plan: {
+        option: 'plan',
+        description: 'Workers plan whose limits the site must fit (default free)',
+        valueHint: 'free|paid',
+      },
+      'compatibility-date': { option: 'compatibilityDate', description: 'the Worker compatibility_date' },
+      'index-file': { option: 'indexFile', description: 'name appended to URIs ending in / (default index.html)' },
+    },
+    companions: [],
+    folder: cloudflareWorkerFiles,
   },
 })
 

@@ -1,11 +1,17 @@
 // `preencode config` (packages/cli/src/commands/config.ts) run as the real binary: it prints
 // exactly what the generators return, writes --out, and rejects flags of another server.
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Manifest } from '@preencode/core'
-import { apacheConfig, caddyConfig, nginxConfig, nginxIncludeFiles } from '@preencode/server-config'
+import { readManifest, type Manifest } from '@preencode/core'
+import {
+  apacheConfig,
+  caddyConfig,
+  cloudflareWorkerFiles,
+  nginxConfig,
+  nginxIncludeFiles,
+} from '@preencode/server-config'
 import { REPO_ROOT, tempDir } from '@preencode/test-utils'
 import { buildFixtureSite } from './fixture.ts'
 
@@ -57,6 +63,30 @@ describe.skipIf(!existsSync(BIN))('preencode config', () => {
     )
     expect(run('caddy', root, '--form', 'include').stdout).toBe(caddyConfig(manifest, { root, form: 'include' }))
     expect(run('nginx', root, '--form', 'inline').stderr).toMatch(/`form` is "inline"/)
+  })
+
+  it('cloudflare writes the Worker folder, and .assetsignore into the site keeping the lines already there', async () => {
+    const out = join(dir.path, 'worker')
+    writeFileSync(join(root, '.assetsignore'), '/drafts\n')
+    const result = run('cloudflare', root, '--out', out, '--name', 'my-site')
+    expect(result.status, result.stderr).toBe(0)
+    // What the CLI generated from: the manifest as it reconciled it with the disk.
+    const expected = cloudflareWorkerFiles(await readManifest(root), { root: '../site', name: 'my-site' })
+    expect(readdirSync(out).sort()).toEqual(Object.keys(expected.files).sort())
+    for (const [name, text] of Object.entries(expected.files))
+      expect(readFileSync(join(out, name), 'utf8'), name).toBe(text)
+    expect(readFileSync(join(root, '.assetsignore'), 'utf8')).toBe(
+      '/drafts\n/.preencode-manifest.json\n/.preencode-deploy-state.json\n',
+    )
+    const again = run('cloudflare', root, '--out', out, '--name', 'my-site')
+    expect(again.status).toBe(0)
+    expect(readFileSync(join(root, '.assetsignore'), 'utf8')).toBe(
+      '/drafts\n/.preencode-manifest.json\n/.preencode-deploy-state.json\n',
+    )
+    const noOut = run('cloudflare', root)
+    expect(noOut.status).toBe(1)
+    expect(noOut.stderr).toMatch(/writes several files: give --out <folder>/)
+    expect(run('cloudflare', root, '--out', out, '--plan', 'pro').stderr).toMatch(/`plan`.*free, paid/)
   })
 
   it('fails clearly on a wrong server or a flag of another server', () => {

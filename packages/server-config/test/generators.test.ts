@@ -14,6 +14,8 @@ import {
   SERVERS,
   apacheConfig,
   caddyConfig,
+  cloudflareWorker,
+  cloudflareWrangler,
   cloudfrontFunction,
   cloudfrontKeyValueStore,
   hashedNamePattern,
@@ -26,7 +28,7 @@ import { tempDir, toolPath } from '@preencode/test-utils'
 import { checkServerFiles, writeServerFiles, type ServerKind } from '../../../e2e/harness/servers.ts'
 import { buildFixtureSite } from './fixture.ts'
 
-const KINDS: Exclude<ServerKind, 'node'>[] = [
+const KINDS: Exclude<ServerKind, 'node' | 'cloudflare'>[] = [
   'nginx-stock',
   'nginx-modules',
   'apache-htaccess',
@@ -71,6 +73,8 @@ const SNAPSHOTS: [string, (m: Manifest) => string][] = [
   ['caddy-include.caddy', (m) => caddyConfig(m, { root: '/srv/site', form: 'include' })],
   ['cloudfront.js', (m) => cloudfrontFunction(m)],
   ['cloudfront-kvs.json', (m) => cloudfrontKeyValueStore(m)],
+  ['cloudflare-worker.js', (m) => cloudflareWorker(m)],
+  ['cloudflare-wrangler.jsonc', (m) => cloudflareWrangler(m, { root: '../dist' })],
 ]
 
 describe('generated content', () => {
@@ -89,6 +93,7 @@ describe('generated content', () => {
       caddyConfig(manifest, { root: '/srv/site' }),
     )
     expect(serverConfig(manifest, { server: 'cloudfront' })).toBe(cloudfrontFunction(manifest))
+    expect(serverConfig(manifest, { server: 'cloudflare' })).toBe(cloudflareWorker(manifest))
     expect(Object.keys(SERVER_REGISTRY).sort()).toEqual([...SERVERS].sort())
     expect(() => serverConfig(manifest, { server: 'iis' } as never)).toThrow(/Unknown server `iis`/)
   })

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { build, type Plugin } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readManifest, type Manifest } from '@preencode/core'
-import { SERVER_REGISTRY, serverConfig, type ServerConfigTarget } from '@preencode/server-config'
+import { cloudflareWorkerFiles, SERVER_REGISTRY, serverConfig, type ServerConfigTarget } from '@preencode/server-config'
 import { REPO_ROOT, tempDir } from '@preencode/test-utils'
 
 const PLAYGROUND = join(REPO_ROOT, 'playground')
@@ -66,7 +66,14 @@ describe('two builds with different content', () => {
     expect(serverConfig(second, target)).toBe(a)
   })
 
+  it('cloudflare: the Worker, its runtime and wrangler.jsonc are identical; only the site data changes', () => {
+    const a = cloudflareWorkerFiles(first).files
+    const b = cloudflareWorkerFiles(second).files
+    for (const name of ['worker.js', 'preencode-runtime.js', 'wrangler.jsonc']) expect(b[name], name).toBe(a[name])
+    expect(b['preencode-site.js']).not.toBe(a['preencode-site.js'])
+  })
+
   it('covers every server of the registry', () => {
-    expect(new Set(TARGETS.map((t) => t.server))).toEqual(new Set(Object.keys(SERVER_REGISTRY)))
+    expect(new Set([...TARGETS.map((t) => t.server), 'cloudflare'])).toEqual(new Set(Object.keys(SERVER_REGISTRY)))
   })
 })

@@ -1,6 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
-import { reconcileManifest, userError } from '@preencode/core'
+import { mkdir, readFile } from 'node:fs/promises'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import { reconcileManifest, userError, writeFileAtomically } from '@preencode/core'
 import { isServer, SERVER_REGISTRY, SERVERS, type ServerEntry } from '@preencode/server-config'
 import { defineCommand, type ArgsDef } from 'citty'
 import { assertKnownFlags, createLogger } from '../cli-utils.js'
@@ -50,8 +50,9 @@ const args = {
   ...serverArgs(),
   out: {
     type: 'string',
-    description: 'Write to this file instead of stdout (a folder for a config of several files: nginx --form include)',
-    valueHint: 'file',
+    description:
+      'Write to this file instead of stdout (a folder for a config of several files: nginx --form include, cloudflare)',
+    valueHint: 'file|folder',
   },
 } as const satisfies ArgsDef
 
@@ -65,7 +66,8 @@ const camel = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string)
 export const configCommand = defineCommand({
   meta: {
     name: 'config',
-    description: 'Generate the Apache, nginx, Caddy, CloudFront or Varnish config that serves the variants',
+    description:
+      'Generate the Apache, nginx, Caddy, CloudFront, Varnish or Cloudflare Workers config that serves the variants',
   },
   args,
   async run({ args: parsed, rawArgs }) {
@@ -91,6 +93,17 @@ export const configCommand = defineCommand({
     for (const [flag, def] of Object.entries(entry.flags)) {
       const text = value(flag)
       if (text !== undefined) options[def.option] = def.parse ? def.parse(text) : text
+    }
+    if (entry.folder) {
+      if (parsed.out === undefined)
+        throw userError('cli', `\`config ${server}\` writes several files: give --out <folder>, e.g. --out ${server}.`)
+      options.root ??= relative(resolve(parsed.out), dir).split(sep).join('/') || '.'
+      entry.resolveOptions(options)
+      const { files, siteFiles } = entry.folder(manifest, options)
+      for (const [name, text] of Object.entries(files)) await emit(text, join(parsed.out, name))
+      for (const [name, text] of Object.entries(siteFiles))
+        await emit(await mergeLines(join(dir, name), text), join(dir, name))
+      return
     }
     if (entry.takesRoot && options.root === undefined && (server !== 'apache' || options.form === 'vhost'))
       options.root = dir
@@ -119,6 +132,15 @@ async function emit(text: string, path: string | undefined): Promise<void> {
   }
   const out = resolve(path)
   await mkdir(dirname(out), { recursive: true })
-  await writeFile(out, text)
+  await writeFileAtomically(out, text)
   process.stderr.write(`wrote ${out}\n`)
+}
+
+/** A file the user may have written too (`.assetsignore`): keep their lines, add ours that are missing. */
+async function mergeLines(path: string, text: string): Promise<string> {
+  const existing = await readFile(path, 'utf8').catch(() => undefined)
+  if (existing === undefined || existing === text || existing.startsWith(text.split('\n')[0]!)) return text
+  const have = new Set(existing.split('\n').map((line) => line.trim()))
+  const missing = text.split('\n').filter((line) => line !== '' && !line.startsWith('#') && !have.has(line))
+  return missing.length === 0 ? existing : `${existing.replace(/\n?$/, '\n')}${missing.join('\n')}\n`
 }
