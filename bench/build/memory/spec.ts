@@ -1,4 +1,4 @@
-// The contract between parts/memory.ts and the compress child it spawns.
+// The contract between index.ts (this folder) and the compress child it spawns.
 export interface CompressSpec {
   /** The site to compress; null for an idle run that only imports the engine. */
   dir: string | null

@@ -5,10 +5,9 @@
 // rendered here by VitePress (pinned beside it) into a docs site with its default theme: top
 // navigation, a sidebar listing every page, an outline, edit links — what a docs generator ships.
 import { cp, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises'
-import { join, relative, resolve } from 'node:path'
-import { runChild } from './util.ts'
-
-const BENCH_ROOT = resolve(import.meta.dirname, '..')
+import { join, relative } from 'node:path'
+import { BENCH_ROOT } from '../lib/paths.ts'
+import { runChild } from '../lib/util.ts'
 
 export interface PageCorpus {
   /** Short name for the table. */

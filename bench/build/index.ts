@@ -2,36 +2,21 @@
 // preencode() and with vite-plugin-compression2, each build in a fresh child process; then
 // `preencode compress` on the plain output (cold, against the floor measured in the same run),
 // a generated 20,000-file site for throughput, and `preencode compress` (and compressDirectory in
-// Node) at 1x and 10x for peak memory.
-import { mkdir, readFile, rm } from 'node:fs/promises'
+// Node) at 1x and 10x for peak memory. Its sub-measurements live in floor/, large-site/ and
+// memory/ below this folder; the bytes comparison in bytes.ts.
+import { mkdir } from 'node:fs/promises'
 import { availableParallelism, cpus } from 'node:os'
-import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
-import { join, resolve } from 'node:path'
-import { PEER_LEVELS, type BuildOutcome, type BuildSpec, type BuildTool } from './build-spec.ts'
-import { cliCold, reportFloor } from './floor.ts'
-import { measureLargeSite } from './large-site.ts'
-import { measureMemoryScaling, MEMORY_TARGET } from './memory.ts'
-import { emptyPart, type PartResult, type Table } from '../lib/report.ts'
+import { join } from 'node:path'
+import { appEntries, PEER_LEVELS, runAppBuild, type BuildOutcome, type BuildTool } from '../lib/app-build/index.ts'
 import type { BenchContext } from '../lib/context.ts'
-import {
-  firstLine,
-  fmtBytes,
-  fmtInt,
-  fmtMs,
-  fmtRatio,
-  importBuilt,
-  listFiles,
-  median,
-  ratio,
-  runChild,
-} from '../lib/util.ts'
-
-const APP_ROOT = resolve(import.meta.dirname, '..', 'app')
-const FULL_ENTRIES = { index: 'index.html', charts: 'charts.html', scene: 'scene.html' }
-const QUICK_ENTRIES = { scene: 'scene.html' }
-const VARIANT_EXT = { gzip: '.gz', brotli: '.br', zstd: '.zst' } as const
-type Format = keyof typeof VARIANT_EXT
-const FORMAT_LIST = Object.keys(VARIANT_EXT) as Format[]
+import { importBuilt } from '../lib/packages.ts'
+import { APP_ROOT } from '../lib/paths.ts'
+import { emptyPart, type PartResult, type Table } from '../lib/report.ts'
+import { firstLine, fmtBytes, fmtMs, fmtRatio, listFiles, median, ratio } from '../lib/util.ts'
+import { compareBytes } from './bytes.ts'
+import { cliCold, reportFloor } from './floor/index.ts'
+import { measureLargeSite } from './large-site/index.ts'
+import { measureMemoryScaling, MEMORY_TARGET } from './memory/index.ts'
 
 type ConfigName = 'baseline' | 'preencode cold' | 'preencode warm' | 'peer cold' | 'peer warm'
 
@@ -47,50 +32,27 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
     'and with `vite-plugin-compression2`, each build in a fresh child process, repetitions interleaved. "Added time" is',
     "a configuration's median build time minus the baseline's median. Bytes are compared over the files both tools compressed.",
   ].join(' ')
-  const plugin = await importBuilt<Record<string, unknown>>('@preencode/vite', [])
-  const preencodeWhy =
-    'why' in plugin
-      ? plugin.why
-      : typeof (plugin.mod.preencode ?? plugin.mod.default) === 'function'
-        ? undefined
-        : '@preencode/vite exports no preencode() yet'
+  const plugin = await importBuilt('@preencode/vite', ['preencode'])
+  const preencodeWhy = 'why' in plugin ? plugin.why : undefined
   const core = await importBuilt('@preencode/core', ['compressDirectory'])
   if (preencodeWhy) part.notes.push(`preencode builds skipped: ${preencodeWhy}`)
 
   const work = join(ctx.tmp, 'build')
   await mkdir(work, { recursive: true })
-  const entries = Object.fromEntries(
-    Object.entries(ctx.quick ? QUICK_ENTRIES : FULL_ENTRIES).map(([k, v]) => [k, join(APP_ROOT, v)]),
-  )
+  const entries = appEntries(ctx, APP_ROOT)
   const reps = ctx.quick ? 1 : ctx.reps
   const outDir = (tool: BuildTool) => join(work, `dist-${tool}`)
   const runs: Run[] = []
   const build = async (config: ConfigName, tool: BuildTool, cacheDir?: string): Promise<void> => {
-    const spec: BuildSpec = {
+    ctx.log(`build: ${config}…`)
+    const outcome = await runAppBuild({
       tool,
       appRoot: APP_ROOT,
       outDir: outDir(tool),
       cacheDir,
       entries,
       resultFile: join(work, 'result.json'),
-    }
-    ctx.log(`build: ${config}…`)
-    await rm(spec.resultFile, { force: true })
-    const child = await runChild(
-      process.execPath,
-      [join(import.meta.dirname, 'build-child.ts'), JSON.stringify(spec)],
-      { timeoutMs: 15 * 60_000 },
-    )
-    let outcome: BuildOutcome
-    try {
-      outcome = JSON.parse(await readFile(spec.resultFile, 'utf8')) as BuildOutcome
-    } catch {
-      outcome = {
-        buildMs: Number.NaN,
-        maxRssBytes: Number.NaN,
-        error: `child exited ${child.code ?? child.signal}: ${child.stderr.slice(-2000)}`,
-      }
-    }
+    })
     if (outcome.error) ctx.log(`build: ${config} failed: ${firstLine(outcome.error)}`)
     else ctx.log(`build: ${config}: ${fmtMs(outcome.buildMs)}, peak RSS ${fmtBytes(outcome.maxRssBytes)}`)
     runs.push({ ...outcome, config })
@@ -200,99 +162,13 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
   // Bytes per format, over the files both tools compressed.
   const listing = async (tool: BuildTool) =>
     runs.some((r) => r.config.startsWith(tool) && !r.error) ? listFiles(outDir(tool)) : undefined
-  const peerFiles = await listing('peer')
-  const preFiles = preencodeWhy ? undefined : await listing('preencode')
-  if (peerFiles) {
-    const variantsOf = (files: Map<string, number>, format: Format) => {
-      const out = new Map<string, number>()
-      for (const [path, size] of files)
-        if (path.endsWith(VARIANT_EXT[format])) out.set(path.slice(0, -VARIANT_EXT[format].length), size)
-      return out
-    }
-    const rows: string[][] = []
-    const notes: string[] = []
-    for (const format of FORMAT_LIST) {
-      const peer = variantsOf(peerFiles, format)
-      const peerTotal = [...peer.values()].reduce((a, b) => a + b, 0)
-      if (!preFiles) {
-        rows.push([format, 'skipped', String(peer.size), '', '', fmtBytes(peerTotal), '', ''])
-        continue
-      }
-      const pre = variantsOf(preFiles, format)
-      // Same input only: the peer compresses chunks in generateBundle, before later plugins
-      // may rewrite them, so a variant of its can hold other bytes than the file on disk; a
-      // size comparison of those would compare different inputs (none on bench/app today).
-      const both = [...pre.keys()].filter((p) => peer.has(p))
-      const common: string[] = []
-      for (const path of both) {
-        if (await sameInput(join(outDir('peer'), path + VARIANT_EXT[format]), format, join(outDir('preencode'), path)))
-          common.push(path)
-      }
-      if (common.length < both.length)
-        notes.push(
-          `${format}: ${both.length - common.length} of the peer's variants decode to other bytes than the file preencode compressed (stale input): left out of the comparison`,
-        )
-      const preCommon = common.reduce((a, p) => a + pre.get(p)!, 0)
-      const peerCommon = common.reduce((a, p) => a + peer.get(p)!, 0)
-      const preTotal = [...pre.values()].reduce((a, b) => a + b, 0)
-      const r = ratio(preCommon, peerCommon)
-      // Four decimals and the difference in bytes: both tools use the same zlib, so the ratios
-      // sit near 1 and "1.000×" alone would hide which way they lean.
-      const delta = preCommon - peerCommon
-      const measured = Number.isFinite(r)
-        ? `${r.toFixed(4)}× (${delta >= 0 ? '+' : '−'}${fmtInt(Math.abs(delta))} B)`
-        : 'n/a'
-      rows.push([
-        format,
-        String(pre.size),
-        String(peer.size),
-        String(common.length),
-        fmtInt(preCommon),
-        fmtInt(peerCommon),
-        measured,
-        `${fmtBytes(preTotal)} / ${fmtBytes(peerTotal)}`,
-      ])
-      part.targets.push({
-        part: 'build',
-        target: `${format} bytes ≤ peer's (same files)`,
-        measured,
-        pass: Number.isFinite(r) ? r <= 1 : undefined,
-      })
-      const onlyPre = [...pre.keys()].filter((p) => !peer.has(p))
-      const onlyPeer = [...peer.keys()].filter((p) => !pre.has(p))
-      if (onlyPre.length)
-        notes.push(`${format}: only preencode wrote ${onlyPre.length}: ${summarize(onlyPre, preFiles)}`)
-      if (onlyPeer.length)
-        notes.push(`${format}: only the peer wrote ${onlyPeer.length}: ${summarize(onlyPeer, peerFiles)}`)
-    }
-    if (!preFiles)
-      part.targets.push({
-        part: 'build',
-        target: "bytes per format ≤ peer's",
-        why: preencodeWhy ?? 'preencode build failed',
-      })
-    part.tables.push({
-      title: 'Compressed bytes per format',
-      columns: [
-        'format',
-        'files preencode',
-        'files peer',
-        'common',
-        'preencode bytes (common)',
-        'peer bytes (common)',
-        'preencode / peer',
-        'all variants preencode / peer',
-      ],
-      rows,
-      notes: [
-        'bytes are summed over the originals both tools wrote that variant for; the last column sums every variant each tool wrote',
-        'preencode skips files under 1 KiB, variants saving < 5%, and compresses more types (fonts, maps, txt); the peer compresses html/xml/css/json/js/mjs/svg/yaml/toml of any size',
-        ...notes,
-      ],
-    })
-  } else {
-    part.targets.push({ part: 'build', target: "bytes per format ≤ peer's", why: 'the peer build failed' })
-  }
+  await compareBytes(part, {
+    peerFiles: await listing('peer'),
+    preFiles: preencodeWhy ? undefined : await listing('preencode'),
+    peerDir: outDir('peer'),
+    preDir: outDir('preencode'),
+    preencodeWhy,
+  })
 
   // The floor of a cold compress on this machine, measured now, and the plugin against the CLI.
   if (!preencodeWhy && cliMs.length > 0)
@@ -322,20 +198,4 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
   if (runs.some((r) => r.config === 'preencode warm' && !r.error))
     ctx.shared.preencodeCache = join(work, `cache-${reps - 1}`)
   return part
-}
-
-/** Whether the peer's variant decodes to exactly the original preencode compressed. */
-async function sameInput(variant: string, format: Format, original: string): Promise<boolean> {
-  const [encoded, expected] = await Promise.all([readFile(variant), readFile(original)])
-  const decode = format === 'gzip' ? gunzipSync : format === 'brotli' ? brotliDecompressSync : zstdDecompressSync
-  try {
-    return decode(encoded).equals(expected)
-  } catch {
-    return false
-  }
-}
-
-function summarize(paths: string[], sizes: Map<string, number>): string {
-  const shown = paths.slice(0, 6).map((p) => `${p} (${fmtBytes(sizes.get(p) ?? Number.NaN)})`)
-  return shown.join(', ') + (paths.length > shown.length ? `, … ${paths.length - shown.length} more` : '')
 }

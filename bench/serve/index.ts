@@ -4,17 +4,18 @@
 import { chmod, cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { constants, brotliCompressSync, gzipSync } from 'node:zlib'
-import { emptyPart, type PartResult, type Table } from '../lib/report.ts'
-import type { BenchContext } from '../lib/context.ts'
-import { buildLargePage } from '../lib/page.ts'
 import { toolPath } from '@preencode/test-utils'
-import { serverCpuSeconds, type Server } from '../lib/servers.ts'
-import { generators } from '../lib/generated.ts'
-import { serverConfigs, type ConfigId } from './serve-configs.ts'
-import { ACCEPT_ENCODING, probe, runWrk, writeWrkScript, type Probe, type WrkResult } from '../lib/wrk.ts'
-import { firstLine, fmtBytes, fmtInt, importBuilt, lowerMedian as median } from '../lib/util.ts'
-import { largestPlaygroundScript } from './serve-script.ts'
-import { servingRatios } from './serve-ratios.ts'
+import type { BenchContext } from '../lib/context.ts'
+import { importBuilt } from '../lib/packages.ts'
+import { emptyPart, type PartResult, type Table } from '../lib/report.ts'
+import { firstLine, fmtBytes, fmtInt, lowerMedian as median } from '../lib/util.ts'
+import { serverConfigs, type ConfigId } from './configs.ts'
+import { generators } from './generated.ts'
+import { buildLargePage } from './page.ts'
+import { servingRatios } from './ratios.ts'
+import { largestPlaygroundScript } from './script.ts'
+import { serverCpuSeconds, type Server } from './servers.ts'
+import { ACCEPT_ENCODING, probe, runWrk, writeWrkScript, type Probe, type WrkResult } from './wrk.ts'
 
 const WRK = { threads: 2, connections: 32, seconds: 3 }
 const WRK_QUICK = { threads: 2, connections: 8, seconds: 1 }
@@ -77,9 +78,7 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
 
   // Variants and manifest by preencode's engine; without it, node:zlib at the same levels so the
   // hand-written configs can still be measured (the generated ones need the manifest).
-  const core = await importBuilt<{ compressDirectory: (d: string, o: object) => Promise<unknown> }>('@preencode/core', [
-    'compressDirectory',
-  ])
+  const core = await importBuilt('@preencode/core', ['compressDirectory'])
   let variantsBy: string
   if ('mod' in core) {
     await core.mod.compressDirectory(site, { formats: ['gzip', 'brotli', 'zstd'], cache: join(dir, 'cache') })

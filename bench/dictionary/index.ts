@@ -3,18 +3,16 @@
 // dcz against its previous version (preencode's writeDeltas, previous versions read from the
 // first build's folder) — and what a page navigation costs with the shared page dictionary vs
 // brotli, with preencode's dictionary builder and `zstd --train` at the same size.
-import { appendFile, cp, mkdir, readFile, symlink } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { appendFile, mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import type { BuildOutcome, BuildSpec } from './build-spec.ts'
-import { emptyPart, type PartResult } from '../lib/report.ts'
+import { buildApp, copyApp } from '../lib/app-build/index.ts'
 import type { BenchContext } from '../lib/context.ts'
-import { generatedCorpus, npmHtmlCorpus, type PageCorpus, vitepressCorpus } from '../lib/docs-corpus.ts'
-import { measureNavigation } from '../lib/page-navigation.ts'
-import { firstLine, fmtBytes, fmtInt, fmtMs, importBuilt, runChild } from '../lib/util.ts'
-
-const REPO_ROOT = resolve(import.meta.dirname, '..', '..')
-const APP_ROOT = join(REPO_ROOT, 'bench', 'app')
+import { importBuilt } from '../lib/packages.ts'
+import { emptyPart, type PartResult } from '../lib/report.ts'
+import { firstLine, fmtBytes, fmtInt, fmtMs } from '../lib/util.ts'
+import { generatedCorpus, npmHtmlCorpus, type PageCorpus, vitepressCorpus } from './docs-corpus.ts'
+import { measureNavigation } from './page-navigation.ts'
 const UPDATE_TARGET = 0.05
 const PAGES_TARGET = 0.4
 const DICTIONARY_BYTES = 65536
@@ -34,7 +32,7 @@ export async function runDictionary(ctx: BenchContext): Promise<PartResult> {
     'devDependency) built by VitePress, the HTML npm itself renders from the same docs, and a generated site whose',
     "text is random words (kept as a worst case). preencode's builder and `zstd --train` are measured at each size.",
   ].join(' ')
-  const core = await importBuilt<Core>('@preencode/core', ['writeDeltas', 'buildDictionary', 'encodeWithDictionary'])
+  const core = await importBuilt('@preencode/core', ['writeDeltas', 'buildDictionary', 'encodeWithDictionary'])
   if ('why' in core) return { ...part, skipped: core.why }
   if (!core.mod.supportsDictionaryCompression())
     return { ...part, skipped: `Node ${process.versions.node} has no brotli dictionary support (needs 24.15)` }
@@ -49,28 +47,9 @@ export async function runDictionary(ctx: BenchContext): Promise<PartResult> {
   return part
 }
 
-/** Builds a copy of bench/app plainly (no compression plugin) in a child process; also used by delta-versions.ts. */
-export async function buildApp(ctx: BenchContext, app: string, outDir: string, resultFile: string): Promise<void> {
-  const entryNames = ctx.quick
-    ? { scene: 'scene.html' }
-    : { index: 'index.html', charts: 'charts.html', scene: 'scene.html' }
-  const entries = Object.fromEntries(Object.entries(entryNames).map(([k, v]) => [k, join(app, v)]))
-  const spec: BuildSpec = { tool: 'baseline', appRoot: app, outDir, entries, resultFile }
-  const child = await runChild(process.execPath, [join(import.meta.dirname, 'build-child.ts'), JSON.stringify(spec)], {
-    timeoutMs: 15 * 60_000,
-  })
-  const outcome = JSON.parse(
-    await readFile(resultFile, 'utf8').catch(
-      () => `{"error":${JSON.stringify(`build child exited ${child.code}: ${child.stderr.slice(-1000)}`)}}`,
-    ),
-  ) as BuildOutcome
-  if (outcome.error) throw new Error(`bench/app build failed: ${outcome.error}`)
-}
-
 async function updates(ctx: BenchContext, core: Core, dir: string, part: PartResult): Promise<void> {
   const app = join(dir, 'app')
-  await cp(APP_ROOT, app, { recursive: true })
-  await symlink(join(APP_ROOT, '..', 'node_modules'), join(app, 'node_modules'), 'dir')
+  await copyApp(app)
   const v1 = join(dir, 'v1')
   const v2 = join(dir, 'v2')
   ctx.log('dictionary: building bench/app twice around a one-line edit')

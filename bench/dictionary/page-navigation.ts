@@ -7,8 +7,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { PageCorpus } from './docs-corpus.ts'
-import type { Table } from './report.ts'
-import { firstLine, fmtBytes, fmtMs } from './util.ts'
+import type { Table } from '../lib/report.ts'
+import { firstLine, fmtBytes, fmtMs } from '../lib/util.ts'
 
 type Core = typeof import('@preencode/core')
 

@@ -1,10 +1,10 @@
 // One `vite build` of bench/app in its own process, so that `maxRSS` is this build's peak and
-// nothing else's. Spawned by parts/build.ts with a JSON spec as argv[2]; writes its result as
+// nothing else's. Spawned by runAppBuild (index.ts) with a JSON spec as argv[2]; writes its result as
 // JSON to `spec.resultFile` (not stdout: vite-plugin-compression2 patches process.stdout.write).
 import { writeFile } from 'node:fs/promises'
 import { constants } from 'node:zlib'
 import type { PluginOption } from 'vite'
-import { PEER_LEVELS, type BuildOutcome, type BuildSpec } from './build-spec.ts'
+import { PEER_LEVELS, type BuildOutcome, type BuildSpec } from './spec.ts'
 
 async function plugins(spec: BuildSpec): Promise<PluginOption[]> {
   if (spec.tool === 'baseline') return []
@@ -20,10 +20,8 @@ async function plugins(spec: BuildSpec): Promise<PluginOption[]> {
       }),
     ]
   }
-  const mod = (await import('@preencode/vite')) as Record<string, unknown>
-  const factory = (mod.preencode ?? mod.default) as ((options: object) => PluginOption) | undefined
-  if (typeof factory !== 'function') throw new Error('@preencode/vite exports no preencode() factory')
-  return [factory({ formats: ['gzip', 'brotli', 'zstd'], cache: spec.cacheDir })]
+  const { preencode } = await import('@preencode/vite')
+  return [preencode({ formats: ['gzip', 'brotli', 'zstd'], cache: spec.cacheDir })]
 }
 
 async function main(): Promise<void> {

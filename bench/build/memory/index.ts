@@ -5,11 +5,12 @@
 // plugin runs it inside Vite (no such setting), plus an idle child that only imports the engine.
 import { cp, mkdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { BenchContext } from '../lib/context.ts'
-import type { PartResult } from '../lib/report.ts'
-import { firstLine, fmtBytes, fmtMs, fmtRatio, listFiles, ratio, runChild } from '../lib/util.ts'
-import { CLI_BIN } from './floor.ts'
-import type { CompressOutcome, CompressSpec } from './compress-spec.ts'
+import type { CompressReport } from '@preencode/core'
+import type { BenchContext } from '../../lib/context.ts'
+import { CLI_BIN } from '../../lib/paths.ts'
+import type { PartResult } from '../../lib/report.ts'
+import { firstLine, fmtBytes, fmtMs, fmtRatio, listFiles, ratio, runChild } from '../../lib/util.ts'
+import type { CompressOutcome, CompressSpec } from './spec.ts'
 
 /** What "flat, independent of site size" is held to here: peak RSS at 10x within 1.25x of 1x. */
 export const MEMORY_GROWTH_LIMIT = 1.25
@@ -31,7 +32,7 @@ export async function measureMemoryScaling(
     await rm(resultFile, { force: true })
     const child = await runChild(
       process.execPath,
-      [join(import.meta.dirname, 'compress-child.ts'), JSON.stringify({ dir, resultFile } satisfies CompressSpec)],
+      [join(import.meta.dirname, 'child.ts'), JSON.stringify({ dir, resultFile } satisfies CompressSpec)],
       { timeoutMs: 20 * 60_000 },
     )
     try {
@@ -51,7 +52,7 @@ export async function measureMemoryScaling(
       { timeoutMs: 20 * 60_000 },
     )
     try {
-      const report = JSON.parse(child.stdout) as { peakRssBytes: number }
+      const report = JSON.parse(child.stdout) as CompressReport
       return { ms: child.wallMs, maxRssBytes: report.peakRssBytes }
     } catch {
       return {

@@ -1,19 +1,19 @@
-// nginx and Apache as real processes on a free loopback port with a throw-away config root,
-// for the serving benchmark. Same tuning for every configuration of one server, so that only
-// the compression directives differ.
+// nginx and Apache for the serving benchmark, started by @preencode/test-utils on a free
+// loopback port with a throw-away config root. Same tuning for every configuration of one
+// server, so that only the compression directives differ; and the servers' CPU time from /proc.
 import { execFileSync } from 'node:child_process'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import { freePort, startProcess, toolPath, type RunningProcess } from '@preencode/test-utils'
+import { readFile } from 'node:fs/promises'
+import {
+  apacheMainConfig,
+  NGINX_BROTLI_MODULE,
+  nginxMainConfig,
+  startApache,
+  startNginx,
+  type StartedServer,
+} from '@preencode/test-utils'
 
-export interface Server {
-  url: string
-  process: RunningProcess
-  stop(): Promise<void>
-}
-
-export const BROTLI_STATIC_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so'
-const APACHE_MODULES = '/usr/lib/apache2/modules'
+export type Server = StartedServer
+export const BROTLI_STATIC_MODULE = NGINX_BROTLI_MODULE
 
 export interface NginxParts {
   /** Main context (load_module). */
@@ -24,70 +24,50 @@ export interface NginxParts {
   server: string | null
 }
 
-/** Starts nginx serving `root`; `config` gets the port the server must listen on. */
-export async function startNginx(
+/** Starts nginx serving `root` with its config root in `dir`; `config` gets the port the server must listen on. */
+export async function startBenchNginx(
   dir: string,
   root: string,
   config: (port: number) => NginxParts | Promise<NginxParts>,
 ): Promise<Server> {
-  await mkdir(join(dir, 'logs'), { recursive: true })
-  const port = await freePort()
-  const parts = await config(port)
-  const server =
-    parts.server === null
-      ? ''
-      : `  server {
+  return startNginx(
+    async (port, confRoot) => {
+      const parts = await config(port)
+      const server =
+        parts.server === null
+          ? ''
+          : `  server {
     listen 127.0.0.1:${port};
     server_name localhost;
     root ${root};
     index index.html;
 ${indent(parts.server, 4)}
   }`
-  // pcre_jit for every configuration alike: the generated configs recommend it (their regex
-  // locations and maps); the hand-written and on-the-fly ones run no regex, so it costs them nothing.
-  const conf = `${parts.main ?? ''}
-pcre_jit on;
-${process.getuid?.() === 0 ? 'user root;' : ''}
-daemon off;
-worker_processes auto;
-pid ${join(dir, 'nginx.pid')};
-error_log ${join(dir, 'logs', 'error.log')} warn;
-events { worker_connections 4096; }
-http {
-  include /etc/nginx/mime.types;
-  default_type application/octet-stream;
-  access_log off;
-  sendfile on;
+      // pcre_jit for every configuration alike: the generated configs recommend it (their regex
+      // locations and maps); the hand-written and on-the-fly ones run no regex, so it costs them nothing.
+      return nginxMainConfig(confRoot, {
+        main: `${parts.main ?? ''}\npcre_jit on;`,
+        ...(process.getuid?.() === 0 ? { user: 'root' } : {}),
+        workerProcesses: 'auto',
+        workerConnections: 4096,
+        accessLog: 'off',
+        http: `  sendfile on;
   tcp_nopush on;
   keepalive_requests 1000000;
-  client_body_temp_path ${join(dir, 'body')};
-  proxy_temp_path ${join(dir, 'proxy')};
-  fastcgi_temp_path ${join(dir, 'fastcgi')};
-  uwsgi_temp_path ${join(dir, 'uwsgi')};
-  scgi_temp_path ${join(dir, 'scgi')};
 ${indent(parts.http ?? '', 2)}
-${server}
-}
-`
-  const confPath = join(dir, 'nginx.conf')
-  await writeFile(confPath, conf)
-  const proc = await startProcess(
-    'nginx',
-    toolPath('nginx'),
-    ['-p', dir, '-e', join(dir, 'logs', 'error.log'), '-c', confPath],
-    { port },
+${server}`,
+      })
+    },
+    { dir },
   )
-  return { url: `http://127.0.0.1:${port}`, process: proc, stop: () => proc.stop() }
 }
 
 /** Starts Apache 2.4 (event MPM) serving `root` with `AllowOverride All`, so an `.htaccess` applies. */
-export async function startApache(
+export async function startBenchApache(
   dir: string,
   root: string,
   config: { server?: string; directory?: string; modules?: string[] },
 ): Promise<Server> {
-  await mkdir(join(dir, 'logs'), { recursive: true })
-  const port = await freePort()
   const modules = [
     'mpm_event',
     'authz_core',
@@ -102,18 +82,12 @@ export async function startApache(
     'alias',
     ...(config.modules ?? []),
   ]
-  const conf = `ServerRoot ${dir}
-ServerName localhost
-Listen 127.0.0.1:${port}
-PidFile ${join(dir, 'httpd.pid')}
-DefaultRuntimeDir ${dir}
-Mutex file:${dir} default
-ErrorLog ${join(dir, 'logs', 'error.log')}
-LogLevel warn
-${[...new Set(modules)].map((m) => `LoadModule ${m}_module ${APACHE_MODULES}/mod_${m}.so`).join('\n')}
-${process.getuid?.() === 0 ? 'User www-data\nGroup www-data' : ''}
-TypesConfig /etc/mime.types
-AddDefaultCharset off
+  return startApache(
+    (port, confRoot) =>
+      apacheMainConfig(confRoot, {
+        port,
+        modules,
+        body: `AddDefaultCharset off
 KeepAlive On
 MaxKeepAliveRequests 0
 EnableSendfile On
@@ -129,12 +103,10 @@ DirectoryIndex index.html
   Require all granted
 ${indent(config.directory ?? '', 2)}
 </Directory>
-${config.server ?? ''}
-`
-  const confPath = join(dir, 'httpd.conf')
-  await writeFile(confPath, conf)
-  const proc = await startProcess('apache2', toolPath('apache2'), ['-f', confPath, '-DFOREGROUND'], { port })
-  return { url: `http://127.0.0.1:${port}`, process: proc, stop: () => proc.stop() }
+${config.server ?? ''}`,
+      }),
+    { dir },
+  )
 }
 
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ; 100 on every Linux the bench runs on). */

@@ -2,7 +2,7 @@
 // hand-written static and on-the-fly compression, bytes per response, and server CPU per request.
 import type { Table, TargetCheck } from '../lib/report.ts'
 import { fmtRatio, lowerMedian as median, ratio } from '../lib/util.ts'
-import type { ConfigId, ServerConfig } from './serve-configs.ts'
+import type { ConfigId, ServerConfig } from './configs.ts'
 
 /** The measurements of one run of the serving part. */
 export interface ServingValues {

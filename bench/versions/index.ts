@@ -5,16 +5,14 @@
 // smallest delta of every changed chunk that has one (brotli 11 for the others) instead of brotli
 // 11 for all of them; writing the deltas against that version costs files, stored bytes and time.
 // Keeping N versions costs the sum over k <= N; the default N is the rule's answer on this table.
-import { appendFile, cp, readdir, stat, symlink } from 'node:fs/promises'
+import { appendFile, readdir, stat } from 'node:fs/promises'
 import { performance } from 'node:perf_hooks'
-import { join, resolve } from 'node:path'
-import { emptyPart, type PartResult } from '../lib/report.ts'
+import { join } from 'node:path'
+import { buildApp, copyApp } from '../lib/app-build/index.ts'
 import type { BenchContext } from '../lib/context.ts'
-import { firstLine, fmtBytes, fmtInt, fmtMs, importBuilt } from '../lib/util.ts'
-import { buildApp } from './dictionary.ts'
-
-const REPO_ROOT = resolve(import.meta.dirname, '..', '..')
-const APP_ROOT = join(REPO_ROOT, 'bench', 'app')
+import { importBuilt } from '../lib/packages.ts'
+import { emptyPart, type PartResult } from '../lib/report.ts'
+import { firstLine, fmtBytes, fmtInt, fmtMs } from '../lib/util.ts'
 /** Successive builds compared with the newest (the issue asks for K >= 6). */
 const K = 6
 /**
@@ -52,7 +50,7 @@ export async function runDeltaVersions(ctx: BenchContext): Promise<PartResult> {
     'still holds v-k downloads, the delta files and bytes that adds to the deploy, and the time. Keeping N versions',
     'costs the sum over k ≤ N.',
   ].join(' ')
-  const core = await importBuilt<Core>('@preencode/core', ['writeDeltas', 'versionedAsset', 'compressDirectory'])
+  const core = await importBuilt('@preencode/core', ['writeDeltas', 'versionedAsset', 'compressDirectory'])
   if ('why' in core) return { ...part, skipped: core.why }
   if (!core.mod.supportsDictionaryCompression())
     return { ...part, skipped: `Node ${process.versions.node} has no brotli dictionary support (needs 24.15)` }
@@ -66,8 +64,7 @@ export async function runDeltaVersions(ctx: BenchContext): Promise<PartResult> {
 
 async function measure(ctx: BenchContext, core: Core, dir: string, part: PartResult): Promise<void> {
   const app = join(dir, 'app')
-  await cp(APP_ROOT, app, { recursive: true })
-  await symlink(join(APP_ROOT, '..', 'node_modules'), join(app, 'node_modules'), 'dir')
+  await copyApp(app)
   const sources = ctx.quick
     ? ['src/scene.ts']
     : ['src/chart-render.ts', 'src/scene.ts', 'src/charts.ts', 'src/editor.ts']

@@ -4,13 +4,10 @@
 // the CPU time of all encodes, and the longest single encode (file and format).
 import { readFile, readdir, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
+import type { FloorMeasure } from './spec.ts'
 
 const dir = process.argv[2]!
-const core = (await import('@preencode/core')) as {
-  encodeBuffer: (format: string, data: Uint8Array, level: number, hints: { path?: string }) => Promise<Buffer>
-  isCompressible: (path: string) => boolean
-  DEFAULT_COMPRESS_OPTIONS: { formats: string[]; levels: Record<string, number>; threshold: number }
-}
+const core = await import('@preencode/core')
 const { formats, levels, threshold } = core.DEFAULT_COMPRESS_OPTIONS
 
 const files: string[] = []
@@ -42,4 +39,4 @@ for (const path of files.sort()) {
     if (wall > longest.ms) longest = { ms: wall, path, format }
   }
 }
-process.stdout.write(`${JSON.stringify({ cpuMs, encodes, bytes, longest })}\n`)
+process.stdout.write(`${JSON.stringify({ cpuMs, encodes, bytes, longest } satisfies FloorMeasure)}\n`)

@@ -1,15 +1,16 @@
 // Where a cold compress stands against the physical floor of this machine, and what the Vite
 // plugin adds over the CLI on the same output. The floor of a cold compress is the longer of
 // (a) the longest single encode, which cannot be split, and (b) the CPU time of all encodes
-// spread over the cores; both are measured in the same run (floor-child.ts), on the same files.
+// spread over the cores; both are measured in the same run (child.ts), on the same files.
 import { cp, mkdir, rm } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
-import { join, resolve } from 'node:path'
-import type { BenchContext } from '../lib/context.ts'
-import type { PartResult } from '../lib/report.ts'
-import { firstLine, fmtBytes, fmtMs, fmtRatio, median, ratio, runChild } from '../lib/util.ts'
+import { join } from 'node:path'
+import type { BenchContext } from '../../lib/context.ts'
+import { CLI_BIN } from '../../lib/paths.ts'
+import type { PartResult } from '../../lib/report.ts'
+import { firstLine, fmtBytes, fmtMs, fmtRatio, median, ratio, runChild } from '../../lib/util.ts'
+import type { FloorMeasure } from './spec.ts'
 
-export const CLI_BIN = resolve(import.meta.dirname, '..', '..', 'packages', 'cli', 'dist', 'bin.js')
 export const FLOOR_TARGET = 1.15
 export const PLUGIN_OVER_CLI_TARGET = 1.1
 
@@ -41,13 +42,6 @@ export async function cliCold(
   return { ms: child.wallMs }
 }
 
-interface FloorMeasure {
-  cpuMs: number
-  encodes: number
-  bytes: number
-  longest: { ms: number; path: string; format: string }
-}
-
 /** Adds the floor table and the two targets (cold / floor, plugin-added / CLI). */
 export async function reportFloor(
   ctx: BenchContext,
@@ -57,7 +51,7 @@ export async function reportFloor(
   pluginAddedMs: number,
 ): Promise<void> {
   ctx.log('build: floor (every encode alone, one after the other)…')
-  const child = await runChild(process.execPath, [join(import.meta.dirname, 'floor-child.ts'), site], {
+  const child = await runChild(process.execPath, [join(import.meta.dirname, 'child.ts'), site], {
     timeoutMs: 30 * 60_000,
   })
   let floor: FloorMeasure | undefined

@@ -1,12 +1,10 @@
 // The script the serving part measures: the playground's largest, from playground/dist, else a
 // fresh build of the playground, else bench/app's.
 import { readdir, stat } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import type { BenchContext } from '../lib/context.ts'
+import { PLAYGROUND, REPO_ROOT } from '../lib/paths.ts'
 import { firstLine, runChild } from '../lib/util.ts'
-
-const REPO_ROOT = resolve(import.meta.dirname, '..', '..')
-const PLAYGROUND = join(REPO_ROOT, 'playground')
 
 /** The playground's largest script: from playground/dist, else a fresh build of it, else bench/app's. */
 export async function largestPlaygroundScript(

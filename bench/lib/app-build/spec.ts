@@ -1,5 +1,5 @@
-// The contract between parts/build.ts and the build child it spawns (no side effects here:
-// build-child.ts runs a build when imported).
+// The contract between the parts that build bench/app and the build child they spawn (no side
+// effects here: child.ts runs a build when imported).
 export type BuildTool = 'baseline' | 'preencode' | 'peer'
 
 export interface BuildSpec {

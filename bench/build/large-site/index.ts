@@ -3,10 +3,11 @@
 // process. Files/s and MB/s count the originals of the site.
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { BenchContext } from '../lib/context.ts'
-import type { PartResult } from '../lib/report.ts'
-import { firstLine, fmtBytes, fmtInt, fmtMs, runChild } from '../lib/util.ts'
-import { CLI_BIN } from './floor.ts'
+import type { CompressReport } from '@preencode/core'
+import type { BenchContext } from '../../lib/context.ts'
+import { CLI_BIN } from '../../lib/paths.ts'
+import type { PartResult } from '../../lib/report.ts'
+import { firstLine, fmtBytes, fmtInt, fmtMs, runChild } from '../../lib/util.ts'
 
 export const LARGE_SITE_FILES = 20_000
 const WORDS = [
@@ -93,7 +94,7 @@ export async function measureLargeSite(ctx: BenchContext, part: PartResult, work
       rows.push([run, fmtInt(count), fmtBytes(bytes), 'failed', '', '', ''])
       continue
     }
-    const report = JSON.parse(child.stdout) as { cache: { hits: number; misses: number } }
+    const report = JSON.parse(child.stdout) as CompressReport
     const seconds = child.wallMs / 1000
     rows.push([
       run,

@@ -4,8 +4,8 @@
 // "skipped" configuration with the reason.
 import { chmod, cp, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { BROTLI_STATIC_MODULE, startApache, startNginx, type Server } from '../lib/servers.ts'
-import type { Generators } from '../lib/generated.ts'
+import type { Generators } from './generated.ts'
+import { BROTLI_STATIC_MODULE, startBenchApache, startBenchNginx, type Server } from './servers.ts'
 
 export type ConfigId =
   | 'nginx-onthefly'
@@ -30,7 +30,7 @@ export async function serverConfigs(site: string, generated: Generators | { why:
       id: 'nginx-onthefly',
       label: 'nginx on-the-fly gzip 6',
       start: (d) =>
-        startNginx(d, site, () => ({
+        startBenchNginx(d, site, () => ({
           server:
             'gzip on;\ngzip_comp_level 6;\ngzip_vary on;\ngzip_types text/css application/javascript text/javascript application/json image/svg+xml;',
         })),
@@ -39,7 +39,7 @@ export async function serverConfigs(site: string, generated: Generators | { why:
       id: 'nginx-static',
       label: 'nginx hand-written gzip_static + brotli_static',
       start: (d) =>
-        startNginx(d, site, () => ({
+        startBenchNginx(d, site, () => ({
           main: brotliModule,
           server: 'gzip_static on;\nbrotli_static on;\ngzip_vary on;',
         })),
@@ -59,7 +59,7 @@ export async function serverConfigs(site: string, generated: Generators | { why:
       id,
       label,
       start: (d) =>
-        startNginx(d, site, async (port) => {
+        startBenchNginx(d, site, async (port) => {
           const text = await (generated as Generators).nginx(flavor, `127.0.0.1:${port}`)
           if (typeof text !== 'string') throw new Error(text.why)
           // The file is for the http context; the modules flavour needs its module in the main one.
@@ -70,7 +70,7 @@ export async function serverConfigs(site: string, generated: Generators | { why:
   configs.push({
     id: 'apache-deflate',
     label: 'Apache mod_deflate (Debian default)',
-    start: (d) => startApache(d, site, { server: DEBIAN_DEFLATE_CONF }),
+    start: (d) => startBenchApache(d, site, { server: DEBIAN_DEFLATE_CONF }),
   })
   const htaccess = 'why' in generated ? generated : await generated.apache('htaccess')
   configs.push(
@@ -84,7 +84,7 @@ export async function serverConfigs(site: string, generated: Generators | { why:
             await cp(site, root, { recursive: true })
             await writeFile(join(root, '.htaccess'), htaccess)
             await chmodTree(root)
-            return startApache(d, root, {})
+            return startBenchApache(d, root, {})
           },
         }
       : { id: 'apache-generated-htaccess', label: 'Apache generated .htaccess', skip: htaccess.why },
@@ -95,7 +95,7 @@ export async function serverConfigs(site: string, generated: Generators | { why:
       ? {
           id: 'apache-generated-vhost',
           label: 'Apache generated vhost',
-          start: (d) => startApache(d, site, { server: vhost }),
+          start: (d) => startBenchApache(d, site, { server: vhost }),
         }
       : { id: 'apache-generated-vhost', label: 'Apache generated vhost', skip: vhost.why },
   )
