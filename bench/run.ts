@@ -4,17 +4,18 @@
 // --out FILE (where the Markdown goes; default docs/benchmarks.md, `-` for none).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { runBuild } from './build/index.ts'
+import { runDeploy } from './deploy/index.ts'
+import { runDictionary } from './dictionary/index.ts'
 import type { BenchContext } from './lib/context.ts'
 import { renderMarkdown, type MachineInfo } from './lib/markdown.ts'
+import { REPO_ROOT } from './lib/paths.ts'
 import { renderPartText, type PartResult } from './lib/report.ts'
 import { firstLine, fmtBytes } from './lib/util.ts'
-import { runBuild } from './parts/build.ts'
-import { runServe } from './parts/serve.ts'
-import { runDeploy } from './parts/deploy.ts'
-import { runDictionary } from './parts/dictionary.ts'
-import { runDeltaVersions } from './parts/delta-versions.ts'
+import { runServe } from './serve/index.ts'
+import { runDeltaVersions } from './versions/index.ts'
 
 const PARTS = {
   build: runBuild,
@@ -31,7 +32,6 @@ const TITLES: Record<PartName, string> = {
   dictionary: 'Dictionary transport (RFC 9842): updates and page navigations',
   versions: 'Delta window: against how many deployed versions to write deltas',
 }
-const REPO_ROOT = resolve(import.meta.dirname, '..')
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),

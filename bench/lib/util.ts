@@ -100,28 +100,6 @@ export function runChild(
   })
 }
 
-/**
- * Imports a workspace package if it is built and exports what the bench needs; otherwise
- * returns the reason, which the part prints as "skipped: <why>".
- */
-export async function importBuilt<T>(specifier: string, needs: string[]): Promise<{ mod: T } | { why: string }> {
-  let mod: Record<string, unknown>
-  try {
-    mod = (await import(specifier)) as Record<string, unknown>
-  } catch (error) {
-    if (
-      (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' &&
-      String((error as Error).message).includes(specifier)
-    ) {
-      return { why: `${specifier} is not built yet (no dist/)` }
-    }
-    return { why: `${specifier} failed to import: ${firstLine(error)}` }
-  }
-  const missing = needs.filter((name) => !(name in mod) || mod[name] === undefined)
-  if (missing.length) return { why: `${specifier} does not export ${missing.join(', ')} yet` }
-  return { mod: mod as T }
-}
-
 export function firstLine(error: unknown): string {
   return String((error as Error)?.message ?? error).split('\n')[0]!
 }

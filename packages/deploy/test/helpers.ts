@@ -6,10 +6,17 @@ import { dirname, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3'
 import { compressDirectory, type Manifest } from '@preencode/core'
-import { freePort, startProcess, tempDir, toolPath, type RunningProcess } from '@preencode/test-utils'
+import {
+  freePort,
+  MINIO_SECRET,
+  MINIO_USER,
+  startMinio as startMinioServer,
+  startProcess,
+  tempDir,
+  type Minio as MinioServer,
+} from '@preencode/test-utils'
 
-export const MINIO_USER = 'preencode-test'
-export const MINIO_SECRET = 'pr3encode-S3cret-do-not-print'
+export { MINIO_SECRET, MINIO_USER }
 
 const text = (label: string, lines: number): string =>
   Array.from(
@@ -70,92 +77,39 @@ export async function mtimeOf(path: string): Promise<number> {
   return Math.floor((await stat(path)).mtimeMs / 1000)
 }
 
-export interface Minio {
-  endpoint: string
-  port: number
-  dataDir: string
-  process: RunningProcess
+/** MinIO from @preencode/test-utils, with an S3 client that keeps Content-Encoding as stored. */
+export interface Minio extends MinioServer {
   client: S3Client
-  stop(): Promise<void>
-  /** Kills the server at once (SIGKILL), as a crash would. */
-  kill(): void
-  /** Starts it again on the same port and data. */
-  restart(): Promise<void>
-  remove(): Promise<void>
-}
-
-async function launchMinio(port: number, consolePort: number, dataDir: string): Promise<RunningProcess> {
-  return startProcess(
-    'minio',
-    toolPath('minio'),
-    ['server', dataDir, '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet'],
-    {
-      port,
-      timeoutMs: 60_000,
-      env: {
-        MINIO_ROOT_USER: MINIO_USER,
-        MINIO_ROOT_PASSWORD: MINIO_SECRET,
-        MINIO_BROWSER: 'off',
-        MINIO_UPDATE: 'off',
-      },
-    },
-  )
-}
-
-async function waitReady(endpoint: string): Promise<void> {
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    try {
-      const response = await fetch(`${endpoint}/minio/health/ready`)
-      if (response.ok) return
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline) throw new Error(`MinIO at ${endpoint} not ready`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
 }
 
 /** MinIO on a free loopback port with a throw-away data dir. */
 export async function startMinio(): Promise<Minio> {
-  const port = await freePort()
-  const consolePort = await freePort()
-  const data = await tempDir('minio')
-  const endpoint = `http://127.0.0.1:${port}`
-  let proc = await launchMinio(port, consolePort, data.path)
-  await waitReady(endpoint)
+  const server = await startMinioServer()
   const client = new S3Client({
-    endpoint,
+    endpoint: server.endpoint,
     region: 'us-east-1',
     forcePathStyle: true,
-    credentials: { accessKeyId: MINIO_USER, secretAccessKey: MINIO_SECRET },
+    credentials: server.credentials,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   })
-  const minio: Minio = {
-    endpoint,
-    port,
-    dataDir: data.path,
+  return {
+    endpoint: server.endpoint,
+    port: server.port,
+    dataDir: server.dataDir,
+    credentials: server.credentials,
     get process() {
-      return proc
+      return server.process
     },
     client,
-    stop: () => proc.stop(),
-    kill: () => {
-      proc.child.kill('SIGKILL')
-    },
-    async restart() {
-      await proc.stop()
-      proc = await launchMinio(port, consolePort, data.path)
-      await waitReady(endpoint)
-    },
+    stop: () => server.stop(),
+    kill: () => server.kill(),
+    restart: () => server.restart(),
     async remove() {
       client.destroy()
-      await proc.stop()
-      await data.remove()
+      await server.remove()
     },
   }
-  return minio
 }
 
 export async function createBucket(minio: Minio, bucket: string): Promise<void> {

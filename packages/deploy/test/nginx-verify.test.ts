@@ -2,10 +2,9 @@
 // the generated nginx config (stock flavour) on loopback, passes verifySite; the same folder
 // served with nginx's on-the-fly gzip and no variants handling fails it.
 import { existsSync } from 'node:fs'
-import { writeFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort, startProcess, tempDir, type RunningProcess } from '@preencode/test-utils'
+import { hasTool, nginxMainConfig, startNginx, tempDir, type StartedServer } from '@preencode/test-utils'
 import type { Manifest } from '@preencode/core'
 import { deploy, rsyncTarget } from '@preencode/deploy'
 import { makeSite } from './helpers.js'
@@ -13,7 +12,6 @@ import { makeSite } from './helpers.js'
 // @preencode/server-config (the nginx generator and verifySite) is not a dependency of deploy;
 // its build is read from the workspace.
 const SERVER_CONFIG = join(import.meta.dirname, '../../server-config/dist/index.js')
-const NGINX = '/usr/sbin/nginx'
 
 interface ServerConfigApi {
   nginxConfig: (manifest: unknown, options: { root: string; listen?: string }) => string
@@ -27,40 +25,26 @@ interface ServerConfigApi {
 const problemsOf = (result: Awaited<ReturnType<ServerConfigApi['verifySite']>>): string =>
   result.failures.map((f) => `${f.path} [${f.acceptEncoding ?? '(none)'}]: ${f.problems.join('; ')}`).join('\n')
 
-async function startNginx(dir: string, serverBlock: string): Promise<{ url: string; proc: RunningProcess }> {
-  const port = await freePort()
-  await mkdir(join(dir, 'logs'), { recursive: true })
-  await writeFile(join(dir, 'site.conf'), serverBlock.replaceAll('__LISTEN__', `127.0.0.1:${port}`))
-  await writeFile(
-    join(dir, 'nginx.conf'),
-    [
-      `pid ${join(dir, 'nginx.pid')};`,
-      `error_log ${join(dir, 'logs', 'error.log')} warn;`,
-      'events { worker_connections 256; }',
-      'http {',
-      `  access_log off; client_body_temp_path ${dir}/cb; proxy_temp_path ${dir}/px; fastcgi_temp_path ${dir}/fc; uwsgi_temp_path ${dir}/uw; scgi_temp_path ${dir}/sc;`,
-      '  include /etc/nginx/mime.types;',
-      // As most sites have it: text types without variants get their charset from nginx itself.
-      '  charset utf-8; charset_types text/plain text/css text/xml application/json;',
-      `  include ${join(dir, 'site.conf')};`,
-      '}',
-      '',
-    ].join('\n'),
+async function startSite(dir: string, serverBlock: string): Promise<{ url: string; proc: StartedServer }> {
+  const proc = await startNginx(
+    (port, root) =>
+      nginxMainConfig(root, {
+        // Workers read the deploy folder, a private temp dir: as root, they run as root.
+        ...(process.getuid?.() === 0 ? { user: 'root' } : {}),
+        accessLog: 'off',
+        // As most sites have it: text types without variants get their charset from nginx itself.
+        http: `  charset utf-8; charset_types text/plain text/css text/xml application/json;\n${serverBlock.replaceAll('__LISTEN__', `127.0.0.1:${port}`)}`,
+      }),
+    { dir },
   )
-  const proc = await startProcess(
-    'nginx',
-    NGINX,
-    ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off; master_process off;'],
-    { port },
-  )
-  return { url: `http://127.0.0.1:${port}/`, proc }
+  return { url: `${proc.url}/`, proc }
 }
 
-describe.skipIf(!existsSync(NGINX) || !existsSync(SERVER_CONFIG))('rsync-deployed folder behind nginx', () => {
+describe.skipIf(!hasTool('nginx') || !existsSync(SERVER_CONFIG))('rsync-deployed folder behind nginx', () => {
   let site: Awaited<ReturnType<typeof makeSite>>
   let served: Awaited<ReturnType<typeof tempDir>>
   let conf: Awaited<ReturnType<typeof tempDir>>
-  const procs: RunningProcess[] = []
+  const procs: StartedServer[] = []
   beforeAll(async () => {
     site = await makeSite(1)
     served = await tempDir('nginx-root')
@@ -74,7 +58,7 @@ describe.skipIf(!existsSync(NGINX) || !existsSync(SERVER_CONFIG))('rsync-deploye
 
   it('passes verify with the generated nginx config', async () => {
     const { nginxConfig, verifySite } = (await import(SERVER_CONFIG)) as ServerConfigApi
-    const { url, proc } = await startNginx(
+    const { url, proc } = await startSite(
       join(conf.path, 'good'),
       nginxConfig(site.manifest, { root: served.path, listen: '__LISTEN__' }),
     )
@@ -86,7 +70,7 @@ describe.skipIf(!existsSync(NGINX) || !existsSync(SERVER_CONFIG))('rsync-deploye
   it('fails verify when nginx compresses on the fly instead', async () => {
     const { verifySite } = (await import(SERVER_CONFIG)) as ServerConfigApi
     const block = `server { listen __LISTEN__; root ${served.path}; gzip on; gzip_types *; gzip_min_length 0; gzip_vary on; }\n`
-    const { url, proc } = await startNginx(join(conf.path, 'bad'), block)
+    const { url, proc } = await startSite(join(conf.path, 'bad'), block)
     procs.push(proc)
     const result = await verifySite(url, site.manifest, site.root)
     expect(result.failures.length).toBeGreaterThan(0)

@@ -1,0 +1,105 @@
+// Where a cold compress stands against the physical floor of this machine, and what the Vite
+// plugin adds over the CLI on the same output. The floor of a cold compress is the longer of
+// (a) the longest single encode, which cannot be split, and (b) the CPU time of all encodes
+// spread over the cores; both are measured in the same run (child.ts), on the same files.
+import { cp, mkdir, rm } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
+import { join } from 'node:path'
+import type { BenchContext } from '../../lib/context.ts'
+import { CLI_BIN } from '../../lib/paths.ts'
+import type { PartResult } from '../../lib/report.ts'
+import { firstLine, fmtBytes, fmtMs, fmtRatio, median, ratio, runChild } from '../../lib/util.ts'
+import type { FloorMeasure } from './spec.ts'
+
+export const FLOOR_TARGET = 1.15
+export const PLUGIN_OVER_CLI_TARGET = 1.1
+
+/** One cold `preencode compress` (empty cache directory) of a fresh copy of `site`: its wall time. */
+export async function cliCold(
+  ctx: BenchContext,
+  site: string,
+  work: string,
+  rep: number,
+): Promise<{ ms: number; error?: string }> {
+  const copy = join(work, `cli-site-${rep}`)
+  const cache = join(work, `cli-cache-${rep}`)
+  await rm(copy, { recursive: true, force: true })
+  await rm(cache, { recursive: true, force: true })
+  await mkdir(work, { recursive: true })
+  await cp(site, copy, { recursive: true })
+  ctx.log('build: cli cold…')
+  const child = await runChild(process.execPath, [CLI_BIN, 'compress', copy, '--cache-dir', cache, '--quiet'], {
+    timeoutMs: 15 * 60_000,
+    env: { CI: 'true' },
+  })
+  await rm(copy, { recursive: true, force: true })
+  if (child.code !== 0)
+    return {
+      ms: Number.NaN,
+      error: `preencode compress exited ${child.code ?? child.signal}: ${firstLine(child.stderr)}`,
+    }
+  ctx.log(`build: cli cold: ${fmtMs(child.wallMs)}`)
+  return { ms: child.wallMs }
+}
+
+/** Adds the floor table and the two targets (cold / floor, plugin-added / CLI). */
+export async function reportFloor(
+  ctx: BenchContext,
+  part: PartResult,
+  site: string,
+  cliMs: number[],
+  pluginAddedMs: number,
+): Promise<void> {
+  ctx.log('build: floor (every encode alone, one after the other)…')
+  const child = await runChild(process.execPath, [join(import.meta.dirname, 'child.ts'), site], {
+    timeoutMs: 30 * 60_000,
+  })
+  let floor: FloorMeasure | undefined
+  try {
+    floor = JSON.parse(child.stdout) as FloorMeasure
+  } catch {
+    part.notes.push(`floor not measured: child exited ${child.code ?? child.signal}: ${firstLine(child.stderr)}`)
+  }
+  const cores = availableParallelism()
+  const cli = median(cliMs)
+  const spread = floor ? floor.cpuMs / cores : Number.NaN
+  const floorMs = floor ? Math.max(floor.longest.ms, spread) : Number.NaN
+  const coldOverFloor = ratio(cli, floorMs)
+  const pluginOverCli = ratio(pluginAddedMs, cli)
+  part.tables.push({
+    title: 'Cold compress against the floor, and the plugin against the CLI (same files)',
+    columns: ['measure', 'value'],
+    rows: [
+      ['encodes (files × formats)', floor ? `${floor.encodes} (${fmtBytes(floor.bytes)} of originals)` : 'n/a'],
+      [
+        'longest single encode, alone',
+        floor ? `${fmtMs(floor.longest.ms)} (${floor.longest.format} ${floor.longest.path})` : 'n/a',
+      ],
+      [`CPU of all encodes / ${cores} cores`, floor ? `${fmtMs(floor.cpuMs)} / ${cores} = ${fmtMs(spread)}` : 'n/a'],
+      ['floor (the longer of the two)', fmtMs(floorMs)],
+      [`preencode compress, cold (median of ${cliMs.length})`, fmtMs(cli)],
+      ['cold / floor', fmtRatio(coldOverFloor)],
+      ['plugin-added build time, cold (median)', fmtMs(pluginAddedMs)],
+      ['plugin-added / CLI', fmtRatio(pluginOverCli)],
+    ],
+    notes: [
+      "the floor child runs every encode preencode runs (compressible files ≥ 1 KiB, gzip 9 + brotli 11 + zstd 19) one after the other in one process: each one's wall time is then its own, and their CPU time is the work to spread over the cores",
+      'cold = `preencode compress` with an empty cache directory on a fresh copy of the plain build output, in its own process; the plugin builds write the same files',
+      'on a machine shared with other work the cold and plugin times grow while the floor (CPU time) does not: compare the load column of this part',
+    ],
+  })
+  part.targets.push(
+    {
+      part: 'build',
+      target: `cold compress ≤ ${FLOOR_TARGET}× the floor`,
+      measured: fmtRatio(coldOverFloor),
+      pass: Number.isFinite(coldOverFloor) ? coldOverFloor <= FLOOR_TARGET : undefined,
+    },
+    {
+      part: 'build',
+      target: `plugin-added time ≤ ${PLUGIN_OVER_CLI_TARGET}× the CLI's on the same output`,
+      measured: fmtRatio(pluginOverCli),
+      pass: Number.isFinite(pluginOverCli) ? pluginOverCli <= PLUGIN_OVER_CLI_TARGET : undefined,
+    },
+  )
+}
