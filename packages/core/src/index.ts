@@ -75,6 +75,7 @@ export { WorkPool, type PoolOptions, type PoolStats, type SlotTicket } from './p
 export { runPool } from './run-pool.js'
 export {
   cacheKey,
+  onceCacheWarning,
   openCache,
   type CacheHooks,
   type CacheKeyParts,

@@ -1,4 +1,4 @@
-import { openCache, type CompressionCache } from './cache.js'
+import { cacheWriteWarning, openCache, type CompressionCache } from './cache.js'
 import type { CompressLogger } from './compress-directory.js'
 import type { ResolvedCompressOptions } from './options.js'
 import { openS3Store } from './s3-cache-store.js'
@@ -15,10 +15,7 @@ export function openRunCache(options: ResolvedCompressOptions, logger: CompressL
   let writeErrors = 0
   const local = openCache(options.cacheDir, options.cacheMaxBytes, {
     onWriteError: (error) => {
-      if (writeErrors++ === 0)
-        logger.warn(
-          `cannot write to the cache at ${String(options.cacheDir)} (${(error as Error).message}); this run goes on, the next one will compress again`,
-        )
+      if (writeErrors++ === 0) logger.warn(cacheWriteWarning(String(options.cacheDir), error))
     },
   })
   const location = options.sharedCache

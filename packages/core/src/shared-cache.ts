@@ -67,7 +67,7 @@ export function withSharedCache(
     dir: local.dir,
     stats,
     async get(key, verify) {
-      const hit = await local.get(key)
+      const hit = await local.get(key, verify)
       if (hit || !readable) return hit
       let entry: Buffer | undefined
       try {

@@ -13,13 +13,14 @@ import { dirname, join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { removeStaleDeltas } from './stale-deltas.js'
 import { dictionaryId, sha256Of } from './available-dictionary.js'
-import { cacheKey, openCache, type CompressionCache } from './cache.js'
+import { cacheKey, cacheWriteWarning, openCache, type CompressionCache } from './cache.js'
 import { deltaPath } from './delta-paths.js'
 import type { ResolvedDeltaOptions } from './delta-options.js'
 import type { DeltaFileReport, DeltaReport } from './delta-report.js'
 import {
   acceptsDictionary,
   assertDictionarySupport,
+  decodeWithDictionary,
   dictionaryEncoderParams,
   encodeWithDictionaryParams,
   type DictionaryEncoding,
@@ -46,6 +47,11 @@ export interface WriteDeltasContext {
   levels?: { brotli?: number; zstd?: number }
   /** Overrides `options.previous` and the cache history, e.g. a deploy target's objects. */
   source?: PreviousVersionSource
+  /**
+   * Where a warning goes: the build history cannot be written (a read-only or full cache, a
+   * file in its place). The deltas of this run are written anyway. @default silent
+   */
+  logger?: { warn(message: string): void }
 }
 
 export interface WriteDeltasResult {
@@ -194,7 +200,10 @@ export async function writeDeltas(
     const remembered = files
       .filter((f) => f.useAsDictionary !== undefined)
       .map((f) => ({ path: f.path, sha256: f.sha256, read: () => readFile(join(root, f.path)) }))
-    await rememberVersions(context.cacheDir, root, remembered, options.versions)
+    // A cache that cannot be written costs the next build its deltas, never this one.
+    await rememberVersions(context.cacheDir, root, remembered, options.versions).catch((error: unknown) => {
+      context.logger?.warn(cacheWriteWarning(context.cacheDir as string, error))
+    })
   }
   if (counters.misses > 0) await cache.prune()
   fileReports.sort((a, b) => (a.path < b.path ? -1 : 1))
@@ -270,7 +279,10 @@ async function encodeCached(
     format: encoding,
     settings: `${encoding}:${JSON.stringify(params)}`,
   })
-  const cached = await cache.get(key)
+  // As for variants: a delta from the cache is used only if it decodes to the file's bytes.
+  const cached = await cache.get(key, async (payload) =>
+    (await decodeWithDictionary(encoding, payload, dictionary)).equals(data),
+  )
   if (cached) {
     counters.hits++
     return cached
