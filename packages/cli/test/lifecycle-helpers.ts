@@ -36,7 +36,9 @@ export function cliKilled(
 ): Promise<boolean> {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
-    env: { ...process.env, NO_COLOR: '1', CI: '' },
+    // One process: `compress` otherwise runs again in a child (malloc-tuning.ts), which a SIGKILL
+    // of this one leaves running for up to half a second, long enough to finish a small site.
+    env: { ...process.env, NO_COLOR: '1', CI: '', PREENCODE_MALLOC_TUNING: 'off' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

@@ -89,7 +89,7 @@ describe("a user's own file at a sidecar name (case 3)", () => {
     expect(all.status).toBe(1)
     expect(all.stderr.trim().split('\n')).toHaveLength(1)
     expect(all.stderr).toContain(join(dir, 'data.csv.gz'))
-    expect(all.stderr).toMatch(/Move or delete it/)
+    expect(all.stderr).toMatch(/If it is yours: move or delete it/)
     expect((await readFile(join(dir, 'data.csv.gz'))).equals(archive)).toBe(true)
     expect(await listing(dir)).toEqual(before)
   })

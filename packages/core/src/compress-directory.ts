@@ -8,6 +8,7 @@ import { userError } from './errors.js'
 import { runFileJob, skipReason, statFileJob, type FileJob, type FileJobContext, type FileOutcome } from './file-job.js'
 import { CODECS } from './formats.js'
 import type { ProgressBytes } from './progress.js'
+import { openJournal, type RunJournal } from './journal.js'
 import { MANIFEST_FILENAME, type Manifest } from './manifest.js'
 import {
   isResolvedCompressOptions,
@@ -118,8 +119,10 @@ export async function compressDirectory(
       'A sharded run (`shard`, --shard) fills the cache for the final run to assemble from: it needs a cache, best a shared one (s3://bucket/prefix); drop --no-cache.',
     )
   const runCache = openRunCache(options, logger)
+  // A shard writes nothing into the site: nothing to journal.
+  const journal = run.shard ? undefined : openJournal(root)
   try {
-    return await compressWithCache(root, options, run, logger, controller, abortRun, runCache.cache, {
+    return await compressWithCache(root, options, run, logger, controller, abortRun, runCache.cache, journal, {
       started,
       previous,
       scan,
@@ -128,6 +131,8 @@ export async function compressDirectory(
       pool,
     })
   } finally {
+    // Removed once the manifest is written (compressWithCache); kept for the next run otherwise.
+    await journal?.close()
     const summary = runCache.summary()
     if (summary) logger.info(summary)
     runCache.cache.close?.()
@@ -151,6 +156,7 @@ async function compressWithCache(
   controller: AbortController,
   abortRun: () => void,
   cache: CompressionCache,
+  journal: RunJournal | undefined,
   state: RunState,
 ): Promise<CompressResult> {
   const { started, scan, variantsOnDisk, pool } = state
@@ -165,6 +171,7 @@ async function compressWithCache(
     excluded: scan.excluded,
     signal: controller.signal,
     cacheOnly: run.shard !== undefined,
+    ...(journal ? { journal } : {}),
   }
   // Before anything is written: a sidecar name taken by a file preencode did not write stops
   // the run (or, holding exactly the bytes it would write, becomes preencode's).
@@ -174,6 +181,8 @@ async function compressWithCache(
   if (adopted.length > 0) pending = pending.filter((job) => !variantsOnDisk.has(job.path))
   const tempFiles = await cleanTempFiles(root, scan.tempFiles)
   if (tempFiles > 0) logger.info(`removed ${tempFiles} temp files left by an interrupted run`)
+  if (scan.journaled.length > 0)
+    logger.info(`reusing ${scan.journaled.length} files an interrupted run wrote (its journal names them)`)
   // Largest first: brotli 11 on one 8 MB source map takes ~15 s, and started last it would run
   // alone on one core at the end (the longest-processing-time-first rule shortens the tail).
   const all = (await Promise.all(pending.map((job) => statFileJob(root, job)))).sort(
@@ -264,6 +273,8 @@ async function compressWithCache(
       throw unwritable(join(root, MANIFEST_FILENAME), cause)
     },
   )
+  // The manifest records every variant the journal lists, or they were removed as stale.
+  await journal?.finish()
   // keepOriginals: false. The .gz variants are complete and the manifest records the originals
   // as gone: only now may they go. A run killed here leaves originals the next run reuses.
   let originalsRemoved = { files: 0, bytes: 0 }

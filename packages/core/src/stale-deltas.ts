@@ -1,5 +1,5 @@
-// Removing deltas a previous run wrote and this one did not: only files an earlier manifest
-// records as preencode's, then the `.dict` folders left empty.
+// Removing deltas a previous run wrote and this one did not: only files an earlier manifest (or
+// a killed run's journal) records as preencode's, then the `.dict` folders left empty.
 import { readdir, rmdir, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DELTA_DIRECTORY_SUFFIX, originalOfDeltaPath } from './delta-paths.js'
@@ -7,15 +7,20 @@ import type { Manifest } from './manifest.js'
 import { isSafeRelativePath } from './previous-versions.js'
 
 /**
- * Deletes the deltas the given manifest recorded that this run did not write (only files
- * preencode wrote are ever deleted), then every `.dict` folder left empty.
+ * Deletes the deltas the given manifest recorded that this run did not write, and `journaled`
+ * ones (a killed run's, `journal.ts`) it did not write again (only files preencode wrote are
+ * ever deleted), then every `.dict` folder left empty.
  */
-export async function removeStaleDeltas(root: string, manifest: Manifest, keep: ReadonlySet<string>): Promise<number> {
+export async function removeStaleDeltas(
+  root: string,
+  manifest: Manifest,
+  keep: ReadonlySet<string>,
+  journaled: readonly string[] = [],
+): Promise<number> {
   let removed = 0
-  for (const delta of manifest.files.flatMap((f) => f.deltas ?? [])) {
-    if (keep.has(delta.path) || originalOfDeltaPath(delta.path) === undefined || !isSafeRelativePath(delta.path))
-      continue
-    await unlink(join(root, delta.path)).catch((error: NodeJS.ErrnoException) => {
+  for (const path of [...manifest.files.flatMap((f) => (f.deltas ?? []).map((d) => d.path)), ...journaled]) {
+    if (keep.has(path) || originalOfDeltaPath(path) === undefined || !isSafeRelativePath(path)) continue
+    await unlink(join(root, path)).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error
     })
     removed++

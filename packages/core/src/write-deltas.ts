@@ -14,7 +14,8 @@ import { performance } from 'node:perf_hooks'
 import { removeStaleDeltas } from './stale-deltas.js'
 import { dictionaryId, sha256Of } from './available-dictionary.js'
 import { cacheKey, cacheWriteWarning, openCache, type CompressionCache } from './cache.js'
-import { deltaPath } from './delta-paths.js'
+import { deltaPath, originalOfDeltaPath } from './delta-paths.js'
+import { journaledFiles, openJournal } from './journal.js'
 import type { ResolvedDeltaOptions } from './delta-options.js'
 import type { DeltaFileReport, DeltaReport } from './delta-report.js'
 import {
@@ -26,6 +27,7 @@ import {
   type DictionaryEncoding,
 } from './dictionary-codecs.js'
 import { MANIFEST_FILENAME, type Manifest, type ManifestDelta, type ManifestFile } from './manifest.js'
+import { recordDeltas } from './manifest-settings.js'
 import { WorkPool } from './pool.js'
 import { folderVersionSource, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
 import { isPageDictionary, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST } from './page-dictionary.js'
@@ -69,6 +71,10 @@ export async function writeDeltas(
   assertDictionarySupport('deltas')
   const started = performance.now()
   const root = resolve(dir)
+  // Deltas a killed run wrote and journaled but no manifest records: rewritten or removed below.
+  const recorded = new Set(manifest.files.flatMap((f) => (f.deltas ?? []).map((d) => d.path)))
+  const leftovers = (await journaledFiles(root)).filter((p) => originalOfDeltaPath(p) !== undefined && !recorded.has(p))
+  const journal = openJournal(root)
   const cache = openCache(context.cacheDir, context.cacheMaxBytes ?? 256 * 1024 * 1024)
   const pool = new WorkPool({ ...(context.concurrency === undefined ? {} : { concurrency: context.concurrency }) })
   const source =
@@ -129,6 +135,7 @@ export async function writeDeltas(
         }
         const path = deltaPath(file.path, id, encoding)
         await mkdir(dirname(join(root, path)), { recursive: true })
+        await journal.record(path, body)
         await writeFileAtomically(join(root, path), body, file.mtimeMs)
         keep.add(path)
         counters.written++
@@ -191,11 +198,20 @@ export async function writeDeltas(
         jobs.push(deltasAgainst(file, candidates, pageReports))
     }
   }
-  await Promise.all(jobs)
+  try {
+    await Promise.all(jobs)
+  } finally {
+    await journal.close()
+  }
 
-  const staleRemoved = await removeStaleDeltas(root, manifest, keep)
-  const next: Manifest = { ...manifest, files }
+  const staleRemoved = await removeStaleDeltas(root, manifest, keep, leftovers)
+  const next: Manifest = {
+    ...manifest,
+    files,
+    ...(manifest.settings ? { settings: { ...manifest.settings, deltas: recordDeltas(options) } } : {}),
+  }
   await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(next, null, 2)}\n`)
+  await journal.finish()
   if (options.remember && context.cacheDir !== false) {
     const remembered = files
       .filter((f) => f.useAsDictionary !== undefined)
