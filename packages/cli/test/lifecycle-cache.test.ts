@@ -2,7 +2,8 @@
 // were swapped or crafted (a CI cache restored from another branch, a shared runner), and a
 // cache folder that cannot be used at all (a file in its place, a read-only mount) while delta
 // updates are on, the default.
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
+import { createServer, type Socket } from 'node:net'
 import { chmod, chown, cp, readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliCompressSync } from 'node:zlib'
@@ -125,5 +126,64 @@ describe('an unusable cache folder while delta updates are on (issue 19, case 3)
     expect(child.stderr.trim().split('\n'), child.stderr).toHaveLength(1)
     expect(child.stderr).toMatch(/cannot write to the cache/)
     await expectEveryVariantDecodes(copy)
+  })
+})
+
+describe('a shared cache that accepts connections and never answers (issue 19, case 7)', () => {
+  it('compress falls back to a local build with one warning naming the bucket, and exits 0', async () => {
+    const work = await workDir()
+    const dir = await site(work)
+    const sockets: Socket[] = []
+    const server = createServer((socket) => {
+      sockets.push(socket) // read nothing, answer nothing, close nothing
+    })
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))
+    cleanups.push(async () => {
+      for (const socket of sockets) socket.destroy()
+      await new Promise((closed) => server.close(closed))
+    })
+    const { port } = server.address() as { port: number }
+    const child = spawn(
+      process.execPath,
+      [BIN, 'compress', dir, '--cache-dir', 's3://build-cache/site', '--endpoint', `http://127.0.0.1:${port}`],
+      {
+        cwd: work,
+        env: {
+          ...process.env,
+          NO_COLOR: '1',
+          CI: '',
+          XDG_CACHE_HOME: join(work, 'local-cache'),
+          AWS_ACCESS_KEY_ID: 'test',
+          AWS_SECRET_ACCESS_KEY: 'test-secret',
+          AWS_REGION: 'us-east-1',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString()
+    })
+    child.stdout.resume()
+    // Not a speed limit: a run that never ends must fail the test instead of hanging it (it
+    // hung for 484 s before the fix).
+    const watchdog = setTimeout(() => child.kill('SIGKILL'), 150_000)
+    const [status, signal] = await new Promise<[number | null, string | null]>((done) =>
+      child.on('exit', (code, sig) => done([code, sig])),
+    )
+    clearTimeout(watchdog)
+    expect(signal, 'the run ended on its own').toBeNull()
+    expect(status, stderr).toBe(0)
+    expect(sockets.length).toBeGreaterThan(0)
+    const lines = stderr.trim().split('\n')
+    expect(
+      lines.filter((l) => l.startsWith('warning:')),
+      stderr,
+    ).toHaveLength(1)
+    expect(stderr).toContain(
+      `warning: the shared cache s3://build-cache/site (endpoint http://127.0.0.1:${port}) cannot be read (no answer for 5 s, twice); compressing locally`,
+    )
+    expect(stderr).not.toMatch(/test-secret/)
+    await expectEveryVariantDecodes(dir)
   })
 })
