@@ -70,7 +70,14 @@ export interface LoadedConfig {
 
 /** Finds and loads the config file in `cwd`; undefined when there is none. */
 export async function loadConfig(cwd: string = process.cwd()): Promise<LoadedConfig | undefined> {
-  const name = CONFIG_FILENAMES.find((n) => existsSync(join(cwd, n)))
+  const found = CONFIG_FILENAMES.filter((n) => existsSync(join(cwd, n)))
+  // Reading one and ignoring the other would leave edits to the ignored one without effect.
+  if (found.length > 1)
+    throw userError(
+      'cli',
+      `Found ${found.length} config files in ${cwd}: ${found.map((n) => join(cwd, n)).join(' and ')}; preencode reads one. Keep one (move its settings over) and delete the others.`,
+    )
+  const name = found[0]
   if (!name) return undefined
   const path = join(cwd, name)
   let value: unknown

@@ -97,6 +97,11 @@ export async function compressDirectory(
     skipDirs: options.cacheDir === false ? [] : [options.cacheDir],
   })
   warnSkipped(logger, root, scan.skipped)
+  // A typo in `include` (`*.hmtl`) would otherwise strip every variant without a word.
+  if (options.include.length > 0 && scan.included.size === 0 && scan.originals.length > 0)
+    logger.warn(
+      `\`include\` (${options.include.map(String).join(', ')}) matches no file in ${root}: no file is compressed, and variants written before are removed`,
+    )
 
   // Originals that `keepOriginals: false` removed last time: their .gz carries the bytes.
   const onDisk = new Set(scan.originals)
