@@ -4,7 +4,7 @@
 // updates are on, the default.
 import { spawn, spawnSync } from 'node:child_process'
 import { createServer, type Socket } from 'node:net'
-import { chmod, chown, cp, readdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { chmod, chown, cp, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliCompressSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -126,6 +126,41 @@ describe('an unusable cache folder while delta updates are on (issue 19, case 3)
     expect(child.stderr.trim().split('\n'), child.stderr).toHaveLength(1)
     expect(child.stderr).toMatch(/cannot write to the cache/)
     await expectEveryVariantDecodes(copy)
+  })
+})
+
+describe('a cache folder on a full disk (issue 19, case 3)', () => {
+  /** A 64 KiB tmpfs, filled to the last byte: needs root and `mount`. */
+  async function fullDisk(work: string): Promise<string | undefined> {
+    const dir = join(work, 'full')
+    await mkdir(dir)
+    if (!IS_ROOT || spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]).status !== 0) return undefined
+    // Unmounted before the work folder is removed.
+    cleanups.unshift(async () => {
+      spawnSync('umount', [dir])
+    })
+    await writeFile(join(dir, 'filler'), Buffer.alloc(64 * 1024)).catch(() => {})
+    for (let i = 0; ; i++) {
+      const full = await writeFile(join(dir, `filler-${i}`), Buffer.alloc(4096)).then(
+        () => false,
+        () => true,
+      )
+      if (full) break
+    }
+    return dir
+  }
+
+  it('one warning, exit 0, the site compressed', async (test) => {
+    const work = await workDir()
+    const dir = await site(work)
+    const full = await fullDisk(work)
+    if (!full) return test.skip()
+    const run = cli(['compress', dir, '--cache-dir', full], work)
+    expect(run.status, run.stderr).toBe(0)
+    expect(run.stderr).not.toMatch(/\n\s+at /)
+    expect(run.stderr.trim().split('\n'), run.stderr).toHaveLength(1)
+    expect(run.stderr).toMatch(/warning: cannot write to the cache at .*full \(ENOSPC/)
+    await expectEveryVariantDecodes(dir)
   })
 })
 
