@@ -24,6 +24,7 @@ import { buildReport, type CompressReport } from './report.js'
 import { checkSidecarOwnership } from './ownership.js'
 import { counters, debugCriticalPath, manifestOf, warnSkipped } from './run-summary.js'
 import { scanDirectory } from './scan.js'
+import { removeEmptyDeltaFolders } from './stale-deltas.js'
 import {
   assertWritableDirectory,
   cleanTempFiles,
@@ -271,6 +272,7 @@ async function compressWithCache(
   // Only sidecars an earlier manifest records (or adopted above): never a file of the user's.
   const stale = await removeStaleVariants(root, owned, keep)
   if (stale.length > 0) logger.info(`removed ${stale.length} stale variants`)
+  await removeEmptyDeltaFolders(root, stale)
 
   const manifest = manifestOf(options, outcomes)
   await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(manifest, null, 2)}\n`).catch(

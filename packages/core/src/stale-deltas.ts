@@ -30,6 +30,13 @@ export async function removeStaleDeltas(
   return removed
 }
 
+/** After deltas at `paths` were removed (by a compress run): their `.dict` folders left empty go too. */
+export async function removeEmptyDeltaFolders(root: string, paths: readonly string[]): Promise<void> {
+  const originals = new Set(paths.map(originalOfDeltaPath).filter((o): o is string => o !== undefined))
+  for (const original of originals)
+    if (isSafeRelativePath(original)) await removeEmptyDirectories(join(root, `${original}${DELTA_DIRECTORY_SUFFIX}`))
+}
+
 /** Removes `dir` and its subfolders bottom-up where they are empty; stops at anything else. */
 async function removeEmptyDirectories(dir: string): Promise<boolean> {
   let entries
