@@ -2,7 +2,7 @@ import { looksContentHashed, type CacheClass, type CachePolicyOptions } from './
 import type { Format } from './formats.js'
 import type { Manifest } from './manifest.js'
 import type { CompressOptions, FilePattern, ResolvedCompressOptions } from './options.js'
-import type { ResolvedDeltaOptions } from './delta-options.js'
+import { resolveDeltaOptions, type ResolvedDeltaOptions } from './delta-options.js'
 
 /**
  * The settings of the run that wrote a manifest. Commands that find the manifest out of date
@@ -53,8 +53,26 @@ export function recordDeltas(options: ResolvedDeltaOptions): RecordedDeltas {
  */
 export function deltaOptionsFromManifest(manifest: Manifest): ResolvedDeltaOptions | undefined {
   const recorded = manifest.settings?.deltas
-  if (!recorded) return undefined
-  return { ...recorded, encodings: [...recorded.encodings], previous: recorded.previous, remember: false }
+  if (!recorded || typeof recorded !== 'object') return undefined
+  try {
+    // Checked like options: a manifest edited by hand must not crash a deploy.
+    const { versions, encodings, maxDictionaryBytes, pages, pageDictionaryBytes, previous } = recorded
+    return resolveDeltaOptions(
+      {
+        versions,
+        encodings,
+        maxDictionaryBytes,
+        pages,
+        pageDictionaryBytes,
+        remember: false,
+        ...(previous ? { previous } : {}),
+      },
+      '/',
+      'settings.deltas',
+    )
+  } catch {
+    return undefined
+  }
 }
 
 /** A file pattern in JSON: a glob as is, a RegExp by its source and flags. */
