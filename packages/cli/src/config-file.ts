@@ -54,7 +54,7 @@ export function defineConfig<T extends PreencodeConfig>(config: T): T {
   return config
 }
 
-/** Searched in this order in the working directory. */
+/** The names looked for in the working directory; more than one present is an error (loadConfig). */
 export const CONFIG_FILENAMES = Object.freeze([
   'preencode.config.ts',
   'preencode.config.mts',
