@@ -1,4 +1,4 @@
-// Delta updates across a site's life (issue 19): a page edited after the build, a deploy killed
+// Delta updates across a site's life (issue 19): a page edited after the build, a compress or deploy killed
 // while it writes deltas into the site, and a site folder that cannot be written. The real
 // binary against real folders; a local folder stands for the live site.
 import { spawnSync } from 'node:child_process'
@@ -118,6 +118,31 @@ describe('a deploy killed while it writes deltas (issue 19, case 6)', () => {
     expect(manifest.files.filter((f) => f.path.includes('.dict/'))).toEqual([])
     expect((await expectDeltasIn(www, site)).length).toBeGreaterThanOrEqual(24)
     // Every delta file in the site is one the manifest records; no journal is left.
+    const recorded = new Set(manifest.files.flatMap((f) => (f.deltas ?? []).map((d) => d.path)))
+    expect((await listing(site)).filter((p) => p.includes('.dict/') && !recorded.has(p))).toEqual([])
+    expect(await listing(site)).not.toContain('.preencode-journal')
+  })
+})
+
+describe('a compress killed while it writes deltas (issue 19, case 4)', () => {
+  it('the rerun records every delta it keeps, takes none for an original, and leaves no journal', async () => {
+    const work = await workDir()
+    const site = join(work, 'site')
+    const cache = join(work, 'cache')
+    await build(site, 1, 24)
+    expect(cli(['compress', site, '--cache-dir', cache], work).status).toBe(0)
+    await build(site, 2, 24)
+    // The cache remembers version 1: this compress writes deltas against it, after the variants.
+    const deltaOnDisk = async (): Promise<boolean> =>
+      (await listing(site).catch(() => [])).some((p) => /\.dict\/[^.][^/]*\.(dcb|dcz)$/.test(p))
+    const killed = await cliKilled(['compress', site, '--cache-dir', cache], work, deltaOnDisk)
+    expect(killed, 'the kill landed while deltas were being written').toBe(true)
+
+    const rerun = cli(['compress', site, '--cache-dir', cache], work)
+    expect(rerun.status, rerun.stderr).toBe(0)
+    const manifest = await readManifest(site)
+    expect(manifest.files.filter((f) => f.path.includes('.dict/'))).toEqual([])
+    expect((await expectDeltasIn(site, site)).length).toBeGreaterThanOrEqual(24)
     const recorded = new Set(manifest.files.flatMap((f) => (f.deltas ?? []).map((d) => d.path)))
     expect((await listing(site)).filter((p) => p.includes('.dict/') && !recorded.has(p))).toEqual([])
     expect(await listing(site)).not.toContain('.preencode-journal')
