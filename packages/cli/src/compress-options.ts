@@ -9,6 +9,7 @@ import {
   ALL_FORMATS,
   defaultCacheDir,
   CODECS,
+  globProblem,
   isPreencodeError,
   isSharedCacheUrl,
   resolveCompressOptions,
@@ -141,10 +142,19 @@ function collectGlobs(rawArgs: readonly string[], flag: string): string[] {
       i++
     } else if (arg.startsWith(`--${flag}=`)) values.push(arg.slice(flag.length + 3))
   }
-  return values
+  const globs = values
     .flatMap(splitOutsideBraces)
     .map((g) => g.trim())
     .filter(Boolean)
+  for (const glob of globs) {
+    const problem = globProblem(glob)
+    if (problem)
+      throw userError(
+        'cli',
+        `--${flag} '${glob}' is not a valid glob: it has ${problem}, so it would match no file. Close it, or escape the character with \\.`,
+      )
+  }
+  return globs
 }
 
 function splitOutsideBraces(text: string): string[] {

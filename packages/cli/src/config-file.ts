@@ -62,7 +62,7 @@ export function defineConfig<T extends PreencodeConfig>(config: T): T {
   return config
 }
 
-/** Searched in this order in the working directory. */
+/** The names looked for in the working directory; more than one present is an error (loadConfig). */
 export const CONFIG_FILENAMES = Object.freeze([
   'preencode.config.ts',
   'preencode.config.mts',
@@ -78,7 +78,14 @@ export interface LoadedConfig {
 
 /** Finds and loads the config file in `cwd`; undefined when there is none. */
 export async function loadConfig(cwd: string = process.cwd()): Promise<LoadedConfig | undefined> {
-  const name = CONFIG_FILENAMES.find((n) => existsSync(join(cwd, n)))
+  const found = CONFIG_FILENAMES.filter((n) => existsSync(join(cwd, n)))
+  // Reading one and ignoring the other would leave edits to the ignored one without effect.
+  if (found.length > 1)
+    throw userError(
+      'cli',
+      `Found ${found.length} config files in ${cwd}: ${found.map((n) => join(cwd, n)).join(' and ')}; preencode reads one. Keep one (move its settings over) and delete the others.`,
+    )
+  const name = found[0]
   if (!name) return undefined
   const path = join(cwd, name)
   let value: unknown

@@ -28,12 +28,14 @@ interface Invocation {
   closeStdoutEarly?: boolean
   /** Run as this uid/gid (root only). */
   uid?: number
+  /** Working directory. @default the work folder */
+  cwd?: string
 }
 
 function cli(call: Invocation, cwd: string): Promise<Run> {
   return new Promise((done, reject) => {
     const child = spawn(process.execPath, [...(call.node ?? []), BIN, ...call.args], {
-      cwd,
+      cwd: call.cwd ?? cwd,
       env: { ...process.env, NO_COLOR: '1', CI: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(call.uid === undefined ? {} : { uid: call.uid, gid: call.uid }),
@@ -87,6 +89,13 @@ beforeAll(async () => {
       `<!doctype html><title>${i}</title>\n${'<p>the quick brown fox jumps over the lazy dog</p>\n'.repeat(40)}`,
     )
   }
+  // A project with two config files: which one would be read is not for preencode to guess.
+  await mkdir(join(work.path, 'two-configs'))
+  await writeFile(join(work.path, 'two-configs', 'preencode.config.json'), '{ "deploy": { "to": "out-json" } }\n')
+  await writeFile(
+    join(work.path, 'two-configs', 'preencode.config.mjs'),
+    "export default { deploy: { to: 'out-mjs' } }\n",
+  )
   const compressed = await cli(
     { args: ['compress', site, '--formats', 'gzip', '--level-gzip', '1', '--no-cache', '--quiet'] },
     work.path,
@@ -115,6 +124,17 @@ const rows: Row[] = [
       return { args: ['compress', site, '--no-cache'], uid: NOBODY } // root writes anywhere: run as nobody
     },
     message: /Cannot write to .*site: permission denied \(EACCES\)/,
+  },
+  {
+    what: 'an --include glob that is not one (an unclosed brace would match no file and strip every variant)',
+    call: () => ({ args: ['compress', site, '--include', '*.{html,js', '--no-cache'] }),
+    message: /--include '\*\.\{html,js' is not a valid glob: it has an unclosed `\{`, so it would match no file/,
+  },
+  {
+    what: 'two config files in the working directory',
+    call: () => ({ args: ['deploy', site, '--to', join(work.path, 'out')], cwd: join(work.path, 'two-configs') }),
+    message:
+      /Found 2 config files in .*two-configs: .*preencode\.config\.mjs and .*preencode\.config\.json; preencode reads one/,
   },
   {
     what: 'output piped to a reader that stops early (| head)',

@@ -1,30 +1,14 @@
 // A site lives across builds and deploys (issue 7): the real binary against real folders, as a
 // user meets each case — files edited after `compress`, a user's own `.gz`, a symlink out of the
-// site. PREENCODE_TEST_BIN runs the same tests against another build (to see them fail on main).
+// site. Helpers in lifecycle-helpers.ts.
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
-import { brotliDecompressSync, gunzipSync, gzipSync, zstdDecompressSync } from 'node:zlib'
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { gunzipSync, gzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-
-const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../dist/bin.js')
-
-interface Result {
-  status: number | null
-  stdout: string
-  stderr: string
-}
-
-function cli(args: string[], cwd: string): Result {
-  const run = spawnSync(process.execPath, [BIN, ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', CI: '' },
-  })
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr }
-}
+import { BIN, cli, expectVariantsDecodeTo, listing, page, put, site, type Result } from './lifecycle-helpers.js'
 
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -35,46 +19,6 @@ async function workDir(): Promise<string> {
   const tmp = await tempDir('lifecycle')
   cleanups.push(tmp.remove)
   return tmp.path
-}
-
-async function put(root: string, path: string, content: string | Buffer): Promise<void> {
-  await mkdir(dirname(join(root, path)), { recursive: true })
-  await writeFile(join(root, path), content)
-}
-
-const page = (title: string): string =>
-  `<!doctype html><html><head><title>${title}</title></head><body>\n${`<p>${title}: preencode writes .gz, .br and .zst beside each file.</p>\n`.repeat(60)}</body></html>\n`
-
-/** A small site of eight objects once compressed: two pages and a script, with variants. */
-async function site(work: string): Promise<string> {
-  const dir = join(work, 'site')
-  await put(dir, 'index.html', page('home v1'))
-  await put(dir, 'about/index.html', page('about'))
-  await put(
-    dir,
-    'assets/app-3f2a9c1b.js',
-    `export const rows = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i })))}\n`,
-  )
-  await put(dir, 'photo.png', Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 7919) % 251)))
-  return dir
-}
-
-/** Every file under `dir`, relative, sorted. */
-async function listing(dir: string): Promise<string[]> {
-  return (await readdir(dir, { recursive: true, withFileTypes: true }))
-    .filter((e) => !e.isDirectory())
-    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
-    .sort()
-}
-
-/** Each of a file's variants present in `dir` decodes to exactly `expected`. */
-async function expectVariantsDecodeTo(dir: string, path: string, expected: Buffer): Promise<void> {
-  const decoders = { '.br': brotliDecompressSync, '.gz': gunzipSync, '.zst': zstdDecompressSync }
-  for (const [suffix, decode] of Object.entries(decoders)) {
-    const file = join(dir, `${path}${suffix}`)
-    expect(existsSync(file), `${path}${suffix} in ${dir}`).toBe(true)
-    expect(decode(await readFile(file)).equals(expected), `${path}${suffix} decodes to the current ${path}`).toBe(true)
-  }
 }
 
 describe('files edited or added after `compress` (case 1)', () => {
@@ -145,7 +89,7 @@ describe("a user's own file at a sidecar name (case 3)", () => {
     expect(all.status).toBe(1)
     expect(all.stderr.trim().split('\n')).toHaveLength(1)
     expect(all.stderr).toContain(join(dir, 'data.csv.gz'))
-    expect(all.stderr).toMatch(/Move or delete it/)
+    expect(all.stderr).toMatch(/If it is yours: move or delete it/)
     expect((await readFile(join(dir, 'data.csv.gz'))).equals(archive)).toBe(true)
     expect(await listing(dir)).toEqual(before)
   })

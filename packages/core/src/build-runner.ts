@@ -5,6 +5,7 @@
  */
 import { basename, join, relative } from 'node:path'
 import type { ResolvedBuildOptions } from './build-options.js'
+import { onceCacheWarning } from './cache.js'
 import { compressDirectory, type CompressLogger } from './compress-directory.js'
 import type { Manifest } from './manifest.js'
 import { isInsideDirectory, outermostDirectories } from './paths.js'
@@ -96,12 +97,12 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
   const { options, root } = init
   const { logger } = output
   const run = {
-    logger: {
+    logger: onceCacheWarning({
       info: (message: string) => {
         if (options.report === true || options.report === 'html') logger.info(message)
       },
       warn: (message: string) => logger.warn(message),
-    },
+    }),
   }
   for (const dir of dirs) {
     // The page dictionary's link goes into the pages before they are compressed.
@@ -130,6 +131,7 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
         cacheMaxBytes: options.compress.cacheMaxBytes,
         concurrency: options.compress.concurrency,
         levels: { brotli: options.compress.levels.brotli, zstd: options.compress.levels.zstd },
+        logger: run.logger,
       })
       deltaReport = deltas
     }

@@ -9,16 +9,19 @@ import { withOpenFiles } from './open-files.js'
  * A persistent, content-addressed store of compressed bytes. Brotli 11 runs near 0.8 MB/s, so a
  * rebuild that finds its bytes here instead of recompressing is the largest saving users get.
  *
- * Layout: `<dir>/v1/<2 hex>/<64 hex>`; each entry is `MAGIC | sha256(payload) | payload`, so a
- * truncated or corrupted entry is detected on read and treated as a miss, never an error.
+ * Layout: `<dir>/v1/<2 hex>/<64 hex>`; each entry is `MAGIC | sha256(key | payload) | payload`:
+ * a truncated or corrupted entry, and an entry moved under another key (swapped files, a CI
+ * cache restored from another branch), fail that check and are a miss, never an error. The
+ * check cannot stop an entry crafted for its key (anyone who can write the folder can compute
+ * the digest), so a hit is also decoded and compared with the original (`verify`) before use.
  */
 export interface CompressionCache {
   /** Absolute directory, or false when caching is off (every `get` misses, `set` is a no-op). */
   readonly dir: string | false
   /**
-   * The stored bytes, or undefined on a miss. `verify` checks an entry that came from another
-   * machine (a shared cache) before it is used: false makes it a miss. Local entries are
-   * checksummed and skip it.
+   * The stored bytes, or undefined on a miss. `verify` checks an entry before it is used (it
+   * decodes to the original): false makes it a miss, and the entry is removed. Every caller that
+   * writes what it gets into a site passes it; local and shared entries alike.
    */
   get(key: string, verify?: VerifyEntry): Promise<Buffer | undefined>
   set(key: string, payload: Uint8Array): Promise<void>
@@ -45,7 +48,8 @@ export interface CacheKeyParts {
 }
 
 const LAYOUT = 'v1'
-const MAGIC = Buffer.from('PEC1')
+// PEC1 entries (a checksum of the payload only) are not bound to their key: read as a miss.
+const MAGIC = Buffer.from('PEC2')
 const HEADER_BYTES = MAGIC.length + 32
 const ENTRY_NAME = /^[0-9a-f]{64}$/
 const debug = createDebug('preencode:cache')
@@ -59,11 +63,42 @@ export interface CacheHooks {
   onWriteError?: (error: unknown) => void
 }
 
+/**
+ * The one warning about a cache that cannot be written, whichever step met it first; the CLI
+ * shows it once per run (its text up to ` (` is the same for every cause).
+ */
+export function cacheWriteWarning(dir: string, error: unknown): string {
+  return `cannot write to the cache at ${dir} (${(error as Error)?.message ?? String(error)}); this run goes on, the next one will compress again`
+}
+
+/**
+ * `logger` with the cache-write warning shown once however many steps of a run meet it (the
+ * compression, each recompression, the delta step's build history).
+ */
+export function onceCacheWarning<L extends { warn(message: string): void }>(logger: L): L {
+  let warned = false
+  return {
+    ...logger,
+    warn: (message: string) => {
+      if (message.startsWith('cannot write to the cache at ')) {
+        if (warned) return
+        warned = true
+      }
+      logger.warn(message)
+    },
+  }
+}
+
 /** The key: sha256 over everything the compressed bytes depend on. */
 export function cacheKey(parts: CacheKeyParts): string {
   return createHash('sha256')
     .update(JSON.stringify([parts.engine ?? ENGINE_VERSION, parts.format, parts.settings, parts.contentSha256]))
     .digest('hex')
+}
+
+/** Binds an entry to its key: the same payload stored under another key does not verify. */
+function entryDigest(key: string, payload: Uint8Array): Buffer {
+  return createHash('sha256').update(key).update(payload).digest()
 }
 
 export function openCache(dir: string | false, maxBytes: number, hooks: CacheHooks = {}): CompressionCache {
@@ -80,7 +115,7 @@ export function openCache(dir: string | false, maxBytes: number, hooks: CacheHoo
 
   return {
     dir,
-    async get(key) {
+    async get(key, verify) {
       const path = entryPath(key)
       let entry: Buffer
       try {
@@ -93,9 +128,14 @@ export function openCache(dir: string | false, maxBytes: number, hooks: CacheHoo
       const intact =
         entry.length >= HEADER_BYTES &&
         entry.subarray(0, MAGIC.length).equals(MAGIC) &&
-        createHash('sha256').update(payload).digest().equals(entry.subarray(MAGIC.length, HEADER_BYTES))
+        entryDigest(key, payload).equals(entry.subarray(MAGIC.length, HEADER_BYTES))
       if (!intact) {
-        debug('corrupt entry %s treated as a miss and removed', path)
+        debug('corrupt or misplaced entry %s treated as a miss and removed', path)
+        await rm(path, { force: true }).catch(() => {})
+        return undefined
+      }
+      if (verify && !(await verify(payload).catch(() => false))) {
+        debug('entry %s does not decode to its original: treated as a miss and removed', path)
         await rm(path, { force: true }).catch(() => {})
         return undefined
       }
@@ -108,7 +148,7 @@ export function openCache(dir: string | false, maxBytes: number, hooks: CacheHoo
     async set(key, payload) {
       const path = entryPath(key)
       const temp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`
-      const digest = createHash('sha256').update(payload).digest()
+      const digest = entryDigest(key, payload)
       try {
         await mkdir(join(root, key.slice(0, 2)), { recursive: true })
         await withOpenFiles(1, () => writeFile(temp, Buffer.concat([MAGIC, digest, payload])))

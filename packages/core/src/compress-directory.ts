@@ -8,6 +8,7 @@ import { userError } from './errors.js'
 import { runFileJob, skipReason, statFileJob, type FileJob, type FileJobContext, type FileOutcome } from './file-job.js'
 import { CODECS } from './formats.js'
 import type { ProgressBytes } from './progress.js'
+import { openJournal, type RunJournal } from './journal.js'
 import { MANIFEST_FILENAME, type Manifest } from './manifest.js'
 import {
   isResolvedCompressOptions,
@@ -23,6 +24,7 @@ import { buildReport, type CompressReport } from './report.js'
 import { checkSidecarOwnership } from './ownership.js'
 import { counters, debugCriticalPath, manifestOf, warnSkipped } from './run-summary.js'
 import { scanDirectory } from './scan.js'
+import { removeEmptyDeltaFolders } from './stale-deltas.js'
 import {
   assertWritableDirectory,
   cleanTempFiles,
@@ -96,6 +98,11 @@ export async function compressDirectory(
     skipDirs: options.cacheDir === false ? [] : [options.cacheDir],
   })
   warnSkipped(logger, root, scan.skipped)
+  // A typo in `include` (`*.hmtl`) would otherwise strip every variant without a word.
+  if (options.include.length > 0 && scan.included.size === 0 && scan.originals.length > 0)
+    logger.warn(
+      `\`include\` (${options.include.map(String).join(', ')}) matches no file in ${root}: no file is compressed, and variants written before are removed`,
+    )
 
   // Originals that `keepOriginals: false` removed last time: their .gz carries the bytes.
   const onDisk = new Set(scan.originals)
@@ -118,8 +125,10 @@ export async function compressDirectory(
       'A sharded run (`shard`, --shard) fills the cache for the final run to assemble from: it needs a cache, best a shared one (s3://bucket/prefix); drop --no-cache.',
     )
   const runCache = openRunCache(options, logger)
+  // A shard writes nothing into the site: nothing to journal.
+  const journal = run.shard ? undefined : openJournal(root)
   try {
-    return await compressWithCache(root, options, run, logger, controller, abortRun, runCache.cache, {
+    return await compressWithCache(root, options, run, logger, controller, abortRun, runCache.cache, journal, {
       started,
       previous,
       scan,
@@ -128,6 +137,8 @@ export async function compressDirectory(
       pool,
     })
   } finally {
+    // Removed once the manifest is written (compressWithCache); kept for the next run otherwise.
+    await journal?.close()
     const summary = runCache.summary()
     if (summary) logger.info(summary)
     runCache.cache.close?.()
@@ -151,6 +162,7 @@ async function compressWithCache(
   controller: AbortController,
   abortRun: () => void,
   cache: CompressionCache,
+  journal: RunJournal | undefined,
   state: RunState,
 ): Promise<CompressResult> {
   const { started, scan, variantsOnDisk, pool } = state
@@ -165,6 +177,7 @@ async function compressWithCache(
     excluded: scan.excluded,
     signal: controller.signal,
     cacheOnly: run.shard !== undefined,
+    ...(journal ? { journal } : {}),
   }
   // Before anything is written: a sidecar name taken by a file preencode did not write stops
   // the run (or, holding exactly the bytes it would write, becomes preencode's).
@@ -174,6 +187,8 @@ async function compressWithCache(
   if (adopted.length > 0) pending = pending.filter((job) => !variantsOnDisk.has(job.path))
   const tempFiles = await cleanTempFiles(root, scan.tempFiles)
   if (tempFiles > 0) logger.info(`removed ${tempFiles} temp files left by an interrupted run`)
+  if (scan.journaled.length > 0)
+    logger.info(`reusing ${scan.journaled.length} files an interrupted run wrote (its journal names them)`)
   // Largest first: brotli 11 on one 8 MB source map takes ~15 s, and started last it would run
   // alone on one core at the end (the longest-processing-time-first rule shortens the tail).
   const all = (await Promise.all(pending.map((job) => statFileJob(root, job)))).sort(
@@ -257,6 +272,7 @@ async function compressWithCache(
   // Only sidecars an earlier manifest records (or adopted above): never a file of the user's.
   const stale = await removeStaleVariants(root, owned, keep)
   if (stale.length > 0) logger.info(`removed ${stale.length} stale variants`)
+  await removeEmptyDeltaFolders(root, stale)
 
   const manifest = manifestOf(options, outcomes)
   await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(manifest, null, 2)}\n`).catch(
@@ -264,6 +280,8 @@ async function compressWithCache(
       throw unwritable(join(root, MANIFEST_FILENAME), cause)
     },
   )
+  // The manifest records every variant the journal lists, or they were removed as stale.
+  await journal?.finish()
   // keepOriginals: false. The .gz variants are complete and the manifest records the originals
   // as gone: only now may they go. A run killed here leaves originals the next run reuses.
   let originalsRemoved = { files: 0, bytes: 0 }

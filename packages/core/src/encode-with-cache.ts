@@ -1,5 +1,5 @@
-// One encode of one file, the way every run does it: the cache first (a shared entry must
-// decode to these bytes), else a pool slot, longest encodes first (`encodeCost`).
+// One encode of one file, the way every run does it: the cache first (an entry must decode to
+// these bytes), else a pool slot, longest encodes first (`encodeCost`).
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { cacheKey } from './cache.js'
@@ -28,7 +28,8 @@ export async function encodeWithCache(
   const level = ctx.options.levels[format]
   const params = encoderParams(format, { size: data.byteLength, path }, level)
   const key = cacheKey({ contentSha256: sha256, format, settings: encoderSettings(format, params) })
-  // An entry from a shared cache was made on another machine: it must decode to these bytes.
+  // A cache folder can be swapped, restored from another branch or written by someone else: an
+  // entry is used only if it decodes to these very bytes (local and shared alike).
   const cached = await ctx.cache.get(key, async (payload) => (await decodeBuffer(format, payload)).equals(data))
   if (cached) {
     ticket?.release()

@@ -6,6 +6,7 @@ import { cacheClassOf } from './cache-policy.js'
 import { decodeBuffer } from './encoders.js'
 import { type PreencodeError, userError } from './errors.js'
 import { CODECS, type Format } from './formats.js'
+import type { RunJournal } from './journal.js'
 import type { ManifestFile, ManifestVariant } from './manifest.js'
 import { contentTypeOf, isCompressible } from './media-types.js'
 import type { ResolvedCompressOptions } from './options.js'
@@ -35,6 +36,8 @@ export interface FileJobContext {
    * @default false
    */
   cacheOnly?: boolean
+  /** Where each variant is recorded before it is put under its final name (`journal.ts`). */
+  journal?: RunJournal
 }
 
 /**
@@ -253,7 +256,11 @@ async function writeIfChanged(
       if (onDisk?.equals(bytes)) changed = false
     }
   }
-  if (changed) await writeVariantAtomically(absolute, bytes, mtimeMs)
+  if (changed) {
+    // Journaled first: a run killed after the rename leaves a file the next run knows is ours.
+    await ctx.journal?.record(variantPath, bytes)
+    await writeVariantAtomically(absolute, bytes, mtimeMs)
+  }
   // The u+x mark of a variant smaller than its sibling the servers would try first
   // (`variantsToWrite`), set or cleared whether or not the bytes changed.
   const { mode } = await stat(absolute)

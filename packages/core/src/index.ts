@@ -76,6 +76,7 @@ export { WorkPool, type PoolOptions, type PoolStats, type SlotTicket } from './p
 export { runPool } from './run-pool.js'
 export {
   cacheKey,
+  onceCacheWarning,
   openCache,
   type CacheHooks,
   type CacheKeyParts,
@@ -84,6 +85,8 @@ export {
 } from './cache.js'
 export { defaultCacheDir, userCacheDir } from './cache-dir.js'
 export { scanDirectory, TEMP_FILE_PATTERN, type ScanOptions, type ScanResult } from './scan.js'
+export { JOURNAL_FILENAME } from './journal.js'
+export { globProblem } from './glob-check.js'
 export { writeFileAtomically } from './write.js'
 export { DEFAULT_MAX_OPEN_FILES, openFileStats, sha256File, withOpenFiles } from './open-files.js'
 export { walkDirectory, type SkippedEntry, type WalkResult } from './walk.js'

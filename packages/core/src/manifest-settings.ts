@@ -2,6 +2,7 @@ import { looksContentHashed, type CacheClass, type CachePolicyOptions } from './
 import type { Format } from './formats.js'
 import type { Manifest } from './manifest.js'
 import type { CompressOptions, FilePattern, ResolvedCompressOptions } from './options.js'
+import { resolveDeltaOptions, type ResolvedDeltaOptions } from './delta-options.js'
 
 /**
  * The settings of the run that wrote a manifest. Commands that find the manifest out of date
@@ -26,6 +27,52 @@ export interface ManifestSettings {
    * ones get the default rule).
    */
   immutable: string
+  /**
+   * The delta updates (RFC 9842) of the run, recorded by `writeDeltas`: a recompression that
+   * finds the manifest out of date (a page edited after the build) writes them again, so a
+   * post-build edit never turns `Use-As-Dictionary` and the deltas off. Absent: none were made.
+   */
+  deltas?: RecordedDeltas
+}
+
+/** The delta options of a run, as `writeDeltas` used them (`remember` is not recorded). */
+export type RecordedDeltas = Omit<ResolvedDeltaOptions, 'remember' | 'previous'> & {
+  /** The folder of the deployed site the deltas were made against, absolute; absent: the cache's history. */
+  previous?: string
+}
+
+/** What to record for delta options. */
+export function recordDeltas(options: ResolvedDeltaOptions): RecordedDeltas {
+  const { remember: _r, previous, ...rest } = options
+  return { ...rest, encodings: [...rest.encodings], ...(previous === undefined ? {} : { previous }) }
+}
+
+/**
+ * The delta options that reproduce the recorded ones, without adding to the build history
+ * (the build that wrote the manifest already did); undefined when the run made none.
+ */
+export function deltaOptionsFromManifest(manifest: Manifest): ResolvedDeltaOptions | undefined {
+  const recorded = manifest.settings?.deltas
+  if (!recorded || typeof recorded !== 'object') return undefined
+  try {
+    // Checked like options: a manifest edited by hand must not crash a deploy.
+    const { versions, encodings, maxDictionaryBytes, pages, pageDictionaryBytes, previous } = recorded
+    return resolveDeltaOptions(
+      {
+        versions,
+        encodings,
+        maxDictionaryBytes,
+        pages,
+        pageDictionaryBytes,
+        remember: false,
+        ...(previous ? { previous } : {}),
+      },
+      '/',
+      'settings.deltas',
+    )
+  } catch {
+    return undefined
+  }
 }
 
 /** A file pattern in JSON: a glob as is, a RegExp by its source and flags. */

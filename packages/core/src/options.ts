@@ -4,6 +4,7 @@ import { resolveBudgets, type ResolvedBudget, type SizeBudget } from './budgets.
 import { defaultCacheDir } from './cache-dir.js'
 import { isSharedCacheUrl, parseSharedCacheUrl, type SharedCacheLocation } from './shared-cache-location.js'
 import { userError } from './errors.js'
+import { globProblem } from './glob-check.js'
 import { peerFormatName, unknownOptionMessage } from './peer-options.js'
 import { ALL_FORMATS, CODECS, isFormat, type Format } from './formats.js'
 import { resolveCachePolicy, type CachePolicyOptions, type ResolvedCachePolicy } from './cache-policy.js'
@@ -205,6 +206,13 @@ export function resolveCompressOptions(
       if (!((typeof p === 'string' && p !== '') || p instanceof RegExp))
         fail(
           `\`${key}\` has ${JSON.stringify(p) ?? String(p)}; it takes globs ('assets/**/*.js') and RegExps (/\\.js$/), alone or in an array.`,
+        )
+    }
+    for (const p of list) {
+      const problem = typeof p === 'string' ? globProblem(p) : undefined
+      if (problem)
+        fail(
+          `\`${key}\` has the glob '${String(p)}', which has ${problem}: it would match no file. Close it, or escape the character with \\.`,
         )
     }
     return list as FilePattern[]

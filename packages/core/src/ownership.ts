@@ -82,8 +82,9 @@ function clashError(root: string, clashes: readonly SidecarClash[]): Error {
   return userError(
     'core',
     `${join(root, first!.path)} is in the way: preencode would write the ${first!.format} variant of ${first!.original} there, ` +
-      `but no earlier manifest says preencode wrote that file, so it is left alone${more}. ` +
-      `Move or delete it, exclude ${first!.original} (\`exclude\`), or drop ${first!.format} from \`formats\`.`,
+      `but neither a manifest nor the journal of an interrupted run says preencode wrote that file, so it is left alone${more}. ` +
+      `If it is yours: move or delete it, exclude ${first!.original} (\`exclude\`), or drop ${first!.format} from \`formats\`. ` +
+      `If an older preencode (without a journal) wrote it and was killed before its manifest: delete those variants.`,
     { code: 'BAD_INPUT' },
   )
 }

@@ -3,7 +3,9 @@ import { join, resolve } from 'node:path'
 import { compressDirectory, type CompressLogger, type CompressRun } from './compress-directory.js'
 import { CODECS } from './formats.js'
 import { readManifest, type Manifest, type ManifestFile } from './manifest.js'
-import { optionsFromManifest } from './manifest-settings.js'
+import { deltaOptionsFromManifest, optionsFromManifest } from './manifest-settings.js'
+import { supportsDictionaryCompression } from './dictionary-codecs.js'
+import { writeDeltas } from './write-deltas.js'
 import { sha256File } from './open-files.js'
 import { scanDirectory } from './scan.js'
 
@@ -17,6 +19,12 @@ export interface ManifestDrift {
   removed: string[]
   /** Originals whose recorded variants are missing or not the recorded size. */
   damaged: string[]
+  /**
+   * Variants and deltas a killed run wrote that its journal names but no manifest does (a deploy
+   * killed while writing deltas): preencode's, never taken for originals; the recompression
+   * rewrites or removes them.
+   */
+  leftovers: string[]
 }
 
 export interface ReconcileResult {
@@ -46,20 +54,51 @@ export async function reconcileManifest(dir: string, run: CompressRun = {}): Pro
   const root = await realpath(resolve(dir)).catch(() => resolve(dir))
   const manifest = await readManifest(root)
   const drift = await manifestDrift(root, manifest)
-  const total = drift.changed.length + drift.added.length + drift.removed.length + drift.damaged.length
+  const total =
+    drift.changed.length + drift.added.length + drift.removed.length + drift.damaged.length + drift.leftovers.length
   if (total === 0) return { manifest, drift, recompressed: false }
   const logger: CompressLogger = run.logger ?? { info() {}, warn() {} }
   logger.info(
     `the manifest of ${root} is out of date with the files (${describeDrift(drift)}); compressing again first`,
   )
-  const { manifest: fresh } = await compressDirectory(root, optionsFromManifest(manifest), run)
+  const { manifest: compressed } = await compressDirectory(root, optionsFromManifest(manifest), run)
+  const fresh = await redoDeltas(root, manifest, compressed, logger)
   return { manifest: fresh, drift, recompressed: true }
+}
+
+/**
+ * The recompression writes a manifest without deltas; when the build made them (its manifest
+ * records how), they are written again the same way, so an edit after the build keeps
+ * `Use-As-Dictionary` and the `.dcb`/`.dcz` files exactly as the build would have.
+ */
+async function redoDeltas(
+  root: string,
+  before: Manifest,
+  compressed: Manifest,
+  logger: CompressLogger,
+): Promise<Manifest> {
+  const deltas = deltaOptionsFromManifest(before)
+  const settings = before.settings
+  if (!deltas || !settings) return compressed
+  if (!supportsDictionaryCompression()) {
+    logger.warn(
+      `the build of ${root} made delta updates, which need Node >= 24.15 (this is Node ${process.versions.node}): the recompressed site has none`,
+    )
+    return compressed
+  }
+  const { manifest } = await writeDeltas(root, compressed, deltas, {
+    cacheDir: settings.cache,
+    cacheMaxBytes: settings.cacheMaxBytes,
+    levels: { brotli: settings.levels.brotli, zstd: settings.levels.zstd },
+    logger,
+  })
+  return manifest
 }
 
 /** `2 changed, 1 added (late/extra.html, …)`: the counts, and a few names. */
 export function describeDrift(drift: ManifestDrift): string {
   const parts: string[] = []
-  for (const key of ['changed', 'added', 'removed', 'damaged'] as const) {
+  for (const key of ['changed', 'added', 'removed', 'damaged', 'leftovers'] as const) {
     const paths = drift[key]
     if (paths.length === 0) continue
     parts.push(`${paths.length} ${key}: ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ', …' : ''}`)
@@ -74,7 +113,7 @@ export async function manifestDrift(root: string, manifest: Manifest): Promise<M
   const onDisk = new Set(scan.originals)
   const variantsOnDisk = new Set(scan.variants)
   const listed = new Set<string>()
-  const drift: ManifestDrift = { changed: [], added: [], removed: [], damaged: [] }
+  const drift: ManifestDrift = { changed: [], added: [], removed: [], damaged: [], leftovers: scan.journaled }
   const present: ManifestFile[] = []
   for (const file of manifest.files) {
     listed.add(file.path)

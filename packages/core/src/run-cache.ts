@@ -1,7 +1,7 @@
-import { openCache, type CompressionCache } from './cache.js'
+import { cacheWriteWarning, openCache, type CompressionCache } from './cache.js'
 import type { CompressLogger } from './compress-directory.js'
 import type { ResolvedCompressOptions } from './options.js'
-import { openS3Store } from './s3-cache-store.js'
+import { openS3Store, SILENCE_TIMEOUT_MS } from './s3-cache-store.js'
 import { withSharedCache, type SharedCompressionCache } from './shared-cache.js'
 
 /** The cache of one run: the local directory, with the shared bucket behind it when configured. */
@@ -15,24 +15,25 @@ export function openRunCache(options: ResolvedCompressOptions, logger: CompressL
   let writeErrors = 0
   const local = openCache(options.cacheDir, options.cacheMaxBytes, {
     onWriteError: (error) => {
-      if (writeErrors++ === 0)
-        logger.warn(
-          `cannot write to the cache at ${String(options.cacheDir)} (${(error as Error).message}); this run goes on, the next one will compress again`,
-        )
+      if (writeErrors++ === 0) logger.warn(cacheWriteWarning(String(options.cacheDir), error))
     },
   })
   const location = options.sharedCache
   if (location === false) return { cache: local, summary: () => undefined }
   const shared: SharedCompressionCache = withSharedCache(local, () => openS3Store(location), {
     onUnavailable: (error, operation) => {
+      const name = (error as Error)?.name
       const why =
-        (error as Error)?.name && (error as Error).name !== 'Error'
-          ? `${(error as Error).name}: ${(error as Error).message}`
-          : ((error as Error)?.message ?? String(error))
+        name === 'TimeoutError'
+          ? `no answer for ${SILENCE_TIMEOUT_MS / 1000} s, twice`
+          : name && name !== 'Error'
+            ? `${name}: ${(error as Error).message}`
+            : ((error as Error)?.message ?? String(error))
+      const where = `${location.url}${location.endpoint ? ` (endpoint ${withoutUserInfo(location.endpoint)})` : ''}`
       logger.warn(
         operation === 'read'
-          ? `the shared cache ${location.url} cannot be read (${why}); compressing locally, the build goes on`
-          : `the shared cache ${location.url} cannot be written (${why}); this run's results stay local`,
+          ? `the shared cache ${where} cannot be read (${why}); compressing locally, the build goes on`
+          : `the shared cache ${where} cannot be written (${why}); this run's results stay local`,
       )
     },
   })
@@ -42,5 +43,17 @@ export function openRunCache(options: ResolvedCompressOptions, logger: CompressL
       const { remoteHits, uploads, refused } = shared.stats
       return `shared cache ${location.url}: ${remoteHits} entries from the bucket, ${uploads} uploaded${refused > 0 ? `, ${refused} refused (corrupt, partial or foreign) and recomputed` : ''}`
     },
+  }
+}
+
+/** An endpoint for a message: a `user:password@` in it is never printed. */
+function withoutUserInfo(endpoint: string): string {
+  try {
+    const url = new URL(endpoint)
+    url.username = ''
+    url.password = ''
+    return url.origin + (url.pathname === '/' ? '' : url.pathname)
+  } catch {
+    return endpoint.replace(/\/\/[^/@]*@/, '//')
   }
 }

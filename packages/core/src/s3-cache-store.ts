@@ -13,9 +13,15 @@ export interface RemoteStore {
 
 /** Requests in flight at once: a site of 50,000 files must not open 150,000 sockets. */
 const MAX_IN_FLIGHT = 16
-/** A bucket that does not answer within this is treated as unreachable (one warning, local work). */
+/** A bucket that does not accept a connection within this is treated as unreachable (one warning, local work). */
 const CONNECT_TIMEOUT_MS = 3000
-const REQUEST_TIMEOUT_MS = 60_000
+/**
+ * A request whose connection stays silent this long (nothing sent, nothing received) fails: an
+ * endpoint that accepts connections and never answers then costs about two of these (one
+ * retry), not the build (docs/shared-cache.md). The SDK's `requestTimeout` only logs a warning
+ * unless told otherwise; `socketTimeout` is the inactivity timer that ends the request.
+ */
+export const SILENCE_TIMEOUT_MS = 5000
 const SILENT_LOGGER = { trace() {}, debug() {}, info() {}, warn() {}, error() {} }
 
 type S3Sdk = typeof import('@aws-sdk/client-s3')
@@ -50,7 +56,7 @@ export async function openS3Store(
     // One retry: a bucket that is down must cost one warning and seconds, not minutes.
     maxAttempts: 2,
     logger: SILENT_LOGGER,
-    requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
+    requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, socketTimeout: SILENCE_TIMEOUT_MS },
   })
   const limit = limiter(MAX_IN_FLIGHT)
   const objectKey = (key: string): string => `${location.prefix}${key}`

@@ -2,6 +2,7 @@ import { realpath } from 'node:fs/promises'
 import { createFilter } from '@rollup/pluginutils'
 import { originalOfDeltaPath } from './delta-paths.js'
 import { formatOfVariantPath } from './formats.js'
+import { JOURNAL_FILENAME, journaledFiles } from './journal.js'
 import { MANIFEST_FILENAME, type Manifest } from './manifest.js'
 import type { FilePattern } from './options.js'
 import { walkDirectory, type SkippedEntry } from './walk.js'
@@ -51,6 +52,11 @@ export interface ScanResult {
   skipped: SkippedEntry[]
   /** Every name on disk that preencode did not write (originals and skipped entries). */
   foreign: ReadonlySet<string>
+  /**
+   * Variants and deltas of a killed run that no manifest records but its journal does (and they
+   * still hold the journaled bytes): preencode's, so among `variants` too.
+   */
+  journaled: string[]
 }
 
 /** The temp-name shape `write.ts` uses: `.app.js.br.tmp-1234-9f8e7d6c`. */
@@ -59,7 +65,8 @@ export const TEMP_FILE_PATTERN = /(^|\/)\.[^/]+\.tmp-\d+-[0-9a-f]+$/
 /**
  * Lists a directory and sorts it into originals, variants and leftovers. Ownership decides
  * "variant", never the name alone: a `.gz/.br/.zst` file is preencode's only when the previous
- * manifest recorded it as a variant. A user's `data.csv.gz` beside `data.csv`, or a real
+ * manifest recorded it as a variant, or a killed run's journal (`journal.ts`) names it and it
+ * still holds the journaled bytes. A user's `data.csv.gz` beside `data.csv`, or a real
  * `download.tar.gz`, is an original and is never removed or overwritten. `dir` must be a real
  * path (symlinks resolved): the walk never follows a symlink out of it.
  */
@@ -83,20 +90,25 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
     for (const variant of file.variants) recorded.add(variant.path)
     for (const delta of file.deltas ?? []) recorded.add(delta.path)
   }
+  const derived = (path: string): boolean =>
+    formatOfVariantPath(path) !== undefined || originalOfDeltaPath(path) !== undefined
+  const journaled = (await journaledFiles(dir, new Set(walked.files))).filter(
+    (path) => !recorded.has(path) && derived(path),
+  )
+  for (const path of journaled) recorded.add(path)
   const originals: string[] = []
   const variants: string[] = []
   // The manifest's own temp files are listed on purpose: TEMP_FILE_PATTERN sends them to clean-up.
   for (const path of walked.files) {
-    if (path === MANIFEST_FILENAME) continue
+    if (path === MANIFEST_FILENAME || path === JOURNAL_FILENAME) continue
     if (TEMP_FILE_PATTERN.test(path)) tempFiles.push(path)
     // Deltas (`app.js.dict/<hash>.js.dcb`, RFC 9842) are derived files like sidecars.
-    else if (recorded.has(path) && (formatOfVariantPath(path) !== undefined || originalOfDeltaPath(path) !== undefined))
-      variants.push(path)
+    else if (recorded.has(path) && derived(path)) variants.push(path)
     else originals.push(path)
   }
   originals.sort()
   variants.sort()
   tempFiles.sort()
   const foreign = new Set([...originals, ...walked.skipped.map((s) => s.path)])
-  return { originals, variants, tempFiles, included, excluded, skipped: walked.skipped, foreign }
+  return { originals, variants, tempFiles, included, excluded, skipped: walked.skipped, foreign, journaled }
 }

@@ -36,6 +36,7 @@ export interface SharedCompressionCache extends CompressionCache {
 }
 
 const MAGIC = Buffer.from('PES1')
+const OFF = Symbol('shared cache off')
 const HEADER_BYTES = MAGIC.length + 32
 const debug = createDebug('preencode:cache')
 
@@ -50,6 +51,10 @@ export function withSharedCache(
   let writable = true
   const stats: SharedCacheStats = { remoteHits: 0, uploads: 0, refused: 0 }
   const connect = (): Promise<RemoteStore> => (store ??= openStore())
+  // Aborted when reads (or writes) go off: requests queued or in flight stop being waited for,
+  // so a bucket that never answers costs the first request's timeout, not one per queued request.
+  const readsOff = new AbortController()
+  const writesOff = new AbortController()
 
   /** A setup mistake (the SDK missing) fails the run; anything the bucket does degrades it. */
   const degrade = (error: unknown, operation: 'read' | 'write'): void => {
@@ -60,6 +65,8 @@ export function withSharedCache(
     // key for pull requests) is still read.
     writable = false
     debug('shared cache off for %s: %s', operation, (error as Error)?.message ?? String(error))
+    if (!readable) readsOff.abort()
+    writesOff.abort()
     if (wasOn) hooks.onUnavailable?.(error, operation)
   }
 
@@ -67,16 +74,17 @@ export function withSharedCache(
     dir: local.dir,
     stats,
     async get(key, verify) {
-      const hit = await local.get(key)
+      const hit = await local.get(key, verify)
       if (hit || !readable) return hit
-      let entry: Buffer | undefined
+      let entry: Buffer | undefined | typeof OFF
       try {
-        entry = await (await connect()).get(key)
+        entry = await unlessOff(readsOff.signal, async () => (await connect()).get(key))
       } catch (error) {
+        if (!readable) return undefined // another request already turned the tier off
         degrade(error, 'read')
         return undefined
       }
-      if (entry === undefined) return undefined
+      if (entry === undefined || entry === OFF) return undefined
       const payload = await unframe(key, entry, verify)
       if (payload === undefined) {
         stats.refused++
@@ -92,10 +100,10 @@ export function withSharedCache(
       await local.set(key, payload)
       if (!writable) return
       try {
-        await (await connect()).put(key, frame(key, payload))
-        stats.uploads++
+        const done = await unlessOff(writesOff.signal, async () => (await connect()).put(key, frame(key, payload)))
+        if (done !== OFF) stats.uploads++
       } catch (error) {
-        degrade(error, 'write')
+        if (writable) degrade(error, 'write')
       }
     },
 
@@ -108,6 +116,22 @@ export function withSharedCache(
         () => {},
       )
     },
+  }
+}
+
+/** `work()`, or OFF as soon as `signal` aborts (the request itself ends on its own timeout). */
+async function unlessOff<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T | typeof OFF> {
+  if (signal.aborted) return OFF
+  let onAbort = (): void => {}
+  const aborted = new Promise<typeof OFF>((resolve) => {
+    onAbort = () => resolve(OFF)
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+  try {
+    return await Promise.race([work(), aborted])
+  } finally {
+    // Thousands of requests share the signal: a listener left on it per request would leak.
+    signal.removeEventListener('abort', onAbort)
   }
 }
 

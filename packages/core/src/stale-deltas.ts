@@ -1,5 +1,5 @@
-// Removing deltas a previous run wrote and this one did not: only files an earlier manifest
-// records as preencode's, then the `.dict` folders left empty.
+// Removing deltas a previous run wrote and this one did not: only files an earlier manifest (or
+// a killed run's journal) records as preencode's, then the `.dict` folders left empty.
 import { readdir, rmdir, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DELTA_DIRECTORY_SUFFIX, originalOfDeltaPath } from './delta-paths.js'
@@ -7,15 +7,20 @@ import type { Manifest } from './manifest.js'
 import { isSafeRelativePath } from './previous-versions.js'
 
 /**
- * Deletes the deltas the given manifest recorded that this run did not write (only files
- * preencode wrote are ever deleted), then every `.dict` folder left empty.
+ * Deletes the deltas the given manifest recorded that this run did not write, and `journaled`
+ * ones (a killed run's, `journal.ts`) it did not write again (only files preencode wrote are
+ * ever deleted), then every `.dict` folder left empty.
  */
-export async function removeStaleDeltas(root: string, manifest: Manifest, keep: ReadonlySet<string>): Promise<number> {
+export async function removeStaleDeltas(
+  root: string,
+  manifest: Manifest,
+  keep: ReadonlySet<string>,
+  journaled: readonly string[] = [],
+): Promise<number> {
   let removed = 0
-  for (const delta of manifest.files.flatMap((f) => f.deltas ?? [])) {
-    if (keep.has(delta.path) || originalOfDeltaPath(delta.path) === undefined || !isSafeRelativePath(delta.path))
-      continue
-    await unlink(join(root, delta.path)).catch((error: NodeJS.ErrnoException) => {
+  for (const path of [...manifest.files.flatMap((f) => (f.deltas ?? []).map((d) => d.path)), ...journaled]) {
+    if (keep.has(path) || originalOfDeltaPath(path) === undefined || !isSafeRelativePath(path)) continue
+    await unlink(join(root, path)).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error
     })
     removed++
@@ -23,6 +28,13 @@ export async function removeStaleDeltas(root: string, manifest: Manifest, keep: 
   for (const file of manifest.files)
     if (isSafeRelativePath(file.path)) await removeEmptyDirectories(join(root, `${file.path}${DELTA_DIRECTORY_SUFFIX}`))
   return removed
+}
+
+/** After deltas at `paths` were removed (by a compress run): their `.dict` folders left empty go too. */
+export async function removeEmptyDeltaFolders(root: string, paths: readonly string[]): Promise<void> {
+  const originals = new Set(paths.map(originalOfDeltaPath).filter((o): o is string => o !== undefined))
+  for (const original of originals)
+    if (isSafeRelativePath(original)) await removeEmptyDirectories(join(root, `${original}${DELTA_DIRECTORY_SUFFIX}`))
 }
 
 /** Removes `dir` and its subfolders bottom-up where they are empty; stops at anything else. */

@@ -13,18 +13,21 @@ import { dirname, join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { removeStaleDeltas } from './stale-deltas.js'
 import { dictionaryId, sha256Of } from './available-dictionary.js'
-import { cacheKey, openCache, type CompressionCache } from './cache.js'
-import { deltaPath } from './delta-paths.js'
+import { cacheKey, cacheWriteWarning, openCache, type CompressionCache } from './cache.js'
+import { deltaPath, originalOfDeltaPath } from './delta-paths.js'
+import { journaledFiles, openJournal } from './journal.js'
 import type { ResolvedDeltaOptions } from './delta-options.js'
 import type { DeltaFileReport, DeltaReport } from './delta-report.js'
 import {
   acceptsDictionary,
   assertDictionarySupport,
+  decodeWithDictionary,
   dictionaryEncoderParams,
   encodeWithDictionaryParams,
   type DictionaryEncoding,
 } from './dictionary-codecs.js'
 import { MANIFEST_FILENAME, type Manifest, type ManifestDelta, type ManifestFile } from './manifest.js'
+import { recordDeltas } from './manifest-settings.js'
 import { WorkPool } from './pool.js'
 import { folderVersionSource, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
 import { isPageDictionary, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST } from './page-dictionary.js'
@@ -46,6 +49,11 @@ export interface WriteDeltasContext {
   levels?: { brotli?: number; zstd?: number }
   /** Overrides `options.previous` and the cache history, e.g. a deploy target's objects. */
   source?: PreviousVersionSource
+  /**
+   * Where a warning goes: the build history cannot be written (a read-only or full cache, a
+   * file in its place). The deltas of this run are written anyway. @default silent
+   */
+  logger?: { warn(message: string): void }
 }
 
 export interface WriteDeltasResult {
@@ -63,6 +71,10 @@ export async function writeDeltas(
   assertDictionarySupport('deltas')
   const started = performance.now()
   const root = resolve(dir)
+  // Deltas a killed run wrote and journaled but no manifest records: rewritten or removed below.
+  const recorded = new Set(manifest.files.flatMap((f) => (f.deltas ?? []).map((d) => d.path)))
+  const leftovers = (await journaledFiles(root)).filter((p) => originalOfDeltaPath(p) !== undefined && !recorded.has(p))
+  const journal = openJournal(root)
   const cache = openCache(context.cacheDir, context.cacheMaxBytes ?? 256 * 1024 * 1024)
   const pool = new WorkPool({ ...(context.concurrency === undefined ? {} : { concurrency: context.concurrency }) })
   const source =
@@ -123,6 +135,7 @@ export async function writeDeltas(
         }
         const path = deltaPath(file.path, id, encoding)
         await mkdir(dirname(join(root, path)), { recursive: true })
+        await journal.record(path, body)
         await writeFileAtomically(join(root, path), body, file.mtimeMs)
         keep.add(path)
         counters.written++
@@ -185,16 +198,28 @@ export async function writeDeltas(
         jobs.push(deltasAgainst(file, candidates, pageReports))
     }
   }
-  await Promise.all(jobs)
+  try {
+    await Promise.all(jobs)
+  } finally {
+    await journal.close()
+  }
 
-  const staleRemoved = await removeStaleDeltas(root, manifest, keep)
-  const next: Manifest = { ...manifest, files }
+  const staleRemoved = await removeStaleDeltas(root, manifest, keep, leftovers)
+  const next: Manifest = {
+    ...manifest,
+    files,
+    ...(manifest.settings ? { settings: { ...manifest.settings, deltas: recordDeltas(options) } } : {}),
+  }
   await writeFileAtomically(join(root, MANIFEST_FILENAME), `${JSON.stringify(next, null, 2)}\n`)
+  await journal.finish()
   if (options.remember && context.cacheDir !== false) {
     const remembered = files
       .filter((f) => f.useAsDictionary !== undefined)
       .map((f) => ({ path: f.path, sha256: f.sha256, read: () => readFile(join(root, f.path)) }))
-    await rememberVersions(context.cacheDir, root, remembered, options.versions)
+    // A cache that cannot be written costs the next build its deltas, never this one.
+    await rememberVersions(context.cacheDir, root, remembered, options.versions).catch((error: unknown) => {
+      context.logger?.warn(cacheWriteWarning(context.cacheDir as string, error))
+    })
   }
   if (counters.misses > 0) await cache.prune()
   fileReports.sort((a, b) => (a.path < b.path ? -1 : 1))
@@ -270,7 +295,10 @@ async function encodeCached(
     format: encoding,
     settings: `${encoding}:${JSON.stringify(params)}`,
   })
-  const cached = await cache.get(key)
+  // As for variants: a delta from the cache is used only if it decodes to the file's bytes.
+  const cached = await cache.get(key, async (payload) =>
+    (await decodeWithDictionary(encoding, payload, dictionary)).equals(data),
+  )
   if (cached) {
     counters.hits++
     return cached

@@ -59,6 +59,37 @@ describe('the persistent cache', () => {
     expect((await cache.get(key(1)))?.toString()).toBe('fresh')
   })
 
+  it('refuses an entry moved under another key (swapped files, a cache from another branch)', async () => {
+    const cache = openCache(dir.path, 1 << 20)
+    await cache.set(key(1), Buffer.from('bytes of page one'))
+    await cache.set(key(2), Buffer.from('bytes of page two'))
+    const one = await readFile(entryPath(dir.path, key(1)))
+    await writeFile(entryPath(dir.path, key(1)), await readFile(entryPath(dir.path, key(2))))
+    await writeFile(entryPath(dir.path, key(2)), one)
+    expect(await cache.get(key(1))).toBeUndefined()
+    expect(await cache.get(key(2))).toBeUndefined()
+  })
+
+  it('refuses, and removes, an intact entry that `verify` rejects (crafted for its key)', async () => {
+    const cache = openCache(dir.path, 1 << 20)
+    await cache.set(key(1), Buffer.from('<script>alert(1)</script>'))
+    const seen: string[] = []
+    const hit = await cache.get(key(1), async (payload) => {
+      seen.push(payload.toString())
+      return false
+    })
+    expect(hit).toBeUndefined()
+    expect(seen).toEqual(['<script>alert(1)</script>'])
+    await expect(readFile(entryPath(dir.path, key(1)))).rejects.toThrow(/ENOENT/)
+    // A verifier that throws is a refusal too, not an error.
+    await cache.set(key(2), Buffer.from('x'))
+    expect(
+      await cache.get(key(2), async () => {
+        throw new Error('not a brotli stream')
+      }),
+    ).toBeUndefined()
+  })
+
   it('prunes least recently used entries to the size bound, and a hit makes an entry young', async () => {
     const payload = Buffer.alloc(1000, 1)
     const cache = openCache(dir.path, 2500)

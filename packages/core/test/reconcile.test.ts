@@ -30,7 +30,7 @@ describe('reconcileManifest', () => {
     const later = new Date(Date.now() + 60_000)
     await utimes(join(site, 'index.html'), later, later)
     const touched = await reconcileManifest(site)
-    expect(touched.drift).toEqual({ changed: [], added: [], removed: [], damaged: [] })
+    expect(touched.drift).toEqual({ changed: [], added: [], removed: [], damaged: [], leftovers: [] })
     expect(touched.recompressed).toBe(false)
   })
 
@@ -45,7 +45,13 @@ describe('reconcileManifest', () => {
     expect(result.drift.damaged).toEqual(['assets/app-Ab3dEf9h.js'])
     expect(result.recompressed).toBe(true)
     expect(brotliDecompressSync(await readFile(join(site, 'index.html.br'))).equals(edited)).toBe(true)
-    expect(await manifestDrift(site, result.manifest)).toEqual({ changed: [], added: [], removed: [], damaged: [] })
+    expect(await manifestDrift(site, result.manifest)).toEqual({
+      changed: [],
+      added: [],
+      removed: [],
+      damaged: [],
+      leftovers: [],
+    })
   })
 
   it('recompresses with the settings the manifest records: levels, formats, cache policy', async () => {

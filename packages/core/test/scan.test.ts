@@ -2,7 +2,15 @@ import { symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import { MANIFEST_FILENAME, MANIFEST_VERSION, scanDirectory, type Manifest } from '@preencode/core'
+import {
+  compressDirectory,
+  globProblem,
+  MANIFEST_FILENAME,
+  MANIFEST_VERSION,
+  resolveCompressOptions,
+  scanDirectory,
+  type Manifest,
+} from '@preencode/core'
 import { put } from './fixtures.js'
 
 describe('scanDirectory', () => {
@@ -146,5 +154,35 @@ describe('scanDirectory', () => {
     // Excluded: matched by `exclude` (which wins), or outside a given `include`.
     expect([...scan.excluded].sort()).toEqual(['b.js', 'vendor/c.js'])
     expect(scan.originals).toEqual(['a.custom', 'b.js', 'vendor/c.js'])
+  })
+})
+
+describe('include and exclude globs', () => {
+  it('refuses a glob with an unclosed or stray bracket, naming the option; escaped ones are fine', () => {
+    expect(() => resolveCompressOptions({ include: ['*.{html,js'] })).toThrow(
+      /`include` has the glob '\*\.\{html,js', which has an unclosed `\{`: it would match no file/,
+    )
+    expect(() => resolveCompressOptions({ exclude: 'docs/[ab*.md' })).toThrow(/`exclude` .* an unclosed `\[`/)
+    expect(() => resolveCompressOptions({ include: '*.js)' })).toThrow(/a `\)` that closes nothing/)
+    for (const ok of ['**/*.{js,css}', 'a/[abc]/*.md', 'weird\\{name.txt', '[{]x', '@(a|b).js'])
+      expect(globProblem(ok), ok).toBeUndefined()
+  })
+
+  it('an include that matches no file warns: the run would strip every variant', async () => {
+    const dir = await tempDir('include-none')
+    try {
+      await put(dir.path, 'index.html', '<p>hello</p>'.repeat(500))
+      const warnings: string[] = []
+      await compressDirectory(
+        dir.path,
+        { include: ['*.hmtl'], cache: false },
+        { logger: { info() {}, warn: (m) => warnings.push(m) } },
+      )
+      expect(warnings).toEqual([
+        expect.stringMatching(/`include` \(\*\.hmtl\) matches no file in .*: no file is compressed/),
+      ])
+    } finally {
+      await dir.remove()
+    }
   })
 })

@@ -44,9 +44,21 @@ export function resolveDeployDeltas(
   return resolveDeltaOptions({ pages, ...given, remember: false }, process.cwd(), 'deltas')
 }
 
+/** Why a folder cannot take new files: the deltas are then skipped, not the deploy. */
+const UNWRITABLE: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is exhausted',
+}
+
 /**
  * Rewrites the site's deltas against what `target` holds (or `options.previous`, a folder, when
- * given). Returns undefined when the target cannot tell its previous versions.
+ * given). Returns undefined when the target cannot tell its previous versions. Deltas are
+ * written into the site folder: when it cannot take them (read-only, full), one warning, and the
+ * site is deployed as built (`report` undefined); what a failed write left is journaled, and the
+ * next run removes it.
  */
 export async function writeDeployDeltas(
   root: string,
@@ -54,15 +66,25 @@ export async function writeDeployDeltas(
   options: ResolvedDeltaOptions,
   target: DeployTarget,
   context: TargetContext,
-): Promise<{ manifest: Manifest; report: DeltaReport } | undefined> {
+): Promise<{ manifest: Manifest; report: DeltaReport | undefined } | undefined> {
   const source = options.previous === undefined ? await target.previousVersions?.(context) : undefined
   if (options.previous === undefined && source === undefined) return undefined
   // The build's own cache and levels, as recorded in its manifest: the same deltas it would write.
   const settings = manifest.settings
-  return writeDeltas(root, manifest, options, {
-    cacheDir: settings ? settings.cache : defaultCacheDir(process.cwd()),
-    ...(settings ? { cacheMaxBytes: settings.cacheMaxBytes } : {}),
-    ...(settings ? { levels: { brotli: settings.levels.brotli, zstd: settings.levels.zstd } } : {}),
-    ...(source ? { source } : {}),
-  })
+  try {
+    return await writeDeltas(root, manifest, options, {
+      cacheDir: settings ? settings.cache : defaultCacheDir(process.cwd()),
+      ...(settings ? { cacheMaxBytes: settings.cacheMaxBytes } : {}),
+      ...(settings ? { levels: { brotli: settings.levels.brotli, zstd: settings.levels.zstd } } : {}),
+      ...(source ? { source } : {}),
+    })
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException | undefined)?.code
+    if (code === undefined || !(code in UNWRITABLE)) throw error
+    context.emit({
+      type: 'warning',
+      message: `deltas cannot be written into the site folder ${root}: ${UNWRITABLE[code]} (${code}); the site is deployed as built, without deltas`,
+    })
+    return { manifest, report: undefined }
+  }
 }

@@ -8,6 +8,7 @@ import {
   formatBudgetMarkdown,
   formatBudgetTable,
   formatReport,
+  onceCacheWarning,
   parseShard,
   preparePageDictionary,
   resolveCompressOptions,
@@ -158,8 +159,9 @@ export const compressCommand = defineCommand({
       const deltaOptions = shard ? undefined : resolveDeltaFlags(parsed, rawArgs)
       // The page dictionary's link goes into the pages before they are compressed.
       if (deltaOptions?.pages) await preparePageDictionary(parsed.dir, deltaOptions.pageDictionaryBytes)
+      const logger = onceCacheWarning(quietInfo(createLogger({ quiet }), json))
       const { manifest, report } = await compressDirectory(parsed.dir, resolved, {
-        logger: quietInfo(createLogger({ quiet }), json),
+        logger,
         signal: controller.signal,
         ...(quiet ? {} : { onProgress: progress.update }),
         ...(shard ? { shard } : {}),
@@ -174,7 +176,7 @@ export const compressCommand = defineCommand({
           )
         return
       }
-      const deltas = deltaOptions && (await runDeltas(parsed.dir, manifest, resolved, deltaOptions))
+      const deltas = deltaOptions && (await runDeltas(parsed.dir, manifest, resolved, deltaOptions, logger))
       if (json) printJson(deltas ? { ...report, deltas: deltas.report } : report)
       else if (!quiet)
         process.stdout.write(

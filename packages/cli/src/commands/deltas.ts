@@ -81,12 +81,14 @@ export async function runDeltas(
   manifest: Manifest,
   compress: ResolvedCompressOptions,
   resolved: ResolvedDeltaOptions,
+  logger: { warn(message: string): void },
 ): Promise<{ report: DeltaReport; text: string }> {
   const { report } = await writeDeltas(dir, manifest, resolved, {
     cacheDir: compress.cacheDir,
     cacheMaxBytes: compress.cacheMaxBytes,
     concurrency: compress.concurrency,
     levels: { brotli: compress.levels.brotli, zstd: compress.levels.zstd },
+    logger,
   })
   return { report, text: formatDeltaReport(report) }
 }
