@@ -20,6 +20,7 @@ import {
   useAsDictionaryHeader,
   VERSIONED_ASSET_EXTENSIONS,
 } from '@preencode/core'
+import { fileTarget } from './apache-file-target.js'
 import { acceptTokenPattern, refuseTokenPattern } from './accept-regex.js'
 
 export type ApacheDictionaryContext = { kind: 'dir' } | { kind: 'server'; root: string }
@@ -35,6 +36,7 @@ export function apacheDictionaryRewrites(ctx: ApacheDictionaryContext): string[]
   const dir = ctx.kind === 'dir'
   const fileOf = (ref: string): string => (dir ? `%{REQUEST_FILENAME}${ref}` : `${ctx.root}$1${ref}`)
   const target = (ref: string): string => (dir ? `$1${ref}` : `${ctx.root}$1${ref}`)
+  const to = fileTarget(dir)
   const lines = [
     '',
     '# RFC 9842 (docs/dictionary-transport.md). Use-As-Dictionary on versioned assets: their name',
@@ -64,7 +66,7 @@ export function apacheDictionaryRewrites(ctx: ApacheDictionaryContext): string[]
       `RewriteCond "%{ENV:${ENV[coding]}}" =1`,
       'RewriteCond "%{ENV:PE_DICT}" !=""',
       `RewriteCond "${fileOf(`.dict/%{ENV:PE_DICT}.$2.${coding}`)}" -f`,
-      `RewriteRule "^(${dir ? '' : '/'}.+\\.([A-Za-z0-9]+))$" "${target(`.dict/%{ENV:PE_DICT}.$2.${coding}`)}" [${dir ? 'END' : 'L'}]`,
+      `RewriteRule "^(${dir ? '' : '/'}.+\\.([A-Za-z0-9]+))$" "${target(`.dict/%{ENV:PE_DICT}.$2.${coding}`)}${to.tail}" [${to.flags}]`,
     )
   }
   return lines

@@ -16,7 +16,8 @@
  * Available-Dictionary`. Every other request is answered exactly as without deltas.
  *
  * Requests for paths the manifest does not list go to `next()`, so the middleware can sit in
- * front of any other static handler.
+ * front of any other static handler; so do dotfiles and dot-folders (`dotfiles.ts`), as sirv and
+ * express.static ignore them, except `/.well-known/`.
  */
 import { open, type FileHandle } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -28,6 +29,7 @@ import { chooseDelta } from './dictionary-delta.js'
 import { negotiate } from './negotiate.js'
 import { parseRange, type ByteRange } from './range.js'
 import { etagOf, match, noneMatch, notModifiedSince } from './conditional.js'
+import { isDotPath } from './dotfiles.js'
 import { type Entry, indexManifest, manifestOnDisk } from './middleware-manifest.js'
 
 export interface PreencodeMiddlewareOptions {
@@ -82,6 +84,9 @@ export function createPreencodeMiddleware(root: string, options: PreencodeMiddle
       res.end()
       return
     }
+    // Dotfiles and dot-folders (`.env`, `.git/`, temp files, the deploy state), as sirv and
+    // express.static ignore them: passed on, even when the manifest lists them.
+    if (isDotPath(path)) return pass()
     const attempt = async (reload: boolean, identity: boolean): Promise<boolean | 'missing'> => {
       const entry = (await load(reload)).get(relative)
       return entry ? serve(root, entry, req, res, identity) : false

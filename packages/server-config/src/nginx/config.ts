@@ -25,6 +25,7 @@ import {
   nginxDictionaryRewrite,
   type NginxDictionaryOptions,
 } from '../dictionary-nginx.js'
+import { DOTFILE_URL_PCRE } from '../dotfiles.js'
 import { resolveNginxOptions, type NginxConfigOptions } from '../options.js'
 import { resolveServingPolicy, type ServingPolicy } from '../policy.js'
 import { acceptMaps, stageMaps } from './accept-maps.js'
@@ -66,8 +67,9 @@ export function nginxConfig(manifest: Manifest, options: NginxConfigOptions): st
     `    root ${q(resolved.root)};`,
     '    index index.html;',
     '',
-    '    # The manifest is for deploy and configs only.',
-    `    location = /${policy.manifestFilename} { return 404; }`,
+    '    # Dotfiles and dot-folders (the manifest, the deploy state, .env, temp files) are never served;',
+    '    # /.well-known/ is (RFC 8615). First among the regex locations, so none of them serves one.',
+    `    location ~ ${q(DOTFILE_URL_PCRE)} { return 404; }`,
     '',
     ...nginxDictionaryRewrite(dictionary).map((l) => `    ${l}`),
     '',

@@ -46,7 +46,7 @@ export function modulesEntry(n: NginxNames, policy: ServingPolicy): FlavourEntry
       ...(has('gzip') ? ['gzip_static on;', 'gzip_vary off;', 'gzip_proxied any;', 'gzip_http_version 1.0;'] : []),
       ...(has('br') ? ['brotli_static on;'] : []),
       `if (${n.v('stages')}) { return 418; }`,
-      ...(policy.keepOriginals ? [] : [`error_page 404 = ${n.stage('d')}${n.v('url')};`]),
+      ...(policy.keepOriginals ? [] : [`error_page 404 = ${n.stage('d')}${n.v('tail')};`]),
       // The modules set Content-Encoding themselves.
       ...headers(n, undefined, values),
     ],
