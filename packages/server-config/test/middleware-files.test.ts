@@ -1,10 +1,13 @@
 // The Node middleware and files as an experienced sirv / express.static user expects them:
 // dotfiles ignored even when the manifest lists them (issue 19, item 5), an If-Modified-Since in
-// the future ignored (RFC 9110 §13.1.3).
-import { mkdir, writeFile } from 'node:fs/promises'
+// the future ignored (RFC 9110 §13.1.3), a file the manifest does not list yet served as it is,
+// and a folder without a manifest (what `deploy` writes) served from its sidecars and deltas.
+import { createHash } from 'node:crypto'
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, request, type Server } from 'node:http'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { compressDirectory, MANIFEST_FILENAME, resolveDeltaOptions, writeDeltas } from '@preencode/core'
 import { createPreencodeMiddleware } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { compressFixture, fixtureFiles } from './fixture.ts'
@@ -107,5 +110,97 @@ describe('If-Modified-Since', () => {
     expect((await get(site.port, '/data.json', { 'accept-encoding': 'br', 'if-modified-since': since })).status).toBe(
       304,
     )
+  })
+})
+
+describe('a file the manifest does not list', () => {
+  it('is served as it is on disk (identity), with every header; sidecars beside it are not trusted', async () => {
+    const name = 'assets/late-Zz98Yy76.js'
+    const bytes = Buffer.from(`export const late = 1\n${'// a new asset, copied in after compress\n'.repeat(80)}`)
+    await writeFile(join(site.root, name), bytes)
+    await writeFile(join(site.root, `${name}.br`), 'not the brotli of this file')
+    const res = await get(site.port, `/${name}`, { 'accept-encoding': 'gzip, deflate, br, zstd' })
+    expect(res.status).toBe(200)
+    expect(res.headers['content-encoding']).toBeUndefined()
+    expect(res.body.equals(bytes)).toBe(true)
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8')
+    expect(res.headers['content-length']).toBe(String(bytes.length))
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(res.headers.vary).toBe('Accept-Encoding')
+    expect(res.headers['x-content-type-options']).toBe('nosniff')
+    // A manifest exists: its build decides what is announced, so nothing is derived here.
+    expect(res.headers['use-as-dictionary']).toBeUndefined()
+    const etag = res.headers.etag as string
+    expect(etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+-identity"$/)
+    expect((await get(site.port, `/${name}`, { 'if-none-match': etag })).status).toBe(304)
+    const part = await get(site.port, `/${name}`, { range: 'bytes=0-9' })
+    expect(part.status).toBe(206)
+    expect(part.body.equals(bytes.subarray(0, 10))).toBe(true)
+    // Still passed on: nothing on disk, a sidecar's own URL, a path that leaves the root.
+    for (const path of ['/missing.js', `/${name}.br`, '/assets/main-Ab3dEf9h.js.gz', '//data.json'])
+      expect((await get(site.port, path)).status, path).toBe(418)
+  })
+})
+
+describe('a folder without a manifest (what `deploy` writes)', () => {
+  const CHROMIUM = 'gzip, deflate, br, zstd, dcb, dcz'
+  const V1 = Buffer.from(
+    Array.from({ length: 2000 }, (_, i) => `export function f${i}(x) { return x * ${i % 13} }\n`).join(''),
+  )
+  const V2 = Buffer.concat([V1.subarray(0, 30_000), Buffer.from('export const edited = 2\n'), V1.subarray(30_000)])
+  let built: { server: Server; port: number }
+  let deployed: { server: Server; port: number }
+
+  beforeAll(async () => {
+    const root = join(dir.path, 'built')
+    const cache = join(dir.path, 'cache')
+    for (const [name, bytes] of [
+      ['app-Ab12Cd34.js', V1],
+      ['app-Ef56Gh78.js', V2],
+    ] as const) {
+      await rm(join(root, 'assets'), { recursive: true, force: true })
+      await writeAll(root, { ...fixtureFiles(), [`assets/${name}`]: bytes })
+      const { manifest } = await compressDirectory(root, { cache })
+      await writeDeltas(root, manifest, resolveDeltaOptions(), { cacheDir: cache })
+    }
+    const copy = join(dir.path, 'deployed')
+    await cp(root, copy, { recursive: true, preserveTimestamps: true })
+    await rm(join(copy, MANIFEST_FILENAME))
+    built = await serve(root)
+    deployed = await serve(copy)
+  })
+  afterAll(() => {
+    built.server.close()
+    deployed.server.close()
+  })
+
+  it('answers like the built folder: the same coding, bytes and headers (deltas included), ETags aside', async () => {
+    const v1 = `:${createHash('sha256').update(V1).digest('base64')}:`
+    const other = `:${createHash('sha256').update('no such dictionary').digest('base64')}:`
+    const cases: Record<string, string>[] = [
+      {},
+      { 'accept-encoding': 'gzip' },
+      { 'accept-encoding': 'br' },
+      { 'accept-encoding': 'zstd' },
+      { 'accept-encoding': 'gzip, deflate, br, zstd' },
+      { 'accept-encoding': CHROMIUM, 'available-dictionary': v1 },
+      { 'accept-encoding': 'gzip, deflate, br, zstd, dcz', 'available-dictionary': v1 },
+      { 'accept-encoding': CHROMIUM, 'available-dictionary': other },
+      { 'accept-encoding': 'br', range: 'bytes=5-20' },
+    ]
+    const names = ['content-encoding', 'content-type', 'content-length', 'vary', 'cache-control', 'use-as-dictionary']
+    let deltas = 0
+    for (const path of ['/', '/about/', '/assets/app-Ef56Gh78.js', '/assets/main-Ab3dEf9h.js', '/data.json']) {
+      for (const headers of cases) {
+        const [a, b] = [await get(built.port, path, headers), await get(deployed.port, path, headers)]
+        const where = `${path} ${JSON.stringify(headers)}`
+        expect(b.status, where).toBe(a.status)
+        for (const name of names) expect(b.headers[name], `${name} of ${where}`).toBe(a.headers[name])
+        expect(b.body.equals(a.body), where).toBe(true)
+        if (String(a.headers['content-encoding']).startsWith('dc')) deltas++
+      }
+    }
+    expect(deltas, 'delta responses compared').toBe(2)
+    expect(await readFile(join(dir.path, 'deployed', 'assets/app-Ef56Gh78.js'))).toHaveLength(V2.length)
   })
 })
