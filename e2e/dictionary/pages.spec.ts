@@ -1,13 +1,17 @@
 // The shared page dictionary in Chromium, on every server: a multi-page site is built (link to
-// preencode-dictionary.txt added to each page, page deltas written against it); the first page
-// makes Chromium fetch the dictionary; navigating to a second page brings it dictionary-compressed,
-// smaller than its brotli, and it renders. A visitor without the dictionary gets brotli.
+// preencode-dictionary-<hash>.txt added to each page, page deltas written against it); the first
+// page makes Chromium fetch the dictionary, which is fresh for a year (a stored dictionary is used
+// only while fresh: RFC 9842 §2.2.2), so usable by a visitor back after an hour; navigating to a
+// second page brings it dictionary-compressed, smaller than its brotli, and it renders. A visitor
+// without the dictionary gets brotli. Every response announced with Use-As-Dictionary stays
+// usable at least as long as deltas against it are kept (DELTA_RETENTION_SECONDS).
 import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import {
   compressDirectory,
-  PAGE_DICTIONARY_PATH,
+  DELTA_RETENTION_SECONDS,
+  dictionaryLifetime,
   preparePageDictionary,
   readManifest,
   resolveDeltaOptions,
@@ -41,17 +45,17 @@ function pageOf(n: number): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page ${n}</title><style>body{font-family:system-ui;margin:0 auto;max-width:50em}.site-nav li{display:inline}</style></head><body><header class="site-header"><a href="/">Docs home</a><nav class="site-nav"><ul>${nav}</ul></nav></header><main><h1 id="title">Page ${n}</h1>${text}</main><footer class="site-footer"><p>Built with preencode. Every page shares this footer and the navigation above.</p></footer></body></html>\n`
 }
 
-async function buildSite(root: string): Promise<Manifest> {
+async function buildSite(root: string): Promise<{ manifest: Manifest; dictionary: string }> {
   for (let n = 0; n < 24; n++) {
     const path = join(root, n === 0 ? 'index.html' : `docs/page-${n}/index.html`)
     await mkdir(dirname(path), { recursive: true })
     await writeFile(path, pageOf(n))
   }
   const options = resolveDeltaOptions({ pages: true, remember: false })
-  await preparePageDictionary(root, options.pageDictionaryBytes)
+  const prepared = await preparePageDictionary(root, options.pageDictionaryBytes)
   const { manifest } = await compressDirectory(root, { cache: false })
   await writeDeltas(root, manifest, options, { cacheDir: false })
-  return readManifest(root)
+  return { manifest: await readManifest(root), dictionary: prepared!.path }
 }
 
 const KINDS: ServerKind[] = ['node', 'nginx-stock', 'nginx-modules', 'apache-htaccess', 'apache-vhost']
@@ -60,11 +64,13 @@ test.describe('shared page dictionary in Chromium', () => {
   let work: Awaited<ReturnType<typeof tempDir>>
   let site: string
   let manifest: Manifest
+  let dictionaryName: string
   test.beforeAll(async () => {
     work = await tempDir('e2e-dict-pages')
     await chmod(work.path, 0o755)
     site = join(work.path, 'site')
-    manifest = await buildSite(site)
+    ;({ manifest, dictionary: dictionaryName } = await buildSite(site))
+    expect(dictionaryName).toMatch(/^preencode-dictionary-[0-9a-f]{16}\.txt$/)
   })
   test.afterAll(async () => {
     await work.remove()
@@ -82,11 +88,21 @@ test.describe('shared page dictionary in Chromium', () => {
 
         const context = await browser.newContext()
         const page = await context.newPage()
-        const dictionary = page.waitForResponse((r) => r.url().endsWith(`/${PAGE_DICTIONARY_PATH}`))
-        await page.goto(`${origin}/docs/page-3/`)
+        const announced: { url: string; cacheControl: string }[] = []
+        page.on('response', (r) => {
+          if (r.headers()['use-as-dictionary'] !== undefined)
+            announced.push({ url: r.url(), cacheControl: r.headers()['cache-control'] ?? '' })
+        })
+        const dictionary = page.waitForResponse((r) => r.url().endsWith(`/${dictionaryName}`))
+        const first = await page.goto(`${origin}/docs/page-3/`)
+        // The page's link names this build's dictionary, relative to the page.
+        expect(await first!.text()).toContain(`<link rel="compression-dictionary" href="../../${dictionaryName}">`)
         const fetched = await dictionary
         await fetched.finished()
         expect(fetched.headers()['use-as-dictionary']).toBe('match="*", match-dest=("document")')
+        // Usable after an hour, and as long as deltas against it are kept: the content-hashed class.
+        expect(fetched.headers()['cache-control']).toBe('public, max-age=31536000, immutable')
+        expect(dictionaryLifetime(fetched.headers()['cache-control']!)).toBeGreaterThan(3600)
 
         const navigation = await page.goto(`${origin}/docs/page-7/`)
         const encoding = navigation!.headers()['content-encoding']
@@ -94,6 +110,11 @@ test.describe('shared page dictionary in Chromium', () => {
         expect(['dcb', 'dcz'], `page 7 came as ${encoding}`).toContain(encoding)
         expect(bytes).toBeLessThan(brotli)
         await expect(page.locator('#title')).toHaveText('Page 7')
+        expect(announced.map((a) => a.url)).toContain(`${origin}/${dictionaryName}`)
+        for (const { url, cacheControl } of announced)
+          expect(dictionaryLifetime(cacheControl), `${url}: ${cacheControl}`).toBeGreaterThanOrEqual(
+            DELTA_RETENTION_SECONDS,
+          )
         test
           .info()
           .annotations.push({ type: 'bytes', description: `page 7: brotli ${brotli} B, ${encoding} ${bytes} B` })

@@ -16,7 +16,7 @@ import {
   AVAILABLE_DICTIONARY_PATTERN,
   PAGE_DICTIONARY_MATCH,
   PAGE_DICTIONARY_MATCH_DEST,
-  PAGE_DICTIONARY_PATH,
+  PAGE_DICTIONARY_NAME_PATTERN,
   useAsDictionaryHeader,
   VERSIONED_ASSET_EXTENSIONS,
 } from '@preencode/core'
@@ -42,7 +42,7 @@ export function apacheDictionaryRewrites(ctx: ApacheDictionaryContext): string[]
     '# RFC 9842 (docs/dictionary-transport.md). Use-As-Dictionary on versioned assets: their name',
     '# with the hash as `*`, relative to their URL.',
     `RewriteRule ${quote(`(?:^|/)([A-Za-z0-9_.~-]*?[A-Za-z0-9_~])([-.~_])(?:[A-Za-z0-9_-]{8}|[a-f0-9]{16,64})\\.(${VERSIONED_ASSET_EXTENSIONS.join('|')})$`)} - [E=PE_UAD:$1$2*.$3]`,
-    `RewriteRule ${quote(`(?:^|/)${escapeRegex(PAGE_DICTIONARY_PATH)}$`)} - [E=PE_UADP:1]`,
+    `RewriteRule ${quote(`(?:^|/)${PAGE_DICTIONARY_NAME_PATTERN}$`)} - [E=PE_UADP:1]`,
     '# dcb / dcz accepted (1), refused (0) or not named; accepted first, so a coding named twice is',
     '# refused if any entry has q=0, as negotiate() decides.',
   ]

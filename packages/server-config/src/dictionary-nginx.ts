@@ -27,7 +27,7 @@ import {
   AVAILABLE_DICTIONARY_PATTERN,
   PAGE_DICTIONARY_MATCH,
   PAGE_DICTIONARY_MATCH_DEST,
-  PAGE_DICTIONARY_PATH,
+  PAGE_DICTIONARY_NAME_PATTERN,
   useAsDictionaryHeader,
   VERSIONED_ASSET_EXTENSIONS,
 } from '@preencode/core'
@@ -42,7 +42,6 @@ export interface NginxDictionaryOptions {
   cacheControl: { html: string; immutable: string }
 }
 
-const escapeRegex = (value: string): string => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const q = (value: string): string => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
 const ID = AVAILABLE_DICTIONARY_PATTERN.slice(2, -2) // `([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)` without `^:` and `:$`
 const LOOSE_HASH = '(?:[A-Za-z0-9_-]{8}|[a-f0-9]{16,64})'
@@ -126,7 +125,7 @@ export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
     '    default "";',
     `    ${q(`~/${basename(LOOSE_HASH)}$`)} ${nginxUseAsDictionaryFromCaptures};`,
     // The shared page dictionary (linked from every page): for every page navigation.
-    `    ${q(`~/${escapeRegex(PAGE_DICTIONARY_PATH)}$`)} '${useAsDictionaryHeader(PAGE_DICTIONARY_MATCH, { matchDest: PAGE_DICTIONARY_MATCH_DEST })}';`,
+    `    ${q(`~/${PAGE_DICTIONARY_NAME_PATTERN}$`)} '${useAsDictionaryHeader(PAGE_DICTIONARY_MATCH, { matchDest: PAGE_DICTIONARY_MATCH_DEST })}';`,
     '}',
     // A delta's response announces the new version too: it is the next update's dictionary. Its own
     // map, used only by the delta location, so other responses never run this regex.

@@ -94,6 +94,7 @@ function names(): string[] {
     'assets/style.0123abcd.css',
     'assets/v-Bx3k9LmQ.css.txt',
     'preencode-dictionary.txt',
+    'preencode-dictionary-0123456789abcdef.txt',
     'index.html',
     'Page.HTML',
     'a.xhtml',
