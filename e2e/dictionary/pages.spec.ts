@@ -5,7 +5,8 @@
 // second page brings it dictionary-compressed, smaller than its brotli, and it renders. A visitor
 // without the dictionary gets brotli. Every response announced with Use-As-Dictionary stays
 // usable at least as long as deltas against it are kept (DELTA_RETENTION_SECONDS).
-import { chmod, mkdir, writeFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import {
@@ -27,7 +28,7 @@ const WORDS =
   )
 
 /** A documentation site: one template (head, navigation, footer), different text per page. */
-function pageOf(n: number): string {
+function pageOf(n: number, edition = ''): string {
   let seed = n + 1
   const random = (): number => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff
@@ -42,16 +43,21 @@ function pageOf(n: number): string {
     { length: 12 },
     () => `<p>${Array.from({ length: 60 }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ')}.</p>`,
   ).join('\n')
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page ${n}</title><style>body{font-family:system-ui;margin:0 auto;max-width:50em}.site-nav li{display:inline}</style></head><body><header class="site-header"><a href="/">Docs home</a><nav class="site-nav"><ul>${nav}</ul></nav></header><main><h1 id="title">Page ${n}</h1>${text}</main><footer class="site-footer"><p>Built with preencode. Every page shares this footer and the navigation above.</p></footer></body></html>\n`
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page ${n}</title><style>body{font-family:system-ui;margin:0 auto;max-width:50em}.site-nav li{display:inline}</style></head><body><header class="site-header"><a href="/">Docs home</a><nav class="site-nav"><ul>${nav}</ul></nav></header><main><h1 id="title">Page ${n}${edition}</h1>${text}</main><footer class="site-footer"><p>Built with preencode. Every page shares this footer and the navigation above.</p></footer></body></html>\n`
 }
 
-async function buildSite(root: string): Promise<{ manifest: Manifest; dictionary: string }> {
+/** Builds the site; `previous` is a folder holding the deployed site of the build before. */
+async function buildSite(
+  root: string,
+  edition = '',
+  previous?: string,
+): Promise<{ manifest: Manifest; dictionary: string }> {
   for (let n = 0; n < 24; n++) {
     const path = join(root, n === 0 ? 'index.html' : `docs/page-${n}/index.html`)
     await mkdir(dirname(path), { recursive: true })
-    await writeFile(path, pageOf(n))
+    await writeFile(path, pageOf(n, edition))
   }
-  const options = resolveDeltaOptions({ pages: true, remember: false })
+  const options = resolveDeltaOptions({ pages: true, remember: false, ...(previous ? { previous } : {}) })
   const prepared = await preparePageDictionary(root, options.pageDictionaryBytes)
   const { manifest } = await compressDirectory(root, { cache: false })
   await writeDeltas(root, manifest, options, { cacheDir: false })
@@ -131,6 +137,69 @@ test.describe('shared page dictionary in Chromium', () => {
         await test.info().attach('server', { body: running.logs() })
         throw error
       } finally {
+        await running.stop()
+      }
+    })
+  }
+})
+
+// A returning visitor after a deploy: the first build's dictionary, fetched on the first visit, is
+// still fresh (immutable class) when the second build is live; the second build's pages link a new
+// dictionary (new name), and their deltas against the first one reach that visitor.
+test.describe('a returning visitor keeps page deltas across a deploy', () => {
+  let work: Awaited<ReturnType<typeof tempDir>>
+  const sites = { v1: '', v2: '' }
+  let v1: { manifest: Manifest; dictionary: string }
+  let v2: { manifest: Manifest; dictionary: string }
+  test.beforeAll(async () => {
+    work = await tempDir('e2e-dict-pages-return')
+    await chmod(work.path, 0o755)
+    sites.v1 = join(work.path, 'v1')
+    sites.v2 = join(work.path, 'v2')
+    v1 = await buildSite(sites.v1)
+    // The live site (v1) is where the second build finds the dictionary visitors hold.
+    v2 = await buildSite(sites.v2, ' (second edition)', sites.v1)
+    expect(v2.dictionary).not.toBe(v1.dictionary)
+  })
+  test.afterAll(async () => {
+    await work.remove()
+  })
+
+  for (const kind of KINDS) {
+    test(kind, async ({ browser }) => {
+      const port = await freePort()
+      const origin = `http://127.0.0.1:${port}`
+      const v1Dictionary = await readFile(join(sites.v1, v1.dictionary))
+      const page7 = v2.manifest.files.find((f) => f.path === 'docs/page-7/index.html')!
+      const hash = `:${createHash('sha256').update(v1Dictionary).digest('base64')}:`
+      const against = page7.deltas!.filter((d) => `:${d.dictionary}:` === hash)
+      expect(against.length, 'v2 page 7 has deltas against the v1 dictionary').toBeGreaterThan(0)
+      const context = await browser.newContext()
+      let running = await startServerOnPort(kind, sites.v1, port, join(work.path, `${kind}-v1`), v1.manifest)
+      try {
+        const page = await context.newPage()
+        const dictionary = page.waitForResponse((r) => r.url().endsWith(`/${v1.dictionary}`))
+        await page.goto(`${origin}/docs/page-3/`)
+        await (await dictionary).finished()
+        await running.stop()
+        // The deploy: v2 is live on the same origin.
+        running = await startServerOnPort(kind, sites.v2, port, join(work.path, `${kind}-v2`), v2.manifest)
+        const navigation = await page.goto(`${origin}/docs/page-7/`)
+        expect((await navigation!.request().allHeaders())['available-dictionary']).toBe(hash)
+        const encoding = navigation!.headers()['content-encoding']
+        expect(['dcb', 'dcz'], `page 7 of v2 came as ${encoding}`).toContain(encoding)
+        const bytes = (await navigation!.request().sizes()).responseBodySize
+        expect(bytes).toBeLessThan(page7.variants.find((v) => v.encoding === 'br')!.size)
+        await expect(page.locator('#title')).toHaveText('Page 7 (second edition)')
+        test.info().annotations.push({
+          type: 'bytes',
+          description: `v2 page 7 against the v1 dictionary: ${encoding} ${bytes} B`,
+        })
+      } catch (error) {
+        await test.info().attach('server', { body: running.logs() })
+        throw error
+      } finally {
+        await context.close()
         await running.stop()
       }
     })
