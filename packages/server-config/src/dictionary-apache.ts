@@ -22,6 +22,7 @@ import {
 } from '@preencode/core'
 import { fileTarget } from './apache-file-target.js'
 import { acceptTokenPattern, refuseTokenPattern } from './accept-regex.js'
+import { HASH_TOKEN_PCRE } from './policy.js'
 
 export type ApacheDictionaryContext = { kind: 'dir' } | { kind: 'server'; root: string }
 
@@ -39,9 +40,10 @@ export function apacheDictionaryRewrites(ctx: ApacheDictionaryContext): string[]
   const to = fileTarget(dir)
   const lines = [
     '',
-    '# RFC 9842 (docs/dictionary-transport.md). Use-As-Dictionary on versioned assets: their name',
-    '# with the hash as `*`, relative to their URL.',
-    `RewriteRule ${quote(`(?:^|/)([A-Za-z0-9_.~-]*?[A-Za-z0-9_~])([-.~_])(?:[A-Za-z0-9_-]{8}|[a-f0-9]{16,64})\\.(${VERSIONED_ASSET_EXTENSIONS.join('|')})$`)} - [E=PE_UAD:$1$2*.$3]`,
+    '# RFC 9842 (docs/dictionary-transport.md). Use-As-Dictionary on versioned assets with a content-hashed',
+    '# name (the immutable class: fresh as long as deltas against them are kept): their name with the',
+    '# hash as `*`, relative to their URL.',
+    `RewriteRule ${quote(`(?:^|/)([A-Za-z0-9_.~-]*?[A-Za-z0-9_~])([-.~_])${HASH_TOKEN_PCRE}\\.(${VERSIONED_ASSET_EXTENSIONS.join('|')})$`)} - [E=PE_UAD:$1$2*.$3]`,
     `RewriteRule ${quote(`(?:^|/)${PAGE_DICTIONARY_NAME_PATTERN}$`)} - [E=PE_UADP:1]`,
     '# dcb / dcz accepted (1), refused (0) or not named; accepted first, so a coding named twice is',
     '# refused if any entry has q=0, as negotiate() decides.',

@@ -32,6 +32,7 @@ import {
   VERSIONED_ASSET_EXTENSIONS,
 } from '@preencode/core'
 import { acceptTokenPattern, refuseTokenPattern } from './accept-regex.js'
+import { HASH_TOKEN_PCRE } from './policy.js'
 
 export interface NginxDictionaryOptions {
   /** Variable prefix (`preencode`). */
@@ -44,7 +45,13 @@ export interface NginxDictionaryOptions {
 
 const q = (value: string): string => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
 const ID = AVAILABLE_DICTIONARY_PATTERN.slice(2, -2) // `([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)` without `^:` and `:$`
-const LOOSE_HASH = '(?:[A-Za-z0-9_-]{8}|[a-f0-9]{16,64})'
+/**
+ * The hash of a versioned asset's name that gets Use-As-Dictionary: the content-hash rule of the
+ * immutable class (core's `looksContentHashed`), so every URL announced as a dictionary is also
+ * served fresh for a year (`DELTA_RETENTION_SECONDS`); a name like `lib-abcdefgh.js` is not
+ * content-hashed by that rule (an hour), and is not announced.
+ */
+const HASH = HASH_TOKEN_PCRE
 /** A versioned asset's basename (core's VERSIONED_ASSET_PATTERN), capturing `uad_s`, `uad_p`, `uad_x`. */
 const basename = (hash: string, extensions: readonly string[] = VERSIONED_ASSET_EXTENSIONS): string =>
   `(?<uad_s>[A-Za-z0-9_.~-]*?[A-Za-z0-9_~])(?<uad_p>[-.~_])${hash}\\.(?<uad_x>${extensions.join('|')})`
@@ -123,7 +130,7 @@ export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
     `map $${p}_url $${p}_use_as_dictionary {`,
     '    volatile;',
     '    default "";',
-    `    ${q(`~/${basename(LOOSE_HASH)}$`)} ${nginxUseAsDictionaryFromCaptures};`,
+    `    ${q(`~/${basename(HASH)}$`)} ${nginxUseAsDictionaryFromCaptures};`,
     // The shared page dictionary (linked from every page): for every page navigation.
     `    ${q(`~/${PAGE_DICTIONARY_NAME_PATTERN}$`)} '${useAsDictionaryHeader(PAGE_DICTIONARY_MATCH, { matchDest: PAGE_DICTIONARY_MATCH_DEST })}';`,
     '}',
@@ -132,7 +139,7 @@ export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
     `map $${p}_url $${p}_delta_use_as_dictionary {`,
     '    volatile;',
     '    default "";',
-    `    ${q(`~/${basename(LOOSE_HASH)}\\.dict/[A-Za-z0-9+/=]+\\.[A-Za-z0-9]+\\.dc[bz]$`)} ${nginxUseAsDictionaryFromCaptures};`,
+    `    ${q(`~/${basename(HASH)}\\.dict/[A-Za-z0-9+/=]+\\.[A-Za-z0-9]+\\.dc[bz]$`)} ${nginxUseAsDictionaryFromCaptures};`,
     '}',
   )
   return lines
