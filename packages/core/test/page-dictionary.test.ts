@@ -188,3 +188,10 @@ describe('dictionaryLifetime (RFC 9842 §2.2.2: a dictionary is used while fresh
     expect(dictionaryLifetime('public, max-age=3600')).toBeLessThan(DELTA_RETENTION_SECONDS)
   })
 })
+
+describe('the page dictionary stays opt-in', () => {
+  it('deltas are on by default, the page dictionary is not', () => {
+    expect(resolveDeltaOptions().pages).toBe(false)
+    expect(resolveDeltaOptions({ pages: true }).pages).toBe(true)
+  })
+})
