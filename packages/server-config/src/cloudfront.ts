@@ -6,6 +6,7 @@
 // CloudFront KeyValueStore (`cloudfrontKeyValueStore`). The function's code depends on options
 // only: a few KB whatever the site's size, committed once; the store's data changes with content.
 import { userError, type Manifest } from '@preencode/core'
+import { DOTFILE_URL_PCRE } from './dotfiles.js'
 import { resolveServingPolicy, SUFFIX, type ServingPolicy } from './policy.js'
 
 export interface CloudfrontFunctionOptions {
@@ -90,12 +91,15 @@ var kvs = cf.kvs();
 var X = /\\.(?:${policy.extensions.join('|')})$/i;
 var O = ${JSON.stringify(order)};
 var I = ${JSON.stringify(indexFile)};
+// Dotfiles and dot-folders (.env, the deploy state, temp files) are never served; /.well-known/ is.
+var D = new RegExp(${JSON.stringify(DOTFILE_URL_PCRE)});
 function accepted(h){var q={},star=-1,parts=h.split(','),i,j;for(i=0;i<parts.length;i++){var t=parts[i].split(';'),name=t[0].trim().toLowerCase(),v=1;if(!name)continue;
 for(j=1;j<t.length;j++){var kv=t[j].trim().toLowerCase();if(kv.indexOf('q=')===0){v=Number(kv.slice(2).trim());if(!(v>=0&&v<=1)||kv.length<3){v=-1}}}
 if(v<0)continue;if(name==='x-gzip')name='gzip';if(name==='*')star=v;else if(!Object.prototype.hasOwnProperty.call(q,name)||v<q[name])q[name]=v}
 return function(n){return Object.prototype.hasOwnProperty.call(q,n)?q[n]:(star>=0?star:0)}}
 function header(r){var h=r.headers&&r.headers['accept-encoding'];if(!h)return '';var v=h.value||'';if(h.multiValue){var a=[];for(var i=0;i<h.multiValue.length;i++)a.push(h.multiValue[i].value);v=a.join(',')}return v}
-async function handler(event){var r=event.request,u=r.uri;if(u.charAt(u.length-1)==='/'){u+=I;r.uri=u}
+async function handler(event){var r=event.request,u=r.uri,d;try{d=decodeURIComponent(u)}catch(x){d=u}
+if(D.test(d))return {statusCode:404,statusDescription:'Not Found'};if(u.charAt(u.length-1)==='/'){u+=I;r.uri=u}
 if(!X.test(u))return r;var h=header(r);if(!h)return r;var p;try{p=decodeURIComponent(u.slice(1))}catch(x){return r}
 var o=O;try{var k=await kvs.get(p);o=[];for(var j=0;j<k.length;j++)for(var i=0;i<O.length;i++)if(O[i][1]===k.charAt(j))o.push(O[i])}catch(x){}
 var qf=accepted(h),best=null,bq=0;for(var i=0;i<o.length;i++){var v=qf(o[i][0]);if(v>bq){bq=v;best=o[i]}}

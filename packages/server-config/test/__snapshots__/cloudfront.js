@@ -7,12 +7,15 @@ var kvs = cf.kvs();
 var X = /\.(?:html|js|css|json|svg|mjs|map|txt|xml|wasm|aml|appcache|atom|atomcat|atomdeleted|atomsvc|bmp|ccxml|cdfx|cjs|coffee|conf|cpl|csv|davmount|dbk|def|dib|dsc|dwd|emma|emotionml|fdt|geojson|gltf|gml|gpx|grxml|held|htm|ico|ics|ifb|in|ini|ink|inkml|its|jade|jsonld|jsonml|jsx|less|lgr|list|litcoffee|log|lostxml|mads|maei|man|manifest|markdown|mathml|md|mdx|me|meta4|metalink|mets|mml|mods|mpd|mpf|mpp|mrcx|ms|mscml|musd|mxml|n3|omdoc|opf|otf|owl|pls|provx|pskcxml|rapd|rdf|relo|rif|rl|rld|rng|roff|rs|rsat|rsd|rsheet|rss|rtf|rtx|rusd|sbml|senmlx|sensmlx|sgm|sgml|shex|shf|shtml|slim|slm|sls|smi|smil|spdx|sru|srx|ssdl|ssml|stpx|styl|stylus|svgz|swidtag|t|td|tei|teicorpus|text|tfi|tr|tsv|ttc|ttf|ttl|ttml|uri|uris|urls|vcard|vtt|vxml|webmanifest|wgsl|wif|wsdl|wspolicy|x3d|x3dz|xaml|xav|xca|xcs|xdf|xdssc|xel|xenc|xer|xht|xhtml|xhvml|xlf|xns|xop|xpl|xsd|xsf|xsl|xslt|xspf|xvm|xvml|yaml|yin|yml)$/i;
 var O = [["br","b",".br"],["zstd","z",".zst"],["gzip","g",".gz"]];
 var I = "index.html";
+// Dotfiles and dot-folders (.env, the deploy state, temp files) are never served; /.well-known/ is.
+var D = new RegExp("^/(?!\\.well-known/)\\.|/[^/]*/\\.");
 function accepted(h){var q={},star=-1,parts=h.split(','),i,j;for(i=0;i<parts.length;i++){var t=parts[i].split(';'),name=t[0].trim().toLowerCase(),v=1;if(!name)continue;
 for(j=1;j<t.length;j++){var kv=t[j].trim().toLowerCase();if(kv.indexOf('q=')===0){v=Number(kv.slice(2).trim());if(!(v>=0&&v<=1)||kv.length<3){v=-1}}}
 if(v<0)continue;if(name==='x-gzip')name='gzip';if(name==='*')star=v;else if(!Object.prototype.hasOwnProperty.call(q,name)||v<q[name])q[name]=v}
 return function(n){return Object.prototype.hasOwnProperty.call(q,n)?q[n]:(star>=0?star:0)}}
 function header(r){var h=r.headers&&r.headers['accept-encoding'];if(!h)return '';var v=h.value||'';if(h.multiValue){var a=[];for(var i=0;i<h.multiValue.length;i++)a.push(h.multiValue[i].value);v=a.join(',')}return v}
-async function handler(event){var r=event.request,u=r.uri;if(u.charAt(u.length-1)==='/'){u+=I;r.uri=u}
+async function handler(event){var r=event.request,u=r.uri,d;try{d=decodeURIComponent(u)}catch(x){d=u}
+if(D.test(d))return {statusCode:404,statusDescription:'Not Found'};if(u.charAt(u.length-1)==='/'){u+=I;r.uri=u}
 if(!X.test(u))return r;var h=header(r);if(!h)return r;var p;try{p=decodeURIComponent(u.slice(1))}catch(x){return r}
 var o=O;try{var k=await kvs.get(p);o=[];for(var j=0;j<k.length;j++)for(var i=0;i<O.length;i++)if(O[i][1]===k.charAt(j))o.push(O[i])}catch(x){}
 var qf=accepted(h),best=null,bq=0;for(var i=0;i<o.length;i++){var v=qf(o[i][0]);if(v>bq){bq=v;best=o[i]}}
