@@ -204,3 +204,26 @@ describe('a folder without a manifest (what `deploy` writes)', () => {
     expect(await readFile(join(dir.path, 'deployed', 'assets/app-Ef56Gh78.js'))).toHaveLength(V2.length)
   })
 })
+
+describe('a folder without a manifest, built with keepOriginals: false', () => {
+  it('decodes the .gz beside a missing original for a client that takes no coding', async () => {
+    const root = join(dir.path, 'nokeep')
+    await writeAll(root, fixtureFiles())
+    const manifest = await compressFixture(root, { keepOriginals: false })
+    await rm(join(root, MANIFEST_FILENAME))
+    const served = await serve(root)
+    try {
+      const data = manifest.files.find((f) => f.path === 'data.json')!
+      expect(data.originalOnDisk).toBe(false)
+      const plain = await get(served.port, '/data.json')
+      expect(plain.status).toBe(200)
+      expect(plain.headers['content-encoding']).toBeUndefined()
+      expect(createHash('sha256').update(plain.body).digest('hex')).toBe(data.sha256)
+      const br = await get(served.port, '/data.json', { 'accept-encoding': 'br' })
+      expect(br.headers['content-encoding']).toBe('br')
+      expect(br.body.equals(await readFile(join(root, 'data.json.br')))).toBe(true)
+    } finally {
+      served.server.close()
+    }
+  })
+})
