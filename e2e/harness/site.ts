@@ -18,6 +18,8 @@ export const ODD_NAME = 'files/naïve café (1).json'
 
 /** A name with a `?`: `%3F` on the wire; Apache refused it with 403 when rewriting to a sidecar (issue 19). */
 export const QUESTION_NAME = 'files/what?.json'
+/** Names a rewrite could mangle once decoded: `%` (an escape on its own), `#`, `&`, `+`. */
+export const PERCENT_NAMES = ['files/100%.json', 'files/a#b&c+d.json'] as const
 
 /**
  * Files every site folder may hold that no server may send (issue 19, item 5): secrets, our own
@@ -42,6 +44,7 @@ function extraFiles(): Record<string, string> {
   return {
     [ODD_NAME]: oddFile(),
     [QUESTION_NAME]: oddFile().replace('crème', 'question'),
+    ...Object.fromEntries(PERCENT_NAMES.map((name) => [name, oddFile().replace('crème', name)])),
     [WELL_KNOWN]: 'Contact: mailto:security@example.com\nExpires: 2999-01-01T00:00:00.000Z\n',
     ...DOTFILES,
   }

@@ -8,7 +8,7 @@ import { negotiate, siteModel, type Encoding } from '@preencode/server-config'
 import { expect, test, type Site } from '../harness/fixtures.ts'
 import { decode, get, type RawResponse } from '../harness/http.ts'
 import type { ServerKind } from '../harness/servers.ts'
-import { BIG_ASSET, DOTFILES, ODD_NAME, QUESTION_NAME, WELL_KNOWN } from '../harness/site.ts'
+import { BIG_ASSET, DOTFILES, ODD_NAME, PERCENT_NAMES, QUESTION_NAME, WELL_KNOWN } from '../harness/site.ts'
 import { EXPECTED } from '../../playground/src/markers.js'
 
 const MANIFEST = '.preencode-manifest.json'
@@ -277,20 +277,27 @@ test.describe('site', () => {
     }
   })
 
-  test('a file name with a question mark (%3F), with and without a coding', async ({ server, site, serverKind }) => {
-    const file = site.manifest.files.find((f) => f.path === QUESTION_NAME)!
-    expect(file.variants.length).toBe(3)
-    const url = `${server.url}/${QUESTION_NAME.split('/').map(encodeURIComponent).join('/')}`
-    expect(url).toContain('what%3F.json')
-    for (const header of ['gzip, deflate, br, zstd', 'gzip', 'zstd', undefined]) {
-      const res = await get(url, acceptHeaders(header))
-      expect(res.status, String(header)).toBe(200)
-      expect(res.one('content-encoding') ?? 'identity', String(header)).toBe(
-        expectedCoding(serverKind, site, header, file),
-      )
-      expect(norm(res.one('content-type'))).toBe(norm(file.contentType))
-      expectVaryOnce(res)
-      expect(sha256(decode(res.body, res.one('content-encoding')))).toBe(file.sha256)
+  test('file names with ?, %, #, & and + (percent-encoded), with and without a coding', async ({
+    server,
+    site,
+    serverKind,
+  }) => {
+    for (const name of [QUESTION_NAME, ...PERCENT_NAMES]) {
+      const file = site.manifest.files.find((f) => f.path === name)!
+      expect(file.variants.length).toBe(3)
+      const url = `${server.url}/${name.split('/').map(encodeURIComponent).join('/')}`
+      // Encoded on the wire (`%3F`, `%25`, `%23`, `%26`, `%2B`), raw on disk.
+      expect(url.slice(server.url.length)).not.toMatch(/[?#&+]/)
+      for (const header of ['gzip, deflate, br, zstd', 'gzip', 'zstd', undefined]) {
+        const res = await get(url, acceptHeaders(header))
+        expect(res.status, `${name} ${String(header)}`).toBe(200)
+        expect(res.one('content-encoding') ?? 'identity', String(header)).toBe(
+          expectedCoding(serverKind, site, header, file),
+        )
+        expect(norm(res.one('content-type'))).toBe(norm(file.contentType))
+        expectVaryOnce(res)
+        expect(sha256(decode(res.body, res.one('content-encoding')))).toBe(file.sha256)
+      }
     }
   })
 

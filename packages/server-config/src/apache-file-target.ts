@@ -6,7 +6,9 @@
  * accepts a coding (issue 19).
  *
  * - `.htaccess` / `<Directory>` ("dir"): the substitution becomes an internal redirect, a URL that
- *   Apache decodes again, so `B=?` escapes the `?` of the backreference to `%3F`.
+ *   Apache parses and decodes again, so `B=?%#` escapes the three characters that would change
+ *   its meaning there: `?` (query: the 403), `%` (an escape: `100%.json` got 400) and `#` (a
+ *   fragment: `a#b.json` got 404).
  * - vhost ("server"): the substitution is a file-system path, never decoded again (`B` would
  *   leave `%3F` in the name), so a `?` of our own goes last and `QSL` splits there: the path
  *   keeps the whole name and the query string is empty. `UnsafeAllow3F` is then safe: the `?`
@@ -21,5 +23,5 @@ export interface FileTarget {
 }
 
 export function fileTarget(dir: boolean): FileTarget {
-  return dir ? { tail: '', flags: 'END,B=?' } : { tail: '?', flags: 'L,QSL,UnsafeAllow3F' }
+  return dir ? { tail: '', flags: 'END,B=?%#' } : { tail: '?', flags: 'L,QSL,UnsafeAllow3F' }
 }
