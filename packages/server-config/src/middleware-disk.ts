@@ -20,7 +20,6 @@ import { join } from 'node:path'
 import {
   ALL_FORMATS,
   CODECS,
-  DEFAULT_CACHE_CONTROL,
   DICTIONARY_ENCODINGS,
   cacheClassOf,
   contentTypeOf,
@@ -34,20 +33,12 @@ import {
   parseAvailableDictionary,
   resolveCachePolicy,
   versionedAsset,
-  type CacheClass,
   type ManifestDelta,
   type ManifestFile,
   type ManifestVariant,
 } from '@preencode/core'
-import type { Entry } from './middleware-manifest.js'
+import type { DiskContext, Entry } from './middleware-manifest.js'
 import type { Encoding } from './negotiate.js'
-
-/** What the disk entries need of the manifest, when there is one. */
-export interface DiskContext {
-  /** True when a manifest exists: then unlisted files are served as identity only. */
-  manifest: boolean
-  cacheControl: Readonly<Record<CacheClass, string>>
-}
 
 /** Files larger than this are not announced as dictionaries (core's `maxDictionaryBytes` default). */
 const MAX_DICTIONARY_BYTES = 16 * 1024 * 1024
@@ -69,8 +60,6 @@ async function fileInfo(path: string): Promise<{ size: number; mtimeMs: number }
   const info = await stat(path).catch(() => undefined)
   return info?.isFile() ? { size: info.size, mtimeMs: info.mtimeMs } : undefined
 }
-
-export const DEFAULT_DISK_CONTEXT: DiskContext = Object.freeze({ manifest: false, cacheControl: DEFAULT_CACHE_CONTROL })
 
 /** An entry for `relative` described from the disk, or undefined when there is nothing to serve. */
 export async function diskEntry(

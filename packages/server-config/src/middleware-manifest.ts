@@ -12,7 +12,6 @@ import {
   type ManifestFile,
 } from '@preencode/core'
 import { type DeltaIndex, deltasByDictionary } from './dictionary-delta.js'
-import { DEFAULT_DISK_CONTEXT, type DiskContext } from './middleware-disk.js'
 import type { Encoding } from './negotiate.js'
 
 export interface Entry {
@@ -25,6 +24,16 @@ export interface Entry {
   /** Send `Vary: Accept-Encoding` even without variants (a compressible file not yet compressed). */
   varies?: boolean
 }
+
+/** What the entries described from the disk (`middleware-disk.ts`) need of the manifest, when there is one. */
+export interface DiskContext {
+  /** True when a manifest exists: then unlisted files are served as identity only. */
+  manifest: boolean
+  cacheControl: Readonly<Record<CacheClass, string>>
+}
+
+/** No manifest: the default cache values. */
+const DEFAULT_DISK_CONTEXT: DiskContext = Object.freeze({ manifest: false, cacheControl: DEFAULT_CACHE_CONTROL })
 
 /** The site as the middleware sees it: the manifest's entries (undefined when there is no manifest). */
 export interface SiteIndex {

@@ -17,8 +17,8 @@
  *
  * A file the manifest does not list, or a folder without a manifest (what `deploy` writes), is
  * served from the disk as sirv would serve it (`middleware-disk.ts`). Paths with no file go to
- * `next()`, so the middleware can sit in front of any other handler; so do dotfiles and dot-folders (`dotfiles.ts`), as sirv and
- * express.static ignore them, except `/.well-known/`.
+ * `next()`, so the middleware can sit in front of any other handler; so do dotfiles and
+ * dot-folders (`dotfiles.ts`), as sirv and express.static ignore them, except `/.well-known/`.
  */
 import { open, type FileHandle } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
