@@ -1,3 +1,5 @@
+import { isPageDictionary } from './page-dictionary-name.js'
+
 /**
  * How long browsers and CDNs may keep a file. Content-hashed assets never change under their
  * name, so they can be cached for a year; HTML names those assets, so it must be revalidated.
@@ -59,6 +61,9 @@ export function resolveCachePolicy(options: CachePolicyOptions = {}): ResolvedCa
 
 export function cacheClassOf(path: string, policy: ResolvedCachePolicy): CacheClass {
   if (/\.x?html?$/i.test(path)) return 'html'
+  // The page dictionary's name is content-hashed by construction: it must stay fresh as long as
+  // deltas against it are kept (RFC 9842 §2.2.2), whatever rule decides the other files.
+  if (isPageDictionary(path)) return 'immutable'
   return policy.isImmutable(path) ? 'immutable' : 'default'
 }
 

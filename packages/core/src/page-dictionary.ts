@@ -17,22 +17,20 @@
  * so a rerun on the same pages gives the same dictionary, name and link. This runs before
  * compression: the link goes into the pages first, so their variants carry it.
  */
-import { createHash } from 'node:crypto'
 import { readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { glob } from 'tinyglobby'
 import { buildDictionary } from './dictionary-builder.js'
+import { isPageDictionary, pageDictionaryName } from './page-dictionary-name.js'
 import { writeFileAtomically } from './write.js'
 
-/** The page dictionary's file name, as a regex source (JS, PCRE and RE2 alike); it lives at the site root. */
-export const PAGE_DICTIONARY_NAME_PATTERN = 'preencode-dictionary-[0-9a-f]{16}\\.txt'
+export { isPageDictionary, PAGE_DICTIONARY_NAME_PATTERN, pageDictionaryName } from './page-dictionary-name.js'
 /** The `Use-As-Dictionary` of the page dictionary: every page under its folder, documents only. */
 export const PAGE_DICTIONARY_MATCH = '*'
 export const PAGE_DICTIONARY_MATCH_DEST: readonly string[] = Object.freeze(['document'])
 /** Fewer pages than this: nothing to share. */
 const MIN_PAGES = 2
 const LINK_MARKER = 'rel="compression-dictionary"'
-const PAGE_DICTIONARY = new RegExp(`^${PAGE_DICTIONARY_NAME_PATTERN}$`)
 /** Our own link, as `addLink` writes it (any earlier name, the stable one of older versions included). */
 const OUR_LINK = /<link rel="compression-dictionary" href="(?:\.\.\/)*preencode-dictionary(?:-[0-9a-f]{16})?\.txt">/g
 
@@ -87,7 +85,7 @@ export async function preparePageDictionary(dir: string, size: number): Promise<
   // Earlier runs' dictionaries: the pages no longer name them (visitors who hold one get deltas
   // through the pages' `.dict/` folders, written against the previous versions a deploy keeps).
   for (const entry of await readdir(dir)) {
-    if (entry !== name && (PAGE_DICTIONARY.test(entry) || entry === 'preencode-dictionary.txt'))
+    if (entry !== name && (isPageDictionary(entry) || entry === 'preencode-dictionary.txt'))
       await rm(join(dir, entry), { force: true })
   }
   return {
@@ -97,11 +95,6 @@ export async function preparePageDictionary(dir: string, size: number): Promise<
     bytes: dictionary.byteLength,
     durationMs: performance.now() - started,
   }
-}
-
-/** `preencode-dictionary-<first 16 hex digits of its sha256>.txt`. */
-export function pageDictionaryName(dictionary: Uint8Array): string {
-  return `preencode-dictionary-${createHash('sha256').update(dictionary).digest('hex').slice(0, 16)}.txt`
 }
 
 /** The page with our link naming `href`: replaced where there is one, added after `<head>` where there is none. */
@@ -125,9 +118,4 @@ function addLink(html: string, tag: string): string {
   if (!head) return html
   const at = head.index + head[0].length
   return `${html.slice(0, at)}${tag}${html.slice(at)}`
-}
-
-/** Whether `relativePath` (POSIX) is a page dictionary (this build's or an earlier one). */
-export function isPageDictionary(relativePath: string): boolean {
-  return PAGE_DICTIONARY.test(relativePath)
 }

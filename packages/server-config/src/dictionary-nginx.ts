@@ -41,8 +41,15 @@ export interface NginxDictionaryOptions {
   types: ReadonlyMap<string, string>
   /** Cache-Control of deltas of HTML pages and of everything else (versioned assets). */
   cacheControl: { html: string; immutable: string }
+  /**
+   * A custom `immutable` rule decides the class: announce only URLs it puts in the immutable class
+   * (the map then reads `$<prefix>_cc` too), so every announced response lives as long as its deltas.
+   * With the default rule the hash in the pattern below is that rule already.
+   */
+  gateOnClass?: boolean
 }
 
+const escapeRegex = (value: string): string => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const q = (value: string): string => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
 const ID = AVAILABLE_DICTIONARY_PATTERN.slice(2, -2) // `([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)` without `^:` and `:$`
 /**
@@ -73,6 +80,8 @@ export const nginxUseAsDictionaryFromCaptures = `'match="$uad_s$uad_p*.$uad_x"'`
 /** http-level maps. `url` is the variable holding the URL before try_files (`$<prefix>_url`). */
 export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
   const p = options.prefix
+  // `^<immutable Cache-Control>|…/`: only URLs of the immutable class (custom rules only).
+  const gate = options.gateOnClass ? `^${escapeRegex(options.cacheControl.immutable)}\\|.*` : ''
   const lines = [
     '# RFC 9842 delta updates (docs/dictionary-transport.md). Available-Dictionary: exactly one',
     '# sf-binary SHA-256, else empty; its base64 only ever names a file under <uri>.dict/.',
@@ -127,12 +136,12 @@ export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
     `    "~*\\.html?\\.dc[bz]$" ${q(options.cacheControl.html)};`,
     '}',
     '# Use-As-Dictionary on versioned assets: their name with the hash as `*`, relative.',
-    `map $${p}_url $${p}_use_as_dictionary {`,
+    `map ${gate ? `"$${p}_cc|$${p}_url"` : `$${p}_url`} $${p}_use_as_dictionary {`,
     '    volatile;',
     '    default "";',
-    `    ${q(`~/${basename(HASH)}$`)} ${nginxUseAsDictionaryFromCaptures};`,
+    `    ${q(`~${gate}/${basename(HASH)}$`)} ${nginxUseAsDictionaryFromCaptures};`,
     // The shared page dictionary (linked from every page): for every page navigation.
-    `    ${q(`~/${PAGE_DICTIONARY_NAME_PATTERN}$`)} '${useAsDictionaryHeader(PAGE_DICTIONARY_MATCH, { matchDest: PAGE_DICTIONARY_MATCH_DEST })}';`,
+    `    ${q(`~${gate}/${PAGE_DICTIONARY_NAME_PATTERN}$`)} '${useAsDictionaryHeader(PAGE_DICTIONARY_MATCH, { matchDest: PAGE_DICTIONARY_MATCH_DEST })}';`,
     '}',
     // A delta's response announces the new version too: it is the next update's dictionary. Its own
     // map, used only by the delta location, so other responses never run this regex.

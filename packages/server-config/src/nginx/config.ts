@@ -27,7 +27,7 @@ import {
 } from '../dictionary-nginx.js'
 import { DOTFILE_URL_PCRE } from '../dotfiles.js'
 import { resolveNginxOptions, type NginxConfigOptions } from '../options.js'
-import { resolveServingPolicy, type ServingPolicy } from '../policy.js'
+import { hashedNamePattern, resolveServingPolicy, type ServingPolicy } from '../policy.js'
 import { acceptMaps, stageMaps } from './accept-maps.js'
 import { compressibleLocation } from './locations.js'
 import { modulesEntry, modulesMaps } from './modules.js'
@@ -91,7 +91,12 @@ function dictionaryOptions(prefix: string, policy: ServingPolicy): NginxDictiona
   const types = new Map<string, string>()
   for (const [type, extensions] of policy.extensionsByType)
     for (const extension of extensions) types.set(extension, type)
-  return { prefix, types, cacheControl: policy.cacheControl }
+  return {
+    prefix,
+    types,
+    cacheControl: policy.cacheControl,
+    gateOnClass: policy.immutablePattern !== hashedNamePattern(),
+  }
 }
 
 function cacheControlMap(n: NginxNames, policy: ServingPolicy): string[] {
