@@ -51,7 +51,7 @@ async function writeAll(root: string, files: Record<string, string | Buffer>): P
 }
 
 /** What a site folder holds besides its pages: secrets, our own state, leftovers of a killed run. */
-export const DOTFILES: Record<string, string> = {
+const DOTFILES: Record<string, string> = {
   '.env': 'SECRET_TOKEN=do-not-serve\n',
   '.preencode-deploy-state.json': JSON.stringify({ version: 1, deploys: [{ keys: ['index.html'] }] }),
   '.preencode-tmp-0123456789ab': 'half a deploy\n',
