@@ -2,7 +2,9 @@
 // their own checkout with an empty cache (so the build itself writes no deltas), and shipped with
 // `preencode deploy --release` (rsync into releases/<id>, `current` swapped). The deploy of
 // version 2 reads version 1 from the target, writes the deltas and uploads them before the page;
-// the reload gets the changed chunks as dcb/dcz and runs version 2.
+// the reload gets the changed chunks as dcb/dcz and runs version 2. The Node middleware runs
+// twice: given the build's manifest, and on the deployed folder as it is (deploy publishes no
+// manifest: the middleware finds the sidecars and deltas on disk).
 import { spawnSync } from 'node:child_process'
 import { chmod } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -23,8 +25,14 @@ function deployRelease(dist: string, www: string): string {
   return run.stdout
 }
 
-for (const kind of ['nginx-stock', 'node'] as const)
-  test(`fresh checkouts, empty caches: the deploy makes the deltas from the target (${kind})`, async ({ browser }) => {
+const SERVERS = [
+  { kind: 'nginx-stock', manifest: true, name: 'nginx-stock' },
+  { kind: 'node', manifest: true, name: 'node' },
+  { kind: 'node', manifest: false, name: 'node, the deployed folder without a manifest' },
+] as const
+
+for (const { kind, manifest, name } of SERVERS)
+  test(`fresh checkouts, empty caches: the deploy makes the deltas from the target (${name})`, async ({ browser }) => {
     const work = await tempDir('e2e-deploy-deltas')
     await chmod(work.path, 0o755)
     const www = join(work.path, 'www')
@@ -36,7 +44,7 @@ for (const kind of ['nginx-stock', 'node'] as const)
       await writeAppSources(a, 'v1')
       const v1 = await buildApp(a, join(a, 'dist'), join(work.path, 'cache-a'))
       deployRelease(join(a, 'dist'), www)
-      running = await startServerOnPort(kind, live, port, join(work.path, 'server-v1'), v1)
+      running = await startServerOnPort(kind, live, port, join(work.path, 'server-v1'), manifest ? v1 : undefined)
       const context = await browser.newContext()
       const page = await context.newPage()
       await loadScripts(page, () => page.goto(`http://127.0.0.1:${port}/`))
@@ -52,7 +60,7 @@ for (const kind of ['nginx-stock', 'node'] as const)
       const changed = v2.files.filter((f) => f.deltas?.length).map((f) => `/${f.path}`)
       expect(changed.length).toBeGreaterThanOrEqual(2)
       await running.stop()
-      running = await startServerOnPort(kind, live, port, join(work.path, 'server-v2'), v2)
+      running = await startServerOnPort(kind, live, port, join(work.path, 'server-v2'), manifest ? v2 : undefined)
 
       const second = await loadScripts(page, () => page.reload())
       expect(await page.locator('body').getAttribute('data-version')).toBe('v2')

@@ -10,6 +10,8 @@ import { chmod, mkdir, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import {
+  DELTA_RETENTION_SECONDS,
+  dictionaryLifetime,
   compressDirectory,
   decodeWithDictionary,
   resolveDeltaOptions,
@@ -124,6 +126,10 @@ test.describe('dictionary responses on every server', () => {
         const plain = await get(url, { 'accept-encoding': AE })
         expect(plain.headers['content-encoding']).toBe('br')
         expect(plain.headers['use-as-dictionary']).toBe('match="app-*.js"')
+        // Announced as a dictionary: usable as long as deltas against it are kept (RFC 9842 §2.2.2).
+        expect(dictionaryLifetime(String(plain.headers['cache-control']))).toBeGreaterThanOrEqual(
+          DELTA_RETENTION_SECONDS,
+        )
         for (const dictionary of [V_SLASH, V_DOUBLE]) {
           for (const accept of [AE, 'br, dcb', 'br, dcz']) {
             const res = await get(url, { 'accept-encoding': accept, 'available-dictionary': `:${b64(dictionary)}:` })
@@ -141,6 +147,9 @@ test.describe('dictionary responses on every server', () => {
             ).toEqual(['Accept-Encoding', 'Available-Dictionary'])
             expect(res.headers['use-as-dictionary']).toBe('match="app-*.js"')
             expect(res.headers['cache-control']).toBe(entry.cacheControl)
+            expect(dictionaryLifetime(String(res.headers['cache-control']))).toBeGreaterThanOrEqual(
+              DELTA_RETENTION_SECONDS,
+            )
             expect(Number(res.headers['content-length'])).toBe(res.body.byteLength)
             expect(res.headers.etag).toBeDefined()
             expect(res.headers.etag).not.toBe(plain.headers.etag)

@@ -1,6 +1,7 @@
 // Builds the sites every project serves, once per run (brotli 11 on a tree is slow): the
 // playground built by Vite with the preencode plugin, plus what the suite needs beside it (a
-// > 8 MiB zstd-only asset, a second directory index); and a `keepOriginals: false` site.
+// > 8 MiB zstd-only asset, a second directory index, odd names, dotfiles); and a
+// `keepOriginals: false` site.
 // Falls back to the hand-made fixture when the playground does not build.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -14,6 +15,40 @@ import { bigText, fixtureFiles } from '../../packages/server-config/test/fixture
 export const BIG_ASSET = 'big/huge.txt'
 /** A name with a space and non-ASCII letters: URL-encoded on the wire, raw in every config. */
 export const ODD_NAME = 'files/naïve café (1).json'
+
+/** A name with a `?`: `%3F` on the wire; Apache refused it with 403 when rewriting to a sidecar (issue 19). */
+export const QUESTION_NAME = 'files/what?.json'
+/** Names a rewrite could mangle once decoded: `%` (an escape on its own), `#`, `&`, `+`. */
+export const PERCENT_NAMES = ['files/100%.json', 'files/a#b&c+d.json'] as const
+
+/**
+ * Files every site folder may hold that no server may send (issue 19, item 5): secrets, our own
+ * deploy state, leftovers of a killed write or deploy, a dot-folder, a compressible dotfile
+ * (with variants in the keep site), and a dotfile under `/.well-known/`. The manifest lists
+ * them all (a scan lists every file).
+ */
+export const DOTFILES: Readonly<Record<string, string>> = Object.freeze({
+  '.env': 'SECRET_TOKEN=preencode-e2e-secret\n',
+  '.preencode-deploy-state.json': JSON.stringify({ version: 1, secret: 'preencode-e2e-secret', deploys: [] }),
+  '.preencode-tmp-0123456789ab': 'preencode-e2e-secret: half a deploy\n',
+  'assets/.app.js.swp': 'preencode-e2e-secret: an editor swap file\n',
+  '.git/config': '[core]\n\t# preencode-e2e-secret\n',
+  'docs/.secret.json': JSON.stringify({ secret: 'preencode-e2e-secret', pad: 'x'.repeat(4000) }),
+  '.well-known/.hidden': 'preencode-e2e-secret\n',
+})
+/** Served: RFC 8615 names live under a dot-folder. */
+export const WELL_KNOWN = '.well-known/security.txt'
+
+/** Everything the serving suite needs beside the site itself. */
+function extraFiles(): Record<string, string> {
+  return {
+    [ODD_NAME]: oddFile(),
+    [QUESTION_NAME]: oddFile().replace('crème', 'question'),
+    ...Object.fromEntries(PERCENT_NAMES.map((name) => [name, oddFile().replace('crème', name)])),
+    [WELL_KNOWN]: 'Contact: mailto:security@example.com\nExpires: 2999-01-01T00:00:00.000Z\n',
+    ...DOTFILES,
+  }
+}
 
 function oddFile(): string {
   return JSON.stringify({ rows: Array.from({ length: 80 }, (_, i) => ({ i, text: `crème brûlée n°${i}` })) }, null, 1)
@@ -59,7 +94,7 @@ function buildPlayground(outDir: string): boolean {
  */
 async function addBigZstdAsset(dir: string): Promise<void> {
   const data = bigText()
-  await writeFiles(dir, { [BIG_ASSET]: data, [ODD_NAME]: oddFile() })
+  await writeFiles(dir, { [BIG_ASSET]: data, ...extraFiles() })
   const manifestPath = join(dir, MANIFEST_FILENAME)
   const { manifest } = await compressDirectory(dir, {
     exclude: [BIG_ASSET],
@@ -93,7 +128,7 @@ export async function buildSites(dir: string): Promise<BuiltSites> {
   }
   await addBigZstdAsset(keep)
   process.stdout.write(`[e2e] site built from the ${source} in ${dir}\n`)
-  await writeFiles(nokeep, { ...fixtureFiles(), [ODD_NAME]: oddFile() })
+  await writeFiles(nokeep, { ...fixtureFiles(), ...extraFiles() })
   await compressDirectory(nokeep, {
     keepOriginals: false,
     cache: join(REPO_ROOT, 'node_modules', '.cache', 'preencode-e2e'),

@@ -1,3 +1,5 @@
+import { isPageDictionary } from './page-dictionary-name.js'
+
 /**
  * How long browsers and CDNs may keep a file. Content-hashed assets never change under their
  * name, so they can be cached for a year; HTML names those assets, so it must be revalidated.
@@ -59,5 +61,38 @@ export function resolveCachePolicy(options: CachePolicyOptions = {}): ResolvedCa
 
 export function cacheClassOf(path: string, policy: ResolvedCachePolicy): CacheClass {
   if (/\.x?html?$/i.test(path)) return 'html'
+  // The page dictionary's name is content-hashed by construction: it must stay fresh as long as
+  // deltas against it are kept (RFC 9842 §2.2.2), whatever rule decides the other files.
+  if (isPageDictionary(path)) return 'immutable'
   return policy.isImmutable(path) ? 'immutable' : 'default'
 }
+
+/**
+ * How long, in seconds, a browser may use a response with this Cache-Control as a compression
+ * dictionary: RFC 9842 §2.2.2 uses a stored dictionary only while it is fresh (`max-age`) or within
+ * `stale-while-revalidate`; `no-store`, `no-cache` and a missing `max-age` give 0 (no heuristic
+ * freshness is counted on).
+ */
+export function dictionaryLifetime(cacheControl: string): number {
+  const directives = new Map(
+    cacheControl.split(',').map((part) => {
+      const [name = '', value = ''] = part.trim().toLowerCase().split('=')
+      return [name.trim(), value.trim().replace(/^"|"$/g, '')] as const
+    }),
+  )
+  if (directives.has('no-store') || directives.has('no-cache')) return 0
+  const seconds = (name: string): number => {
+    const value = Number.parseInt(directives.get(name) ?? '', 10)
+    return Number.isFinite(value) && value > 0 ? value : 0
+  }
+  const maxAge = seconds('max-age')
+  return maxAge === 0 ? 0 : maxAge + seconds('stale-while-revalidate')
+}
+
+/**
+ * How long deltas against a dictionary may still be served: they are written against the last
+ * `versions` deploys, and how far apart deploys are is not known, so as long as the longest class
+ * (content-hashed names, a year by default). Every response announced with `Use-As-Dictionary`
+ * must stay usable at least this long, which the immutable class does.
+ */
+export const DELTA_RETENTION_SECONDS = dictionaryLifetime(DEFAULT_CACHE_CONTROL.immutable)

@@ -34,7 +34,7 @@ export interface DeltaOptions {
    */
   maxDictionaryBytes?: number
   /**
-   * A shared dictionary for the site's HTML pages (`preencode-dictionary.txt`, linked from every
+   * A shared dictionary for the site's HTML pages (`preencode-dictionary-<hash>.txt`, linked from every
    * page), and page deltas against it: a navigation to another page sends only what differs.
    * Off by default because it edits the HTML pages (one `<link>` each).
    * @default false

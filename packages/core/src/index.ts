@@ -46,6 +46,8 @@ export { peerFormatName, peerOptionHint } from './peer-options.js'
 export {
   cacheClassOf,
   DEFAULT_CACHE_CONTROL,
+  DELTA_RETENTION_SECONDS,
+  dictionaryLifetime,
   resolveCachePolicy,
   type CacheClass,
   type CachePolicyOptions,
@@ -215,7 +217,8 @@ export {
   isPageDictionary,
   PAGE_DICTIONARY_MATCH,
   PAGE_DICTIONARY_MATCH_DEST,
-  PAGE_DICTIONARY_PATH,
+  PAGE_DICTIONARY_NAME_PATTERN,
+  pageDictionaryName,
   preparePageDictionary,
   type PageDictionaryResult,
 } from './page-dictionary.js'

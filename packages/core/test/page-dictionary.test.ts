@@ -1,13 +1,14 @@
 // The page dictionary: built without a system binary, useful on pages it never saw, linked from
 // every page with a relative href (once), and page deltas written against it (and against the
 // previous build's dictionary, for visitors who hold that one).
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
 import {
-  PAGE_DICTIONARY_PATH,
   buildDictionary,
+  DELTA_RETENTION_SECONDS,
+  dictionaryLifetime,
   compressDirectory,
   decodeWithDictionary,
   encodeBuffer,
@@ -106,26 +107,30 @@ describe('page dictionary', () => {
     }
   }
 
-  it('links every page once with a relative href and writes page deltas that decode', async () => {
+  it('links every page to its content-hashed name and writes page deltas that decode', async () => {
     await writePages('')
     const cache = join(site.path, '..', `${site.path.split('/').pop()}-cache`)
     const options = resolveDeltaOptions({ pages: true })
     const first = await preparePageDictionary(site.path, options.pageDictionaryBytes)
     expect(first).toMatchObject({ pages: 12, linked: 12 })
+    const name = first!.path
+    expect(name).toMatch(/^preencode-dictionary-[0-9a-f]{16}\.txt$/)
     expect(await readFile(join(site.path, 'index.html'), 'utf8')).toContain(
-      `<head><link rel="compression-dictionary" href="${PAGE_DICTIONARY_PATH}">`,
+      `<head><link rel="compression-dictionary" href="${name}">`,
     )
-    expect(await readFile(join(site.path, 'docs/page-3/index.html'), 'utf8')).toContain(
-      `href="../../${PAGE_DICTIONARY_PATH}"`,
-    )
-    expect((await preparePageDictionary(site.path, options.pageDictionaryBytes))?.linked).toBe(0)
+    expect(await readFile(join(site.path, 'docs/page-3/index.html'), 'utf8')).toContain(`href="../../${name}"`)
+    // A rerun on the same pages: the same dictionary, name and links.
+    expect(await preparePageDictionary(site.path, options.pageDictionaryBytes)).toMatchObject({ path: name, linked: 0 })
 
     const { manifest } = await compressDirectory(site.path, { cache })
     const { manifest: withDeltas, report } = await writeDeltas(site.path, manifest, options, { cacheDir: cache })
-    const dictionaryEntry = withDeltas.files.find((f) => f.path === PAGE_DICTIONARY_PATH)!
+    const dictionaryEntry = withDeltas.files.find((f) => f.path === name)!
     expect(dictionaryEntry.useAsDictionary).toBe('*')
     expect(dictionaryEntry.matchDest).toEqual(['document'])
-    const dictionary = await readFile(join(site.path, PAGE_DICTIONARY_PATH))
+    // Fresh for a year (RFC 9842 §2.2.2: a stored dictionary is used only while fresh), not an hour.
+    expect(dictionaryEntry.cacheClass).toBe('immutable')
+    expect(dictionaryEntry.cacheControl).toBe('public, max-age=31536000, immutable')
+    const dictionary = await readFile(join(site.path, name))
     const page = withDeltas.files.find((f) => f.path === 'docs/page-3/index.html')!
     for (const delta of page.deltas!) {
       expect(
@@ -138,20 +143,55 @@ describe('page dictionary', () => {
     const br = report.pages.reduce((t, p) => t + p.brotliBytes, 0)
     expect(report.pages.reduce((t, p) => t + p.deltaBytes, 0)).toBeLessThan(br * 0.4)
 
-    // Next build with edited pages: deltas against the new dictionary and the previous one.
+    // Next build with edited pages: a new name the links follow, the old file gone from the root,
+    // deltas against the new dictionary and against the previous one (visitors still hold it).
     await writePages(' (second edition)')
-    await preparePageDictionary(site.path, options.pageDictionaryBytes)
+    const second = await preparePageDictionary(site.path, options.pageDictionaryBytes)
+    expect(second!.path).not.toBe(name)
+    await expect(access(join(site.path, name))).rejects.toThrow()
+    expect(await readFile(join(site.path, 'docs/page-3/index.html'), 'utf8')).toContain(
+      `<head><link rel="compression-dictionary" href="../../${second!.path}">`,
+    )
     const again = await writeDeltas(site.path, (await compressDirectory(site.path, { cache })).manifest, options, {
       cacheDir: cache,
     })
+    expect(again.manifest.files.filter((f) => f.useAsDictionary === '*').map((f) => f.path)).toEqual([second!.path])
     const next = again.manifest.files.find((f) => f.path === 'docs/page-3/index.html')!
     expect(new Set(next.deltas!.map((d) => d.dictionary)).size).toBe(2)
-    for (const delta of next.deltas!.filter((d) => d.dictionaryPath !== PAGE_DICTIONARY_PATH)) {
+    const old = next.deltas!.filter((d) => d.dictionaryPath.startsWith(name))
+    expect(old.length).toBeGreaterThan(0)
+    for (const delta of old) {
       expect(
         (
           await decodeWithDictionary(delta.encoding, await readFile(join(site.path, delta.path)), dictionary)
         ).toString(),
       ).toContain('(second edition)')
     }
+  })
+})
+
+describe('dictionaryLifetime (RFC 9842 §2.2.2: a dictionary is used while fresh or within stale-while-revalidate)', () => {
+  it.each([
+    ['public, max-age=31536000, immutable', 31536000],
+    ['public, max-age=3600', 3600],
+    ['max-age=600, stale-while-revalidate=86400', 87000],
+    ['no-cache', 0],
+    ['public, max-age=3600, no-store', 0],
+    ['public', 0],
+    ['Max-Age="120"', 120],
+  ])('%s -> %i s', (cacheControl, seconds) => {
+    expect(dictionaryLifetime(cacheControl)).toBe(seconds)
+  })
+
+  it('the retention every announced response must cover is the content-hashed class: a year', () => {
+    expect(DELTA_RETENTION_SECONDS).toBe(31536000)
+    expect(dictionaryLifetime('public, max-age=3600')).toBeLessThan(DELTA_RETENTION_SECONDS)
+  })
+})
+
+describe('the page dictionary stays opt-in', () => {
+  it('deltas are on by default, the page dictionary is not', () => {
+    expect(resolveDeltaOptions().pages).toBe(false)
+    expect(resolveDeltaOptions({ pages: true }).pages).toBe(true)
   })
 })

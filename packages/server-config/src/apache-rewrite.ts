@@ -13,6 +13,8 @@
  */
 import { ALL_ENCODINGS } from '@preencode/core'
 import { acceptPattern, refusePattern } from './accept-regex.js'
+import { fileTarget } from './apache-file-target.js'
+import { DOTFILE_RELATIVE_PCRE, DOTFILE_URL_PCRE } from './dotfiles.js'
 import { apacheDictionaryRewrites } from './dictionary-apache.js'
 import type { Encoding } from './negotiate.js'
 import { HASHED_NAME_PCRE, SUFFIX, hashedNamePattern, type ServingPolicy } from './policy.js'
@@ -32,15 +34,16 @@ export function apacheRewriteRules(policy: ServingPolicy, ctx: ApacheContext): s
   const immutable = policy.immutablePattern === hashedNamePattern() ? HASHED_NAME_PCRE : policy.immutablePattern
   const all = `^(${dir ? '' : '/'}.+)$`
   const isCompressible = 'RewriteCond "%{ENV:PE_C}" =1'
-  const end = dir ? 'END' : 'L'
+  const to = fileTarget(dir)
   // In a .htaccess the on-the-fly filters are turned off here, where the extension regex is
   // matched anyway, instead of by a <FilesMatch> that would compile it again.
   const compressibleFlags = dir ? 'E=PE_C:1,E=no-gzip:1,E=no-brotli:1' : 'E=PE_C:1'
   const lines: string[] = [
     'RewriteEngine On',
     '',
-    '# The manifest is for deploy and configs only.',
-    `RewriteRule "(?:^|/)${policy.manifestFilename.replace(/\./g, '\\.')}$" - [R=404,L]`,
+    '# Dotfiles and dot-folders (the manifest, the deploy state, .env, temp files) are never served;',
+    '# /.well-known/ is (RFC 8615).',
+    `RewriteRule ${quote(dir ? DOTFILE_RELATIVE_PCRE : DOTFILE_URL_PCRE)} - [R=404,L]`,
     '',
     '# Compressible by name (read by the rules below).',
     `RewriteRule ${quote(compressible)} - [${compressibleFlags}]`,
@@ -83,7 +86,7 @@ export function apacheRewriteRules(policy: ServingPolicy, ctx: ApacheContext): s
       accepted('zstd'),
       accepted('br'),
       `RewriteCond "${fileOf('$1')}${SUFFIX.zstd}" -x`,
-      `RewriteRule "${all}" "${target('$1')}${SUFFIX.zstd}" [${end}]`,
+      `RewriteRule "${all}" "${target('$1')}${SUFFIX.zstd}${to.tail}" [${to.flags}]`,
     )
   }
   if (policy.codings.includes('zstd') && policy.codings.includes('gzip')) {
@@ -95,7 +98,7 @@ export function apacheRewriteRules(policy: ServingPolicy, ctx: ApacheContext): s
       accepted('zstd'),
       accepted('gzip'),
       `RewriteCond "${fileOf('$1')}${SUFFIX.gzip}" -x`,
-      `RewriteRule "${all}" "${target('$1')}${SUFFIX.gzip}" [${end}]`,
+      `RewriteRule "${all}" "${target('$1')}${SUFFIX.gzip}${to.tail}" [${to.flags}]`,
     )
   }
   lines.push(
@@ -107,7 +110,7 @@ export function apacheRewriteRules(policy: ServingPolicy, ctx: ApacheContext): s
       isCompressible,
       accepted(coding),
       `RewriteCond "${fileOf('$1')}${SUFFIX[coding]}" -f`,
-      `RewriteRule "${all}" "${target('$1')}${SUFFIX[coding]}" [${end}]`,
+      `RewriteRule "${all}" "${target('$1')}${SUFFIX[coding]}${to.tail}" [${to.flags}]`,
     )
   }
   if (!policy.keepOriginals) {
@@ -120,7 +123,9 @@ export function apacheRewriteRules(policy: ServingPolicy, ctx: ApacheContext): s
       isCompressible,
       `RewriteCond "${fileOf('$1')}" !-f`,
       `RewriteCond "${fileOf('$1')}.gz" -f`,
-      dir ? `RewriteRule "${all}" - [R=406,L]` : `RewriteRule "${all}" "${target('$1')}.gz" [E=PE_INFLATE:1,L]`,
+      dir
+        ? `RewriteRule "${all}" - [R=406,L]`
+        : `RewriteRule "${all}" "${target('$1')}.gz${to.tail}" [E=PE_INFLATE:1,${to.flags}]`,
     )
   }
   return lines

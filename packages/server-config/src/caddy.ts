@@ -12,6 +12,7 @@
  * `Vary: Accept-Encoding`, and an ETag and Range/conditional handling per sidecar file.
  */
 import type { Manifest } from '@preencode/core'
+import { DOTFILE_URL_RE2, WELL_KNOWN_URL_RE2 } from './dotfiles.js'
 import { resolveCaddyOptions, type CaddyConfigOptions } from './options.js'
 import { resolveServingPolicy } from './policy.js'
 
@@ -27,9 +28,13 @@ export function caddyConfig(manifest: Manifest, options: CaddyConfigOptions): st
   const body: string[] = [
     `root * ${quote(root)}`,
     '',
-    '# The manifest is for deploy and configs only.',
-    `@preencode_manifest path /${policy.manifestFilename}`,
-    'error @preencode_manifest 404',
+    '# Dotfiles and dot-folders (the manifest, the deploy state, .env, temp files) are never served;',
+    '# /.well-known/ is (RFC 8615).',
+    '@preencode_dotfiles {',
+    `\tpath_regexp \`${DOTFILE_URL_RE2}\``,
+    `\tnot path_regexp \`${WELL_KNOWN_URL_RE2}\``,
+    '}',
+    'error @preencode_dotfiles 404',
     '',
     '# RFC 9110: x-gzip means gzip; Caddy only knows the gzip token.',
     'request_header Accept-Encoding `(?i)(^|,)(\\s*)x-gzip` "${1}${2}gzip"',

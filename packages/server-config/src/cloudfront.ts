@@ -11,13 +11,14 @@ import {
   AVAILABLE_DICTIONARY_PATTERN,
   PAGE_DICTIONARY_MATCH,
   PAGE_DICTIONARY_MATCH_DEST,
-  PAGE_DICTIONARY_PATH,
+  PAGE_DICTIONARY_NAME_PATTERN,
   useAsDictionaryHeader,
   userError,
   VERSIONED_ASSET_PATTERN,
   type Manifest,
   type ManifestDelta,
 } from '@preencode/core'
+import { DOTFILE_URL_PCRE } from './dotfiles.js'
 import { resolveServingPolicy, SUFFIX, type ServingPolicy } from './policy.js'
 
 export interface CloudfrontFunctionOptions {
@@ -121,7 +122,9 @@ var I = ${JSON.stringify(indexFile)};
 var D = new RegExp(${JSON.stringify(AVAILABLE_DICTIONARY_PATTERN)});
 var DC = {b:'dcb',z:'dcz'};
 var V = new RegExp(${JSON.stringify(VERSIONED_ASSET_PATTERN)});
-var PD = ${JSON.stringify(`/${PAGE_DICTIONARY_PATH}`)}, PH = ${JSON.stringify(PAGE_HEADER)};
+var PD = new RegExp(${JSON.stringify(`^/${PAGE_DICTIONARY_NAME_PATTERN}$`)}), PH = ${JSON.stringify(PAGE_HEADER)};
+// Dotfiles and dot-folders (.env, the deploy state, temp files) are never served; /.well-known/ is.
+var DF = new RegExp(${JSON.stringify(DOTFILE_URL_PCRE)});
 function accepted(h){var q={},star=-1,parts=h.split(','),i,j;for(i=0;i<parts.length;i++){var t=parts[i].split(';'),name=t[0].trim().toLowerCase(),v=1;if(!name)continue;
 for(j=1;j<t.length;j++){var kv=t[j].trim().toLowerCase();if(kv.indexOf('q=')===0){v=Number(kv.slice(2).trim());if(!(v>=0&&v<=1)||kv.length<3){v=-1}}}
 if(v<0)continue;if(name==='x-gzip')name='gzip';if(name==='*')star=v;else if(!Object.prototype.hasOwnProperty.call(q,name)||v<q[name])q[name]=v}
@@ -134,9 +137,10 @@ function respond(event){var s=event.response,h=s.headers,c=h['content-encoding']
 if(i>0)u=u.slice(0,i);else if(e)u=u.replace(/\\.(?:br|zst|gz)$/,'');if(u.charAt(u.length-1)==='/')u+=I;
 if(e==='dcb'||e==='dcz')h.vary={value:'Accept-Encoding, Available-Dictionary'};else if(X.test(u))h.vary={value:'Accept-Encoding'};
 if(s.statusCode<400){var m=V.exec(u.slice(u.lastIndexOf('/')+1));if(m)h['use-as-dictionary']={value:'match="'+m[1]+m[2]+'*.'+m[3]+'"'};
-else if(u.slice(-PD.length)===PD)h['use-as-dictionary']={value:PH}}return s}
+else if(PD.test(u))h['use-as-dictionary']={value:PH}}return s}
 async function handler(event){if(event.context&&event.context.eventType==='viewer-response')return respond(event);
-var r=event.request,u=r.uri,id=dictionary(r);delete r.headers['available-dictionary'];if(u.charAt(u.length-1)==='/'){u+=I;r.uri=u}
+var r=event.request,u=r.uri,id=dictionary(r),d;delete r.headers['available-dictionary'];try{d=decodeURIComponent(u)}catch(x){d=u}
+if(DF.test(d))return {statusCode:404,statusDescription:'Not Found'};if(u.charAt(u.length-1)==='/'){u+=I;r.uri=u}
 if(!X.test(u))return r;var h=header(r);if(!h)return r;var p;try{p=decodeURIComponent(u.slice(1))}catch(x){return r}
 var o=O,e=null;try{e=(await kvs.get(p)).split('|');var k=e[0];o=[];for(var j=0;j<k.length;j++)for(var i=0;i<O.length;i++)if(O[i][1]===k.charAt(j))o.push(O[i])}catch(x){}
 var qf=accepted(h),t=id&&e?delta(u,p,e,id,qf):null;if(t){r.uri=t[0];r.headers['accept-encoding']={value:t[1]};r.headers['available-dictionary']={value:':'+id+':'};return r}

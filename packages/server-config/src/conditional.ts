@@ -20,7 +20,12 @@ export function match(header: string, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim() === etag)
 }
 
-export function notModifiedSince(header: string, mtimeMs: number): boolean {
+/**
+ * RFC 9110 §13.1.3: not modified when the representation is no newer than the date. A date
+ * that is not one, or later than the server's clock, is ignored (a client's clock ahead of ours,
+ * or a forged value, must not pin a stale copy).
+ */
+export function notModifiedSince(header: string, mtimeMs: number, now: number = Date.now()): boolean {
   const since = Date.parse(header)
-  return !Number.isNaN(since) && Math.floor(mtimeMs / 1000) * 1000 <= since
+  return !Number.isNaN(since) && since <= now && Math.floor(mtimeMs / 1000) * 1000 <= since
 }

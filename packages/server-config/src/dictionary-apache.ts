@@ -16,11 +16,13 @@ import {
   AVAILABLE_DICTIONARY_PATTERN,
   PAGE_DICTIONARY_MATCH,
   PAGE_DICTIONARY_MATCH_DEST,
-  PAGE_DICTIONARY_PATH,
+  PAGE_DICTIONARY_NAME_PATTERN,
   useAsDictionaryHeader,
   VERSIONED_ASSET_EXTENSIONS,
 } from '@preencode/core'
+import { fileTarget } from './apache-file-target.js'
 import { acceptTokenPattern, refuseTokenPattern } from './accept-regex.js'
+import { HASH_TOKEN_PCRE } from './policy.js'
 
 export type ApacheDictionaryContext = { kind: 'dir' } | { kind: 'server'; root: string }
 
@@ -35,12 +37,17 @@ export function apacheDictionaryRewrites(ctx: ApacheDictionaryContext): string[]
   const dir = ctx.kind === 'dir'
   const fileOf = (ref: string): string => (dir ? `%{REQUEST_FILENAME}${ref}` : `${ctx.root}$1${ref}`)
   const target = (ref: string): string => (dir ? `$1${ref}` : `${ctx.root}$1${ref}`)
+  const to = fileTarget(dir)
   const lines = [
     '',
-    '# RFC 9842 (docs/dictionary-transport.md). Use-As-Dictionary on versioned assets: their name',
-    '# with the hash as `*`, relative to their URL.',
-    `RewriteRule ${quote(`(?:^|/)([A-Za-z0-9_.~-]*?[A-Za-z0-9_~])([-.~_])(?:[A-Za-z0-9_-]{8}|[a-f0-9]{16,64})\\.(${VERSIONED_ASSET_EXTENSIONS.join('|')})$`)} - [E=PE_UAD:$1$2*.$3]`,
-    `RewriteRule ${quote(`(?:^|/)${escapeRegex(PAGE_DICTIONARY_PATH)}$`)} - [E=PE_UADP:1]`,
+    '# RFC 9842 (docs/dictionary-transport.md). Use-As-Dictionary on versioned assets with a content-hashed',
+    '# name (the immutable class: fresh as long as deltas against them are kept): their name with the',
+    '# hash as `*`, relative to their URL.',
+    '# Only in the immutable class (PE_CC, above): every response announced lives as long as its deltas.',
+    'RewriteCond "%{ENV:PE_CC}" =immutable',
+    `RewriteRule ${quote(`(?:^|/)([A-Za-z0-9_.~-]*?[A-Za-z0-9_~])([-.~_])${HASH_TOKEN_PCRE}\\.(${VERSIONED_ASSET_EXTENSIONS.join('|')})$`)} - [E=PE_UAD:$1$2*.$3]`,
+    'RewriteCond "%{ENV:PE_CC}" =immutable',
+    `RewriteRule ${quote(`(?:^|/)${PAGE_DICTIONARY_NAME_PATTERN}$`)} - [E=PE_UADP:1]`,
     '# dcb / dcz accepted (1), refused (0) or not named; accepted first, so a coding named twice is',
     '# refused if any entry has q=0, as negotiate() decides.',
   ]
@@ -64,7 +71,7 @@ export function apacheDictionaryRewrites(ctx: ApacheDictionaryContext): string[]
       `RewriteCond "%{ENV:${ENV[coding]}}" =1`,
       'RewriteCond "%{ENV:PE_DICT}" !=""',
       `RewriteCond "${fileOf(`.dict/%{ENV:PE_DICT}.$2.${coding}`)}" -f`,
-      `RewriteRule "^(${dir ? '' : '/'}.+\\.([A-Za-z0-9]+))$" "${target(`.dict/%{ENV:PE_DICT}.$2.${coding}`)}" [${dir ? 'END' : 'L'}]`,
+      `RewriteRule "^(${dir ? '' : '/'}.+\\.([A-Za-z0-9]+))$" "${target(`.dict/%{ENV:PE_DICT}.$2.${coding}`)}${to.tail}" [${to.flags}]`,
     )
   }
   return lines

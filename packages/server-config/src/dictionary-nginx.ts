@@ -27,11 +27,12 @@ import {
   AVAILABLE_DICTIONARY_PATTERN,
   PAGE_DICTIONARY_MATCH,
   PAGE_DICTIONARY_MATCH_DEST,
-  PAGE_DICTIONARY_PATH,
+  PAGE_DICTIONARY_NAME_PATTERN,
   useAsDictionaryHeader,
   VERSIONED_ASSET_EXTENSIONS,
 } from '@preencode/core'
 import { acceptTokenPattern, refuseTokenPattern } from './accept-regex.js'
+import { HASH_TOKEN_PCRE } from './policy.js'
 
 export interface NginxDictionaryOptions {
   /** Variable prefix (`preencode`). */
@@ -40,12 +41,24 @@ export interface NginxDictionaryOptions {
   types: ReadonlyMap<string, string>
   /** Cache-Control of deltas of HTML pages and of everything else (versioned assets). */
   cacheControl: { html: string; immutable: string }
+  /**
+   * A custom `immutable` rule decides the class: announce only URLs it puts in the immutable class
+   * (the map then reads `$<prefix>_cc` too), so every announced response lives as long as its deltas.
+   * With the default rule the hash in the pattern below is that rule already.
+   */
+  gateOnClass?: boolean
 }
 
 const escapeRegex = (value: string): string => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const q = (value: string): string => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
 const ID = AVAILABLE_DICTIONARY_PATTERN.slice(2, -2) // `([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)` without `^:` and `:$`
-const LOOSE_HASH = '(?:[A-Za-z0-9_-]{8}|[a-f0-9]{16,64})'
+/**
+ * The hash of a versioned asset's name that gets Use-As-Dictionary: the content-hash rule of the
+ * immutable class (core's `looksContentHashed`), so every URL announced as a dictionary is also
+ * served fresh for a year (`DELTA_RETENTION_SECONDS`); a name like `lib-abcdefgh.js` is not
+ * content-hashed by that rule (an hour), and is not announced.
+ */
+const HASH = HASH_TOKEN_PCRE
 /** A versioned asset's basename (core's VERSIONED_ASSET_PATTERN), capturing `uad_s`, `uad_p`, `uad_x`. */
 const basename = (hash: string, extensions: readonly string[] = VERSIONED_ASSET_EXTENSIONS): string =>
   `(?<uad_s>[A-Za-z0-9_.~-]*?[A-Za-z0-9_~])(?<uad_p>[-.~_])${hash}\\.(?<uad_x>${extensions.join('|')})`
@@ -67,6 +80,8 @@ export const nginxUseAsDictionaryFromCaptures = `'match="$uad_s$uad_p*.$uad_x"'`
 /** http-level maps. `url` is the variable holding the URL before try_files (`$<prefix>_url`). */
 export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
   const p = options.prefix
+  // `^<immutable Cache-Control>|…/`: only URLs of the immutable class (custom rules only).
+  const gate = options.gateOnClass ? `^${escapeRegex(options.cacheControl.immutable)}\\|.*` : ''
   const lines = [
     '# RFC 9842 delta updates (docs/dictionary-transport.md). Available-Dictionary: exactly one',
     '# sf-binary SHA-256, else empty; its base64 only ever names a file under <uri>.dict/.',
@@ -121,19 +136,19 @@ export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
     `    "~*\\.html?\\.dc[bz]$" ${q(options.cacheControl.html)};`,
     '}',
     '# Use-As-Dictionary on versioned assets: their name with the hash as `*`, relative.',
-    `map $${p}_url $${p}_use_as_dictionary {`,
+    `map ${gate ? `"$${p}_cc|$${p}_url"` : `$${p}_url`} $${p}_use_as_dictionary {`,
     '    volatile;',
     '    default "";',
-    `    ${q(`~/${basename(LOOSE_HASH)}$`)} ${nginxUseAsDictionaryFromCaptures};`,
+    `    ${q(`~${gate}/${basename(HASH)}$`)} ${nginxUseAsDictionaryFromCaptures};`,
     // The shared page dictionary (linked from every page): for every page navigation.
-    `    ${q(`~/${escapeRegex(PAGE_DICTIONARY_PATH)}$`)} '${useAsDictionaryHeader(PAGE_DICTIONARY_MATCH, { matchDest: PAGE_DICTIONARY_MATCH_DEST })}';`,
+    `    ${q(`~${gate}/${PAGE_DICTIONARY_NAME_PATTERN}$`)} '${useAsDictionaryHeader(PAGE_DICTIONARY_MATCH, { matchDest: PAGE_DICTIONARY_MATCH_DEST })}';`,
     '}',
     // A delta's response announces the new version too: it is the next update's dictionary. Its own
     // map, used only by the delta location, so other responses never run this regex.
     `map $${p}_url $${p}_delta_use_as_dictionary {`,
     '    volatile;',
     '    default "";',
-    `    ${q(`~/${basename(LOOSE_HASH)}\\.dict/[A-Za-z0-9+/=]+\\.[A-Za-z0-9]+\\.dc[bz]$`)} ${nginxUseAsDictionaryFromCaptures};`,
+    `    ${q(`~/${basename(HASH)}\\.dict/[A-Za-z0-9+/=]+\\.[A-Za-z0-9]+\\.dc[bz]$`)} ${nginxUseAsDictionaryFromCaptures};`,
     '}',
   )
   return lines

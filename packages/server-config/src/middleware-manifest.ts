@@ -1,8 +1,16 @@
 // The middleware's view of the manifest: indexed by path, and read again whenever the file on
-// disk is replaced (a rebuild or a redeploy in place), without a restart.
+// disk is replaced (a rebuild or a redeploy in place), without a restart; none at all when the
+// folder has no manifest (then `middleware-disk.ts` describes every file).
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { MANIFEST_FILENAME, type Manifest, type ManifestFile, readManifest } from '@preencode/core'
+import {
+  DEFAULT_CACHE_CONTROL,
+  MANIFEST_FILENAME,
+  readManifest,
+  type CacheClass,
+  type Manifest,
+  type ManifestFile,
+} from '@preencode/core'
 import { type DeltaIndex, deltasByDictionary } from './dictionary-delta.js'
 import type { Encoding } from './negotiate.js'
 
@@ -11,6 +19,35 @@ export interface Entry {
   /** Variants by coding, smallest first. */
   codings: Encoding[]
   deltas: DeltaIndex
+  /** Described from the disk, not the manifest (`middleware-disk.ts`): no sha256 to build an ETag from. */
+  onDisk?: true
+  /** Send `Vary: Accept-Encoding` even without variants (a compressible file not yet compressed). */
+  varies?: boolean
+}
+
+/** What the entries described from the disk (`middleware-disk.ts`) need of the manifest, when there is one. */
+export interface DiskContext {
+  /** True when a manifest exists: then unlisted files are served as identity only. */
+  manifest: boolean
+  cacheControl: Readonly<Record<CacheClass, string>>
+}
+
+/** No manifest: the default cache values. */
+const DEFAULT_DISK_CONTEXT: DiskContext = Object.freeze({ manifest: false, cacheControl: DEFAULT_CACHE_CONTROL })
+
+/** The site as the middleware sees it: the manifest's entries (undefined when there is no manifest). */
+export interface SiteIndex {
+  entries: ReadonlyMap<string, Entry> | undefined
+  disk: DiskContext
+}
+
+export function indexSite(manifest: Manifest): SiteIndex {
+  const fromManifest: Partial<Record<CacheClass, string>> = { ...manifest.settings?.cacheControl }
+  for (const file of manifest.files) fromManifest[file.cacheClass] ??= file.cacheControl
+  return {
+    entries: indexManifest(manifest),
+    disk: { manifest: true, cacheControl: { ...DEFAULT_CACHE_CONTROL, ...fromManifest } },
+  }
 }
 
 export function indexManifest(manifest: Manifest): Map<string, Entry> {
@@ -27,17 +64,18 @@ export function indexManifest(manifest: Manifest): Map<string, Entry> {
  * arrive together) tells whether it was replaced; a rebuild writes it atomically, so a read
  * sees the old or the new one, never half of it.
  */
-export function manifestOnDisk(root: string): (force?: boolean) => Promise<Map<string, Entry>> {
+export function manifestOnDisk(root: string): (force?: boolean) => Promise<SiteIndex> {
   const path = join(root, MANIFEST_FILENAME)
-  let loaded: { key: string; entries: Map<string, Entry> } | undefined
-  let checking: Promise<Map<string, Entry>> | undefined
-  const check = async (): Promise<Map<string, Entry>> => {
+  let loaded: { key: string; site: SiteIndex } | undefined
+  let checking: Promise<SiteIndex> | undefined
+  const check = async (): Promise<SiteIndex> => {
     const info = await stat(path).catch(() => undefined)
     const key = info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'missing'
-    if (loaded?.key === key) return loaded.entries
-    const entries = indexManifest(await readManifest(root))
-    loaded = { key, entries }
-    return entries
+    if (loaded?.key === key) return loaded.site
+    // No manifest (a folder written by `deploy`): every file is described from the disk.
+    const site = info ? indexSite(await readManifest(root)) : { entries: undefined, disk: DEFAULT_DISK_CONTEXT }
+    loaded = { key, site }
+    return site
   }
   return (force = false) => {
     if (force) loaded = undefined

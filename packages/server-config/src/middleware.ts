@@ -15,8 +15,10 @@
  * named in Accept-Encoding, gets the smallest such delta with `Vary: Accept-Encoding,
  * Available-Dictionary`. Every other request is answered exactly as without deltas.
  *
- * Requests for paths the manifest does not list go to `next()`, so the middleware can sit in
- * front of any other static handler.
+ * A file the manifest does not list, or a folder without a manifest (what `deploy` writes), is
+ * served from the disk as sirv would serve it (`middleware-disk.ts`). Paths with no file go to
+ * `next()`, so the middleware can sit in front of any other handler; so do dotfiles and
+ * dot-folders (`dotfiles.ts`), as sirv and express.static ignore them, except `/.well-known/`.
  */
 import { open, type FileHandle } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -28,7 +30,9 @@ import { chooseDelta } from './dictionary-delta.js'
 import { negotiate } from './negotiate.js'
 import { parseRange, type ByteRange } from './range.js'
 import { etagOf, match, noneMatch, notModifiedSince } from './conditional.js'
-import { type Entry, indexManifest, manifestOnDisk } from './middleware-manifest.js'
+import { isDotPath } from './dotfiles.js'
+import { diskEntry } from './middleware-disk.js'
+import { type Entry, indexSite, manifestOnDisk } from './middleware-manifest.js'
 
 export interface PreencodeMiddlewareOptions {
   /**
@@ -49,7 +53,7 @@ export type PreencodeMiddleware = (req: IncomingMessage, res: ServerResponse, ne
 /** Creates the middleware for a preencode output directory. */
 export function createPreencodeMiddleware(root: string, options: PreencodeMiddlewareOptions = {}): PreencodeMiddleware {
   const index = options.index ?? 'index.html'
-  const given = options.manifest ? indexManifest(options.manifest) : undefined
+  const given = options.manifest ? indexSite(options.manifest) : undefined
   const load = given ? async () => given : manifestOnDisk(root)
 
   return (req, res, next) => {
@@ -82,8 +86,13 @@ export function createPreencodeMiddleware(root: string, options: PreencodeMiddle
       res.end()
       return
     }
+    // Dotfiles and dot-folders (`.env`, `.git/`, temp files, the deploy state), as sirv and
+    // express.static ignore them: passed on, even when the manifest lists them.
+    if (isDotPath(path)) return pass()
     const attempt = async (reload: boolean, identity: boolean): Promise<boolean | 'missing'> => {
-      const entry = (await load(reload)).get(relative)
+      const site = await load(reload)
+      // Not in the manifest (or no manifest): the file on disk, as sirv would serve it.
+      const entry = site.entries?.get(relative) ?? (await diskEntry(root, relative, req, site.disk))
       return entry ? serve(root, entry, req, res, identity) : false
     }
     // A file the manifest names is gone: a rebuild removed it after the manifest was read. Read
@@ -168,7 +177,7 @@ async function serve(
     // carry their original's mtime); otherwise a rebuild replaced it since: derive the ETag
     // from what was opened, so a cache never pairs a tag with other bytes.
     // Within a millisecond: tools that copy times (and Node's Date) round sub-millisecond parts.
-    const asRecorded = info.size === choice.recorded.size && Math.abs(info.mtimeMs - file.mtimeMs) <= 1
+    const asRecorded = !entry.onDisk && info.size === choice.recorded.size && Math.abs(info.mtimeMs - file.mtimeMs) <= 1
     const etag = asRecorded
       ? etagOf(choice.recorded.sha256)
       : `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}-${variant?.encoding ?? 'identity'}"`
@@ -177,7 +186,7 @@ async function serve(
 
     res.setHeader('Content-Type', file.contentType)
     if (choice.delta) res.setHeader('Vary', 'Accept-Encoding, Available-Dictionary')
-    else if (codings.length > 0) res.setHeader('Vary', 'Accept-Encoding')
+    else if (codings.length > 0 || entry.varies) res.setHeader('Vary', 'Accept-Encoding')
     if (file.useAsDictionary !== undefined)
       res.setHeader(
         'Use-As-Dictionary',

@@ -10,6 +10,7 @@ import {
   ALL_FORMATS,
   CODECS,
   DEFAULT_CACHE_CONTROL,
+  PAGE_DICTIONARY_NAME_PATTERN,
   compressibleExtensions,
   contentTypeOf,
   isFormat,
@@ -120,11 +121,15 @@ export function resolveServingPolicy(manifest: Manifest, options: ServingOptions
     fail("`keepOriginals: false` needs gzip among the manifest's formats: servers decode the gzip variant.")
   if (options.immutable !== undefined && !(options.immutable instanceof RegExp))
     fail('`immutable` must be a RegExp over the URL path, e.g. /^\\/assets\\//.')
-  const immutablePattern = options.immutable?.source ?? hashedNamePattern()
-  if (/\(\?[=!<]|\\[1-9]/.test(immutablePattern))
+  const custom = options.immutable?.source
+  if (custom !== undefined && /\(\?[=!<]|\\[1-9]/.test(custom))
     fail(
-      `\`immutable\` /${immutablePattern}/ uses lookaround or a backreference, which Caddy (RE2) cannot read; rewrite it without.`,
+      `\`immutable\` /${custom}/ uses lookaround or a backreference, which Caddy (RE2) cannot read; rewrite it without.`,
     )
+  // The page dictionary is content-hashed by construction: immutable whatever the rule (core's
+  // cacheClassOf decides the same), so it stays fresh as long as deltas against it are kept.
+  const immutablePattern =
+    custom === undefined ? hashedNamePattern() : `(?:${custom})|/${PAGE_DICTIONARY_NAME_PATTERN}$`
   const fromManifest: Partial<Record<CacheClass, string>> = { ...settings?.cacheControl }
   for (const file of manifest.files) fromManifest[file.cacheClass] ??= file.cacheControl
   const cacheControl = { ...DEFAULT_CACHE_CONTROL, ...fromManifest, ...options.cacheControl }

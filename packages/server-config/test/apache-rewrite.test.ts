@@ -51,6 +51,22 @@ describe('Apache rewrite short forms', () => {
     expect(HASHED_NAME_PCRE.length * 10).toBeLessThan(hashedNamePattern().length)
   }, 120_000)
 
+  it('a URL announced as a dictionary (Use-As-Dictionary) is in the immutable class: fresh as long as its deltas', async () => {
+    const dir = await tempDir('apache-uad')
+    const manifest = await buildFixtureSite(dir.path, { keepOriginals: true }).finally(() => dir.remove())
+    const rule = /^RewriteRule "(.*)" - \[E=PE_UAD:/m.exec(apacheConfig(manifest))
+    expect(rule).toBeTruthy()
+    const announces = new RegExp(rule![1]!)
+    const immutable = new RegExp(HASHED_NAME_PCRE)
+    let announced = 0
+    for (const name of [...names(20_000).map((n) => n.replace(/\.min\.js$/, '.js')), 'assets/lib-abcdefgh.js']) {
+      if (!announces.test(name)) continue
+      announced++
+      expect(immutable.test(`/${name}`), name).toBe(true)
+    }
+    expect(announced).toBeGreaterThan(1_000)
+  }, 120_000)
+
   it('the .htaccess compiles the compressible-extension list once, the vhost keeps its <FilesMatch>', async () => {
     const dir = await tempDir('apache-rewrite')
     const manifest = await buildFixtureSite(dir.path, { keepOriginals: true }).finally(() => dir.remove())

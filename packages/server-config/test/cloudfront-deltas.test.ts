@@ -169,7 +169,10 @@ describe('cloudfrontFunction on the viewer response', () => {
     [delta(APP, OLD, 'dcb'), 'dcb', 'Accept-Encoding, Available-Dictionary', 'match="app-*.js"'],
     ['/about/', 'dcz', 'Accept-Encoding, Available-Dictionary', undefined],
     ['/about/index.html.gz', 'gzip', 'Accept-Encoding', undefined],
-    ['/preencode-dictionary.txt', 'br', 'Accept-Encoding', 'match="*", match-dest=("document")'],
+    ['/preencode-dictionary-0123456789abcdef.txt', 'br', 'Accept-Encoding', 'match="*", match-dest=("document")'],
+    // The page dictionary's name is content-hashed at the site root; nothing else is it.
+    ['/preencode-dictionary.txt', 'br', 'Accept-Encoding', undefined],
+    ['/docs/preencode-dictionary-0123456789abcdef.txt', 'br', 'Accept-Encoding', undefined],
     ['/img/logo.png', undefined, undefined, undefined],
     ['/downloads/data.tar.gz', undefined, undefined, undefined],
   ])('%s (Content-Encoding %s): Vary %j, Use-As-Dictionary %j', async (uri, ce, vary, uad) => {

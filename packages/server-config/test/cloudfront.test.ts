@@ -74,6 +74,24 @@ describe('cloudfrontFunction', () => {
     expect((await run(uri, ae)).uri).toBe(expected)
   })
 
+  it.each([
+    '/.env',
+    '/%2eenv',
+    '/.preencode-deploy-state.json',
+    '/.preencode-tmp-0123456789ab',
+    '/.git/config',
+    '/docs/.secret.json',
+    '/docs/%2Esecret.json',
+    '/.well-known/.hidden',
+  ])('refuses the dotfile %s with 404, whatever the client accepts (issue 19)', async (uri) => {
+    for (const ae of ['gzip, deflate, br, zstd', undefined])
+      expect(await run(uri, ae)).toEqual({ statusCode: 404, statusDescription: 'Not Found' })
+  })
+
+  it('serves /.well-known/ (RFC 8615)', async () => {
+    expect((await run('/.well-known/security.txt', 'br')).uri).toBe('/.well-known/security.txt.br')
+  })
+
   it('reads multi-valued Accept-Encoding headers', async () => {
     expect((await run('/assets/style.css', ['gzip;q=0.5', 'zstd'])).uri).toBe('/assets/style.css.zst')
   })

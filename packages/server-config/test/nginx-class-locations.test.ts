@@ -5,7 +5,7 @@
 import { chmod } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Manifest } from '@preencode/core'
+import { DELTA_RETENTION_SECONDS, dictionaryLifetime, type Manifest } from '@preencode/core'
 import { nginxConfig } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { buildFixtureSite } from './fixture.ts'
@@ -94,6 +94,7 @@ function names(): string[] {
     'assets/style.0123abcd.css',
     'assets/v-Bx3k9LmQ.css.txt',
     'preencode-dictionary.txt',
+    'preencode-dictionary-0123456789abcdef.txt',
     'index.html',
     'Page.HTML',
     'a.xhtml',
@@ -143,6 +144,20 @@ describe.each(['stock', 'modules'] as const)('nginx %s: the class locations answ
     }
     // Both locations took part (the names reach both classes).
     expect(served.size).toBe(2)
+  })
+
+  it('a URL the maps announce as a dictionary is in the immutable class (fresh as long as its deltas are kept)', () => {
+    const config = nginxConfig(manifest, { root: '/srv/site', flavor })
+    const cc = mapRules(config, 'cc')
+    const uad = mapRules(config, 'use_as_dictionary')
+    let announced = 0
+    for (const name of [...names(), 'assets/lib-abcdefgh.js', 'assets/lib-abcdefgH.css']) {
+      const url = `/${name}`
+      if (lookup(uad, url).value === '""') continue
+      announced++
+      expect(dictionaryLifetime(unquote(lookup(cc, url).value)), url).toBeGreaterThanOrEqual(DELTA_RETENTION_SECONDS)
+    }
+    expect(announced).toBeGreaterThan(1000)
   })
 
   it('no location before the delta location takes a delta URL (it comes after them)', () => {

@@ -38,7 +38,7 @@ export const deltaArgs = {
   pages: {
     type: 'boolean',
     description:
-      'Shared page dictionary: build preencode-dictionary.txt from the HTML pages, link it from each page, write page deltas against it (off by default: it edits the pages)',
+      'Shared page dictionary: build preencode-dictionary-<hash>.txt from the HTML pages, link it from each page, write page deltas against it (off by default: it edits the pages)',
   },
 } as const
 

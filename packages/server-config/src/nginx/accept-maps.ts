@@ -194,6 +194,15 @@ export function stageMaps(n: NginxNames, policy: ServingPolicy, modules: boolean
       '}',
     )
   }
-  out.push('')
+  out.push(
+    '# What a stage URI ends in: the extension alone (`/_.js`), which is all its `types {}` needs; the',
+    '# URL itself would be cut at a `?` in a file name (error_page splits there). The locations that',
+    '# reach a stage only match URLs ending in an extension; evaluated only on the way to a stage.',
+    `map ${n.v('url')} ${n.v('tail')} {`,
+    '    default /_;',
+    `    ${q(`~(?<${n.prefix}_ext>\\.[A-Za-z0-9]+)$`)} /_$${n.prefix}_ext;`,
+    '}',
+    '',
+  )
   return out
 }

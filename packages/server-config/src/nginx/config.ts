@@ -25,8 +25,9 @@ import {
   nginxDictionaryRewrite,
   type NginxDictionaryOptions,
 } from '../dictionary-nginx.js'
+import { DOTFILE_URL_PCRE } from '../dotfiles.js'
 import { resolveNginxOptions, type NginxConfigOptions, type ResolvedNginxOptions } from '../options.js'
-import { resolveServingPolicy, type ServingPolicy } from '../policy.js'
+import { hashedNamePattern, resolveServingPolicy, type ServingPolicy } from '../policy.js'
 import { acceptMaps, stageMaps } from './accept-maps.js'
 import { compressibleLocation } from './locations.js'
 import { modulesEntry, modulesMaps } from './modules.js'
@@ -58,7 +59,7 @@ export function nginxConfig(manifest: Manifest, options: NginxConfigOptions): st
     `    root ${q(resolved.root)};`,
     '    index index.html;',
     '',
-    ...indent(parts.manifestLocation),
+    ...indent(parts.dotfileLocation),
     '',
     ...indent(parts.serverRewrite),
     '',
@@ -78,8 +79,8 @@ export interface NginxParts {
   notes: string[]
   /** http context: every `map`. */
   maps: string[]
-  /** The location that hides the manifest. */
-  manifestLocation: string[]
+  /** The location that hides dotfiles (the manifest, the deploy state, .env, temp files). */
+  dotfileLocation: string[]
   /** server context, rewrite phase: the RFC 9842 gate. */
   serverRewrite: string[]
   /** Every other location but `location /`. */
@@ -119,9 +120,10 @@ export function nginxParts(manifest: Manifest, options: NginxConfigOptions): Ngi
       ...nginxDictionaryMaps(dictionary),
     ],
     serverRewrite: nginxDictionaryRewrite(dictionary),
-    manifestLocation: [
-      '# The manifest is for deploy and configs only.',
-      `location = /${policy.manifestFilename} { return 404; }`,
+    dotfileLocation: [
+      '# Dotfiles and dot-folders (the manifest, the deploy state, .env, temp files) are never served;',
+      '# /.well-known/ is (RFC 8615). First among the regex locations, so none of them serves one.',
+      `location ~ ${q(DOTFILE_URL_PCRE)} { return 404; }`,
     ],
     locations: [
       ...nginxDeltaCheckLocation(dictionary),
@@ -146,7 +148,12 @@ function dictionaryOptions(prefix: string, policy: ServingPolicy): NginxDictiona
   const types = new Map<string, string>()
   for (const [type, extensions] of policy.extensionsByType)
     for (const extension of extensions) types.set(extension, type)
-  return { prefix, types, cacheControl: policy.cacheControl }
+  return {
+    prefix,
+    types,
+    cacheControl: policy.cacheControl,
+    gateOnClass: policy.immutablePattern !== hashedNamePattern(),
+  }
 }
 
 function cacheControlMap(n: NginxNames, policy: ServingPolicy): string[] {

@@ -52,7 +52,7 @@ export function nginxIncludeFiles(manifest: Manifest, options: NginxConfigOption
       '',
       ...parts.rootBody,
       '',
-      ...parts.manifestLocation,
+      ...parts.dotfileLocation,
       '',
       ...parts.locations,
     ]),

@@ -1,8 +1,9 @@
 /**
  * The location that serves every compressible extension, shared by both flavours, and its
  * stages. A stage is an `internal` location (nested in one `^~ /.P/` prefix location, so the
- * usual request never runs their regexes) reached by `error_page 404` with the requested URL
- * appended (`/.P/2/app.js`), so `$uri` keeps the original's extension and the `types {}` block
+ * usual request never runs their regexes) reached by `error_page 404` with the requested URL's
+ * extension appended (`/.P/2/_.js`: `$P_tail`; the whole URL would be cut at a `?` in a file
+ * name, issue 19), so `$uri` keeps the original's extension and the `types {}` block
  * (the same in both locations) gives every sidecar its original's Content-Type; `alias` opens
  * `<root><url><suffix>` directly (no try_files stat before it). A miss goes to the next
  * acceptable coding, then the original, then `d`: decode the gzip variant
@@ -110,7 +111,7 @@ export function compressibleLocation(
       ...stage(n, String(i), [
         ...flavour.stageOff,
         `alias ${q(`${root}${url}${n.v(`s${i}`)}`)};`,
-        `error_page 404 = ${n.stage('')}${n.v(`n${i}`)}${url};`,
+        `error_page 404 = ${n.stage('')}${n.v(`n${i}`)}${n.v('tail')};`,
         ...headers(n, n.v(`ce${i}`)),
       ]),
     )
@@ -119,7 +120,7 @@ export function compressibleLocation(
     ...stage(n, 'o', [
       ...flavour.stageOff,
       `alias ${q(`${root}${url}`)};`,
-      `error_page 404 = ${n.stage('d')}${url};`,
+      `error_page 404 = ${n.stage('d')}${n.v('tail')};`,
       ...headers(n, undefined),
     ]),
   )
@@ -158,7 +159,7 @@ export function compressibleLocation(
       `set ${url} $uri;`,
       `set ${n.v('mk')} "";`,
       "# This file's sizes disagree with the fixed order (a u+x mark): stage 1 in its own order.",
-      `error_page 418 = ${n.stage('1')}${url};`,
+      `error_page 418 = ${n.stage('1')}${n.v('tail')};`,
       `if (-x ${n.v('mcheck')}) { set ${n.v('mk')} x; return 418; }`,
       ...flavour.entry(values),
     ]),

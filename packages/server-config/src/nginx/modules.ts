@@ -49,7 +49,7 @@ export function modulesEntry(n: NginxNames, policy: ServingPolicy): FlavourEntry
       // A miss goes to stage d: the decoded gzip variant (keepOriginals: false), else a 404 that
       // the server's own `error_page 404` answers (this location's error_page 418 stops nginx
       // from inheriting it here; stage d inherits it).
-      `error_page 404 = ${n.stage('d')}${n.v('url')};`,
+      `error_page 404 = ${n.stage('d')}${n.v('tail')};`,
       // The modules set Content-Encoding themselves.
       ...headers(n, undefined, values),
     ],

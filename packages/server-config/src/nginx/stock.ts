@@ -10,7 +10,7 @@ import { nginxString as q, type NginxNames } from './names.js'
 export function stockEntry(n: NginxNames, _policy: ServingPolicy, root: string): FlavourEntry {
   return {
     entry: (values) => [
-      `error_page 404 = ${n.stage('')}${n.v('n1')}${n.v('url')};`,
+      `error_page 404 = ${n.stage('')}${n.v('n1')}${n.v('tail')};`,
       `alias ${q(`${root}$uri${n.v('s1')}`)};`,
       ...headers(n, n.v('ce1'), values),
     ],
