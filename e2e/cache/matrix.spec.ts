@@ -27,6 +27,18 @@ async function withVarnish<T>(
   }
 }
 
+/**
+ * The files a visitor can get: dotfiles and dot-folders answer 404 on every server (the serving
+ * suite checks that), so the matrix and the replay leave them out; `/.well-known/` stays.
+ */
+function servedFiles(manifest: import('@preencode/core').Manifest): import('@preencode/core').ManifestFile[] {
+  return manifest.files.filter((f) => {
+    const segments = f.path.split('/')
+    const rest = segments[0] === '.well-known' ? segments.slice(1) : segments
+    return !rest.some((segment) => segment.startsWith('.'))
+  })
+}
+
 /** Runs the whole matrix over the site in interleaved order; failures per case name. */
 async function runMatrix(
   base: string,
@@ -34,7 +46,7 @@ async function runMatrix(
 ): Promise<{ requests: number; failures: Map<string, string[]> }> {
   const failures = new Map<string, string[]>()
   let requests = 0
-  const files = site.manifest.files
+  const files = servedFiles(site.manifest)
   let u = 0
   for (const file of files) {
     const cases = MATRIX.filter((c) => !c.range || file.variants.length > 0)
@@ -77,7 +89,7 @@ test('the generated VCL: a replay of the whole site after a warm-up is served fr
       { 'accept-encoding': 'gzip' },
       {},
     ]
-    const urls = site.manifest.files.flatMap((f) => urlsOf(f.path))
+    const urls = servedFiles(site.manifest).flatMap((f) => urlsOf(f.path))
     for (const headers of clients) for (const url of urls) await get(`${varnish.url}${url}`, headers)
     const before = await varnish.counters()
     let hits = 0
@@ -154,7 +166,7 @@ test("Fastly's Accept-Encoding normalisation, played by Varnish: the restore lin
 test('Available-Dictionary splits the cache only where a delta can exist', async ({ server, site }) => {
   const versioned = new RegExp(VERSIONED_ASSET_PATTERN)
   const base = (path: string): string => path.slice(path.lastIndexOf('/') + 1)
-  const withVariants = site.manifest.files.filter((f) => f.variants.length > 0 && f.cacheClass !== 'html')
+  const withVariants = servedFiles(site.manifest).filter((f) => f.variants.length > 0 && f.cacheClass !== 'html')
   const asset = withVariants.find((f) => versioned.test(base(f.path)))
   const plain = withVariants.find((f) => !versioned.test(base(f.path)))
   expect(asset, 'a versioned asset with variants').toBeDefined()

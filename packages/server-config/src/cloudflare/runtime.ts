@@ -14,6 +14,7 @@
  */
 import { etagOf, match, noneMatch, notModifiedSince } from '../conditional.js'
 import { chooseDelta, deltasByDictionary, type DeltaIndex } from '../dictionary-delta.js'
+import { isDotPath } from '../dotfiles.js'
 import { negotiate } from '../negotiate.js'
 import { parseRange, type ByteRange } from '../range.js'
 import { edgeSafeCodings } from './edge.js'
@@ -71,6 +72,9 @@ export function createWorker(site: WorkerSite): PreencodeWorker {
         return status(400)
       }
       if (relative.includes('\0')) return status(400)
+      // Dotfiles and dot-folders (.env, the deploy state, temp files) are never served, as by every
+      // generated config; /.well-known/ is (dotfiles.ts).
+      if (isDotPath(`/${relative}`)) return status(404)
       if (relative === '' || relative.endsWith('/')) relative += site.index
       const name = relative.slice(relative.lastIndexOf('/') + 1)
       // Own keys only: `/constructor` or `/__proto__` must not find Object.prototype's members.
