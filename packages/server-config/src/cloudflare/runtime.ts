@@ -12,10 +12,10 @@
  * (`edge.ts`). Bodies are streamed from the binding, never buffered; a range is cut from the
  * stream.
  */
-import { etagOf, match, noneMatch, notModifiedSince } from '../conditional.js'
-import { chooseDelta, deltasByDictionary, type DeltaIndex } from '../dictionary-delta.js'
-import { negotiate } from '../negotiate.js'
-import { parseRange, type ByteRange } from '../range.js'
+import { etagOf, match, noneMatch, notModifiedSince } from '../http/conditional.js'
+import { chooseDelta, deltasByDictionary, type DeltaIndex } from '../http/dictionary-delta.js'
+import { negotiate } from '../http/negotiate.js'
+import { parseRange, type ByteRange } from '../http/range.js'
 import { edgeSafeCodings } from './edge.js'
 import { WORKER_SITE_VERSION, type WorkerFile, type WorkerSite } from './site-data.js'
 

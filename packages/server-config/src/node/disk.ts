@@ -37,8 +37,8 @@ import {
   type ManifestFile,
   type ManifestVariant,
 } from '@preencode/core'
-import type { DiskContext, Entry } from './middleware-manifest.js'
-import type { Encoding } from './negotiate.js'
+import type { DiskContext, Entry } from './manifest.js'
+import type { Encoding } from '../http/negotiate.js'
 
 /** Files larger than this are not announced as dictionaries (core's `maxDictionaryBytes` default). */
 const MAX_DICTIONARY_BYTES = 16 * 1024 * 1024

@@ -16,9 +16,9 @@ import {
   type ManifestDelta,
   type ManifestFile,
 } from '@preencode/core'
-import { runCacheJob, verifyCacheJobs } from './verify-cache.js'
-import { deltaRequestHeaders, judgeDelta } from './verify-deltas.js'
-import { get, headerValues } from './verify-http.js'
+import { runCacheJob, verifyCacheJobs } from './cache.js'
+import { deltaRequestHeaders, judgeDelta } from './deltas.js'
+import { get, headerValues } from './http.js'
 
 /** One Accept-Encoding probe: the header sent (undefined: none) and what each available encoding means for it. */
 export interface EncodingProbe {
@@ -55,7 +55,7 @@ export interface VerifyOptions {
    */
   timeoutMs?: number
   /**
-   * Also check what a shared cache in front can get wrong (verify-cache.ts): codings it strips,
+   * Also check what a shared cache in front can get wrong (cache.ts): codings it strips,
    * a coding stored for another request, deltas not served, a missing Vary. Asks in a fixed
    * order on URLs of its own (a `preencode-verify` query string), so a cache that keys on the
    * query string starts empty for them.
@@ -189,7 +189,7 @@ export async function verifySite(
   const jobs: { file: ManifestFile; path: string; probe: EncodingProbe; delta?: ManifestDelta }[] = files.flatMap(
     (file) => urlPathsOf(file.path).flatMap((path) => probes.map((probe) => ({ file, path, probe }))),
   )
-  // RFC 9842: every delta, asked for as a browser holding its dictionary would (verify-deltas.ts).
+  // RFC 9842: every delta, asked for as a browser holding its dictionary would (deltas.ts).
   for (const file of files)
     for (const delta of file.deltas ?? [])
       jobs.push({ file, path: urlPathsOf(file.path)[0]!, probe: { header: delta.encoding, accepts: [] }, delta })

@@ -12,12 +12,12 @@
  *   overrides it, so every later condition is a plain string compare (`=1`), not a regex.
  */
 import { ALL_ENCODINGS } from '@preencode/core'
-import { acceptPattern, refusePattern } from './accept-regex.js'
-import { fileTarget } from './apache-file-target.js'
-import { DOTFILE_RELATIVE_PCRE, DOTFILE_URL_PCRE } from './dotfiles.js'
-import { apacheDictionaryRewrites } from './dictionary-apache.js'
-import type { Encoding } from './negotiate.js'
-import { HASHED_NAME_PCRE, SUFFIX, hashedNamePattern, type ServingPolicy } from './policy.js'
+import { acceptPattern, refusePattern } from '../shared/accept-regex.js'
+import { fileTarget } from './file-target.js'
+import { DOTFILE_RELATIVE_PCRE, DOTFILE_URL_PCRE } from '../shared/dotfiles.js'
+import { apacheDictionaryRewrites } from './dictionary.js'
+import type { Encoding } from '../http/negotiate.js'
+import { HASHED_NAME_PCRE, SUFFIX, hashedNamePattern, type ServingPolicy } from '../shared/policy.js'
 
 export type ApacheContext = { kind: 'dir' } | { kind: 'server'; root: string }
 

@@ -31,8 +31,8 @@ import {
   useAsDictionaryHeader,
   VERSIONED_ASSET_EXTENSIONS,
 } from '@preencode/core'
-import { acceptTokenPattern, refuseTokenPattern } from './accept-regex.js'
-import { HASH_TOKEN_PCRE } from './policy.js'
+import { acceptTokenPattern, refuseTokenPattern } from '../shared/accept-regex.js'
+import { HASH_TOKEN_PCRE } from '../shared/policy.js'
 
 export interface NginxDictionaryOptions {
   /** Variable prefix (`preencode`). */

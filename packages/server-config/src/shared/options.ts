@@ -2,7 +2,7 @@
  * Options of the config generators, their frozen defaults and one resolver per generator that
  * validates and names the option at fault.
  */
-import { userError } from '@preencode/core'
+import { DIRECT_CALL, optionFailure, type OptionSource } from './option-error.js'
 import type { ServingOptions } from './policy.js'
 
 export type NginxFlavor = 'modules' | 'stock'
@@ -80,6 +80,11 @@ export interface CaddyConfigOptions extends ServingOptions {
 /** Server-specific options, resolved (the shared ServingOptions resolve in policy.ts). */
 export type ResolvedNginxOptions = Required<Omit<NginxConfigOptions, keyof ServingOptions>>
 export type ResolvedCaddyOptions = Required<Omit<CaddyConfigOptions, keyof ServingOptions>>
+/** `root` stays undefined for a `.htaccess` without one (it needs none). */
+export interface ResolvedApacheOptions {
+  form: ApacheForm
+  root: string | undefined
+}
 
 export const DEFAULT_NGINX_OPTIONS = Object.freeze({
   flavor: 'stock',
@@ -100,11 +105,9 @@ export const DEFAULT_CADDY_OPTIONS = Object.freeze({ address: ':80', form: 'stan
   'root'
 >)
 
-function fail(message: string): never {
-  throw userError('server-config', message)
-}
+type Fail = (message: string) => never
 
-function checkRoot(root: unknown, generator: string): string {
+function checkRoot(root: unknown, generator: string, fail: Fail): string {
   if (typeof root !== 'string' || !root.startsWith('/')) {
     fail(
       `\`root\` is ${JSON.stringify(root)}; ${generator} needs the absolute path of the site on the server, e.g. '/srv/www/site'.`,
@@ -115,13 +118,13 @@ function checkRoot(root: unknown, generator: string): string {
   return root.replace(/\/+$/, '') || '/'
 }
 
-function checkForm(form: unknown): ServerForm {
+function checkForm(form: unknown, fail: Fail): ServerForm {
   if (form !== 'standalone' && form !== 'include')
     fail(`\`form\` is ${JSON.stringify(form)}; accepted: 'standalone', 'include'.`)
   return form
 }
 
-function checkPrefix(prefix: unknown): string {
+function checkPrefix(prefix: unknown, fail: Fail): string {
   if (typeof prefix !== 'string' || !/^[a-z][a-z0-9_]{0,30}$/i.test(prefix)) {
     fail(
       `\`prefix\` is ${JSON.stringify(prefix)}; use a letter followed by letters, digits or _ (at most 31), e.g. 'site_a'.`,
@@ -130,39 +133,48 @@ function checkPrefix(prefix: unknown): string {
   return prefix
 }
 
-export function resolveNginxOptions(options: NginxConfigOptions): ResolvedNginxOptions {
+export function resolveNginxOptions(
+  options: NginxConfigOptions,
+  source: OptionSource = DIRECT_CALL,
+): ResolvedNginxOptions {
+  const fail = optionFailure(source)
   const flavor = options.flavor ?? DEFAULT_NGINX_OPTIONS.flavor
   if (flavor !== 'modules' && flavor !== 'stock')
     fail(`\`flavor\` is ${JSON.stringify(flavor)}; accepted: 'modules', 'stock'.`)
   return {
     flavor,
-    form: checkForm(options.form ?? DEFAULT_NGINX_OPTIONS.form),
-    root: checkRoot(options.root, 'nginxConfig'),
+    form: checkForm(options.form ?? DEFAULT_NGINX_OPTIONS.form, fail),
+    root: checkRoot(options.root, 'nginxConfig', fail),
     listen: options.listen ?? DEFAULT_NGINX_OPTIONS.listen,
     serverName: options.serverName ?? DEFAULT_NGINX_OPTIONS.serverName,
-    prefix: checkPrefix(options.prefix ?? DEFAULT_NGINX_OPTIONS.prefix),
+    prefix: checkPrefix(options.prefix ?? DEFAULT_NGINX_OPTIONS.prefix, fail),
     serverDirectives: options.serverDirectives ?? [...DEFAULT_NGINX_OPTIONS.serverDirectives],
   }
 }
 
-export function resolveApacheOptions(options: ApacheConfigOptions = {}): {
-  form: ApacheForm
-  root: string | undefined
-} {
+export function resolveApacheOptions(
+  options: ApacheConfigOptions = {},
+  source: OptionSource = DIRECT_CALL,
+): ResolvedApacheOptions {
+  const fail = optionFailure(source)
   const form = options.form ?? DEFAULT_APACHE_OPTIONS.form
   if (form !== 'htaccess' && form !== 'vhost')
     fail(`\`form\` is ${JSON.stringify(form)}; accepted: 'htaccess', 'vhost'.`)
   const root =
     form === 'vhost' || options.root !== undefined
-      ? checkRoot(options.root, "apacheConfig({ form: 'vhost' })")
+      ? checkRoot(options.root, "apacheConfig({ form: 'vhost' })", fail)
       : undefined
   return { form, root }
 }
 
-export function resolveCaddyOptions(options: CaddyConfigOptions): ResolvedCaddyOptions {
+export function resolveCaddyOptions(
+  options: CaddyConfigOptions,
+  source: OptionSource = DIRECT_CALL,
+): ResolvedCaddyOptions {
+  const fail = optionFailure(source)
   return {
-    form: checkForm(options.form ?? DEFAULT_CADDY_OPTIONS.form),
-    root: checkRoot(options.root, 'caddyConfig'),
+    form: checkForm(options.form ?? DEFAULT_CADDY_OPTIONS.form, fail),
+    root: checkRoot(options.root, 'caddyConfig', fail),
     address: options.address ?? DEFAULT_CADDY_OPTIONS.address,
   }
 }

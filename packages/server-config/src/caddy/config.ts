@@ -12,11 +12,11 @@
  * `Vary: Accept-Encoding`, and an ETag and Range/conditional handling per sidecar file.
  */
 import type { Manifest } from '@preencode/core'
-import { DOTFILE_URL_RE2, WELL_KNOWN_URL_RE2 } from './dotfiles.js'
-import { resolveCaddyOptions, type CaddyConfigOptions } from './options.js'
-import { resolveServingPolicy } from './policy.js'
+import { DOTFILE_URL_RE2, WELL_KNOWN_URL_RE2 } from '../shared/dotfiles.js'
+import { resolveCaddyOptions, type CaddyConfigOptions } from '../shared/options.js'
+import { resolveServingPolicy } from '../shared/policy.js'
 
-export type { CaddyConfigOptions } from './options.js'
+export type { CaddyConfigOptions } from '../shared/options.js'
 
 /** The oldest Caddy release whose file_server sends Content-Length with sidecars (tested with 2.11.9). */
 export const MIN_CADDY_VERSION = '2.11.0'

@@ -1,6 +1,6 @@
 // The middleware's view of the manifest: indexed by path, and read again whenever the file on
 // disk is replaced (a rebuild or a redeploy in place), without a restart; none at all when the
-// folder has no manifest (then `middleware-disk.ts` describes every file).
+// folder has no manifest (then `disk.ts` describes every file).
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
@@ -11,21 +11,21 @@ import {
   type Manifest,
   type ManifestFile,
 } from '@preencode/core'
-import { type DeltaIndex, deltasByDictionary } from './dictionary-delta.js'
-import type { Encoding } from './negotiate.js'
+import { type DeltaIndex, deltasByDictionary } from '../http/dictionary-delta.js'
+import type { Encoding } from '../http/negotiate.js'
 
 export interface Entry {
   file: ManifestFile
   /** Variants by coding, smallest first. */
   codings: Encoding[]
   deltas: DeltaIndex
-  /** Described from the disk, not the manifest (`middleware-disk.ts`): no sha256 to build an ETag from. */
+  /** Described from the disk, not the manifest (`disk.ts`): no sha256 to build an ETag from. */
   onDisk?: true
   /** Send `Vary: Accept-Encoding` even without variants (a compressible file not yet compressed). */
   varies?: boolean
 }
 
-/** What the entries described from the disk (`middleware-disk.ts`) need of the manifest, when there is one. */
+/** What the entries described from the disk (`disk.ts`) need of the manifest, when there is one. */
 export interface DiskContext {
   /** True when a manifest exists: then unlisted files are served as identity only. */
   manifest: boolean

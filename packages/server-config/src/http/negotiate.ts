@@ -1,7 +1,7 @@
 /**
  * Content-coding negotiation per RFC 9110 §12.5.3 (Accept-Encoding), shared by the Node
  * middleware and the CloudFront function generator, and mirrored by the regexes the
- * nginx/Apache generators emit (see `accept-regex.ts`).
+ * nginx/Apache generators emit (see `shared/accept-regex.ts`).
  *
  * Rules:
  * - codings are matched whole and case-insensitively (`brotli` is not `br`, `GZIP` is gzip);

@@ -18,8 +18,8 @@ import {
   type Manifest,
   type ManifestDelta,
 } from '@preencode/core'
-import { DOTFILE_URL_PCRE } from './dotfiles.js'
-import { resolveServingPolicy, SUFFIX, type ServingPolicy } from './policy.js'
+import { DOTFILE_URL_PCRE } from '../shared/dotfiles.js'
+import { resolveServingPolicy, SUFFIX, type ServingPolicy } from '../shared/policy.js'
 
 export interface CloudfrontFunctionOptions {
   /**

@@ -4,7 +4,7 @@
  * options only, so it is committed once; existence is checked by Apache (`RewriteCond -f`).
  *
  * How a request is served:
- * - `RewriteCond %{HTTP:Accept-Encoding}` regexes (`accept-regex.ts`: q-values, whole tokens,
+ * - `RewriteCond %{HTTP:Accept-Encoding}` regexes (`shared/accept-regex.ts`: q-values, whole tokens,
  *   `x-gzip`, `*`) set `PE_AE_*` flags; then, for every compressible extension, the first
  *   acceptable coding in the fixed order whose sidecar exists is served, unless a `u+x` mark
  *   says this file's sizes disagree (core `variantsToWrite`). `[END]` stops the rewrite from
@@ -22,12 +22,12 @@
  *   gzip variant is sent through mod_deflate's INFLATE output filter (vhost form).
  */
 import type { Manifest } from '@preencode/core'
-import { apacheRewriteRules } from './apache-rewrite.js'
-import { apacheDictionaryFileRules } from './dictionary-apache.js'
-import { resolveApacheOptions, type ApacheConfigOptions, type ApacheForm } from './options.js'
-import { SUFFIX, resolveServingPolicy, type ServingPolicy } from './policy.js'
+import { apacheRewriteRules } from './rewrite.js'
+import { apacheDictionaryFileRules } from './dictionary.js'
+import { resolveApacheOptions, type ApacheConfigOptions, type ApacheForm } from '../shared/options.js'
+import { SUFFIX, resolveServingPolicy, type ServingPolicy } from '../shared/policy.js'
 
-export type { ApacheConfigOptions } from './options.js'
+export type { ApacheConfigOptions } from '../shared/options.js'
 
 const URL_CLASSES = ['default', 'immutable'] as const
 

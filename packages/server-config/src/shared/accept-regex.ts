@@ -8,7 +8,7 @@
  * Both servers use PCRE, so lookahead is available: a positive q-value is `1`, `1.0..`, or
  * `0.` followed by up to three digits of which one is not zero.
  */
-import type { Encoding } from './negotiate.js'
+import type { Encoding } from '../http/negotiate.js'
 
 /** The tokens, as a regex fragment, that name each coding in Accept-Encoding. */
 export const TOKEN_PATTERN: Readonly<Record<Encoding | '*', string>> = Object.freeze({

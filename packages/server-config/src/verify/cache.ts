@@ -22,8 +22,8 @@ import {
   type ManifestDelta,
   type ManifestFile,
 } from '@preencode/core'
-import { deltaRequestHeaders } from './verify-deltas.js'
-import { get, headerValues, type Agents } from './verify-http.js'
+import { deltaRequestHeaders } from './deltas.js'
+import { get, headerValues, type Agents } from './http.js'
 
 /** One request of a sequence. */
 export interface CacheStep {

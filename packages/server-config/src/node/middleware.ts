@@ -16,7 +16,7 @@
  * Available-Dictionary`. Every other request is answered exactly as without deltas.
  *
  * A file the manifest does not list, or a folder without a manifest (what `deploy` writes), is
- * served from the disk as sirv would serve it (`middleware-disk.ts`). Paths with no file go to
+ * served from the disk as sirv would serve it (`disk.ts`). Paths with no file go to
  * `next()`, so the middleware can sit in front of any other handler; so do dotfiles and
  * dot-folders (`dotfiles.ts`), as sirv and express.static ignore them, except `/.well-known/`.
  */
@@ -26,13 +26,13 @@ import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 import { MANIFEST_FILENAME, useAsDictionaryHeader, type Manifest, type ManifestVariant } from '@preencode/core'
-import { chooseDelta } from './dictionary-delta.js'
-import { negotiate } from './negotiate.js'
-import { parseRange, type ByteRange } from './range.js'
-import { etagOf, match, noneMatch, notModifiedSince } from './conditional.js'
-import { isDotPath } from './dotfiles.js'
-import { diskEntry } from './middleware-disk.js'
-import { type Entry, indexSite, manifestOnDisk } from './middleware-manifest.js'
+import { chooseDelta } from '../http/dictionary-delta.js'
+import { negotiate } from '../http/negotiate.js'
+import { parseRange, type ByteRange } from '../http/range.js'
+import { etagOf, match, noneMatch, notModifiedSince } from '../http/conditional.js'
+import { isDotPath } from '../shared/dotfiles.js'
+import { diskEntry } from './disk.js'
+import { type Entry, indexSite, manifestOnDisk } from './manifest.js'
 
 export interface PreencodeMiddlewareOptions {
   /**

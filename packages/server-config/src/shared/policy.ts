@@ -18,7 +18,7 @@ import {
   type CacheClass,
   type Manifest,
 } from '@preencode/core'
-import type { Encoding } from './negotiate.js'
+import type { Encoding } from '../http/negotiate.js'
 
 /** Options every server shares. */
 export interface ServingOptions {

@@ -4,7 +4,7 @@
  * not read this (they depend on options only); the Node middleware's tests and the e2e suite do.
  */
 import type { Manifest, ManifestFile } from '@preencode/core'
-import type { Encoding } from './negotiate.js'
+import type { Encoding } from '../http/negotiate.js'
 import { servedCodings } from './policy.js'
 
 export interface FileModel {

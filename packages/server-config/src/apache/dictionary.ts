@@ -20,9 +20,9 @@ import {
   useAsDictionaryHeader,
   VERSIONED_ASSET_EXTENSIONS,
 } from '@preencode/core'
-import { fileTarget } from './apache-file-target.js'
-import { acceptTokenPattern, refuseTokenPattern } from './accept-regex.js'
-import { HASH_TOKEN_PCRE } from './policy.js'
+import { fileTarget } from './file-target.js'
+import { acceptTokenPattern, refuseTokenPattern } from '../shared/accept-regex.js'
+import { HASH_TOKEN_PCRE } from '../shared/policy.js'
 
 export type ApacheDictionaryContext = { kind: 'dir' } | { kind: 'server'; root: string }
 
