@@ -39,3 +39,4 @@ export {
 export { CADDY_GLOBAL_OPTIONS, caddyCommand, startCaddy } from './servers/caddy.ts'
 export { MINIO_SECRET, MINIO_USER, startMinio, type Minio, type MinioOptions } from './servers/minio.ts'
 export type { StartOptions } from './servers/launch.ts'
+export { layoutViolations, type LayoutViolations } from './layout.ts'

@@ -10,18 +10,18 @@ import {
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
-  S3Client,
   type PutObjectCommandInput,
 } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
 import { deployedVersionSource, userError, withOpenFiles } from '@preencode/core'
-import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from './plan.js'
+import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from '../../plan/plan.js'
 import { runPool } from '@preencode/core'
 import { withRetry } from './retry.js'
-import { unfinishedUploads } from './s3-unfinished.js'
-import { isRetryableS3Error, isTimeout, redact, s3Error } from './s3-errors.js'
-import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState, type StoredObject } from './state.js'
-import type { DeployTarget, PhaseResult, TargetContext } from './target.js'
+import { s3Client } from './client.js'
+import { unfinishedUploads } from './unfinished.js'
+import { isRetryableS3Error, isTimeout, redact, s3Error } from './errors.js'
+import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState, type StoredObject } from '../../plan/state.js'
+import type { DeployTarget, PhaseResult, TargetContext } from '../../plan/target.js'
 import {
   DEFAULT_CONNECTION_TIMEOUT_MS,
   DEFAULT_MULTIPART_THRESHOLD,
@@ -29,16 +29,15 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   TIMEOUT_RETRIES,
   type S3TargetOptions,
-} from './s3-options.js'
+} from './options.js'
 
-export type { S3Credentials, S3RequestRecord, S3TargetOptions } from './s3-options.js'
-export { DEFAULT_MULTIPART_THRESHOLD, DEFAULT_PART_SIZE } from './s3-options.js'
+export type { S3Credentials, S3RequestRecord, S3TargetOptions } from './options.js'
+export { DEFAULT_MULTIPART_THRESHOLD, DEFAULT_PART_SIZE } from './options.js'
 
 const MIN_PART_SIZE = 5 * 1024 * 1024
 /** DeleteObjects takes at most 1000 keys per request. */
 export const DELETE_BATCH_SIZE = 1000
 const METADATA_SHA256 = 'preencode-sha256'
-const SILENT_LOGGER = { trace() {}, debug() {}, info() {}, warn() {}, error() {} }
 
 /** An S3-compatible target. Its client is created at once; nothing is sent until the deploy runs. */
 export function s3Target(options: S3TargetOptions): DeployTarget {
@@ -67,50 +66,7 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
     process.env.AWS_SECRET_ACCESS_KEY,
     process.env.AWS_SESSION_TOKEN,
   ]
-  const client = new S3Client({
-    region,
-    endpoint: options.endpoint,
-    forcePathStyle: options.forcePathStyle ?? options.endpoint !== undefined,
-    credentials: options.credentials,
-    // The SDK's defaults since 2025 (WHEN_SUPPORTED) send streamed bodies as aws-chunked with a
-    // trailing checksum, and some stores then keep `aws-chunked` in Content-Encoding.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    // Retries are ours (with jitter, and visible in events); one attempt per SDK call.
-    maxAttempts: 1,
-    // The SDK falls back to console.warn when given its NoOpLogger; a library must not print.
-    logger: SILENT_LOGGER,
-    // `socketTimeout` is the inactivity limit that fails a request (TimeoutError). The handler's
-    // `requestTimeout` only logs a warning unless `throwOnRequestTimeout`: with it alone, an
-    // endpoint that accepts the connection and never answers hung deploys for 15 minutes.
-    requestHandler: { connectionTimeout: timeouts.connectionMs, socketTimeout: timeouts.requestMs },
-  })
-  let requests = 0
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      requests++
-      const input = args.input as { Key?: string }
-      const request = args.request as { headers?: Record<string, string>; body?: unknown } | undefined
-      const body = request?.body
-      const record = {
-        operation: context.commandName ?? 'unknown',
-        key: input.Key,
-        contentEncoding: request?.headers?.['content-encoding'] ?? request?.headers?.['Content-Encoding'],
-        streamedBody:
-          body !== undefined && body !== null ? typeof (body as { pipe?: unknown }).pipe === 'function' : undefined,
-      }
-      options.onRequest?.({ ...record, stage: 'start', ok: true })
-      try {
-        const result = await next(args)
-        options.onRequest?.({ ...record, stage: 'end', ok: true })
-        return result
-      } catch (error) {
-        options.onRequest?.({ ...record, stage: 'end', ok: false })
-        throw error
-      }
-    },
-    { step: 'finalizeRequest', name: 'preencodeRequestCounter', priority: 'low' },
-  )
+  const { client, requestCount } = s3Client(options, region, timeouts)
   const stored: Record<string, StoredObject> = {}
   const Bucket = options.bucket
 
@@ -304,7 +260,7 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
       })
     },
 
-    requestCount: () => requests,
+    requestCount,
 
     async close(): Promise<void> {
       client.destroy()

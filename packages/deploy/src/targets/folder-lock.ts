@@ -12,9 +12,7 @@ import { hostname } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { dirname, join } from 'node:path'
 import { userError } from '@preencode/core'
-
-/** Name of the lock file at the target folder's root (a dotfile: the generated configs do not serve it). */
-export const LOCK_FILENAME = '.preencode-deploy.lock'
+import { LOCK_FILENAME } from '../plan/state.js'
 /** Prefix of every temporary file the folder targets write; a killed deploy's leftovers are recognised by it. */
 export const TEMP_MARK = '.preencode-tmp-'
 /** A temporary name of ours: the mark and 12 hex digits, nothing else. */

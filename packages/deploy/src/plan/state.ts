@@ -7,6 +7,11 @@ import { userError } from '@preencode/core'
 
 /** Name of the deploy state object at the target's root. Never served by the generated configs' rules for dotfiles. */
 export const DEPLOY_STATE_FILENAME = '.preencode-deploy-state.json'
+/**
+ * Name of the folder targets' lock file at the target's root (a dotfile: the generated configs
+ * do not serve it). Here, beside the state's name, because the plan keeps both out of the site.
+ */
+export const LOCK_FILENAME = '.preencode-deploy.lock'
 export const DEPLOY_STATE_VERSION = 1
 /** Past deploys remembered at most, whatever `keep` says. */
 export const MAX_DEPLOY_HISTORY = 50

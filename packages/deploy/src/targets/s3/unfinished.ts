@@ -5,7 +5,7 @@
 // the site's prefix), and listing by the exact key works on MinIO too, which lists nothing for a
 // wider prefix. A key the site no longer has is left to the lifecycle rule in the docs.
 import { AbortMultipartUploadCommand, ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3'
-import type { TargetContext } from './target.js'
+import type { TargetContext } from '../../plan/target.js'
 
 export interface UnfinishedUploadsOptions {
   client: S3Client

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:f
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { isPreencodeError, userError } from '@preencode/core'
-import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from './plan.js'
+import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from '../../plan/plan.js'
 import {
   deleteArgs,
   parseListing,
@@ -19,45 +19,18 @@ import {
   swapScript,
   transferArgs,
   transferredFiles,
-} from './rsync-command.js'
-import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState, type StoredObject } from './state.js'
-import type { DeployTarget, PhaseResult, TargetContext } from './target.js'
-import { checkDeployLimits } from './deploy-limits.js'
-import { acquireFolderLock, makeFolders, type FolderLock } from './folder-lock.js'
-import { assertSeparateFolders } from './separate-folders.js'
-import { liveRelease } from './rsync-releases.js'
-import { rsyncPreviousVersions } from './rsync-previous.js'
-import { spawnCollected, type RunResult } from './rsync-process.js'
+} from './command.js'
+import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState, type StoredObject } from '../../plan/state.js'
+import type { DeployTarget, PhaseResult, TargetContext } from '../../plan/target.js'
+import { checkDeployLimits } from '../../plan/limits.js'
+import { acquireFolderLock, makeFolders, type FolderLock } from '../folder-lock.js'
+import { assertSeparateFolders } from '../separate-folders.js'
+import { liveRelease } from './releases.js'
+import { rsyncPreviousVersions } from './previous.js'
+import { spawnCollected, type RunResult } from './process.js'
+import { DEFAULT_KEEP_RELEASES, type RsyncTargetOptions } from './options.js'
 
-export interface RsyncTargetOptions {
-  /**
-   * Upload into `releases/<id>` and switch a `current` symlink atomically once every file is
-   * there. Needs a local path or ssh (a daemon cannot run the swap).
-   * @default false
-   */
-  release?: boolean
-  /**
-   * Releases kept in release mode, the live one included.
-   * @default 5
-   */
-  keepReleases?: number
-  /**
-   * The remote shell for `user@host:path`, e.g. `ssh -p 2222 -i key`.
-   * @default 'ssh'
-   */
-  ssh?: string
-  /**
-   * Compare files by checksum rather than size and mtime.
-   * @default false
-   */
-  checksum?: boolean
-  /** @default 'rsync' */
-  rsyncPath?: string
-  /** Extra rsync arguments for the upload runs, e.g. `['--chmod=F644,D755']`. */
-  extraArgs?: string[]
-}
-
-export const DEFAULT_KEEP_RELEASES = 5
+export { DEFAULT_KEEP_RELEASES, type RsyncTargetOptions } from './options.js'
 
 /** An rsync target; `dest` is `user@host:path`, `rsync://host[:port]/module/path` or a local path. */
 export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): DeployTarget {

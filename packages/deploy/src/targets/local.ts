@@ -18,12 +18,12 @@ import {
 } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { folderVersionSource, isPreencodeError, sha256File, userError, withOpenFiles } from '@preencode/core'
-import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from './plan.js'
+import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from '../plan/plan.js'
 import { runPool } from '@preencode/core'
 import { acquireFolderLock, tempName, TEMP_MARK, TEMP_NAME, type FolderLock } from './folder-lock.js'
 import { assertSeparateFolders } from './separate-folders.js'
-import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState } from './state.js'
-import type { DeployTarget, PhaseResult, TargetContext } from './target.js'
+import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState } from '../plan/state.js'
+import type { DeployTarget, PhaseResult, TargetContext } from '../plan/target.js'
 
 /** Deploys into `dir` (created if missing) on this machine. */
 export function localTarget(dir: string): DeployTarget {

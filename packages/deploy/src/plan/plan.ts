@@ -8,8 +8,7 @@ import {
   type Manifest,
   type ManifestFile,
 } from '@preencode/core'
-import { LOCK_FILENAME } from './folder-lock.js'
-import { DEPLOY_STATE_FILENAME, protectedKeys, type DeployState, type KeepPolicy } from './state.js'
+import { DEPLOY_STATE_FILENAME, LOCK_FILENAME, protectedKeys, type DeployState, type KeepPolicy } from './state.js'
 
 /** When an object is written: every phase completes before the next one starts. */
 export type DeployPhase = 'immutable' | 'asset' | 'entry'

@@ -1,7 +1,7 @@
 // The release of the rsync target that `current` points at.
 import { readlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { RsyncDestination } from './rsync-command.js'
+import type { RsyncDestination } from './command.js'
 
 /** The release `current` points at; only knowable for local paths without a round trip, else the newest. */
 export async function liveRelease(
