@@ -181,16 +181,18 @@ test.describe('a returning visitor keeps page deltas across a deploy', () => {
   })
 
   for (const kind of KINDS) {
-    test(kind, async ({ browser }) => {
+    test(kind, async ({ browser, tls }) => {
+      test.skip(tls && kind === 'node', 'the middleware is served over HTTP only')
+      test.skip(!tls && INCLUDE_KINDS.includes(kind), `${kind} is served over HTTPS only`)
       const port = await freePort()
-      const origin = `http://127.0.0.1:${port}`
+      const origin = originOf(port, tls)
       const v1Dictionary = await readFile(join(sites.v1, v1.dictionary))
       const page7 = v2.manifest.files.find((f) => f.path === 'docs/page-7/index.html')!
       const hash = `:${createHash('sha256').update(v1Dictionary).digest('base64')}:`
       const against = page7.deltas!.filter((d) => `:${d.dictionary}:` === hash)
       expect(against.length, 'v2 page 7 has deltas against the v1 dictionary').toBeGreaterThan(0)
       const context = await browser.newContext()
-      let running = await startServerOnPort(kind, sites.v1, port, join(work.path, `${kind}-v1`), v1.manifest)
+      let running = await startServerOnPort(kind, sites.v1, port, join(work.path, `${kind}-v1`), v1.manifest, { tls })
       try {
         const page = await context.newPage()
         const dictionary = page.waitForResponse((r) => r.url().endsWith(`/${v1.dictionary}`))
@@ -198,7 +200,7 @@ test.describe('a returning visitor keeps page deltas across a deploy', () => {
         await (await dictionary).finished()
         await running.stop()
         // The deploy: v2 is live on the same origin.
-        running = await startServerOnPort(kind, sites.v2, port, join(work.path, `${kind}-v2`), v2.manifest)
+        running = await startServerOnPort(kind, sites.v2, port, join(work.path, `${kind}-v2`), v2.manifest, { tls })
         const navigation = await page.goto(`${origin}/docs/page-7/`)
         expect((await navigation!.request().allHeaders())['available-dictionary']).toBe(hash)
         const encoding = navigation!.headers()['content-encoding']
