@@ -16,6 +16,7 @@ import { etagOf, match, noneMatch, notModifiedSince } from '../http/conditional.
 import { chooseDelta, deltasByDictionary, type DeltaIndex } from '../http/dictionary-delta.js'
 import { negotiate } from '../http/negotiate.js'
 import { parseRange, type ByteRange } from '../http/range.js'
+import { isDotPath } from '../shared/dotfiles.js'
 import { edgeSafeCodings } from './edge.js'
 import { WORKER_SITE_VERSION, type WorkerFile, type WorkerSite } from './site-data.js'
 
@@ -71,6 +72,9 @@ export function createWorker(site: WorkerSite): PreencodeWorker {
         return status(400)
       }
       if (relative.includes('\0')) return status(400)
+      // Dotfiles and dot-folders (`.env`, `.git/`, temp files), as every generated config: 404
+      // even when the site data lists them; `/.well-known/` is served (shared/dotfiles.ts).
+      if (isDotPath(`/${relative}`)) return status(404)
       if (relative === '' || relative.endsWith('/')) relative += site.index
       const name = relative.slice(relative.lastIndexOf('/') + 1)
       // Own keys only: `/constructor` or `/__proto__` must not find Object.prototype's members.
