@@ -6,7 +6,8 @@ import { expect, test } from '../harness/fixtures.ts'
 import { createHash } from 'node:crypto'
 import { VERSIONED_ASSET_PATTERN } from '@preencode/core'
 import { get } from '../harness/http.ts'
-import { MATRIX, expectedCoding, judge, urlsOf } from './matrix.ts'
+import { DOTFILES } from '../harness/site.ts'
+import { MATRIX, expectedCoding, judge, servedFiles, urlsOf } from './matrix.ts'
 import { fastlyLikeVcl, generatedVcl, startVarnish, stockVcl, type RunningVarnish } from './varnish.ts'
 
 const port = (url: string): number => Number(new URL(url).port)
@@ -25,18 +26,6 @@ async function withVarnish<T>(
   } finally {
     await varnish.stop()
   }
-}
-
-/**
- * The files a visitor can get: dotfiles and dot-folders answer 404 on every server (the serving
- * suite checks that), so the matrix and the replay leave them out; `/.well-known/` stays.
- */
-function servedFiles(manifest: import('@preencode/core').Manifest): import('@preencode/core').ManifestFile[] {
-  return manifest.files.filter((f) => {
-    const segments = f.path.split('/')
-    const rest = segments[0] === '.well-known' ? segments.slice(1) : segments
-    return !rest.some((segment) => segment.startsWith('.'))
-  })
 }
 
 /** Runs the whole matrix over the site in interleaved order; failures per case name. */
@@ -70,6 +59,13 @@ test('the generated VCL: every answer of the interleaved matrix is right', async
   await withVarnish(generatedVcl(site.manifest, port(server.url)), async (varnish) => {
     const { requests, failures } = await runMatrix(varnish.url, site)
     expect(Object.fromEntries(failures)).toEqual({})
+    // Dotfiles stay 404 through the cache, asked twice (a stored answer would be the second).
+    for (const path of Object.keys(DOTFILES))
+      for (const round of [1, 2]) {
+        const res = await get(`${varnish.url}/${path}`, { 'accept-encoding': 'gzip, br, zstd' })
+        expect(res.status, `${path} (round ${round})`).toBe(404)
+        expect(res.body.toString('latin1'), path).not.toContain('preencode-e2e-secret')
+      }
     const counters = await varnish.counters()
     test.info().annotations.push({
       type: 'matrix',

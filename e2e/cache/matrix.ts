@@ -14,6 +14,15 @@ import {
   type Encoding,
 } from '@preencode/server-config'
 import { decode, get } from '../harness/http.ts'
+import { DOTFILES } from '../harness/site.ts'
+
+/**
+ * The files the matrix asks for: the manifest's, less the dotfiles the site holds for the
+ * serving suite, which no server sends (404, checked through the cache on their own).
+ */
+export function servedFiles(manifest: Manifest): ManifestFile[] {
+  return manifest.files.filter((file) => !Object.hasOwn(DOTFILES, file.path))
+}
 
 export interface MatrixCase {
   name: string

@@ -1,12 +1,9 @@
-// Varnish (Debian's varnishd) in front of an origin: a VCL in a throw-away work directory
-// (`-n`), a loopback port picked at run time, `-F` in the foreground so it stops with the
-// test. As root varnishd drops its worker to the `vcache` user, so the directory is 0755.
-// Also the VCLs the suites compare: the generated one, stock Varnish's, and planted faults.
-import { chmod, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+// Varnish in front of an origin, started by test-utils' one start-up (servers/varnish.ts: a
+// throw-away root, a loopback port picked at run time, `-F` so it stops with the test). Also
+// the VCLs the suites compare: the generated one, stock Varnish's, and planted faults.
 import type { Manifest } from '@preencode/core'
 import { varnishConfig } from '@preencode/server-config'
-import { freePort, startProcess, tempDir, toolPath } from '@preencode/test-utils'
+import { startVarnish as startVarnishd } from '@preencode/test-utils'
 
 export interface RunningVarnish {
   readonly url: string
@@ -19,57 +16,13 @@ export interface RunningVarnish {
 
 /** Starts varnishd with `vcl` on `port` (default: a free one); `params` are `-p name=value` runtime parameters. */
 export async function startVarnish(vcl: string, port?: number, params: string[] = []): Promise<RunningVarnish> {
-  const listen = port ?? (await freePort())
-  const work = await tempDir('varnish')
-  await chmod(work.path, 0o755)
-  const file = join(work.path, 'site.vcl')
-  await writeFile(file, vcl)
-  await chmod(file, 0o644)
-  const name = join(work.path, 'n')
-  let proc
-  try {
-    proc = await startProcess(
-      'varnishd',
-      toolPath('varnishd'),
-      [
-        '-F',
-        '-a',
-        `127.0.0.1:${listen}`,
-        '-f',
-        file,
-        '-n',
-        name,
-        '-s',
-        'malloc,64m',
-        '-T',
-        'none',
-        ...params.flatMap((p) => ['-p', p]),
-      ],
-      { port: listen },
-    )
-  } catch (error) {
-    await work.remove()
-    throw error
-  }
-  const started = proc
+  const varnish = await startVarnishd(vcl, { params, ...(port === undefined ? {} : { port }) })
   return {
-    url: `http://127.0.0.1:${listen}`,
-    port: listen,
-    async counters() {
-      const { execFileSync } = await import('node:child_process')
-      const text = execFileSync(toolPath('varnishstat'), ['-n', name, '-1'], { encoding: 'utf8' })
-      const counters: Record<string, number> = {}
-      for (const line of text.split('\n')) {
-        const [key, value] = line.trim().split(/\s+/)
-        if (key && value && /^\d+$/.test(value)) counters[key] = Number(value)
-      }
-      return counters
-    },
-    logs: () => `--- VCL ---\n${vcl}\n--- varnishd ---\n${started.output()}`,
-    async stop() {
-      await started.stop()
-      await work.remove()
-    },
+    url: varnish.url,
+    port: varnish.port,
+    counters: async () => varnish.counters(),
+    logs: () => `--- VCL ---\n${vcl}\n${varnish.logs()}`,
+    stop: () => varnish.stop(),
   }
 }
 

@@ -1,10 +1,8 @@
 // The config root of each real server: the generated config (what a user commits) inside a
 // wrapper of ours, or inside a hand-written block of a user (the include kinds, user-block.ts).
 // Also used by the Vitest generator tests for the servers' own syntax checks.
-import { spawnSync } from 'node:child_process'
-import { mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { Manifest } from '@preencode/core'
+import { checkServer, serverRoot } from '@preencode/test-utils'
 import { writeApacheFiles } from './configs/apache.ts'
 import { writeCaddyFiles } from './configs/caddy.ts'
 import { writeNginxFiles } from './configs/nginx.ts'
@@ -42,8 +40,7 @@ export async function writeServerFiles(
   serve: ServeOptions | number,
 ): Promise<ServerFiles> {
   const options = typeof serve === 'number' ? { port: serve } : serve
-  await mkdir(join(dir, 'logs'), { recursive: true })
-  await mkdir(join(dir, 'tmp'), { recursive: true })
+  await serverRoot(kind, dir)
   switch (kind) {
     case 'nginx-modules':
     case 'nginx-stock':
@@ -75,6 +72,5 @@ export async function writeServerFiles(
 
 /** Runs the server's own configuration check; returns its exit status and output. */
 export function checkServerFiles(files: ServerFiles): { status: number | null; output: string } {
-  const result = spawnSync(files.command, files.checkArgs, { env: { ...process.env, ...files.env }, encoding: 'utf8' })
-  return { status: result.status, output: `${result.stdout}${result.stderr}` }
+  return checkServer(files)
 }

@@ -4,20 +4,16 @@
 // over HTTP at 127.0.0.1, or over HTTPS + HTTP/2 at TLS_HOST (tls.ts). The include kinds also
 // start the user's API server their block proxies to (user-block.ts).
 import { createServer } from 'node:http'
-import { readdirSync, readFileSync } from 'node:fs'
-import { chmod, mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import { readManifest, type Manifest } from '@preencode/core'
 import { createPreencodeMiddleware } from '@preencode/server-config'
-import { freePort, startProcess, tempDir } from '@preencode/test-utils'
+import { freePort, launchServer, serverRoot, type ServerRoot } from '@preencode/test-utils'
 import { INCLUDE_KINDS, writeServerFiles, type ServeOptions, type ServerKind } from './server-files.ts'
 import { originOf, tlsFiles } from './tls.ts'
 import { startCloudflareServer } from './cloudflare.ts'
 import { startApiServer } from './user-block.ts'
 
 export { checkServerFiles, writeServerFiles, type ServerFiles, type ServerKind } from './server-files.ts'
-export { NGINX_BROTLI_MODULE } from './configs/nginx.ts'
-export { APACHE_MODULES_DIR } from './configs/apache.ts'
+export { APACHE_MODULES_DIR, NGINX_BROTLI_MODULE } from '@preencode/test-utils'
 
 export interface RunningServer {
   readonly kind: ServerKind
@@ -83,18 +79,20 @@ export async function startServerOnPort(
     if (transport.tls) throw new Error('the Cloudflare Worker runs over HTTP only in the harness (Miniflare)')
     return startCloudflareServer(manifest ?? (await readManifest(root)), root, port, configDir || undefined)
   }
-  await mkdir(configDir, { recursive: true })
-  // Workers run as www-data/nobody when started as root: they must be able to read the config root.
-  await chmod(configDir, 0o755)
-  return startConfigured(kind, manifest ?? (await readManifest(root)), root, configDir, port, transport)
+  // A root the caller named (kept on stop), 0755: workers started by root run as www-data/nobody.
+  const config = await serverRoot(kind, configDir)
+  return startConfigured(kind, manifest ?? (await readManifest(root)), root, config, port, transport)
 }
 
-/** Starts a configured server (and the include kinds' API server) in `dir`. */
+/**
+ * Starts a configured server (and the include kinds' API server) in `config` with test-utils'
+ * one start-up; stopping it removes `config` if it is a temp dir, as a failed start does.
+ */
 async function startConfigured(
   kind: Exclude<ServerKind, 'node' | 'cloudflare'>,
   manifest: Manifest,
   root: string,
-  dir: string,
+  config: ServerRoot,
   port: number,
   transport: StartOptions,
 ): Promise<ServingProcess> {
@@ -103,22 +101,20 @@ async function startConfigured(
   if (transport.tls || include) serve.tls = tlsFiles()
   if (transport.h3) serve.h3 = true
   const api = include ? await startApiServer((serve.apiPort = await freePort())) : undefined
-  const files = await writeServerFiles(kind, manifest, root, dir, serve)
-  let proc
   try {
-    proc = await startProcess(kind, files.command, files.args, { port, ...(files.env ? { env: files.env } : {}) })
+    const files = await writeServerFiles(kind, manifest, root, config.path, serve)
+    const server = await launchServer(files, { port, root: config })
+    return {
+      logs: () => `--- generated config ---\n${files.generated}\n${server.logs()}`,
+      async stop() {
+        await server.stop()
+        await api?.stop()
+      },
+    }
   } catch (error) {
     await api?.stop()
-    throw new Error(`${(error as Error).message}\n${readLogsSync(files.dir)}`)
-  }
-  const started = proc
-  return {
-    logs: () =>
-      `--- generated config ---\n${files.generated}\n--- ${kind} output ---\n${started.output()}\n${readLogsSync(files.dir)}`,
-    async stop() {
-      await started.stop()
-      await api?.stop()
-    },
+    await config.remove()
+    throw error
   }
 }
 
@@ -133,32 +129,7 @@ export async function startServer(
   const url = originOf(port, Boolean(transport.tls) || INCLUDE_KINDS.includes(kind))
   if (kind === 'node' || kind === 'cloudflare')
     return { kind, url, ...(await startServerOnPort(kind, root, port, '', manifest, transport)) }
-  const temp = await tempDir(kind)
-  // Workers run as www-data/nobody when started as root: they must be able to read the config root.
-  await chmod(temp.path, 0o755)
-  const running = await startConfigured(kind, manifest, root, temp.path, port, transport).catch(async (error) => {
-    await temp.remove()
-    throw error
-  })
-  return {
-    kind,
-    url,
-    logs: running.logs,
-    async stop() {
-      await running.stop()
-      await temp.remove()
-    },
-  }
-}
-
-/** The log files the server wrote into its config root (Apache's error log, nginx's access log). */
-function readLogsSync(dir: string): string {
-  const logs = join(dir, 'logs')
-  try {
-    return readdirSync(logs)
-      .map((name) => `--- ${name} ---\n${readFileSync(join(logs, name), 'utf8')}`)
-      .join('\n')
-  } catch {
-    return ''
-  }
+  // A temp root, 0755 (workers run as www-data/nobody), removed on stop.
+  const config = await serverRoot(kind)
+  return { kind, url, ...(await startConfigured(kind, manifest, root, config, port, transport)) }
 }

@@ -1,6 +1,6 @@
 // Helpers shared by the Vitest suites, the Playwright harness and the benchmarks: where the
 // project's own tools live, free loopback ports, real processes that always stop, and one
-// start-up for each real server (nginx, Apache, Caddy, MinIO).
+// start-up for each real server (nginx, Apache, Caddy, Varnish, MinIO).
 export {
   freePort,
   GO_BIN,
@@ -36,6 +36,8 @@ export {
   startApache,
   type ApacheMainOptions,
 } from './servers/apache.ts'
-export { CADDY_GLOBAL_OPTIONS, caddyCommand, startCaddy } from './servers/caddy.ts'
+export { CADDY_GLOBAL_OPTIONS, caddyCommand, caddyGlobalOptions, startCaddy } from './servers/caddy.ts'
+export { startVarnish, varnishCommand, type StartedVarnish, type VarnishOptions } from './servers/varnish.ts'
 export { MINIO_SECRET, MINIO_USER, startMinio, type Minio, type MinioOptions } from './servers/minio.ts'
 export type { StartOptions } from './servers/launch.ts'
+export { layoutViolations, type LayoutViolations } from './layout.ts'

@@ -1,6 +1,6 @@
 // The one start-up for real servers: each starts on a free 127.0.0.1 port in a temp root, serves
 // a file, stops and leaves nothing behind; a config the server rejects fails the start with the
-// server's own words; MinIO comes back on the same port and data after a crash.
+// server's own words; Varnish reports its counters; MinIO comes back on the same port and data after a crash.
 import { existsSync } from 'node:fs'
 import { chmod, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -16,6 +16,7 @@ import {
   startCaddy,
   startMinio,
   startNginx,
+  startVarnish,
   tempDir,
   type StartedServer,
 } from '@preencode/test-utils'
@@ -88,6 +89,29 @@ describe.skipIf(!hasTool('caddy'))('Caddy', () => {
     expect(CADDY_GLOBAL_OPTIONS).toContain('admin off')
     const server = await startCaddy((port) => `http://127.0.0.1:${port} {\n\troot * ${site.path}\n\tfile_server\n}\n`)
     await expectServes(server)
+  })
+})
+
+describe.skipIf(!hasTool('varnishd') || !hasTool('nginx'))('Varnish', () => {
+  it('starts in front of an origin, serves it, reports its counters, stops and removes the root', async () => {
+    const origin = await startNginx((port, root) =>
+      nginxMainConfig(root, { http: `server { listen 127.0.0.1:${port}; root ${site.path}; }` }),
+    )
+    try {
+      const vcl = `vcl 4.1;\nbackend default { .host = "127.0.0.1"; .port = "${origin.port}"; }\n`
+      const varnish = await startVarnish(vcl)
+      // varnishstat reads the instance in the root (its counters are flushed lazily: only their presence is certain).
+      expect(varnish.counters(), varnish.logs()).toHaveProperty(['MAIN.n_backend'], 1)
+      await expectServes(varnish)
+    } finally {
+      await origin.stop()
+    }
+  })
+
+  it('a VCL varnishd rejects fails the start with its message', async () => {
+    await expect(
+      startVarnish('vcl 4.1;\nbackend default { .host = "127.0.0.1"; .port = "1"; }\nsub vcl_recv { nonsense; }\n'),
+    ).rejects.toThrow(/nonsense/)
   })
 })
 

@@ -5,12 +5,11 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Manifest } from '@preencode/core'
 import { apacheConfig } from '@preencode/server-config'
-import { toolPath } from '@preencode/test-utils'
+import { apacheCommand, apacheMainConfig } from '@preencode/test-utils'
 import { TLS_HOST } from '../tls.ts'
 import { ON_THE_FLY_TYPES, type ServeOptions, type ServerFiles } from './shared.ts'
 import { apacheUserVirtualHost } from '../user-block.ts'
 
-export const APACHE_MODULES_DIR = '/usr/lib/apache2/modules'
 const MODULES = ['mpm_event', 'authz_core', 'dir', 'mime', 'rewrite', 'headers', 'env', 'filter', 'deflate']
 const MORE_MODULES = ['setenvif', 'brotli', 'alias']
 const TLS_MODULES = ['socache_shmcb', 'ssl', 'http2']
@@ -57,34 +56,26 @@ export async function writeApacheFiles(
       : []
   await writeFile(
     join(dir, 'httpd.conf'),
-    [
-      `ServerRoot ${dir}`,
-      `PidFile ${join(dir, 'httpd.pid')}`,
-      `ErrorLog ${join(dir, 'logs', 'error.log')}`,
-      'LogLevel warn',
-      `Mutex file:${join(dir, 'tmp')} default`,
-      `DefaultRuntimeDir ${join(dir, 'tmp')}`,
-      `Listen 127.0.0.1:${port}`,
-      `ServerName ${tls ? TLS_HOST : 'localhost'}`,
-      ...(process.getuid?.() === 0 ? ['User www-data', 'Group www-data'] : []),
-      ...modules.map((m) => `LoadModule ${m}_module ${APACHE_MODULES_DIR}/mod_${m}.so`),
-      ...(tls ? [`SSLSessionCache shmcb:${join(dir, 'tmp', 'ssl_scache')}(512000)`] : []),
-      ...tlsLines,
-      'TypesConfig /etc/mime.types',
-      `AddOutputFilterByType DEFLATE ${ON_THE_FLY_TYPES}`,
-      `AddOutputFilterByType BROTLI_COMPRESS ${ON_THE_FLY_TYPES}`,
-      `DocumentRoot "${root}"`,
-      '<Directory />',
-      '    AllowOverride None',
-      '    Require all denied',
-      '</Directory>',
-      '<Files ".ht*">',
-      '    Require all denied',
-      '</Files>',
-      ...site,
-      '',
-    ].join('\n'),
+    apacheMainConfig(dir, {
+      port,
+      modules,
+      serverName: tls ? TLS_HOST : 'localhost',
+      body: [
+        ...(tls ? [`SSLSessionCache shmcb:${join(dir, 'tmp', 'ssl_scache')}(512000)`] : []),
+        ...tlsLines,
+        `AddOutputFilterByType DEFLATE ${ON_THE_FLY_TYPES}`,
+        `AddOutputFilterByType BROTLI_COMPRESS ${ON_THE_FLY_TYPES}`,
+        `DocumentRoot "${root}"`,
+        '<Directory />',
+        '    AllowOverride None',
+        '    Require all denied',
+        '</Directory>',
+        '<Files ".ht*">',
+        '    Require all denied',
+        '</Files>',
+        ...site,
+      ].join('\n'),
+    }),
   )
-  const base = ['-f', join(dir, 'httpd.conf')]
-  return { dir, generated, command: toolPath('apache2'), args: [...base, '-DFOREGROUND'], checkArgs: [...base, '-t'] }
+  return { ...apacheCommand(dir), dir, generated }
 }

@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Manifest } from '@preencode/core'
 import { caddyConfig } from '@preencode/server-config'
-import { toolPath } from '@preencode/test-utils'
+import { caddyCommand, caddyGlobalOptions } from '@preencode/test-utils'
 import { TLS_HOST } from '../tls.ts'
 import type { ServeOptions, ServerFiles } from './shared.ts'
 import { caddyUserSite } from '../user-block.ts'
@@ -33,11 +33,9 @@ export async function writeCaddyFiles(
     generated = caddyConfig(manifest, { root, address: `http://127.0.0.1:${port}` })
     site = generated
   }
-  const global = ['{', '\tadmin off', '\tauto_https off', '\tpersist_config off']
-  if (tls)
-    global.push('\tdefault_bind 127.0.0.1', `\tservers {`, `\t\tprotocols ${serve.h3 ? 'h1 h2 h3' : 'h1 h2'}`, '\t}')
-  await writeFile(join(dir, 'Caddyfile'), [...global, '}', site].join('\n'))
-  const env = { HOME: dir, XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config') }
-  const base = ['--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile']
-  return { dir, generated, command: toolPath('caddy'), args: ['run', ...base], checkArgs: ['validate', ...base], env }
+  const global = tls
+    ? ['\tdefault_bind 127.0.0.1', '\tservers {', `\t\tprotocols ${serve.h3 ? 'h1 h2 h3' : 'h1 h2'}`, '\t}']
+    : []
+  await writeFile(join(dir, 'Caddyfile'), `${caddyGlobalOptions(global)}\n${site}`)
+  return { ...caddyCommand(dir), dir, generated }
 }

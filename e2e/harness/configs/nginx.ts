@@ -5,12 +5,10 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Manifest } from '@preencode/core'
 import { nginxConfig, nginxIncludeFiles } from '@preencode/server-config'
-import { toolPath } from '@preencode/test-utils'
+import { NGINX_BROTLI_MODULE, nginxCommand, nginxMainConfig } from '@preencode/test-utils'
 import { TLS_HOST } from '../tls.ts'
 import { ON_THE_FLY_TYPES, type ServeOptions, type ServerFiles } from './shared.ts'
 import { nginxUserServer } from '../user-block.ts'
-
-export const NGINX_BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so'
 
 export async function writeNginxFiles(
   flavor: 'modules' | 'stock',
@@ -52,34 +50,13 @@ export async function writeNginxFiles(
     await writeFile(join(dir, 'site.conf'), generated)
     site = [`include ${join(dir, 'site.conf')};`]
   }
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
-    (t) => `    ${t}_temp_path ${join(dir, 'tmp', t)};`,
-  )
   await writeFile(
     join(dir, 'nginx.conf'),
-    [
-      ...(flavor === 'modules' ? [`load_module ${NGINX_BROTLI_MODULE};`] : []),
-      'worker_processes 1;',
-      `pid ${join(dir, 'nginx.pid')};`,
-      'error_log stderr notice;',
-      'events { worker_connections 256; }',
-      'http {',
-      '    include /etc/nginx/mime.types;',
-      '    default_type application/octet-stream;',
-      `    access_log ${join(dir, 'logs', 'access.log')};`,
-      ...temp,
-      `    gzip on; gzip_types ${ON_THE_FLY_TYPES};`,
-      ...site.map((l) => `    ${l}`),
-      '}',
-      '',
-    ].join('\n'),
+    nginxMainConfig(dir, {
+      main: flavor === 'modules' ? `load_module ${NGINX_BROTLI_MODULE};` : '',
+      errorLog: 'stderr notice',
+      http: [`    gzip on; gzip_types ${ON_THE_FLY_TYPES};`, ...site.map((l) => `    ${l}`)].join('\n'),
+    }),
   )
-  const base = ['-p', dir, '-c', join(dir, 'nginx.conf')]
-  return {
-    dir,
-    generated,
-    command: toolPath('nginx'),
-    args: [...base, '-g', 'daemon off;'],
-    checkArgs: [...base, '-t'],
-  }
+  return { ...nginxCommand(dir), dir, generated }
 }

@@ -1,4 +1,5 @@
 // What every server's config writer shares.
+import type { ServerCommand } from '@preencode/test-utils'
 import type { TlsFiles } from '../tls.ts'
 
 /** On-the-fly compression stays on in every harness config: the generated rules must keep it off their files. */
@@ -15,14 +16,10 @@ export interface ServeOptions {
   apiPort?: number
 }
 
-export interface ServerFiles {
+/** How to run the server (test-utils' command for it) and what it serves. */
+export interface ServerFiles extends ServerCommand {
   /** Directory holding the server's config, logs, pid and temp files. */
   dir: string
   /** The generated config (what a user would commit). */
   generated: string
-  command: string
-  args: string[]
-  /** Arguments that only check the configuration and exit. */
-  checkArgs: string[]
-  env?: NodeJS.ProcessEnv
 }

@@ -14,7 +14,7 @@ import {
   type Manifest,
   type ResolvedDeltaOptions,
 } from '@preencode/core'
-import type { DeployTarget, TargetContext } from './target.js'
+import type { DeployTarget, TargetContext } from './plan/target.js'
 
 /**
  * The delta options of a deploy, or undefined when off. By default deltas follow the build: on

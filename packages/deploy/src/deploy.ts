@@ -6,10 +6,10 @@ import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { reconcileManifest, userError, type DeltaOptions, type DeltaReport, type Manifest } from '@preencode/core'
 import { resolveDeployDeltas, writeDeployDeltas } from './deploy-deltas.js'
-import { checkDeployLimits } from './deploy-limits.js'
-import { isDefaultEntry, planDeploy, siteObjects, type DeployPlan, type PlanOptions } from './plan.js'
-import { newDeployId, nextDeployState, type KeepPolicy } from './state.js'
-import type { DeployEvent, DeployTarget, TargetContext } from './target.js'
+import { checkDeployLimits } from './plan/limits.js'
+import { isDefaultEntry, planDeploy, siteObjects, type DeployPlan, type PlanOptions } from './plan/plan.js'
+import { newDeployId, nextDeployState, type KeepPolicy } from './plan/state.js'
+import type { DeployEvent, DeployTarget, TargetContext } from './plan/target.js'
 
 export interface DeployOptions extends Omit<PlanOptions, 'now'> {
   /**

@@ -16,18 +16,18 @@ export {
   type RemoteState,
   type SiteObject,
   type UploadReason,
-} from './plan.js'
-export { checkDeployLimits, type DeployLimitName, type DeployLimits, type NameOption } from './deploy-limits.js'
+} from './plan/plan.js'
+export { checkDeployLimits, type DeployLimitName, type DeployLimits, type NameOption } from './plan/limits.js'
 export {
   DEPLOY_STATE_FILENAME,
   type DeployRecord,
   type DeployState,
   type KeepPolicy,
   type StoredObject,
-} from './state.js'
-export type { DeployEvent, DeployTarget, PhaseResult, TargetContext } from './target.js'
+} from './plan/state.js'
+export type { DeployEvent, DeployTarget, PhaseResult, TargetContext } from './plan/target.js'
 export { createTarget, TARGETS, type TargetEntry, type TargetSettings } from './targets.js'
-export { localTarget } from './local.js'
-export { rsyncTarget, type RsyncTargetOptions } from './rsync.js'
-export type { S3Credentials, S3RequestRecord, S3TargetOptions } from './s3-options.js'
-export type { RetryOptions } from './retry.js'
+export { localTarget } from './targets/local.js'
+export { rsyncTarget, type RsyncTargetOptions } from './targets/rsync/rsync.js'
+export type { S3Credentials, S3RequestRecord, S3TargetOptions } from './targets/s3/options.js'
+export type { RetryOptions } from './targets/s3/retry.js'

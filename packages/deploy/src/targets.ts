@@ -3,10 +3,10 @@
 // to a folder never loads the AWS SDK (14 @aws-sdk modules, ~0.3 s and ~30 MB). A new target is
 // one module implementing `DeployTarget` plus one entry here.
 import { userError } from '@preencode/core'
-import type { RsyncTargetOptions } from './rsync.js'
-import type { S3TargetOptions } from './s3-options.js'
-import { parseS3Url } from './s3-url.js'
-import type { DeployTarget } from './target.js'
+import type { RsyncTargetOptions } from './targets/rsync/options.js'
+import type { S3TargetOptions } from './targets/s3/options.js'
+import { parseS3Url } from './targets/s3/url.js'
+import type { DeployTarget } from './plan/target.js'
 
 /** Settings from flags or the config file that only some targets accept. */
 export interface TargetSettings {
@@ -87,7 +87,7 @@ const s3: TargetEntry<S3TargetOptions> = {
       requestTimeoutMs: settings.timeoutMs,
     }
   },
-  load: async () => (await import('./s3.js')).s3Target,
+  load: async () => (await import('./targets/s3/s3.js')).s3Target,
 }
 
 const local: TargetEntry<string> = {
@@ -98,7 +98,7 @@ const local: TargetEntry<string> = {
     refuseS3Settings(to, settings)
     return localPath(to)!
   },
-  load: async () => (await import('./local.js')).localTarget,
+  load: async () => (await import('./targets/local.js')).localTarget,
 }
 
 const rsync: TargetEntry<{ dest: string; options: RsyncTargetOptions }> = {
@@ -114,7 +114,7 @@ const rsync: TargetEntry<{ dest: string; options: RsyncTargetOptions }> = {
     }
   },
   load: async () => {
-    const { rsyncTarget } = await import('./rsync.js')
+    const { rsyncTarget } = await import('./targets/rsync/rsync.js')
     return ({ dest, options }) => rsyncTarget(dest, options)
   },
 }

@@ -12,10 +12,10 @@ import {
   type RemoteObject,
 } from '@preencode/deploy'
 // Internals, tested directly.
-import { withRetry } from '../src/retry.js'
-import { parseRsyncDestination } from '../src/rsync-command.js'
-import { isRetryableS3Error, redact } from '../src/s3-errors.js'
-import { nextDeployState, protectedKeys } from '../src/state.js'
+import { withRetry } from '../src/targets/s3/retry.js'
+import { parseRsyncDestination } from '../src/targets/rsync/command.js'
+import { isRetryableS3Error, redact } from '../src/targets/s3/errors.js'
+import { nextDeployState, protectedKeys } from '../src/plan/state.js'
 
 function file(
   path: string,

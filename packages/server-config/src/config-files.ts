@@ -34,28 +34,23 @@ export function resolveServerConfigFiles(files: unknown, root: string, component
       throw userError(component, `\`${where}.server\` is ${JSON.stringify(server)}; accepted: ${SERVERS.join(', ')}.`)
     if (typeof path !== 'string' || path === '')
       throw userError(component, `\`${where}.path\` must name the file to write, e.g. 'deploy/${server}.conf'.`)
-    if (SERVER_REGISTRY[server].folder)
+    const { server: _, path: __, ...options } = file as ServerConfigFile
+    const entry = SERVER_REGISTRY[server] as ServerEntry<object>
+    const needs = entry.needsRoot(options)
+    if (needs === 'from-output')
       throw userError(
         component,
         `\`${where}\` (${server}) writes a folder of files and a file into the site; run \`preencode config ${server} <dir> --out <folder>\` after the build instead.`,
       )
-    if ((server === 'nginx' || server === 'caddy') && typeof (file as { root?: unknown }).root !== 'string') {
+    if (needs === 'server-path' && typeof (options as { root?: unknown }).root !== 'string') {
       throw userError(
         component,
         `\`${where}\` (${server}) needs \`root\`: the absolute path of the site on the server, e.g. '/srv/www/site'.`,
       )
     }
-    // The server's own resolver (the registry), so a bad option fails when the plugin starts.
-    const { server: _, path: __, ...options } = file as ServerConfigFile
-    try {
-      ;(SERVER_REGISTRY[server] as ServerEntry<object>).resolveOptions(options)
-    } catch (error) {
-      throw userError(
-        component,
-        `\`${where}\` (${server}): ${(error as Error).message.replace(/^\[preencode\] \[[^\]]+\] /, '')}`,
-        { cause: error },
-      )
-    }
+    // The server's own resolver (the registry), so a bad option fails when the plugin starts,
+    // in the plugin's words.
+    entry.resolveOptions(options, { component, where: `\`${where}\` (${server})` })
     return { ...(file as ServerConfigFile), path: resolve(root, path) }
   })
 }
@@ -72,7 +67,7 @@ export function serverConfigWriter(
     const written: string[] = []
     for (const { path, ...target } of files) {
       // A config of several files (nginx's include form): `path` is their folder.
-      const several = serverConfigFiles(manifest, target as ServerConfigTarget)
+      const several = serverConfigFiles(manifest, target as ServerConfigTarget)?.files
       const outputs = several
         ? Object.entries(several).map(([name, text]) => [join(path, name), text] as const)
         : [[path, serverConfig(manifest, target as ServerConfigTarget)] as const]

@@ -5,7 +5,7 @@ export {
   type Encoding,
   type Negotiated,
   type ParsedAcceptEncoding,
-} from './negotiate.js'
+} from './http/negotiate.js'
 export {
   DEFAULT_APACHE_OPTIONS,
   DEFAULT_CADDY_OPTIONS,
@@ -18,13 +18,14 @@ export {
   type CaddyConfigOptions,
   type NginxConfigOptions,
   type NginxFlavor,
+  type ResolvedApacheOptions,
   type ResolvedCaddyOptions,
   type ResolvedNginxOptions,
   type ServerForm,
-} from './options.js'
+} from './shared/options.js'
 export { nginxConfig, nginxIncludeFiles, plainAcceptLists, type NginxIncludeFiles } from './nginx/index.js'
-export { apacheConfig } from './apache.js'
-export { caddyConfig, MIN_CADDY_VERSION } from './caddy.js'
+export { apacheConfig } from './apache/config.js'
+export { caddyConfig, MIN_CADDY_VERSION } from './caddy/config.js'
 export {
   varnishConfig,
   resolveVarnishOptions,
@@ -38,10 +39,10 @@ export {
   type PreencodeMiddleware,
   type PreencodeMiddlewareOptions,
   type NextFunction,
-} from './middleware.js'
-export { parseRange, type ByteRange } from './range.js'
-export { acceptPattern, refusePattern } from './accept-regex.js'
-export { siteModel, type SiteModel, type FileModel } from './site-model.js'
+} from './node/middleware.js'
+export { parseRange, type ByteRange } from './http/range.js'
+export { acceptPattern, refusePattern } from './shared/accept-regex.js'
+export { siteModel, type SiteModel, type FileModel } from './shared/site-model.js'
 export {
   cloudfrontFunction,
   cloudfrontKeyValueStore,
@@ -50,7 +51,7 @@ export {
   KEY_VALUE_STORE_MAX_KEY_BYTES,
   KEY_VALUE_STORE_MAX_VALUE_BYTES,
   type CloudfrontFunctionOptions,
-} from './cloudfront.js'
+} from './cloudfront/function.js'
 export {
   cloudflareWorker,
   cloudflareWorkerFiles,
@@ -80,7 +81,7 @@ export {
   classOfUrl,
   type ServingOptions,
   type ServingPolicy,
-} from './policy.js'
+} from './shared/policy.js'
 export {
   SERVER_REGISTRY,
   SERVERS,
@@ -89,9 +90,12 @@ export {
   type ServerEntry,
   type ServerFlag,
   type ServerCompanion,
-  type ServerFolder,
+  type ServerFiles,
   type ServerOptionsMap,
+  type ResolvedServerOptionsMap,
+  type RootNeed,
 } from './registry.js'
+export type { OptionSource } from './shared/option-error.js'
 export { serverConfig, serverConfigFiles, type ServerConfigTarget } from './render.js'
 export { resolveServerConfigFiles, serverConfigWriter, type ServerConfigFile } from './config-files.js'
 export {
@@ -101,4 +105,4 @@ export {
   type VerifyCheck,
   type VerifyOptions,
   type VerifyResult,
-} from './verify.js'
+} from './verify/verify.js'

@@ -4,15 +4,16 @@
  * and the plugins all go through it, so a new server is one file and one entry here.
  */
 import type { Manifest } from '@preencode/core'
-import { apacheConfig } from './apache.js'
-import { caddyConfig } from './caddy.js'
+import { apacheConfig } from './apache/config.js'
+import { caddyConfig } from './caddy/config.js'
 import {
   cloudflareWorker,
   cloudflareWorkerFiles,
   resolveCloudflareOptions,
   type CloudflareWorkerOptions,
+  type ResolvedCloudflareWorkerOptions,
 } from './cloudflare/generate.js'
-import { cloudfrontFunction, cloudfrontKeyValueStore, type CloudfrontFunctionOptions } from './cloudfront.js'
+import { cloudfrontFunction, cloudfrontKeyValueStore, type CloudfrontFunctionOptions } from './cloudfront/function.js'
 import { nginxConfig, nginxIncludeFiles } from './nginx/index.js'
 import {
   resolveApacheOptions,
@@ -21,8 +22,17 @@ import {
   type ApacheConfigOptions,
   type CaddyConfigOptions,
   type NginxConfigOptions,
-} from './options.js'
-import { resolveVarnishOptions, varnishConfig, type VarnishConfigOptions } from './varnish/index.js'
+  type ResolvedApacheOptions,
+  type ResolvedCaddyOptions,
+  type ResolvedNginxOptions,
+} from './shared/options.js'
+import type { OptionSource } from './shared/option-error.js'
+import {
+  resolveVarnishOptions,
+  varnishConfig,
+  type ResolvedVarnishOptions,
+  type VarnishConfigOptions,
+} from './varnish/index.js'
 
 export const SERVERS = ['apache', 'nginx', 'caddy', 'cloudfront', 'varnish', 'cloudflare'] as const
 export type Server = (typeof SERVERS)[number]
@@ -45,33 +55,42 @@ export interface ServerCompanion<O> {
   generate(manifest: Manifest, options: O): string
 }
 
-export interface ServerEntry<O> {
-  readonly description: string
-  /** Validates the server-specific options; throws naming the option at fault. */
-  resolveOptions(options: O): unknown
-  /** The config text. Pure. */
-  generate(manifest: Manifest, options: O): string
-  /**
-   * For options that make a config of several files (nginx's include form): file name -> text,
-   * written into one folder (the CLI's `--out`, a plugin's `path`). Undefined: `generate`'s one text.
-   */
-  files?(manifest: Manifest, options: O): Record<string, string> | undefined
-  /** Whether the generator takes `root` (the CLI defaults it to the site folder). */
-  readonly takesRoot: boolean
-  readonly flags: Readonly<Record<string, ServerFlag>>
-  readonly companions: readonly ServerCompanion<O>[]
-  /**
-   * For a server whose config is a folder of files (Cloudflare: the Worker, its data and
-   * `wrangler.jsonc`): everything `--out <folder>` receives, and files for the site folder.
-   * `root` is then the site folder relative to that folder.
-   */
-  readonly folder?: (manifest: Manifest, options: O) => ServerFolder
+/**
+ * What `root` names for a server's options: the site's absolute path on the server
+ * (`server-path`: the CLI defaults it to `<dir>` made absolute, a plugin's `serverConfigs` entry
+ * must give it), or the site folder seen from the folder the config's files are written to
+ * (`from-output`: Cloudflare's `wrangler.jsonc`; the CLI computes it from `<dir>` and `--out`).
+ */
+export type RootNeed = 'server-path' | 'from-output'
+
+/**
+ * A config of several files: name -> text for the output folder (the CLI's `--out`, a plugin's
+ * `path`), and files for the site folder (Cloudflare's `.assetsignore`).
+ */
+export interface ServerFiles {
+  files: Record<string, string>
+  siteFiles?: Record<string, string>
 }
 
-/** The files of a server whose config is a folder: name -> text, for `--out` and for the site folder. */
-export interface ServerFolder {
-  files: Record<string, string>
-  siteFiles: Record<string, string>
+/** One server: `O` its user options, `R` the same options with the server's own fields resolved. */
+export interface ServerEntry<O, R extends O = O> {
+  readonly description: string
+  /**
+   * Validates the server-specific options; throws naming the option at fault, worded for
+   * `source` (default: a direct call, `[preencode] [server-config]`).
+   */
+  resolveOptions(options: O, source?: OptionSource): R
+  /** Whether these options need `root`, and which kind; undefined when the config names no folder. */
+  needsRoot(options: O): RootNeed | undefined
+  /** The config text. Pure. */
+  generate(manifest: Manifest, options: R): string
+  /**
+   * For options that make a config of several files (nginx's include form, the Cloudflare
+   * Worker). Undefined: `generate`'s one text is the config.
+   */
+  files?(manifest: Manifest, options: R): ServerFiles | undefined
+  readonly flags: Readonly<Record<string, ServerFlag>>
+  readonly companions: readonly ServerCompanion<R>[]
 }
 
 export interface ServerOptionsMap {
@@ -95,12 +114,28 @@ const IMMUTABLE_FLAG: ServerFlag = {
   parse: (value) => new RegExp(value),
 }
 
-export const SERVER_REGISTRY: { readonly [S in Server]: ServerEntry<ServerOptionsMap[S]> } = Object.freeze({
+/** Each server's options with its own fields resolved (the serving options resolve with the manifest). */
+export interface ResolvedServerOptionsMap {
+  apache: ApacheConfigOptions & ResolvedApacheOptions
+  nginx: NginxConfigOptions & ResolvedNginxOptions
+  caddy: CaddyConfigOptions & ResolvedCaddyOptions
+  cloudfront: CloudfrontFunctionOptions
+  varnish: VarnishConfigOptions & ResolvedVarnishOptions
+  cloudflare: CloudflareWorkerOptions & ResolvedCloudflareWorkerOptions
+}
+
+const SERVER_PATH = (): RootNeed => 'server-path'
+const NO_ROOT = (): undefined => undefined
+
+export const SERVER_REGISTRY: {
+  readonly [S in Server]: ServerEntry<ServerOptionsMap[S], ResolvedServerOptionsMap[S]>
+} = Object.freeze({
   apache: {
     description: '.htaccess (default) or vhost rules for Apache 2.4',
-    resolveOptions: resolveApacheOptions,
+    resolveOptions: (options, source) => ({ ...options, ...resolveApacheOptions(options, source) }),
+    // A `.htaccess` sits in the site folder and names none; the vhost form's `<Directory>` does.
+    needsRoot: (options) => (options.form === 'vhost' ? 'server-path' : undefined),
     generate: apacheConfig,
-    takesRoot: true,
     flags: {
       form: { option: 'form', description: 'htaccess (default) or vhost', valueHint: 'htaccess|vhost' },
       root: { ...ROOT_FLAG, description: 'vhost: where the site lives on the server; default: <dir> made absolute' },
@@ -110,14 +145,14 @@ export const SERVER_REGISTRY: { readonly [S in Server]: ServerEntry<ServerOption
   },
   nginx: {
     description: 'an http-context include (maps and one server block), or the include form for your own server block',
-    resolveOptions: resolveNginxOptions,
+    resolveOptions: (options, source) => ({ ...options, ...resolveNginxOptions(options, source) }),
+    needsRoot: SERVER_PATH,
     generate: nginxConfig,
     files: (manifest, options) => {
-      if (resolveNginxOptions(options).form !== 'include') return undefined
+      if (options.form !== 'include') return undefined
       const { http, server } = nginxIncludeFiles(manifest, options)
-      return { [http.name]: http.text, [server.name]: server.text }
+      return { files: { [http.name]: http.text, [server.name]: server.text } }
     },
-    takesRoot: true,
     flags: {
       form: {
         option: 'form',
@@ -142,9 +177,9 @@ export const SERVER_REGISTRY: { readonly [S in Server]: ServerEntry<ServerOption
   },
   caddy: {
     description: 'a Caddyfile site block (Caddy >= 2.11)',
-    resolveOptions: resolveCaddyOptions,
+    resolveOptions: (options, source) => ({ ...options, ...resolveCaddyOptions(options, source) }),
+    needsRoot: SERVER_PATH,
     generate: caddyConfig,
-    takesRoot: true,
     flags: {
       root: ROOT_FLAG,
       address: { option: 'address', description: 'site address (default :80; "" for the directives only)' },
@@ -160,8 +195,8 @@ export const SERVER_REGISTRY: { readonly [S in Server]: ServerEntry<ServerOption
   cloudfront: {
     description: 'a CloudFront Function (viewer-request) and its KeyValueStore data',
     resolveOptions: (options) => options,
+    needsRoot: NO_ROOT,
     generate: cloudfrontFunction,
-    takesRoot: false,
     flags: {
       'index-file': { option: 'indexFile', description: 'name appended to URIs ending in / (default index.html)' },
     },
@@ -175,9 +210,9 @@ export const SERVER_REGISTRY: { readonly [S in Server]: ServerEntry<ServerOption
   },
   varnish: {
     description: 'a VCL for a Varnish cache in front of the origin (Varnish >= 6.0)',
-    resolveOptions: resolveVarnishOptions,
+    resolveOptions: (options, source) => ({ ...options, ...resolveVarnishOptions(options, source) }),
+    needsRoot: NO_ROOT,
     generate: varnishConfig,
-    takesRoot: false,
     flags: {
       backend: { option: 'backend', description: 'the origin as host:port (required)', valueHint: 'host:port' },
     },
@@ -186,8 +221,9 @@ export const SERVER_REGISTRY: { readonly [S in Server]: ServerEntry<ServerOption
   cloudflare: {
     description: 'a Cloudflare Worker and wrangler.jsonc serving the site from its static assets (--out <folder>)',
     resolveOptions: resolveCloudflareOptions,
+    needsRoot: (): RootNeed => 'from-output',
     generate: cloudflareWorker,
-    takesRoot: true,
+    files: cloudflareWorkerFiles,
     flags: {
       root: {
         option: 'root',
@@ -204,7 +240,6 @@ export const SERVER_REGISTRY: { readonly [S in Server]: ServerEntry<ServerOption
       'index-file': { option: 'indexFile', description: 'name appended to URIs ending in / (default index.html)' },
     },
     companions: [],
-    folder: cloudflareWorkerFiles,
   },
 })
 

@@ -3,7 +3,15 @@
  * same way (through the registry) and agree on the list of servers.
  */
 import { userError, type Manifest } from '@preencode/core'
-import { SERVER_REGISTRY, SERVERS, isServer, type Server, type ServerEntry, type ServerOptionsMap } from './registry.js'
+import {
+  SERVER_REGISTRY,
+  SERVERS,
+  isServer,
+  type Server,
+  type ServerEntry,
+  type ServerFiles,
+  type ServerOptionsMap,
+} from './registry.js'
 
 /** A server and its generator's options, e.g. `{ server: 'nginx', flavor: 'stock', root: '/srv/site' }`. */
 export type ServerConfigTarget = { [S in Server]: { server: S } & ServerOptionsMap[S] }[Server]
@@ -14,15 +22,20 @@ export function serverConfig(manifest: Manifest, target: ServerConfigTarget): st
   return entry.generate(manifest, options)
 }
 
-/** File name -> text for a target whose config is several files (nginx's include form), else undefined. */
-export function serverConfigFiles(manifest: Manifest, target: ServerConfigTarget): Record<string, string> | undefined {
+/**
+ * The files of a target whose config is several files (nginx's include form, the Cloudflare
+ * Worker), else undefined.
+ */
+export function serverConfigFiles(manifest: Manifest, target: ServerConfigTarget): ServerFiles | undefined {
   const { entry, options } = entryOf(target)
   return entry.files?.(manifest, options)
 }
 
+/** The target's registry entry and its resolved options. */
 function entryOf(target: ServerConfigTarget): { entry: ServerEntry<object>; options: object } {
   const { server, ...options } = target
   if (!isServer(server))
     throw userError('server-config', `Unknown server \`${String(server)}\`. Accepted: ${SERVERS.join(', ')}.`)
-  return { entry: SERVER_REGISTRY[server] as ServerEntry<object>, options }
+  const entry = SERVER_REGISTRY[server] as ServerEntry<object>
+  return { entry, options: entry.resolveOptions(options) }
 }

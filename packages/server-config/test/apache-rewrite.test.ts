@@ -7,7 +7,7 @@ import { apacheConfig, hashedNamePattern, negotiate } from '@preencode/server-co
 import { tempDir } from '@preencode/test-utils'
 import { get } from '../../../e2e/harness/http.ts'
 import { startServer } from '../../../e2e/harness/servers.ts'
-import { HASHED_NAME_PCRE } from '../src/policy.ts'
+import { HASHED_NAME_PCRE } from '../src/shared/policy.ts'
 import { buildFixtureSite } from './fixture.ts'
 
 const looksContentHashed = (path: string): boolean => cacheClassOf(path, resolveCachePolicy()) === 'immutable'

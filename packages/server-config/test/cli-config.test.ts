@@ -38,6 +38,8 @@ describe.skipIf(!existsSync(BIN))('preencode config', () => {
     expect(run('apache', root, '--form', 'vhost', '--root', '/srv/site').stdout).toBe(
       apacheConfig(manifest, { form: 'vhost', root: '/srv/site' }),
     )
+    // The registry's needsRoot: the vhost form names the folder (default: <dir>), .htaccess none.
+    expect(run('apache', root, '--form', 'vhost').stdout).toBe(apacheConfig(manifest, { form: 'vhost', root }))
     expect(run('caddy', root).stdout).toBe(caddyConfig(manifest, { root }))
     expect(run('cloudfront', root).stdout).toMatch(/function handler\(event\)/)
   })

@@ -142,6 +142,27 @@ describe('createWorker', () => {
     expect(post.headers.get('allow')).toBe('GET, HEAD')
   })
 
+  it('404s dotfiles and dot-folders even when the site data lists them; /.well-known/ is served', async () => {
+    const index = manifest.files.find((f) => f.path === 'index.html')!
+    const bytes = await readFile(join(root, 'index.html'))
+    const paths = ['.env', '.git/config', 'docs/.secret.json', '.well-known/security.txt', '.well-known/.hidden']
+    const listed = { ...manifest, files: [...manifest.files, ...paths.map((path) => ({ ...index, path }))] }
+    const dotted = createWorker(workerSiteData(listed, { index: 'index.html', hidden: [] }))
+    const env = { ASSETS: { fetch: async () => new Response(bytes) } }
+    const statuses = Object.fromEntries(
+      await Promise.all(
+        paths.map(async (path) => [path, (await dotted.fetch(new Request(`http://site.test/${path}`), env)).status]),
+      ),
+    )
+    expect(statuses).toEqual({
+      '.env': 404,
+      '.git/config': 404,
+      'docs/.secret.json': 404,
+      '.well-known/security.txt': 200,
+      '.well-known/.hidden': 404,
+    })
+  })
+
   it('decodes the gzip variant for a site built without originals', async () => {
     const nokeep = join(dir.path, 'nokeep')
     const m = await buildFixtureSite(nokeep, { keepOriginals: false })

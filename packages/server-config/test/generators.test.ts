@@ -189,8 +189,10 @@ describe('include forms', () => {
     const missing = directives(standalone).filter((l) => !both.includes(l))
     expect(missing).toEqual(['server {', 'listen 80;', 'server_name _;'])
     expect(serverConfigFiles(manifest, { server: 'nginx', root: '/srv/site', form: 'include' })).toEqual({
-      'preencode-http.conf': nginxIncludeFiles(manifest, { root: '/srv/site' }).http.text,
-      'preencode-server.conf': nginxIncludeFiles(manifest, { root: '/srv/site' }).server.text,
+      files: {
+        'preencode-http.conf': nginxIncludeFiles(manifest, { root: '/srv/site' }).http.text,
+        'preencode-server.conf': nginxIncludeFiles(manifest, { root: '/srv/site' }).server.text,
+      },
     })
     expect(serverConfigFiles(manifest, { server: 'nginx', root: '/srv/site' })).toBeUndefined()
     expect(() => nginxConfig(manifest, { root: '/srv/site', form: 'include' })).toThrow(/nginxIncludeFiles\(\)/)

@@ -84,6 +84,22 @@ describe('@preencode/vite serverConfigs', () => {
       build(inline(root, { serverConfigs: [{ server: 'nginx', path: 'x.conf' } as never] })),
     ).rejects.toThrow(/serverConfigs\[0\]` \(nginx\) needs `root`/)
   })
+
+  it("words a generator's own option error as the plugin's, naming the entry", async () => {
+    const root = await app()
+    const failure = build(
+      inline(root, {
+        serverConfigs: [{ server: 'nginx', root: '/srv/site', path: 'x.conf', flavor: 'fancy' } as never],
+      }),
+    )
+    await expect(failure).rejects.toThrow(
+      "[preencode] [vite] `serverConfigs[0]` (nginx): `flavor` is \"fancy\"; accepted: 'modules', 'stock'.",
+    )
+    // Apache needs `root` for the vhost form only (it names the folder in `<Directory>`).
+    await expect(
+      build(inline(root, { serverConfigs: [{ server: 'apache', form: 'vhost', path: 'x.conf' }] })),
+    ).rejects.toThrow(/serverConfigs\[0\]` \(apache\) needs `root`/)
+  })
 })
 
 describe('@preencode/vite preview', () => {

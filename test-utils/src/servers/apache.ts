@@ -28,6 +28,8 @@ export interface ApacheMainOptions {
   body: string
   /** @default 'warn' */
   logLevel?: string
+  /** @default 'localhost' */
+  serverName?: string
 }
 
 /**
@@ -43,7 +45,7 @@ export function apacheMainConfig(root: string, options: ApacheMainOptions): stri
     `Mutex file:${join(root, 'tmp')} default`,
     `DefaultRuntimeDir ${join(root, 'tmp')}`,
     `Listen 127.0.0.1:${options.port}`,
-    'ServerName localhost',
+    `ServerName ${options.serverName ?? 'localhost'}`,
     ...(process.getuid?.() === 0 ? ['User www-data', 'Group www-data'] : []),
     ...[...new Set(options.modules)].map((m) => `LoadModule ${m}_module ${APACHE_MODULES_DIR}/mod_${m}.so`),
     'TypesConfig /etc/mime.types',

@@ -13,8 +13,16 @@ import {
   type StartOptions,
 } from './launch.ts'
 
-/** The global options block every test Caddyfile starts with: no admin port, no HTTPS, nothing persisted. */
-export const CADDY_GLOBAL_OPTIONS = ['{', '\tadmin off', '\tauto_https off', '\tpersist_config off', '}'].join('\n')
+/**
+ * The global options block every test Caddyfile starts with: no admin port, no automatic HTTPS,
+ * nothing persisted; `extra` lines (tab-indented) go inside it, e.g. `servers { protocols … }`.
+ */
+export function caddyGlobalOptions(extra: readonly string[] = []): string {
+  return ['{', '\tadmin off', '\tauto_https off', '\tpersist_config off', ...extra, '}'].join('\n')
+}
+
+/** `caddyGlobalOptions()` with nothing added. */
+export const CADDY_GLOBAL_OPTIONS = caddyGlobalOptions()
 
 /** The command that runs Caddy on `<root>/Caddyfile` (or `config`), HOME and XDG dirs under `root`. */
 export function caddyCommand(root: string, config = join(root, 'Caddyfile')): ServerCommand {

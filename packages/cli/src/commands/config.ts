@@ -94,33 +94,28 @@ export const configCommand = defineCommand({
       const text = value(flag)
       if (text !== undefined) options[def.option] = def.parse ? def.parse(text) : text
     }
-    if (entry.folder) {
+    const needs = entry.needsRoot(options)
+    if (needs === 'from-output') {
       if (parsed.out === undefined)
         throw userError('cli', `\`config ${server}\` writes several files: give --out <folder>, e.g. --out ${server}.`)
       options.root ??= relative(resolve(parsed.out), dir).split(sep).join('/') || '.'
-      entry.resolveOptions(options)
-      const { files, siteFiles } = entry.folder(manifest, options)
-      for (const [name, text] of Object.entries(files)) await emit(text, join(parsed.out, name))
-      for (const [name, text] of Object.entries(siteFiles))
-        await emit(await mergeLines(join(dir, name), text), join(dir, name))
-      return
-    }
-    if (entry.takesRoot && options.root === undefined && (server !== 'apache' || options.form === 'vhost'))
-      options.root = dir
-    entry.resolveOptions(options)
-    const files = entry.files?.(manifest, options)
-    if (files) {
-      const names = Object.keys(files)
+    } else if (needs === 'server-path') options.root ??= dir
+    const resolved = entry.resolveOptions(options)
+    const several = entry.files?.(manifest, resolved)
+    if (several) {
+      const names = Object.keys(several.files)
       if (parsed.out === undefined)
         throw userError(
           'cli',
           `${server} --form ${String(options.form)} writes ${names.length} files (${names.join(', ')}): name the folder with --out <folder>.`,
         )
-      for (const [name, text] of Object.entries(files)) await emit(text, join(parsed.out, name))
-    } else await emit(entry.generate(manifest, options), parsed.out)
+      for (const [name, text] of Object.entries(several.files)) await emit(text, join(parsed.out, name))
+      for (const [name, text] of Object.entries(several.siteFiles ?? {}))
+        await emit(await mergeLines(join(dir, name), text), join(dir, name))
+    } else await emit(entry.generate(manifest, resolved), parsed.out)
     for (const companion of entry.companions) {
       const path = value(companion.flag)
-      if (path !== undefined) await emit(companion.generate(manifest, options), path)
+      if (path !== undefined) await emit(companion.generate(manifest, resolved), path)
     }
   },
 })

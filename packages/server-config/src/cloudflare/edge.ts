@@ -12,8 +12,8 @@
  * pick is gzip, so a br response would arrive as the edge's gzip. The Worker therefore leaves
  * br out for such a client and serves zstd (or the stored gzip) byte for byte.
  */
-import type { Encoding } from '../negotiate.js'
-import { parseAcceptEncoding } from '../negotiate.js'
+import type { Encoding } from '../http/negotiate.js'
+import { parseAcceptEncoding } from '../http/negotiate.js'
 
 /** The codings the edge itself may choose for a visitor, and what it passes through. */
 const EDGE_CODINGS = new Set(['gzip', 'br'])

@@ -14,6 +14,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { MANIFEST_FILENAME, userError, type Manifest } from '@preencode/core'
+import { DIRECT_CALL, optionFailure, type OptionSource } from '../shared/option-error.js'
 import { checkWorkerLimits, WORKERS_PLANS, type WorkersPlan } from './limits.js'
 import { workerSiteData } from './site-data.js'
 
@@ -72,11 +73,11 @@ export interface CloudflareWorkerFiles {
   siteFiles: Record<string, string>
 }
 
-const fail = (message: string): never => {
-  throw userError('server-config', `cloudflare ${message}`)
-}
-
-export function resolveCloudflareOptions(options: CloudflareWorkerOptions = {}): ResolvedCloudflareWorkerOptions {
+export function resolveCloudflareOptions(
+  options: CloudflareWorkerOptions = {},
+  source: OptionSource = DIRECT_CALL,
+): ResolvedCloudflareWorkerOptions {
+  const fail = optionFailure(source, 'cloudflare ')
   const resolved = { ...DEFAULT_CLOUDFLARE_OPTIONS, ...options }
   if (typeof resolved.root !== 'string' || resolved.root === '')
     fail(

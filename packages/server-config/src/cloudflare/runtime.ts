@@ -12,11 +12,11 @@
  * (`edge.ts`). Bodies are streamed from the binding, never buffered; a range is cut from the
  * stream.
  */
-import { etagOf, match, noneMatch, notModifiedSince } from '../conditional.js'
-import { chooseDelta, deltasByDictionary, type DeltaIndex } from '../dictionary-delta.js'
-import { isDotPath } from '../dotfiles.js'
-import { negotiate } from '../negotiate.js'
-import { parseRange, type ByteRange } from '../range.js'
+import { etagOf, match, noneMatch, notModifiedSince } from '../http/conditional.js'
+import { chooseDelta, deltasByDictionary, type DeltaIndex } from '../http/dictionary-delta.js'
+import { negotiate } from '../http/negotiate.js'
+import { parseRange, type ByteRange } from '../http/range.js'
+import { isDotPath } from '../shared/dotfiles.js'
 import { edgeSafeCodings } from './edge.js'
 import { WORKER_SITE_VERSION, type WorkerFile, type WorkerSite } from './site-data.js'
 
@@ -72,8 +72,8 @@ export function createWorker(site: WorkerSite): PreencodeWorker {
         return status(400)
       }
       if (relative.includes('\0')) return status(400)
-      // Dotfiles and dot-folders (.env, the deploy state, temp files) are never served, as by every
-      // generated config; /.well-known/ is (dotfiles.ts).
+      // Dotfiles and dot-folders (`.env`, `.git/`, temp files), as every generated config: 404
+      // even when the site data lists them; `/.well-known/` is served (shared/dotfiles.ts).
       if (isDotPath(`/${relative}`)) return status(404)
       if (relative === '' || relative.endsWith('/')) relative += site.index
       const name = relative.slice(relative.lastIndexOf('/') + 1)

@@ -7,9 +7,9 @@
  * by wrangler, so no request costs a round trip to find out which variants exist.
  */
 import { useAsDictionaryHeader, type Manifest } from '@preencode/core'
-import { etagOf } from '../conditional.js'
-import type { DeltaEntry } from '../dictionary-delta.js'
-import type { Encoding } from '../negotiate.js'
+import { etagOf } from '../http/conditional.js'
+import type { DeltaEntry } from '../http/dictionary-delta.js'
+import type { Encoding } from '../http/negotiate.js'
 
 /** Version of the data format; the runtime refuses another. */
 export const WORKER_SITE_VERSION = 1

@@ -1,15 +1,15 @@
 /**
  * The http-context `map`s that turn Accept-Encoding into what the locations need, from the
- * regexes of `accept-regex.ts` (q-values, whole tokens, `x-gzip`, `*`):
+ * regexes of `shared/accept-regex.ts` (q-values, whole tokens, `x-gzip`, `*`):
  * `$P_ok_b/z/g` (acceptable or not), the suffixes `$P_s1..3` the stages open (the acceptable
  * codings in the fixed order of preference), the next stage after each miss, and
  * Content-Encoding per stage. The plain lists browsers send are exact keys of `$P_ae`, so the
  * usual request runs no regex (docs/servers/nginx.md, Speed).
  */
 import { ALL_ENCODINGS } from '@preencode/core'
-import { acceptPattern, refusePattern } from '../accept-regex.js'
-import type { Encoding } from '../negotiate.js'
-import { SUFFIX, type ServingPolicy } from '../policy.js'
+import { acceptPattern, refusePattern } from '../shared/accept-regex.js'
+import type { Encoding } from '../http/negotiate.js'
+import { SUFFIX, type ServingPolicy } from '../shared/policy.js'
 import { LETTER, nginxString as q, type NginxNames } from './names.js'
 
 /** The tokens of the fast path: what browsers and common HTTP clients list. */

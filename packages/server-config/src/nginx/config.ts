@@ -24,17 +24,17 @@ import {
   nginxDictionaryMaps,
   nginxDictionaryRewrite,
   type NginxDictionaryOptions,
-} from '../dictionary-nginx.js'
-import { DOTFILE_URL_PCRE } from '../dotfiles.js'
-import { resolveNginxOptions, type NginxConfigOptions, type ResolvedNginxOptions } from '../options.js'
-import { hashedNamePattern, resolveServingPolicy, type ServingPolicy } from '../policy.js'
+} from './dictionary.js'
+import { DOTFILE_URL_PCRE } from '../shared/dotfiles.js'
+import { resolveNginxOptions, type NginxConfigOptions, type ResolvedNginxOptions } from '../shared/options.js'
+import { hashedNamePattern, resolveServingPolicy, type ServingPolicy } from '../shared/policy.js'
 import { acceptMaps, stageMaps } from './accept-maps.js'
 import { compressibleLocation } from './locations.js'
 import { modulesEntry, modulesMaps } from './modules.js'
 import { nginxNames, nginxString as q, type NginxNames } from './names.js'
 import { stockEntry } from './stock.js'
 
-export type { NginxConfigOptions } from '../options.js'
+export type { NginxConfigOptions } from '../shared/options.js'
 
 /** Generates the nginx config (http context: maps + one server block). Pure. */
 export function nginxConfig(manifest: Manifest, options: NginxConfigOptions): string {
@@ -143,7 +143,7 @@ export function indent(lines: string[], by = '    '): string[] {
   return lines.map((l) => (l ? `${by}${l}` : l))
 }
 
-/** What the RFC 9842 rules (dictionary-nginx.ts) need: the same types and cache values as the rest. */
+/** What the RFC 9842 rules (dictionary.ts) need: the same types and cache values as the rest. */
 function dictionaryOptions(prefix: string, policy: ServingPolicy): NginxDictionaryOptions {
   const types = new Map<string, string>()
   for (const [type, extensions] of policy.extensionsByType)

@@ -10,7 +10,7 @@
  * The same locations as the standalone form (config.ts), so the same suite passes through both.
  */
 import type { Manifest } from '@preencode/core'
-import type { NginxConfigOptions } from '../options.js'
+import type { NginxConfigOptions } from '../shared/options.js'
 import { indent, nginxParts } from './config.js'
 import { nginxString as q } from './names.js'
 

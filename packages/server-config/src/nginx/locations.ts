@@ -15,8 +15,8 @@ import {
   nginxUseAsDictionaryFromCaptures,
   nginxUseAsDictionaryHeader,
   nginxVersionedAssetPattern,
-} from '../dictionary-nginx.js'
-import { HASH_TOKEN_PCRE, hashedNamePattern, type ServingPolicy } from '../policy.js'
+} from './dictionary.js'
+import { HASH_TOKEN_PCRE, hashedNamePattern, type ServingPolicy } from '../shared/policy.js'
 import { nginxString as q, type NginxNames } from './names.js'
 
 /**

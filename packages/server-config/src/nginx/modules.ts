@@ -6,7 +6,7 @@
  * gzip acceptable only through `x-gzip`/`*`, br refused with q=0, a Range) takes the stages of
  * locations.ts instead, through `return 418`.
  */
-import type { ServingPolicy } from '../policy.js'
+import type { ServingPolicy } from '../shared/policy.js'
 import { aeValues, type AeValue } from './accept-maps.js'
 import { headers, type FlavourEntry } from './locations.js'
 import { nginxString as q, type NginxNames } from './names.js'

@@ -3,7 +3,7 @@
  * itself: `alias` opens the first acceptable variant (or the original) directly, and a miss
  * goes by `error_page 404` to the next stage (locations.ts). Serves br, zstd and gzip.
  */
-import type { ServingPolicy } from '../policy.js'
+import type { ServingPolicy } from '../shared/policy.js'
 import { headers, type FlavourEntry } from './locations.js'
 import { nginxString as q, type NginxNames } from './names.js'
 

@@ -2,8 +2,8 @@
  * Options of the Varnish generator, their frozen defaults and the resolver that validates
  * them, naming the option at fault.
  */
-import { userError } from '@preencode/core'
-import type { ServingOptions } from '../policy.js'
+import { DIRECT_CALL, optionFailure, type OptionSource } from '../shared/option-error.js'
+import type { ServingOptions } from '../shared/policy.js'
 
 export interface VarnishConfigOptions extends ServingOptions {
   /**
@@ -34,12 +34,10 @@ export const DEFAULT_VARNISH_OPTIONS = Object.freeze({ keepSeconds: 86_400 } sat
 const HOST_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/
 const IPV6 = /^\[[0-9A-Fa-f:.]+\]$/
 
-function fail(message: string): never {
-  throw userError('server-config', message)
-}
+type Fail = (message: string) => never
 
 /** Splits and checks `host:port`. */
-export function parseBackend(value: unknown): { host: string; port: number } {
+export function parseBackend(value: unknown, fail: Fail = optionFailure()): { host: string; port: number } {
   const example = "e.g. '127.0.0.1:8080' or '[::1]:8080'"
   if (typeof value !== 'string' || value === '')
     fail(
@@ -56,9 +54,13 @@ export function parseBackend(value: unknown): { host: string; port: number } {
   return { host: IPV6.test(host) ? host.slice(1, -1) : host, port }
 }
 
-export function resolveVarnishOptions(options: VarnishConfigOptions): ResolvedVarnishOptions {
+export function resolveVarnishOptions(
+  options: VarnishConfigOptions,
+  source: OptionSource = DIRECT_CALL,
+): ResolvedVarnishOptions {
+  const fail = optionFailure(source)
   const keepSeconds = options.keepSeconds ?? DEFAULT_VARNISH_OPTIONS.keepSeconds
   if (!Number.isInteger(keepSeconds) || keepSeconds < 0)
     fail(`\`keepSeconds\` is ${JSON.stringify(keepSeconds)}; use a whole number of seconds, 0 or more.`)
-  return { ...parseBackend(options.backend), keepSeconds }
+  return { ...parseBackend(options.backend, fail), keepSeconds }
 }

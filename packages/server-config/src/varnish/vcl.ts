@@ -5,7 +5,7 @@
  *
  * - The cache key is the coding the origin will answer with, not the client's spelling of
  *   Accept-Encoding. `vcl_recv` reads the header with the rules of `negotiate()` (whole tokens,
- *   case-insensitive, `x-gzip`, q-values, `q=0` refusals, `*`; the regexes of accept-regex.ts,
+ *   case-insensitive, `x-gzip`, q-values, `q=0` refusals, `*`; the regexes of shared/accept-regex.ts,
  *   which nginx and Apache use too) and replaces it with the first acceptable coding of the
  *   site in the fixed order of preference, or removes it (the original). `vcl_hash` adds that
  *   coding to the key, so the cache holds at most one object per coding per URL and never hands
@@ -29,9 +29,9 @@
  * Every subroutine falls through to Varnish's built-in VCL (cookies, methods, hit-for-miss).
  */
 import { AVAILABLE_DICTIONARY_PATTERN, VERSIONED_ASSET_EXTENSIONS, type Manifest } from '@preencode/core'
-import { acceptPattern, acceptTokenPattern, refusePattern, refuseTokenPattern } from '../accept-regex.js'
-import type { Encoding } from '../negotiate.js'
-import { HTML_PATTERN, resolveServingPolicy } from '../policy.js'
+import { acceptPattern, acceptTokenPattern, refusePattern, refuseTokenPattern } from '../shared/accept-regex.js'
+import type { Encoding } from '../http/negotiate.js'
+import { HTML_PATTERN, resolveServingPolicy } from '../shared/policy.js'
 import { resolveVarnishOptions, type VarnishConfigOptions } from './options.js'
 
 export type { VarnishConfigOptions } from './options.js'

@@ -1,0 +1,197 @@
+// The pure core of a deploy: from the manifest and what the target already holds, decide what
+// to upload, in which order, what to skip and what to delete. No I/O here, so the dry-run plan
+// and the executed plan are the same object.
+import {
+  MANIFEST_FILENAME,
+  type DictionaryEncoding,
+  type Encoding,
+  type Manifest,
+  type ManifestFile,
+} from '@preencode/core'
+import { DEPLOY_STATE_FILENAME, LOCK_FILENAME, protectedKeys, type DeployState, type KeepPolicy } from './state.js'
+
+/** When an object is written: every phase completes before the next one starts. */
+export type DeployPhase = 'immutable' | 'asset' | 'entry'
+
+/** Phases in the order they run: hashed assets, then other files, then HTML and entry points. */
+export const PHASE_ORDER: readonly DeployPhase[] = Object.freeze(['immutable', 'asset', 'entry'])
+
+/** One object the site consists of: an original or one of its variants. */
+export interface SiteObject {
+  /** POSIX path relative to the site root; also the key relative to the target's prefix. */
+  key: string
+  /** The original this object belongs to (equal to `key` for the original itself). */
+  originalPath: string
+  size: number
+  sha256: string
+  /** The original's Content-Type, also for variants. */
+  contentType: string
+  /** The Content-Encoding token (`br`, `gzip`, `zstd`, `dcb`, `dcz`) for a variant or delta; undefined for an original. */
+  contentEncoding: Encoding | DictionaryEncoding | undefined
+  cacheControl: string
+  /** The original's mtime (ms); variants are given the same. */
+  mtimeMs: number
+  phase: DeployPhase
+}
+
+/** What a target knows of one object it holds. */
+export interface RemoteObject {
+  /** sha256 of the stored bytes when the target can tell (S3 metadata, local hashing). */
+  sha256?: string | undefined
+  size?: number | undefined
+}
+
+export interface RemoteState {
+  /** Objects under the target's root, keyed like {@link SiteObject.key}. */
+  objects: ReadonlyMap<string, RemoteObject>
+  /** The target's deploy history, if it has one. */
+  state?: DeployState | undefined
+}
+
+/** Why an object is in the upload list. */
+export type UploadReason = 'new' | 'changed' | 'unknown'
+
+export interface PlannedUpload extends SiteObject {
+  reason: UploadReason
+}
+
+export interface PlannedPhase {
+  phase: DeployPhase
+  uploads: PlannedUpload[]
+  /** Objects of this phase already stored with the same sha256 (release mode links them). */
+  unchanged: SiteObject[]
+}
+
+export interface DeployPlan {
+  /** Upload phases in execution order; empty phases are kept so reports show them. */
+  phases: PlannedPhase[]
+  /** Objects already present with the same sha256. */
+  skipped: SiteObject[]
+  /** Stale keys deleted after every upload succeeded. */
+  deletions: string[]
+  /** Stale keys kept for the grace period (`keep`) or because `delete` is off. */
+  kept: string[]
+  /** Every key of the site, for the deploy state. */
+  keys: string[]
+  /** Total bytes of the planned uploads. */
+  uploadBytes: number
+}
+
+export interface PlanOptions {
+  /**
+   * Delete objects the site no longer has (after every upload succeeded).
+   * @default false
+   */
+  delete?: boolean
+  /** Grace period for stale objects; see {@link KeepPolicy}. */
+  keep?: KeepPolicy
+  /**
+   * Decides which files are entry points, uploaded last with HTML (which always is).
+   * @default HTML, service workers (`sw.js`, `service-worker.js`), web manifests
+   */
+  isEntry?: (path: string) => boolean
+  /** The current time, for the grace period's `maxAgeMs`. @default Date.now() */
+  now?: number
+}
+
+/** Keys that belong to preencode itself and are never uploaded from the site or deleted as stale. */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set([MANIFEST_FILENAME, DEPLOY_STATE_FILENAME, LOCK_FILENAME])
+
+const ENTRY_NAMES = /(^|\/)(sw|service-worker)\.js$|\.webmanifest$|(^|\/)manifest\.json$/i
+
+/** The default entry point test: fixed names browsers fetch again on their own. */
+export function isDefaultEntry(path: string): boolean {
+  return ENTRY_NAMES.test(path)
+}
+
+function phaseOf(file: ManifestFile, isEntry: (path: string) => boolean): DeployPhase {
+  if (file.cacheClass === 'html' || isEntry(file.path)) return 'entry'
+  return file.cacheClass === 'immutable' ? 'immutable' : 'asset'
+}
+
+/** Every object of the site (originals kept on disk and all variants), sorted by key. */
+export function siteObjects(manifest: Manifest, isEntry: (path: string) => boolean = isDefaultEntry): SiteObject[] {
+  const objects: SiteObject[] = []
+  for (const file of manifest.files) {
+    if (RESERVED_KEYS.has(file.path)) continue
+    const common = {
+      originalPath: file.path,
+      contentType: file.contentType,
+      cacheControl: file.cacheControl,
+      mtimeMs: file.mtimeMs,
+      phase: phaseOf(file, isEntry),
+    }
+    if (file.originalOnDisk) {
+      objects.push({ ...common, key: file.path, size: file.size, sha256: file.sha256, contentEncoding: undefined })
+    }
+    for (const variant of file.variants) {
+      objects.push({
+        ...common,
+        key: variant.path,
+        size: variant.size,
+        sha256: variant.sha256,
+        contentEncoding: variant.encoding,
+      })
+    }
+    // RFC 9842 deltas (`<file>.dict/<hash>.<ext>.dcb`): served only to a client that names their dictionary.
+    for (const delta of file.deltas ?? []) {
+      objects.push({
+        ...common,
+        key: delta.path,
+        size: delta.size,
+        sha256: delta.sha256,
+        contentEncoding: delta.encoding,
+      })
+    }
+  }
+  return objects.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+}
+
+/**
+ * Decides the deploy. Uploads come in three phases (content-hashed assets, other files, then
+ * HTML and entry points) so that no visitor gets an HTML page naming an object not yet stored.
+ * Within a phase, variants precede their original, so an edge function never rewrites to a
+ * variant older than the original it stands for.
+ */
+export function planDeploy(manifest: Manifest, remote: RemoteState, options: PlanOptions = {}): DeployPlan {
+  const objects = siteObjects(manifest, options.isEntry ?? isDefaultEntry)
+  const phases = PHASE_ORDER.map((phase): PlannedPhase => ({ phase, uploads: [], unchanged: [] }))
+  const skipped: SiteObject[] = []
+  let uploadBytes = 0
+  for (const object of objects) {
+    const existing = remote.objects.get(object.key)
+    let reason: UploadReason | undefined
+    if (!existing) reason = 'new'
+    else if (existing.sha256 === undefined) reason = 'unknown'
+    else if (existing.sha256 !== object.sha256) reason = 'changed'
+    if (reason === undefined) {
+      skipped.push(object)
+      phases[PHASE_ORDER.indexOf(object.phase)]!.unchanged.push(object)
+      continue
+    }
+    phases[PHASE_ORDER.indexOf(object.phase)]!.uploads.push({ ...object, reason })
+    uploadBytes += object.size
+  }
+  for (const phase of phases) phase.uploads.sort(variantsFirst)
+
+  const keys = objects.map((o) => o.key)
+  const wanted = new Set(keys)
+  const stale = [...remote.objects.keys()].filter((key) => !wanted.has(key) && !RESERVED_KEYS.has(key)).sort()
+  const keep = options.delete ? protectedKeys(remote.state, options.keep ?? {}, options.now ?? Date.now()) : undefined
+  const deletions: string[] = []
+  const kept: string[] = []
+  for (const key of stale) (keep && !keep.has(key) ? deletions : kept).push(key)
+  return { phases, skipped, deletions, kept, keys, uploadBytes }
+}
+
+function variantsFirst(a: PlannedUpload, b: PlannedUpload): number {
+  if (a.originalPath !== b.originalPath) return a.originalPath < b.originalPath ? -1 : 1
+  if ((a.contentEncoding === undefined) !== (b.contentEncoding === undefined))
+    return a.contentEncoding === undefined ? 1 : -1
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0
+}
+
+/** Every planned upload in execution order. */
+export function plannedUploads(plan: DeployPlan): PlannedUpload[] {
+  return plan.phases.flatMap((p) => p.uploads)
+}

@@ -1,0 +1,127 @@
+/**
+ * Files the manifest does not describe, as a sirv or express.static user expects them to be
+ * served (issue 19): a file on disk is served even when no manifest lists it.
+ *
+ * - **A manifest exists but does not list the file** (a new asset copied in before the next
+ *   compress rewrote the manifest): the original as it is, identity, with the headers every
+ *   response gets (type, length, Last-Modified, an ETag from size and mtime, Cache-Control by
+ *   class, nosniff, Range and conditionals). Sidecars beside it are not trusted: the manifest
+ *   that would vouch for them does not name them yet.
+ * - **No manifest at all** (a folder written by `preencode deploy`, which does not publish the
+ *   manifest): the variants are the sidecars beside the file (`.br`, `.zst`, `.gz`), as nginx's
+ *   and Apache's generated configs find them, smallest first; a delta is the file
+ *   `<file>.dict/<id><ext>.dcb|dcz` for the request's valid `Available-Dictionary` (the path is
+ *   built from the validated id only, as the servers do); `Use-As-Dictionary` is derived from
+ *   the name (content-hashed versioned assets, the page dictionary), as the configs derive it.
+ */
+import { stat } from 'node:fs/promises'
+import type { IncomingMessage } from 'node:http'
+import { join } from 'node:path'
+import {
+  ALL_FORMATS,
+  CODECS,
+  DICTIONARY_ENCODINGS,
+  cacheClassOf,
+  contentTypeOf,
+  deltaPath,
+  isCompressible,
+  isPageDictionary,
+  isSafeRelativePath,
+  originalOfDeltaPath,
+  PAGE_DICTIONARY_MATCH,
+  PAGE_DICTIONARY_MATCH_DEST,
+  parseAvailableDictionary,
+  resolveCachePolicy,
+  versionedAsset,
+  type ManifestDelta,
+  type ManifestFile,
+  type ManifestVariant,
+} from '@preencode/core'
+import type { DiskContext, Entry } from './manifest.js'
+import type { Encoding } from '../http/negotiate.js'
+
+/** Files larger than this are not announced as dictionaries (core's `maxDictionaryBytes` default). */
+const MAX_DICTIONARY_BYTES = 16 * 1024 * 1024
+const POLICY = resolveCachePolicy()
+/** A sidecar's suffix: `app.js.br` is a representation of `app.js`, not a file of its own. */
+const SIDECAR = /\.(?:br|gz|zst)$/
+
+/**
+ * Sidecars of compressible files and deltas are representations, not files: passed on when
+ * asked for by their own URL, as when the manifest lists them (`x.tar.gz` is a file: `x.tar` is
+ * not compressible).
+ */
+function isRepresentation(relative: string): boolean {
+  if (originalOfDeltaPath(relative) !== undefined) return true
+  return SIDECAR.test(relative) && isCompressible(relative.replace(SIDECAR, ''))
+}
+
+async function fileInfo(path: string): Promise<{ size: number; mtimeMs: number } | undefined> {
+  const info = await stat(path).catch(() => undefined)
+  return info?.isFile() ? { size: info.size, mtimeMs: info.mtimeMs } : undefined
+}
+
+/** An entry for `relative` described from the disk, or undefined when there is nothing to serve. */
+export async function diskEntry(
+  root: string,
+  relative: string,
+  req: IncomingMessage,
+  context: DiskContext,
+): Promise<Entry | undefined> {
+  if (!isSafeRelativePath(relative) || isRepresentation(relative)) return undefined
+  const original = await fileInfo(join(root, relative))
+  const withSidecars = !context.manifest && isCompressible(relative)
+  const variants: ManifestVariant[] = []
+  if (withSidecars) {
+    for (const format of ALL_FORMATS) {
+      const path = `${relative}${CODECS[format].extension}`
+      const info = await fileInfo(join(root, path))
+      if (info && (!original || info.size < original.size))
+        variants.push({ format, encoding: CODECS[format].encoding, path, size: info.size, sha256: '' })
+    }
+  }
+  if (!original && !variants.some((v) => v.format === 'gzip')) return undefined
+  variants.sort((a, b) => a.size - b.size)
+  const cacheClass = cacheClassOf(relative, POLICY)
+  const file: ManifestFile = {
+    path: relative,
+    size: original?.size ?? -1,
+    sha256: '',
+    mtimeMs: original?.mtimeMs ?? -1,
+    contentType: contentTypeOf(relative),
+    cacheClass,
+    cacheControl: context.cacheControl[cacheClass],
+    originalOnDisk: original !== undefined,
+    variants,
+  }
+  if (!context.manifest) {
+    const asset = cacheClass === 'immutable' ? versionedAsset(relative) : undefined
+    if (asset && (original?.size ?? 0) <= MAX_DICTIONARY_BYTES) file.useAsDictionary = asset.match
+    if (isPageDictionary(relative)) {
+      file.useAsDictionary = PAGE_DICTIONARY_MATCH
+      file.matchDest = [...PAGE_DICTIONARY_MATCH_DEST]
+    }
+  }
+  const deltas = withSidecars && original ? await deltasOnDisk(root, relative, req) : []
+  return {
+    file,
+    codings: variants.map((v) => v.encoding as Encoding),
+    deltas: new Map(deltas.length > 0 ? [[deltas[0]!.dictionary, deltas]] : []),
+    onDisk: true,
+    // Variants may exist later (the next compress): a cache must not keep this answer for every client.
+    varies: isCompressible(relative),
+  }
+}
+
+/** The deltas on disk for the request's dictionary, smallest first (none without a valid id). */
+async function deltasOnDisk(root: string, relative: string, req: IncomingMessage): Promise<ManifestDelta[]> {
+  const id = parseAvailableDictionary(req.headers['available-dictionary'])
+  if (id === undefined) return []
+  const found: ManifestDelta[] = []
+  for (const encoding of DICTIONARY_ENCODINGS) {
+    const path = deltaPath(relative, id, encoding)
+    const info = await fileInfo(join(root, path))
+    if (info) found.push({ encoding, dictionary: id, dictionaryPath: '', path, size: info.size, sha256: '' })
+  }
+  return found.sort((a, b) => a.size - b.size)
+}

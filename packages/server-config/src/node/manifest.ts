@@ -1,0 +1,88 @@
+// The middleware's view of the manifest: indexed by path, and read again whenever the file on
+// disk is replaced (a rebuild or a redeploy in place), without a restart; none at all when the
+// folder has no manifest (then `disk.ts` describes every file).
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import {
+  DEFAULT_CACHE_CONTROL,
+  MANIFEST_FILENAME,
+  readManifest,
+  type CacheClass,
+  type Manifest,
+  type ManifestFile,
+} from '@preencode/core'
+import { type DeltaIndex, deltasByDictionary } from '../http/dictionary-delta.js'
+import type { Encoding } from '../http/negotiate.js'
+
+export interface Entry {
+  file: ManifestFile
+  /** Variants by coding, smallest first. */
+  codings: Encoding[]
+  deltas: DeltaIndex
+  /** Described from the disk, not the manifest (`disk.ts`): no sha256 to build an ETag from. */
+  onDisk?: true
+  /** Send `Vary: Accept-Encoding` even without variants (a compressible file not yet compressed). */
+  varies?: boolean
+}
+
+/** What the entries described from the disk (`disk.ts`) need of the manifest, when there is one. */
+export interface DiskContext {
+  /** True when a manifest exists: then unlisted files are served as identity only. */
+  manifest: boolean
+  cacheControl: Readonly<Record<CacheClass, string>>
+}
+
+/** No manifest: the default cache values. */
+const DEFAULT_DISK_CONTEXT: DiskContext = Object.freeze({ manifest: false, cacheControl: DEFAULT_CACHE_CONTROL })
+
+/** The site as the middleware sees it: the manifest's entries (undefined when there is no manifest). */
+export interface SiteIndex {
+  entries: ReadonlyMap<string, Entry> | undefined
+  disk: DiskContext
+}
+
+export function indexSite(manifest: Manifest): SiteIndex {
+  const fromManifest: Partial<Record<CacheClass, string>> = { ...manifest.settings?.cacheControl }
+  for (const file of manifest.files) fromManifest[file.cacheClass] ??= file.cacheControl
+  return {
+    entries: indexManifest(manifest),
+    disk: { manifest: true, cacheControl: { ...DEFAULT_CACHE_CONTROL, ...fromManifest } },
+  }
+}
+
+export function indexManifest(manifest: Manifest): Map<string, Entry> {
+  const byPath = new Map<string, Entry>()
+  for (const file of manifest.files) {
+    const variants = [...file.variants].sort((a, b) => a.size - b.size)
+    byPath.set(file.path, { file, codings: variants.map((v) => v.encoding), deltas: deltasByDictionary(file) })
+  }
+  return byPath
+}
+
+/**
+ * The manifest as it is on disk now. One `stat` per request (shared by the requests that
+ * arrive together) tells whether it was replaced; a rebuild writes it atomically, so a read
+ * sees the old or the new one, never half of it.
+ */
+export function manifestOnDisk(root: string): (force?: boolean) => Promise<SiteIndex> {
+  const path = join(root, MANIFEST_FILENAME)
+  let loaded: { key: string; site: SiteIndex } | undefined
+  let checking: Promise<SiteIndex> | undefined
+  const check = async (): Promise<SiteIndex> => {
+    const info = await stat(path).catch(() => undefined)
+    const key = info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'missing'
+    if (loaded?.key === key) return loaded.site
+    // No manifest (a folder written by `deploy`): every file is described from the disk.
+    const site = info ? indexSite(await readManifest(root)) : { entries: undefined, disk: DEFAULT_DISK_CONTEXT }
+    loaded = { key, site }
+    return site
+  }
+  return (force = false) => {
+    if (force) loaded = undefined
+    // A failed read is retried on the next request (the build may not have finished yet).
+    checking ??= check().finally(() => {
+      checking = undefined
+    })
+    return checking
+  }
+}

@@ -1,0 +1,257 @@
+// `verifySite`: fetches a deployed site the way browsers do and checks what came back against the
+// manifest: Content-Encoding, Content-Type, Vary and the decoded bytes, i.e. the serving rules
+// every generated config and the middleware keep (it lives beside them, whatever deployed the site). Raw node:http(s), not
+// fetch, because fetch decodes bodies and hides what the server actually sent.
+import { createHash } from 'node:crypto'
+import { Agent as HttpAgent, type IncomingMessage } from 'node:http'
+import { Agent as HttpsAgent } from 'node:https'
+import {
+  ALL_ENCODINGS,
+  decodeBuffer,
+  formatOfEncoding,
+  runPool,
+  userError,
+  type Encoding,
+  type Manifest,
+  type ManifestDelta,
+  type ManifestFile,
+} from '@preencode/core'
+import { runCacheJob, verifyCacheJobs } from './cache.js'
+import { deltaRequestHeaders, judgeDelta } from './deltas.js'
+import { get, headerValues } from './http.js'
+
+/** One Accept-Encoding probe: the header sent (undefined: none) and what each available encoding means for it. */
+export interface EncodingProbe {
+  /** The Accept-Encoding header value, or undefined to send none. */
+  header: string | undefined
+  /** Encodings this header accepts, in the order a server should prefer them. */
+  accepts: Encoding[]
+}
+
+/** The probes run per URL by default. */
+export const DEFAULT_PROBES: readonly EncodingProbe[] = Object.freeze([
+  ...ALL_ENCODINGS.map((encoding): EncodingProbe => ({ header: encoding, accepts: [encoding] })),
+  { header: 'identity', accepts: [] },
+  { header: undefined, accepts: [] },
+  { header: 'br;q=0, gzip', accepts: ['gzip'] },
+])
+
+export interface VerifyOptions {
+  /**
+   * Check at most this many files (HTML first, then spread evenly over the rest).
+   * @default every file
+   */
+  limit?: number
+  /**
+   * Requests in flight at most.
+   * @default 8
+   */
+  concurrency?: number
+  /** @default DEFAULT_PROBES */
+  probes?: readonly EncodingProbe[]
+  /**
+   * Per-request timeout in ms.
+   * @default 15000
+   */
+  timeoutMs?: number
+  /**
+   * Also check what a shared cache in front can get wrong (cache.ts): codings it strips,
+   * a coding stored for another request, deltas not served, a missing Vary. Asks in a fixed
+   * order on URLs of its own (a `preencode-verify` query string), so a cache that keys on the
+   * query string starts empty for them.
+   * @default false
+   */
+  cache?: boolean
+}
+
+export interface VerifyCheck {
+  /** The manifest path of the file. */
+  path: string
+  url: string
+  acceptEncoding: string | undefined
+  status: number
+  contentEncoding: string | undefined
+  contentType: string | undefined
+  /** Every Vary value, joined. */
+  vary: string | undefined
+  /** Empty when everything matched. */
+  problems: string[]
+}
+
+export interface VerifyResult {
+  url: string
+  files: number
+  checks: VerifyCheck[]
+  failures: VerifyCheck[]
+  durationMs: number
+}
+
+/** Picks `limit` files: HTML first (entry points are what users hit), then evenly spread over the rest. */
+export function sampleFiles(files: readonly ManifestFile[], limit: number | undefined): ManifestFile[] {
+  if (limit === undefined || limit >= files.length) return [...files]
+  const html = files.filter((f) => f.cacheClass === 'html')
+  const rest = files.filter((f) => f.cacheClass !== 'html')
+  const picked = html.slice(0, limit)
+  const room = limit - picked.length
+  for (let i = 0; i < room && rest.length > 0; i++) picked.push(rest[Math.floor((i * rest.length) / room)]!)
+  return picked
+}
+
+/** URL paths a file answers on: its own path, and `dir/` for `dir/index.html`. */
+function urlPathsOf(path: string): string[] {
+  const encoded = path.split('/').map(encodeURIComponent).join('/')
+  const paths = [`/${encoded}`]
+  if (path === 'index.html' || path.endsWith('/index.html')) paths.push(`/${encoded.slice(0, -'index.html'.length)}`)
+  return paths
+}
+
+const normalizeType = (value: string): string => value.toLowerCase().replace(/\s+/g, '')
+
+/** What must hold for one response; returns the problems found. */
+async function judge(
+  file: ManifestFile,
+  probe: EncodingProbe,
+  response: IncomingMessage,
+  body: Buffer,
+): Promise<string[]> {
+  const problems: string[] = []
+  if (response.statusCode !== 200) return [`status ${response.statusCode ?? '?'}, expected 200`]
+  const available = new Set(file.variants.map((v) => v.encoding))
+  const encodings = headerValues(response, 'content-encoding')
+    .join(',')
+    .split(',')
+    .map((t) => t.trim().toLowerCase())
+    .filter(Boolean)
+  const expected = probe.accepts.find((e) => available.has(e))
+  if (encodings.length > 1) problems.push(`Content-Encoding "${encodings.join(', ')}" has several codings`)
+  // An alias (`x-gzip`) names the same coding as its token.
+  const got = encodings[0] === undefined ? undefined : (formatOfEncoding(encodings[0])?.encoding ?? encodings[0])
+  if (got === undefined) {
+    if (expected) problems.push(`no Content-Encoding, expected ${expected} (the variant exists and was accepted)`)
+  } else if (!(probe.accepts as readonly string[]).includes(got)) {
+    problems.push(`Content-Encoding ${got} was not accepted by "${probe.header ?? '(none)'}"`)
+  } else if (!(available as ReadonlySet<string>).has(got)) {
+    problems.push(`Content-Encoding ${got} but the manifest has no ${got} variant (compressed on the fly?)`)
+  }
+  const type = response.headers['content-type']
+  if (!type) problems.push(`no Content-Type, expected ${file.contentType}`)
+  else if (normalizeType(type) !== normalizeType(file.contentType))
+    problems.push(`Content-Type ${type}, expected ${file.contentType}`)
+  if (available.size > 0) {
+    const tokens = headerValues(response, 'vary')
+      .join(',')
+      .split(',')
+      .map((t) => t.trim().toLowerCase())
+    const count = tokens.filter((t) => t === 'accept-encoding').length
+    if (count !== 1)
+      problems.push(count === 0 ? 'Vary lacks Accept-Encoding' : `Vary names Accept-Encoding ${count} times`)
+  }
+  if (problems.some((p) => p.startsWith('Content-Encoding') && p.includes('several'))) return problems
+  let decoded: Buffer
+  try {
+    decoded = got ? await decodeBuffer(got, body) : body
+  } catch (error) {
+    problems.push(`body does not decode as ${got}: ${(error as Error).message}`)
+    return problems
+  }
+  const sha = createHash('sha256').update(decoded).digest('hex')
+  if (sha !== file.sha256)
+    problems.push(`decoded body (${decoded.length} bytes) differs from the original (${file.size} bytes)`)
+  return problems
+}
+
+/**
+ * Fetches every manifest file (or a sample) of the site deployed at `url` with each probe and
+ * checks the answers. `root` is the local site the manifest describes (named in errors).
+ */
+export async function verifySite(
+  url: string,
+  manifest: Manifest,
+  root: string,
+  options: VerifyOptions = {},
+): Promise<VerifyResult> {
+  const started = performance.now()
+  let base: URL
+  try {
+    base = new URL(url)
+  } catch (cause) {
+    throw userError('verify', `"${url}" is not a URL; expected e.g. https://example.com/ or http://127.0.0.1:8080/.`, {
+      cause,
+    })
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:')
+    throw userError('verify', `"${url}" must be http:// or https://.`)
+  const prefix = base.pathname.replace(/\/+$/, '')
+  const probes = options.probes ?? DEFAULT_PROBES
+  const timeoutMs = options.timeoutMs ?? 15_000
+  const files = sampleFiles(manifest.files, options.limit)
+  if (files.length === 0) throw userError('verify', `The manifest of ${root} lists no files.`, { code: 'BAD_INPUT' })
+  const jobs: { file: ManifestFile; path: string; probe: EncodingProbe; delta?: ManifestDelta }[] = files.flatMap(
+    (file) => urlPathsOf(file.path).flatMap((path) => probes.map((probe) => ({ file, path, probe }))),
+  )
+  // RFC 9842: every delta, asked for as a browser holding its dictionary would (deltas.ts).
+  for (const file of files)
+    for (const delta of file.deltas ?? [])
+      jobs.push({ file, path: urlPathsOf(file.path)[0]!, probe: { header: delta.encoding, accepts: [] }, delta })
+  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) }
+  const checks: VerifyCheck[] = []
+  /** In the order each sequence asked (the order is what they test). */
+  const cacheChecks: VerifyCheck[] = []
+  try {
+    await runPool(jobs, options.concurrency ?? 8, async ({ file, path, probe, delta }) => {
+      const target = new URL(`${prefix}${path}${base.search}`, base)
+      const check: VerifyCheck = {
+        path: file.path,
+        url: target.href,
+        acceptEncoding: probe.header,
+        status: 0,
+        contentEncoding: undefined,
+        contentType: undefined,
+        vary: undefined,
+        problems: [],
+      }
+      try {
+        const { response, body } = await get(
+          target,
+          delta ? undefined : probe.header,
+          timeoutMs,
+          agents,
+          delta ? deltaRequestHeaders(delta) : {},
+        )
+        check.status = response.statusCode ?? 0
+        check.contentEncoding = headerValues(response, 'content-encoding').join(', ') || undefined
+        check.contentType = response.headers['content-type']
+        check.vary = headerValues(response, 'vary').join(', ') || undefined
+        check.problems = delta
+          ? judgeDelta(file, delta, response, body, (name) => headerValues(response, name))
+          : await judge(file, probe, response, body)
+      } catch (error) {
+        check.problems = [`request failed: ${(error as Error).message}`]
+      }
+      checks.push(check)
+    })
+    if (options.cache === true) {
+      // The sequences run one request at a time each (their order is the test), several at once.
+      await runPool(verifyCacheJobs(files), options.concurrency ?? 8, async (job) => {
+        const target = new URL(`${prefix}${urlPathsOf(job.file.path)[0]!}${base.search}`, base)
+        for (const step of await runCacheJob(job, target, timeoutMs, agents))
+          cacheChecks.push({ path: job.file.path, ...step })
+      })
+    }
+  } finally {
+    agents.http.destroy()
+    agents.https.destroy()
+  }
+  checks.sort((a, b) =>
+    a.url < b.url ? -1 : a.url > b.url ? 1 : String(a.acceptEncoding) < String(b.acceptEncoding) ? -1 : 1,
+  )
+  cacheChecks.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
+  checks.push(...cacheChecks)
+  return {
+    url,
+    files: files.length,
+    checks,
+    failures: checks.filter((c) => c.problems.length > 0),
+    durationMs: Math.round(performance.now() - started),
+  }
+}
