@@ -32,7 +32,7 @@ export async function runDeploy(ctx: BenchContext): Promise<PartResult> {
   const s3Api = await importBuilt('@preencode/deploy/s3', ['s3Target'])
   if ('why' in s3Api) return { ...part, skipped: s3Api.why }
   const api: DeployApi = { deploy: deployApi.mod.deploy, s3Target: s3Api.mod.s3Target }
-  const core = await importBuilt('@preencode/core', ['compressDirectory'])
+  const core = await importBuilt('@preencode/core', ['compress'])
   if ('why' in core) return { ...part, skipped: core.why }
   if (!hasTool('minio')) return { ...part, skipped: 'MinIO is not installed (run scripts/setup.sh --test)' }
 

@@ -58,7 +58,7 @@ async function updates(ctx: BenchContext, core: Core, dir: string, part: PartRes
   await appendFile(join(app, source), "\nconsole.info('bench: version 2')\n")
   await buildApp(ctx, app, v2, join(dir, 'v2.json'))
   const cache = ctx.shared.preencodeCache ?? join(dir, 'cache')
-  const { manifest } = await core.compressDirectory(v2, { cache })
+  const { manifest } = await core.compress(v2, { cache })
   const started = performance.now()
   const { report } = await core.writeDeltas(v2, manifest, core.resolveDeltaOptions({ previous: v1, remember: false }), {
     cacheDir: join(dir, 'delta-cache'),

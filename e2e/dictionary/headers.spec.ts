@@ -12,7 +12,7 @@ import { expect, test } from '@playwright/test'
 import {
   DELTA_RETENTION_SECONDS,
   dictionaryLifetime,
-  compressDirectory,
+  compress as compressDirectory,
   decodeWithDictionary,
   resolveDeltaOptions,
   writeDeltas,

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto'
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import {
-  compressDirectory,
+  compress as compressDirectory,
   DELTA_RETENTION_SECONDS,
   dictionaryLifetime,
   preparePageDictionary,

@@ -3,8 +3,12 @@
  * integrations): the compression options plus how a build reports. Resolved once, when the
  * integration starts, and handed to the build runner as resolved objects.
  */
-import { resolveDeltaOptions, type DeltaOptions, type ResolvedDeltaOptions } from './delta-options.js'
-import { supportsDictionaryCompression } from './dictionary-codecs.js'
+import {
+  resolveDeltasSetting,
+  type DeltaOptions,
+  type OptionLabel,
+  type ResolvedDeltaOptions,
+} from './delta-options.js'
 import { userError, type ErrorComponent } from './errors.js'
 import { resolveCompressOptions, type CompressOptions, type ResolvedCompressOptions } from './options.js'
 
@@ -59,6 +63,10 @@ export interface BuildOptionsContext {
    * @default []
    */
   exclude?: readonly string[]
+  /** How a `deltas` key is spelt where the user wrote it (the CLI's flags). @default `deltas.<key>` */
+  label?: OptionLabel | undefined
+  /** How the user turns delta updates off, for the Node message. @default 'set `deltas: false`' */
+  deltasOff?: string | undefined
 }
 
 /**
@@ -97,28 +105,15 @@ export function resolveBuildOptions<T extends BuildOptions>(
   // A malformed `exclude` goes to core unchanged, whose message names it.
   // One pattern alone (`exclude: /\.map$/`) is allowed, as in Rollup's createFilter.
   const userList = typeof userExclude === 'string' || userExclude instanceof RegExp ? [userExclude] : userExclude
-  if (extra.length > 0 && Array.isArray(userList)) compressOptions.exclude = [...(userList as unknown[]), ...extra]
+  // Once each: the manifest records the list, and the same site and options record the same one.
+  if (extra.length > 0 && Array.isArray(userList))
+    compressOptions.exclude = [...new Set([...(userList as unknown[]), ...extra])]
   const compress = resolveCompressOptions(compressOptions as CompressOptions, context.root)
-  return { report, compress, deltas: resolveBuildDeltas(options.deltas, context), force, rest }
-}
-
-function resolveBuildDeltas(
-  value: boolean | DeltaOptions | undefined,
-  context: BuildOptionsContext,
-): ResolvedDeltaOptions | false {
-  if (value === false) return false
-  if (value === undefined && !supportsDictionaryCompression()) return false
-  if (value !== undefined && value !== true && (typeof value !== 'object' || value === null || Array.isArray(value))) {
-    throw userError(
-      context.component,
-      `\`deltas\` is ${JSON.stringify(value)}; it accepts true, false or an object of delta options.`,
-    )
-  }
-  if (!supportsDictionaryCompression()) {
-    throw userError(
-      context.component,
-      `\`deltas\` needs Node >= 24.15 (brotli with a dictionary); this is Node ${process.versions.node}. Upgrade Node or set \`deltas: false\`.`,
-    )
-  }
-  return resolveDeltaOptions(value === true || value === undefined ? {} : value, context.root)
+  const deltas = resolveDeltasSetting(options.deltas, {
+    cwd: context.root,
+    component: context.component,
+    label: context.label,
+    off: context.deltasOff,
+  })
+  return { report, compress, deltas, force, rest }
 }

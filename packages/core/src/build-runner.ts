@@ -1,20 +1,24 @@
 /**
- * The body of every build integration's `closeBundle` (Vite, Rollup, framework integrations):
- * compress the directories a build wrote, report, and write the server configs, so that every
- * integration behaves the same in watch mode, with colour, and with its cache and configs.
+ * The one build pipeline of every entry point: the Vite, Rollup and framework integrations'
+ * `closeBundle`, `preencode compress`, and the recompression of `deploy`, `config` and `verify`.
+ * It compresses the directories a build wrote, writes the server configs and the delta updates,
+ * renders the result (`renderBuildResult`) and checks the size budgets, so that every entry
+ * point writes the same bytes and reports the same way, in watch mode, with colour, with its
+ * cache and configs.
  */
 import { basename, join, relative } from 'node:path'
 import type { ResolvedBuildOptions } from './build-options.js'
 import { onceCacheWarning } from './cache.js'
-import { compressDirectory, type CompressLogger } from './compress-directory.js'
+import { compressDirectory, type CompressLogger, type CompressRun } from './compress-directory.js'
+import type { ErrorComponent } from './errors.js'
 import type { Manifest } from './manifest.js'
 import { isInsideDirectory, outermostDirectories } from './paths.js'
 import { enforceBudgets } from './enforce-budgets.js'
 import { renderHtmlReport } from './html-report.js'
-import { formatReport } from './report.js'
 import { writeFileAtomically } from './write.js'
-import { formatDeltaReport, type DeltaReport } from './delta-report.js'
+import type { DeltaReport } from './delta-report.js'
 import { preparePageDictionary } from './page-dictionary.js'
+import { renderBuildResult, type BuildResult } from './render-result.js'
 import { writeDeltas } from './write-deltas.js'
 import { detectSidecarIgnoringHost, sidecarsSkippedMessage } from './sidecar-hosts.js'
 
@@ -38,10 +42,20 @@ export interface BuildRunnerInit {
    * @default no server configs
    */
   writeServerConfigs?: ((manifest: Manifest) => Promise<string[]>) | undefined
+  /** Names the entry point in a budget failure (`cli`, `vite`). @default 'core' */
+  component?: ErrorComponent | undefined
+  /** Where the size budgets were set, for a budget failure. @default 'the `budgets` option' */
+  budgetsSource?: string | undefined
+  /**
+   * Write the variants on a host that ignores them too, whatever `options.force` says (the
+   * recompression of a site already built there).
+   * @default options.force
+   */
+  force?: boolean | undefined
 }
 
 /** One build's output, as the integration saw it being written. */
-export interface BuildOutput {
+export interface BuildOutput extends Pick<CompressRun, 'onProgress' | 'signal' | 'shard'> {
   /** Absolute directories the build wrote; nested ones are compressed once, from the outer one. */
   dirs: readonly string[]
   /**
@@ -55,13 +69,22 @@ export interface BuildOutput {
   /** Watch mode: a failure is logged and the watcher keeps going; otherwise it is thrown. */
   watch: boolean
   logger: BuildLogger
+  /**
+   * Where the report goes (`report: true | 'json' | 'html'`): the CLI's stdout.
+   * @default logger.info, the table after an empty line
+   */
+  print?: ((text: string, json: boolean) => void) | undefined
   /** Whether the report table may use colour; see `wantsColor`. */
   color: boolean
 }
 
 export interface BuildRunner {
-  /** Compresses one build's output; runs after any earlier call has finished (watch rebuilds overlap). */
-  run(output: BuildOutput): Promise<void>
+  /**
+   * Compresses one build's output; runs after any earlier call has finished (watch rebuilds
+   * overlap). Resolves to one result per directory; none when nothing was compressed (no
+   * directory, a host that ignores sidecars, a failure in watch mode).
+   */
+  run(output: BuildOutput): Promise<BuildResult[]>
 }
 
 /** Colour only on a terminal, and never with `NO_COLOR` (no-color.org), in CI or on a dumb terminal. */
@@ -71,53 +94,64 @@ export function wantsColor(stream: ColorStream, env: NodeJS.ProcessEnv = process
 
 export function createBuildRunner(init: BuildRunnerInit): BuildRunner {
   /** Compressions run one after another: bundlers in watch mode do not wait for closeBundle. */
-  let queue: Promise<void> = Promise.resolve()
+  let queue: Promise<unknown> = Promise.resolve()
   return {
     async run(output) {
       const dirs = outermostDirectories([...output.dirs])
-      if (dirs.length === 0) return
+      if (dirs.length === 0) return []
       // On a host that ignores sidecars the build writes none (nor their manifest and configs).
-      const host = init.options.force ? undefined : detectSidecarIgnoringHost()
-      if (host) return output.logger.warn(sidecarsSkippedMessage(host, '`force: true`'))
+      const host = (init.force ?? init.options.force) ? undefined : detectSidecarIgnoringHost()
+      if (host) {
+        output.logger.warn(sidecarsSkippedMessage(host, init.component === 'cli' ? '--force' : '`force: true`'))
+        return []
+      }
       const run = queue.then(() => compressAll(init, output, dirs))
       queue = run.catch(() => {})
       try {
-        await run
+        return await run
       } catch (failure) {
         // In watch mode nobody awaits closeBundle: a throw would be an unhandled rejection and
         // end the watcher. Say it and keep watching; the next rebuild tries again.
         if (!output.watch) throw failure
         output.logger.error(`[preencode] ${failure instanceof Error ? failure.message : String(failure)}`)
+        return []
       }
     },
   }
 }
 
-async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: string[]): Promise<void> {
+async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: string[]): Promise<BuildResult[]> {
   const { options, root } = init
   const { logger } = output
-  const run = {
+  // In a bundler's log the table starts on a line of its own.
+  const print = output.print ?? ((text: string, json = false) => logger.info(json ? text : `\n${text}`))
+  const notes = options.report === true || options.report === 'html'
+  const run: CompressRun = {
     logger: onceCacheWarning({
       info: (message: string) => {
-        if (options.report === true || options.report === 'html') logger.info(message)
+        if (notes) logger.info(message)
       },
       warn: (message: string) => logger.warn(message),
     }),
+    ...(output.onProgress ? { onProgress: output.onProgress } : {}),
+    ...(output.signal ? { signal: output.signal } : {}),
+    ...(output.shard ? { shard: output.shard } : {}),
   }
+  const results: BuildResult[] = []
   for (const dir of dirs) {
+    // A shard encodes into the cache and writes nothing into the site: no configs, no deltas.
+    const deltas = output.shard ? undefined : options.deltas || undefined
     // The page dictionary's link goes into the pages before they are compressed.
-    const deltas = options.deltas || undefined
     if (deltas?.pages) await preparePageDictionary(dir, deltas.pageDictionaryBytes)
     const { manifest, report } = await compressDirectory(dir, options.compress, run)
     let current = manifest
-    if (init.writeServerConfigs && (dir === output.siteDir || dirs.length === 1)) {
+    if (init.writeServerConfigs && !output.shard && (dir === output.siteDir || dirs.length === 1)) {
       // A config written into the output (dist/.htaccess) is part of the site: the manifest must
       // list it (deploy ships it) and the config then names it too, so write, recompress (all
       // cache hits) and regenerate until nothing changes; the second pass is already stable.
       for (let pass = 0; pass < 3; pass++) {
         const changed = await init.writeServerConfigs(current)
-        if (options.report === true || options.report === 'html')
-          for (const path of changed) logger.info(`preencode: wrote ${relative(root, path)}`)
+        if (notes) for (const path of changed) logger.info(`preencode: wrote ${relative(root, path)}`)
         if (!changed.some((path) => isInsideDirectory(path, dir))) break
         current = (await compressDirectory(dir, options.compress, run)).manifest
       }
@@ -125,22 +159,24 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
     // Last: every recompression above rewrites the manifest without deltas. The reports come
     // once the directory is final: whoever waits for them finds nothing still being written.
     let deltaReport: DeltaReport | undefined
-    if (options.deltas) {
-      const { report: deltas } = await writeDeltas(dir, current, options.deltas, {
-        cacheDir: options.compress.cacheDir,
-        cacheMaxBytes: options.compress.cacheMaxBytes,
-        concurrency: options.compress.concurrency,
-        levels: { brotli: options.compress.levels.brotli, zstd: options.compress.levels.zstd },
-        logger: run.logger,
-      })
-      deltaReport = deltas
+    if (deltas) {
+      const written = await writeDeltas(dir, current, deltas, { ...options.compress, logger: run.logger })
+      deltaReport = written.report
     }
-    if (options.report === 'json') logger.info(JSON.stringify(report))
+    const result: BuildResult = {
+      dir: report.dir,
+      report,
+      ...(deltaReport ? { deltas: deltaReport } : {}),
+      ...(output.shard ? { shard: output.shard } : {}),
+    }
+    results.push(result)
+    if (options.report === 'json') print(renderBuildResult(result, { mode: 'json' }), true)
     else if (options.report)
-      logger.info(`\n${heading(root, dir, dirs, output.environment)}${formatReport(report, { color: output.color })}`)
-    if (deltaReport && options.report === 'json') logger.info(JSON.stringify({ deltas: deltaReport }))
-    else if (deltaReport && options.report) logger.info(formatDeltaReport(deltaReport))
-    if (options.report === 'html') {
+      print(
+        `${heading(root, dir, dirs, output.environment)}${renderBuildResult(result, { mode: 'text', color: output.color })}`,
+        false,
+      )
+    if (options.report === 'html' && !output.shard) {
       const file = join(root, htmlReportName(root, dir, dir === output.siteDir || dirs.length === 1))
       await writeFileAtomically(
         file,
@@ -150,8 +186,9 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
     }
     // A file over a size budget fails the build (the table is in the message); the output and
     // its server configs are complete first, so what grew can be looked at.
-    await enforceBudgets(report, 'core')
+    await enforceBudgets(report, { component: init.component ?? 'core', source: init.budgetsSource })
   }
+  return results
 }
 
 /** `preencode-report.html` for the site; `preencode-report.<folder>.html` for other outputs. */

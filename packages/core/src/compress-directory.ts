@@ -10,12 +10,7 @@ import { CODECS } from './formats.js'
 import type { ProgressBytes } from './progress.js'
 import { openJournal, type RunJournal } from './journal.js'
 import { MANIFEST_FILENAME, type Manifest } from './manifest.js'
-import {
-  isResolvedCompressOptions,
-  resolveCompressOptions,
-  type CompressOptions,
-  type ResolvedCompressOptions,
-} from './options.js'
+import type { ResolvedCompressOptions } from './options.js'
 import { WorkPool } from './pool.js'
 import { openRunCache } from './run-cache.js'
 import { assertDirectory, readPreviousManifest } from './run-inputs.js'
@@ -73,17 +68,15 @@ const debug = createDebug('preencode:run')
  * Compresses every qualifying file under `dir` in place: writes `.gz/.br/.zst` sidecars (only
  * when strictly smaller and saving at least `minSaving`), removes stale ones, and writes
  * `<dir>/.preencode-manifest.json`. Safe to rerun, and to kill: a rerun cleans up after it.
- * `options`: what `resolveCompressOptions` returned (used as is: integrations resolve once), or
- * user options, resolved here against the working directory.
+ * `options`: what `resolveCompressOptions` returned (a copy with a field changed is fine);
+ * scripts with user options call `compress(dir, options)`.
  */
 export async function compressDirectory(
   dir: string,
-  userOptions: ResolvedCompressOptions | CompressOptions = {},
+  options: ResolvedCompressOptions,
   run: CompressRun = {},
 ): Promise<CompressResult> {
   const started = performance.now()
-  // Integrations resolve once and pass the result; scripts may pass user options.
-  const options = isResolvedCompressOptions(userOptions) ? userOptions : resolveCompressOptions(userOptions)
   const logger = run.logger ?? SILENT
   await assertDirectory(resolve(dir))
   // The real path: the walk compares symlink targets against it, and `dist -> build/` is fine.

@@ -1,6 +1,12 @@
 import { resolve } from 'node:path'
-import { userError } from './errors.js'
-import { DICTIONARY_ENCODINGS, isDictionaryEncoding, type DictionaryEncoding } from './dictionary-codecs.js'
+import { userError, type ErrorComponent } from './errors.js'
+import {
+  DICTIONARY_ENCODINGS,
+  dictionaryNodeProblem,
+  isDictionaryEncoding,
+  supportsDictionaryCompression,
+  type DictionaryEncoding,
+} from './dictionary-codecs.js'
 
 /**
  * Compression Dictionary Transport (RFC 9842) for content-hashed assets: each one is announced as
@@ -82,45 +88,55 @@ const KEYS = new Set([
   'remember',
 ])
 
-/** Validates `deltas` options; `name` is how the option is spelt where the user wrote it. */
+/** How an option is spelt where the user wrote it: `` `deltas.versions` ``, or a flag (`--delta-versions`). */
+export type OptionLabel = (key: string) => string
+
+/**
+ * Validates `deltas` options; `name` is how the option is spelt where the user wrote it
+ * (`deltas`, `settings.deltas`), or a function naming each key (a CLI's flags).
+ */
 export function resolveDeltaOptions(
   options: DeltaOptions = {},
   cwd: string = process.cwd(),
-  name = 'deltas',
+  name: string | OptionLabel = 'deltas',
 ): ResolvedDeltaOptions {
   const fail = (message: string): never => {
     throw userError('options', message)
   }
-  if (typeof options !== 'object' || options === null) fail(`\`${name}\` must be true, false or an object.`)
+  const at: OptionLabel = typeof name === 'function' ? name : (key) => `\`${name}.${key}\``
+  const whole = typeof name === 'function' ? name('') : `\`${name}\``
+  if (typeof options !== 'object' || options === null) fail(`${whole} must be true, false or an object.`)
   for (const key of Object.keys(options)) {
-    if (!KEYS.has(key)) fail(`Unknown option \`${name}.${key}\`. Known: ${[...KEYS].join(', ')}.`)
+    if (!KEYS.has(key)) fail(`Unknown option ${at(key)}. Known: ${[...KEYS].join(', ')}.`)
   }
   if (options.previous !== undefined && (typeof options.previous !== 'string' || options.previous === '')) {
-    fail(`\`${name}.previous\` must be the path of a folder holding the deployed site.`)
+    fail(`${at('previous')} must be the path of a folder holding the deployed site.`)
   }
   const versions = options.versions ?? DEFAULT_DELTA_OPTIONS.versions
   if (!Number.isInteger(versions) || versions < 1 || versions > 20)
-    fail(`\`${name}.versions\` is ${String(versions)}; it must be a whole number from 1 to 20.`)
+    fail(`${at('versions')} is ${String(versions)}; it must be a whole number from 1 to 20.`)
   const encodings = options.encodings ?? [...DEFAULT_DELTA_OPTIONS.encodings]
   if (!Array.isArray(encodings) || encodings.length === 0 || !encodings.every(isDictionaryEncoding)) {
-    fail(`\`${name}.encodings\` must be a non-empty array of ${DICTIONARY_ENCODINGS.join(', ')}.`)
+    fail(
+      `${at('encodings')} is ${JSON.stringify(encodings)}; it accepts a non-empty list of ${DICTIONARY_ENCODINGS.join(', ')}.`,
+    )
   }
   const maxDictionaryBytes = options.maxDictionaryBytes ?? DEFAULT_DELTA_OPTIONS.maxDictionaryBytes
   if (!Number.isInteger(maxDictionaryBytes) || maxDictionaryBytes < 1 || maxDictionaryBytes > 128 * 1024 * 1024) {
     fail(
-      `\`${name}.maxDictionaryBytes\` is ${String(maxDictionaryBytes)}; it must be a whole number of bytes from 1 to 134217728 (128 MiB).`,
+      `${at('maxDictionaryBytes')} is ${String(maxDictionaryBytes)}; it must be a whole number of bytes from 1 to 134217728 (128 MiB).`,
     )
   }
   const pages = options.pages ?? DEFAULT_DELTA_OPTIONS.pages
-  if (typeof pages !== 'boolean') fail(`\`${name}.pages\` must be true or false.`)
+  if (typeof pages !== 'boolean') fail(`${at('pages')} must be true or false.`)
   const pageDictionaryBytes = options.pageDictionaryBytes ?? DEFAULT_DELTA_OPTIONS.pageDictionaryBytes
   if (!Number.isInteger(pageDictionaryBytes) || pageDictionaryBytes < 1024 || pageDictionaryBytes > 1024 * 1024) {
     fail(
-      `\`${name}.pageDictionaryBytes\` is ${String(pageDictionaryBytes)}; it must be a whole number of bytes from 1024 to 1048576.`,
+      `${at('pageDictionaryBytes')} is ${String(pageDictionaryBytes)}; it must be a whole number of bytes from 1024 to 1048576.`,
     )
   }
   const remember = options.remember ?? DEFAULT_DELTA_OPTIONS.remember
-  if (typeof remember !== 'boolean') fail(`\`${name}.remember\` must be true or false.`)
+  if (typeof remember !== 'boolean') fail(`${at('remember')} must be true or false.`)
   return {
     previous: options.previous === undefined ? undefined : resolve(cwd, options.previous),
     versions,
@@ -130,4 +146,41 @@ export function resolveDeltaOptions(
     pageDictionaryBytes,
     remember,
   }
+}
+
+export interface DeltasSettingContext {
+  /** Where a relative `previous` is found from: the project root. */
+  cwd: string
+  /** Names the entry point in errors (`vite`, `cli`, `deploy`). */
+  component: ErrorComponent
+  /** How each key is spelt where the user wrote it. @default `deltas.<key>` */
+  label?: OptionLabel | undefined
+  /** How the user turns delta updates off, for the Node message. @default 'set `deltas: false`' */
+  off?: string | undefined
+  /** What `undefined` means: on for a build, off for a deploy whose build made none. @default true */
+  onByDefault?: boolean | undefined
+  /** Options under the user's (a deploy's `pages` from the build). @default {} */
+  defaults?: DeltaOptions | undefined
+  /** Options over the user's (a deploy never adds to the cache's build history). @default {} */
+  overrides?: DeltaOptions | undefined
+}
+
+/**
+ * The `deltas` setting of every entry point (`true`, `false`, delta options or unset), resolved
+ * once: unset and on by default, it quietly does nothing on a Node without brotli dictionaries;
+ * asked for there, it fails saying which Node is needed. Returns false when off.
+ */
+export function resolveDeltasSetting(value: unknown, context: DeltasSettingContext): ResolvedDeltaOptions | false {
+  const label = context.label ?? ((key: string) => (key ? `\`deltas.${key}\`` : '`deltas`'))
+  if (value === false) return false
+  if (value !== undefined && value !== true && (typeof value !== 'object' || value === null || Array.isArray(value)))
+    throw userError(
+      context.component,
+      `${label('')} is ${JSON.stringify(value)}; it accepts true, false or an object of delta options.`,
+    )
+  if (value === undefined && (context.onByDefault === false || !supportsDictionaryCompression())) return false
+  if (!supportsDictionaryCompression())
+    throw userError(context.component, dictionaryNodeProblem(label(''), context.off ?? 'set `deltas: false`'))
+  const given = value === true || value === undefined ? {} : (value as DeltaOptions)
+  return resolveDeltaOptions({ ...context.defaults, ...given, ...context.overrides }, context.cwd, label)
 }

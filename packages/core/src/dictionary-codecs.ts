@@ -40,15 +40,18 @@ export function supportsDictionaryCompression(version: string = process.versions
   return major > 24 || (major === 24 && minor >= 15)
 }
 
+/**
+ * The one wording of "this Node cannot write deltas": `what` needs the Node, `off` says how to
+ * do without (`set \`deltas: false\``, `pass --no-deltas`).
+ */
+export function dictionaryNodeProblem(what: string, off: string): string {
+  return `${what} needs Node >= ${DICTIONARY_MIN_NODE} (brotli with a dictionary); this is Node ${process.versions.node}. Upgrade Node or ${off}.`
+}
+
 /** Fails with a message saying which Node is needed, naming the option that asked for it. */
 export function assertDictionarySupport(option: string): void {
-  if (!supportsDictionaryCompression()) {
-    throw userError(
-      'core',
-      `\`${option}\` needs Node >= ${DICTIONARY_MIN_NODE} (brotli and zstd with a dictionary); this is Node ${process.versions.node}. Upgrade Node or set \`${option}: false\`.`,
-      { code: 'BAD_INPUT' },
-    )
-  }
+  if (!supportsDictionaryCompression())
+    throw userError('core', dictionaryNodeProblem(`\`${option}\``, `set \`${option}: false\``), { code: 'BAD_INPUT' })
 }
 
 /** Header length of each coding's body: magic + 32-byte hash. */

@@ -18,21 +18,33 @@ export async function appendGithubStepSummary(
   return true
 }
 
+export interface EnforceBudgetsOptions {
+  /** Names the entry point in the error (`cli`, `vite`). @default 'core' */
+  component?: ErrorComponent
+  /** Where the budgets were set, for the message. @default 'the `budgets` option' */
+  source?: string | undefined
+  env?: NodeJS.ProcessEnv
+}
+
 /**
- * What the CLI and the plugins do with `report.budgets` after a run: the verdict goes to the
- * GitHub job summary (in Actions), and a failure becomes a user error carrying the table (a
- * non-zero exit, a failed build). No budgets: nothing happens.
+ * The one budget check of every entry point, run by the build runner: the verdict goes to the
+ * GitHub job summary (in Actions), and a failure becomes a user error (a non-zero exit, a failed
+ * build) whose first line counts the failures and whose rest is the table. No budgets: nothing.
  */
-export async function enforceBudgets(
-  report: CompressReport,
-  component: ErrorComponent,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<void> {
+export async function enforceBudgets(report: CompressReport, options: EnforceBudgetsOptions = {}): Promise<void> {
   const result = report.budgets
   if (!result) return
-  await appendGithubStepSummary(formatBudgetMarkdown(result), env)
+  await appendGithubStepSummary(formatBudgetMarkdown(result), options.env)
   if (result.ok) return
-  throw userError(component, `Size budgets failed in ${report.dir}:\n${formatBudgetTable(result)}`, {
-    code: 'OVER_BUDGET',
-  })
+  const what = [
+    result.failures.length > 0 ? `${result.failures.length} files over budget` : '',
+    result.unmatched.length > 0 ? `${result.unmatched.length} budgets match no file` : '',
+  ]
+    .filter(Boolean)
+    .join(', ')
+  throw userError(
+    options.component ?? 'core',
+    `Size budgets failed: ${what} in ${report.dir} (budgets are set in ${options.source ?? 'the `budgets` option'}):\n${formatBudgetTable(result)}`,
+    { code: 'OVER_BUDGET' },
+  )
 }

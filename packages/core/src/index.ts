@@ -63,6 +63,14 @@ export {
 
 // Running
 export { compressDirectory, type CompressLogger, type CompressResult, type CompressRun } from './compress-directory.js'
+export { compress } from './compress.js'
+export {
+  buildResultJson,
+  renderBuildResult,
+  type BuildResult,
+  type BuildResultJson,
+  type RenderResultOptions,
+} from './render-result.js'
 export {
   createBuildRunner,
   wantsColor,
@@ -105,6 +113,7 @@ export {
   type ManifestVariant,
 } from './manifest.js'
 export {
+  buildOptionsFromManifest,
   optionsFromManifest,
   recordSettings,
   type ManifestSettings,
@@ -147,7 +156,7 @@ export {
   type SizeBudget,
 } from './budgets.js'
 export { budgetSummaryLine, formatBudgetMarkdown, formatBudgetTable } from './budget-report.js'
-export { appendGithubStepSummary, enforceBudgets } from './enforce-budgets.js'
+export { appendGithubStepSummary, enforceBudgets, type EnforceBudgetsOptions } from './enforce-budgets.js'
 export { htmlReportData, renderHtmlReport, type HtmlReportData, type HtmlReportOptions } from './html-report.js'
 export {
   createProgress,
@@ -175,6 +184,7 @@ export {
   dictionaryCodecOf,
   dictionaryEncoderParams,
   dictionaryHeaderLength,
+  dictionaryNodeProblem,
   dictionaryStreamHeader,
   DICTIONARY_ENCODINGS,
   DICTIONARY_MIN_NODE,
@@ -198,7 +208,10 @@ export { deltaPath, DELTA_DIRECTORY_SUFFIX, extensionOf, originalOfDeltaPath } f
 export {
   DEFAULT_DELTA_OPTIONS,
   resolveDeltaOptions,
+  resolveDeltasSetting,
   type DeltaOptions,
+  type DeltasSettingContext,
+  type OptionLabel,
   type ResolvedDeltaOptions,
 } from './delta-options.js'
 export { formatDeltaReport, type DeltaFileReport, type DeltaReport } from './delta-report.js'

@@ -1,7 +1,14 @@
 import { looksContentHashed, type CacheClass, type CachePolicyOptions } from './cache-policy.js'
 import type { Format } from './formats.js'
 import type { Manifest } from './manifest.js'
-import type { CompressOptions, FilePattern, ResolvedCompressOptions } from './options.js'
+import {
+  resolveCompressOptions,
+  type CompressOptions,
+  type FilePattern,
+  type ResolvedCompressOptions,
+} from './options.js'
+import type { ResolvedBuildOptions } from './build-options.js'
+import { dictionaryNodeProblem, supportsDictionaryCompression } from './dictionary-codecs.js'
 import { resolveDeltaOptions, type ResolvedDeltaOptions } from './delta-options.js'
 
 /**
@@ -129,4 +136,25 @@ export function optionsFromManifest(manifest: Manifest): CompressOptions {
       defaultCacheControl: settings.cacheControl.default,
     },
   }
+}
+
+/**
+ * The build options that reproduce the run that wrote `manifest`: its compress options and
+ * the delta updates it made (without adding to the build history). On a Node that cannot
+ * write deltas, `logger` hears that the recompressed site has none.
+ */
+export function buildOptionsFromManifest(
+  manifest: Manifest,
+  root: string,
+  logger: { warn(message: string): void },
+): ResolvedBuildOptions {
+  const compress = resolveCompressOptions(optionsFromManifest(manifest), root)
+  let deltas = deltaOptionsFromManifest(manifest)
+  if (deltas && !supportsDictionaryCompression()) {
+    logger.warn(
+      `${dictionaryNodeProblem(`the build of ${root} made delta updates, which`, 'the recompressed site has none')}`,
+    )
+    deltas = undefined
+  }
+  return { report: false, compress, deltas: deltas ?? false, force: false }
 }

@@ -148,14 +148,6 @@ function isNonNegativeInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0
 }
 
-/** Objects made by `resolveCompressOptions`: `compressDirectory` uses these as they are. */
-const RESOLVED = new WeakSet<object>()
-
-/** True for the (unmodified) result of `resolveCompressOptions`. */
-export function isResolvedCompressOptions(options: unknown): options is ResolvedCompressOptions {
-  return typeof options === 'object' && options !== null && RESOLVED.has(options)
-}
-
 /**
  * Validates, merges with defaults and normalises. Fails naming the option and what it accepts.
  * A relative `cache` and the default cache are found from `cwd` (the project root).
@@ -232,7 +224,7 @@ export function resolveCompressOptions(
     fail(
       '`keepOriginals: false` needs `gzip` in `formats`: servers decode the gzip variant for clients that accept no encoding.',
     )
-  const resolved: ResolvedCompressOptions = {
+  return {
     formats: [...new Set(formats)],
     levels,
     threshold,
@@ -247,6 +239,4 @@ export function resolveCompressOptions(
     cachePolicy: resolveCachePolicy(options.cachePolicy),
     budgets: resolveBudgets(options.budgets),
   }
-  RESOLVED.add(resolved)
-  return resolved
 }

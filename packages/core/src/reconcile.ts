@@ -1,11 +1,10 @@
 import { realpath, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { compressDirectory, type CompressLogger, type CompressRun } from './compress-directory.js'
+import { createBuildRunner } from './build-runner.js'
+import type { CompressLogger, CompressRun } from './compress-directory.js'
 import { CODECS } from './formats.js'
 import { readManifest, type Manifest, type ManifestFile } from './manifest.js'
-import { deltaOptionsFromManifest, optionsFromManifest } from './manifest-settings.js'
-import { supportsDictionaryCompression } from './dictionary-codecs.js'
-import { writeDeltas } from './write-deltas.js'
+import { buildOptionsFromManifest } from './manifest-settings.js'
 import { sha256File } from './open-files.js'
 import { scanDirectory } from './scan.js'
 
@@ -61,38 +60,22 @@ export async function reconcileManifest(dir: string, run: CompressRun = {}): Pro
   logger.info(
     `the manifest of ${root} is out of date with the files (${describeDrift(drift)}); compressing again first`,
   )
-  const { manifest: compressed } = await compressDirectory(root, optionsFromManifest(manifest), run)
-  const fresh = await redoDeltas(root, manifest, compressed, logger)
-  return { manifest: fresh, drift, recompressed: true }
-}
-
-/**
- * The recompression writes a manifest without deltas; when the build made them (its manifest
- * records how), they are written again the same way, so an edit after the build keeps
- * `Use-As-Dictionary` and the `.dcb`/`.dcz` files exactly as the build would have.
- */
-async function redoDeltas(
-  root: string,
-  before: Manifest,
-  compressed: Manifest,
-  logger: CompressLogger,
-): Promise<Manifest> {
-  const deltas = deltaOptionsFromManifest(before)
-  const settings = before.settings
-  if (!deltas || !settings) return compressed
-  if (!supportsDictionaryCompression()) {
-    logger.warn(
-      `the build of ${root} made delta updates, which need Node >= 24.15 (this is Node ${process.versions.node}): the recompressed site has none`,
-    )
-    return compressed
-  }
-  const { manifest } = await writeDeltas(root, compressed, deltas, {
-    cacheDir: settings.cache,
-    cacheMaxBytes: settings.cacheMaxBytes,
-    levels: { brotli: settings.levels.brotli, zstd: settings.levels.zstd },
-    logger,
+  // The build's own pipeline with the settings it recorded: the deltas it made are written
+  // again the same way, so an edit after the build keeps `Use-As-Dictionary` and the
+  // `.dcb`/`.dcz` files exactly as the build would have written them.
+  const options = buildOptionsFromManifest(manifest, root, logger)
+  // The caller shows the notes; the report table is not printed.
+  const runner = createBuildRunner({ options: { ...options, report: true }, root, force: true })
+  await runner.run({
+    dirs: [root],
+    watch: false,
+    logger: { ...logger, error: (message) => logger.warn(message) },
+    print: () => {},
+    color: false,
+    ...(run.onProgress ? { onProgress: run.onProgress } : {}),
+    ...(run.signal ? { signal: run.signal } : {}),
   })
-  return manifest
+  return { manifest: await readManifest(root), drift, recompressed: true }
 }
 
 /** `2 changed, 1 added (late/extra.html, …)`: the counts, and a few names. */

@@ -29,6 +29,8 @@ import {
 import { MANIFEST_FILENAME, type Manifest, type ManifestDelta, type ManifestFile } from './manifest.js'
 import { recordDeltas } from './manifest-settings.js'
 import { WorkPool } from './pool.js'
+import type { Format } from './formats.js'
+import { DEFAULT_COMPRESS_OPTIONS, type ResolvedCompressOptions } from './options.js'
 import { folderVersionSource, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
 import { isPageDictionary, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST } from './page-dictionary.js'
 import { versionedAsset } from './use-as-dictionary.js'
@@ -38,23 +40,26 @@ import { writeFileAtomically } from './write.js'
 /** At most this many dictionaries per file: several chunks can share one logical name (`index-*.js`). */
 const MAX_DICTIONARIES_PER_FILE = 8
 
-export interface WriteDeltasContext {
-  /** The compression cache directory (deltas are cached there; the build history too), or false. */
-  cacheDir: string | false
-  /** @default 268435456 */
-  cacheMaxBytes?: number
-  /** @default os.availableParallelism() */
-  concurrency?: number
-  /** brotli quality for dcb and zstd level for dcz. @default { brotli: 11, zstd: 19 } */
-  levels?: { brotli?: number; zstd?: number }
-  /** Overrides `options.previous` and the cache history, e.g. a deploy target's objects. */
-  source?: PreviousVersionSource
-  /**
-   * Where a warning goes: the build history cannot be written (a read-only or full cache, a
-   * file in its place). The deltas of this run are written anyway. @default silent
-   */
-  logger?: { warn(message: string): void }
-}
+/**
+ * The run's own settings: pass the resolved compress options of the run (`{ ...options, logger }`),
+ * so deltas use its cache, concurrency and levels; and its cache and pool when it has them open.
+ */
+export type WriteDeltasContext = Pick<ResolvedCompressOptions, 'cacheDir'> &
+  Partial<Pick<ResolvedCompressOptions, 'cacheMaxBytes' | 'concurrency'>> & {
+    /** The run's levels: dcb and dcz take those of the codings they extend. @default each codec's default */
+    levels?: Partial<Record<Format, number>> | undefined
+    /** The run's compression cache, already open. @default opened from `cacheDir` */
+    cache?: CompressionCache | undefined
+    /** The run's work pool. @default a pool of `concurrency` */
+    pool?: WorkPool | undefined
+    /** Overrides `options.previous` and the cache history, e.g. a deploy target's objects. */
+    source?: PreviousVersionSource | undefined
+    /**
+     * Where a warning goes: the build history cannot be written (a read-only or full cache, a
+     * file in its place). The deltas of this run are written anyway. @default silent
+     */
+    logger?: { warn(message: string): void } | undefined
+  }
 
 export interface WriteDeltasResult {
   manifest: Manifest
@@ -75,8 +80,10 @@ export async function writeDeltas(
   const recorded = new Set(manifest.files.flatMap((f) => (f.deltas ?? []).map((d) => d.path)))
   const leftovers = (await journaledFiles(root)).filter((p) => originalOfDeltaPath(p) !== undefined && !recorded.has(p))
   const journal = openJournal(root)
-  const cache = openCache(context.cacheDir, context.cacheMaxBytes ?? 256 * 1024 * 1024)
-  const pool = new WorkPool({ ...(context.concurrency === undefined ? {} : { concurrency: context.concurrency }) })
+  const cache =
+    context.cache ?? openCache(context.cacheDir, context.cacheMaxBytes ?? DEFAULT_COMPRESS_OPTIONS.cacheMaxBytes)
+  const pool =
+    context.pool ?? new WorkPool({ ...(context.concurrency === undefined ? {} : { concurrency: context.concurrency }) })
   const source =
     context.source ??
     (options.previous !== undefined

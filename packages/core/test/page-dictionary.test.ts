@@ -9,7 +9,7 @@ import {
   buildDictionary,
   DELTA_RETENTION_SECONDS,
   dictionaryLifetime,
-  compressDirectory,
+  compress as compressDirectory,
   decodeWithDictionary,
   encodeBuffer,
   encodeWithDictionary,

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
 import {
-  compressDirectory,
+  compress as compressDirectory,
   globProblem,
   MANIFEST_FILENAME,
   MANIFEST_VERSION,

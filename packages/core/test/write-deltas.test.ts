@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
 import {
-  compressDirectory,
+  compress as compressDirectory,
   decodeWithDictionary,
   formatDeltaReport,
   readManifest,

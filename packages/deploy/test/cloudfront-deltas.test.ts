@@ -11,7 +11,7 @@ import { promisify } from 'node:util'
 import { HeadObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  compressDirectory,
+  compress as compressDirectory,
   decodeWithDictionary,
   deltaPath,
   dictionaryId,

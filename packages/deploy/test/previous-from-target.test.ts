@@ -5,7 +5,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  compressDirectory,
+  compress as compressDirectory,
   DEFAULT_DELTA_OPTIONS,
   decodeWithDictionary,
   deltaPath,

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   cacheClassOf,
-  compressDirectory,
+  compress as compressDirectory,
   DELTA_RETENTION_SECONDS,
   dictionaryLifetime,
   preparePageDictionary,
