@@ -1,6 +1,6 @@
 import { createFilter, type FilterPattern } from '@rollup/pluginutils'
 import { userError } from './errors.js'
-import { ALL_FORMATS, isFormat, type Format } from './formats.js'
+import { ALL_FORMATS, isFormat, PREFERRED_FORMAT, type Format } from './formats.js'
 import type { Manifest, ManifestFile } from './manifest.js'
 
 /** Which bytes a budget limits: a variant's, or the original's. */
@@ -101,7 +101,7 @@ export function resolveBudgets(budgets: unknown, option = 'budgets'): ResolvedBu
         'options',
         `\`${where}\` must be an object like { path: 'assets/*.js', format: 'brotli', max: '150 kB' }.`,
       )
-    const { path, format = 'brotli', max, ...rest } = entry as Partial<SizeBudget>
+    const { path, format = PREFERRED_FORMAT, max, ...rest } = entry as Partial<SizeBudget>
     const unknown = Object.keys(rest)
     if (unknown.length > 0)
       throw userError('options', `\`${where}\` has unknown field \`${unknown[0]}\`; a budget has path, format and max.`)

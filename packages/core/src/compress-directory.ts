@@ -6,7 +6,7 @@ import type { CompressionCache } from './cache.js'
 import { createDebug } from './debug.js'
 import { userError } from './errors.js'
 import { runFileJob, skipReason, statFileJob, type FileJob, type FileJobContext, type FileOutcome } from './file-job.js'
-import { CODECS } from './formats.js'
+import { CODECS, FALLBACK_FORMAT } from './formats.js'
 import type { ProgressBytes } from './progress.js'
 import { openJournal, type RunJournal } from './journal.js'
 import { MANIFEST_FILENAME, type Manifest } from './manifest.js'
@@ -102,7 +102,11 @@ export async function compressDirectory(
   const variantsOnDisk = new Set(scan.variants)
   const pending: FileJob[] = scan.originals.map((path) => ({ path, recoverFromGzip: false }))
   for (const file of previous?.files ?? []) {
-    if (!file.originalOnDisk && !onDisk.has(file.path) && variantsOnDisk.has(`${file.path}${CODECS.gzip.extension}`)) {
+    if (
+      !file.originalOnDisk &&
+      !onDisk.has(file.path) &&
+      variantsOnDisk.has(`${file.path}${CODECS[FALLBACK_FORMAT].extension}`)
+    ) {
       pending.push({ path: file.path, recoverFromGzip: true, expectedSize: file.size })
     }
   }

@@ -10,7 +10,7 @@ import { sha256Of } from './available-dictionary.js'
 import type { EncoderParams } from './codecs/codec.js'
 import type { DictionaryCodec } from './codecs/dictionary-codec.js'
 import { PreencodeError, userError } from './errors.js'
-import { DICTIONARY_CODECS } from './formats.js'
+import { CODECS, DICTIONARY_CODECS } from './formats.js'
 
 export { dczWindowLimit } from './codecs/dcz.js'
 export type { DictionaryCodec } from './codecs/dictionary-codec.js'
@@ -67,15 +67,13 @@ export function dictionaryStreamHeader(encoding: DictionaryEncoding, dictionaryS
 
 export interface DictionaryEncodeOptions {
   /**
-   * brotli quality (0-11) for dcb, zstd level (1-22) for dcz.
-   * @default 11 for dcb, 19 for dcz
+   * The level of the coding this one extends (`levelOf`: brotli's quality for dcb, zstd's level for dcz).
+   * @default that coding's default level
    */
   level?: number
   /** The file's path: picks brotli's text/font mode. @default undefined */
   path?: string
 }
-
-const DEFAULT_LEVEL: Readonly<Record<DictionaryEncoding, number>> = { dcb: 11, dcz: 19 }
 
 /** The encoder parameters for a file of `dataSize` bytes against a dictionary of `dictionarySize`. */
 export function dictionaryEncoderParams(
@@ -86,7 +84,7 @@ export function dictionaryEncoderParams(
 ): EncoderParams {
   return dictionaryCodecOf(encoding).params(
     { size: dataSize, path: options.path },
-    options.level ?? DEFAULT_LEVEL[encoding],
+    options.level ?? CODECS[DICTIONARY_CODECS[encoding].levelOf].defaultLevel,
     dictionarySize,
   )
 }

@@ -7,7 +7,7 @@ import { createDebug } from './debug.js'
 import { decodeBuffer, encoderParams, encoderSettings, encodeWithParams } from './encoders.js'
 import { PreencodeError } from './errors.js'
 import type { FileJobContext } from './file-job.js'
-import type { Format } from './formats.js'
+import { codecOf, type Format } from './formats.js'
 import type { SlotTicket } from './pool.js'
 
 const debugEncode = createDebug('preencode:encode')
@@ -66,20 +66,8 @@ export async function encodeWithCache(
 
 /**
  * Roughly how long one encode takes, in microseconds: the pool starts the longest first. Only
- * the order matters, so a per-byte rate per format and level band is enough. Measured here in
- * CPU time over the bench app (16 MB, 94 files): brotli 11 ~0.8 MB/s, zstd 19 ~2.4 MB/s,
- * gzip 9 ~30 MB/s per memLevel (two are tried); lower levels are an order of magnitude faster.
+ * the order matters, so each codec's per-MB rate at the level (`Codec.cost`) is enough.
  */
 export function encodeCost(format: Format, level: number, bytes: number): number {
-  const microsecondsPerMB =
-    format === 'brotli'
-      ? level >= 10
-        ? 1_250_000
-        : 100_000
-      : format === 'zstd'
-        ? level >= 16
-          ? 420_000
-          : 40_000
-        : 70_000
-  return (bytes / 1e6) * microsecondsPerMB
+  return (bytes / 1e6) * codecOf(format).cost(level)
 }

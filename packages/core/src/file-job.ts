@@ -5,7 +5,7 @@ import type { CompressionCache } from './cache.js'
 import { cacheClassOf } from './cache-policy.js'
 import { decodeBuffer } from './encoders.js'
 import { type PreencodeError, userError } from './errors.js'
-import { CODECS, type Format } from './formats.js'
+import { CODECS, FALLBACK_FORMAT, type Format } from './formats.js'
 import type { RunJournal } from './journal.js'
 import type { ManifestFile, ManifestVariant } from './manifest.js'
 import { contentTypeOf, isCompressible } from './media-types.js'
@@ -80,7 +80,7 @@ export interface FileOutcome {
 /** Stats a job's source, failing with a message naming the file when it cannot be read. */
 export async function statFileJob(root: string, job: FileJob): Promise<StatedFileJob> {
   const absolute = join(root, job.path)
-  const sourcePath = job.recoverFromGzip ? `${absolute}${CODECS.gzip.extension}` : absolute
+  const sourcePath = job.recoverFromGzip ? `${absolute}${CODECS[FALLBACK_FORMAT].extension}` : absolute
   const info = await stat(sourcePath).catch((cause: unknown) => {
     throw unreadable(sourcePath, cause)
   })
@@ -129,7 +129,7 @@ async function processBytes(
     throw unreadable(sourcePath, cause)
   })
   const data = job.recoverFromGzip
-    ? await decodeBuffer('gzip', raw).catch((cause: unknown) => {
+    ? await decodeBuffer(FALLBACK_FORMAT, raw).catch((cause: unknown) => {
         throw userError(
           'core',
           `${absolute} is missing and its gzip variant ${sourcePath} does not decode; restore the original and rerun.`,
@@ -197,7 +197,7 @@ async function processBytes(
     if (outcome.entry.variants.length === 0) outcome.skipped = 'no-saving'
   }
 
-  const hasGzip = outcome.entry.variants.some((v) => v.format === 'gzip')
+  const hasGzip = outcome.entry.variants.some((v) => v.format === FALLBACK_FORMAT)
   if (ctx.cacheOnly) return outcome
   if (!options.keepOriginals && hasGzip) {
     outcome.entry.originalOnDisk = false

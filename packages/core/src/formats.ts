@@ -29,6 +29,18 @@ export type AnyCodec = (typeof CODECS)[Format]
 
 /** Every format, in the order a server should prefer them when sizes tie (smallest usually first). */
 export const ALL_FORMATS: readonly Format[] = Object.freeze(Object.keys(CODECS) as Format[])
+/**
+ * The coding servers prefer (the table's first): what a visitor without a delta gets, the
+ * size a delta is compared with, and a size budget's default.
+ */
+export const PREFERRED_FORMAT: Format = ALL_FORMATS[0]!
+
+/**
+ * The coding every HTTP client accepts (RFC 9110 §8.4.1.3): with `keepOriginals: false` its
+ * variant stands for the original, and servers decode it for clients that accept no coding.
+ */
+export const FALLBACK_FORMAT = 'gzip' satisfies Format
+
 /** Every Content-Encoding token, in the same order. */
 export const ALL_ENCODINGS: readonly Encoding[] = Object.freeze(ALL_FORMATS.map((format) => CODECS[format].encoding))
 

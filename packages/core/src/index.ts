@@ -11,6 +11,8 @@ export {
   ALL_FORMATS,
   CODECS,
   DICTIONARY_CODECS,
+  FALLBACK_FORMAT,
+  PREFERRED_FORMAT,
   codecOf,
   formatOfEncoding,
   formatOfVariantPath,

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { userError } from './errors.js'
 import type { Encoding, Format } from './formats.js'
+import type { DictionaryEncoding } from './dictionary-codecs.js'
 import type { CacheClass } from './cache-policy.js'
 import type { ManifestSettings } from './manifest-settings.js'
 
@@ -62,7 +63,7 @@ export interface ManifestFile {
 
 /** A delta: this file compressed against a dictionary the browser may hold (RFC 9842). */
 export interface ManifestDelta {
-  encoding: 'dcb' | 'dcz'
+  encoding: DictionaryEncoding
   /** Base64 of the dictionary's SHA-256: the `Available-Dictionary` value without its colons. */
   dictionary: string
   /** Where the dictionary came from (a previous version's path, or the shared page dictionary). */

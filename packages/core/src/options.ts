@@ -6,7 +6,7 @@ import { isSharedCacheUrl, parseSharedCacheUrl, type SharedCacheLocation } from 
 import { userError } from './errors.js'
 import { globProblem } from './glob-check.js'
 import { peerFormatName, unknownOptionMessage } from './peer-options.js'
-import { ALL_FORMATS, CODECS, isFormat, type Format } from './formats.js'
+import { ALL_FORMATS, CODECS, FALLBACK_FORMAT, isFormat, type Format } from './formats.js'
 import { resolveCachePolicy, type CachePolicyOptions, type ResolvedCachePolicy } from './cache-policy.js'
 
 /** Options of `compressDirectory`, the plugin and `preencode compress`. Every field is optional. */
@@ -220,7 +220,7 @@ export function resolveCompressOptions(
   const cacheDir = cache === false ? false : cache === true || sharedCache ? defaultCacheDir(cwd) : resolve(cwd, cache)
   const keepOriginals = options.keepOriginals ?? DEFAULT_COMPRESS_OPTIONS.keepOriginals
   if (typeof keepOriginals !== 'boolean') fail('`keepOriginals` must be true or false.')
-  if (!keepOriginals && !formats.includes('gzip'))
+  if (!keepOriginals && !formats.includes(FALLBACK_FORMAT))
     fail(
       '`keepOriginals: false` needs `gzip` in `formats`: servers decode the gzip variant for clients that accept no encoding.',
     )

@@ -2,7 +2,7 @@ import { realpath, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { createBuildRunner } from './build-runner.js'
 import type { CompressLogger, CompressRun } from './compress-directory.js'
-import { CODECS } from './formats.js'
+import { CODECS, FALLBACK_FORMAT } from './formats.js'
 import { readManifest, type Manifest, type ManifestFile } from './manifest.js'
 import { buildOptionsFromManifest } from './manifest-settings.js'
 import { sha256File } from './open-files.js'
@@ -100,7 +100,7 @@ export async function manifestDrift(root: string, manifest: Manifest): Promise<M
   const present: ManifestFile[] = []
   for (const file of manifest.files) {
     listed.add(file.path)
-    const gzip = `${file.path}${CODECS.gzip.extension}`
+    const gzip = `${file.path}${CODECS[FALLBACK_FORMAT].extension}`
     if (file.originalOnDisk ? !onDisk.has(file.path) : !variantsOnDisk.has(gzip)) drift.removed.push(file.path)
     else present.push(file)
   }

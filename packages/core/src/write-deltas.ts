@@ -22,6 +22,7 @@ import {
   acceptsDictionary,
   assertDictionarySupport,
   decodeWithDictionary,
+  dictionaryCodecOf,
   dictionaryEncoderParams,
   encodeWithDictionaryParams,
   type DictionaryEncoding,
@@ -29,7 +30,7 @@ import {
 import { MANIFEST_FILENAME, type Manifest, type ManifestDelta, type ManifestFile } from './manifest.js'
 import { recordDeltas } from './manifest-settings.js'
 import { WorkPool } from './pool.js'
-import type { Format } from './formats.js'
+import { CODECS, PREFERRED_FORMAT, type Format } from './formats.js'
 import { DEFAULT_COMPRESS_OPTIONS, type ResolvedCompressOptions } from './options.js'
 import { folderVersionSource, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
 import { isPageDictionary, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST } from './page-dictionary.js'
@@ -167,7 +168,7 @@ export async function writeDeltas(
       dictionaryPath: smallest.dictionaryPath,
       encoding: smallest.encoding,
       deltaBytes: smallest.size,
-      brotliBytes: file.variants.find((v) => v.encoding === 'br')?.size ?? best,
+      brotliBytes: file.variants.find((v) => v.format === PREFERRED_FORMAT)?.size ?? best,
       originalBytes: file.size,
     })
   }
@@ -294,7 +295,9 @@ async function encodeCached(
   hash: Buffer,
   levels: WriteDeltasContext['levels'],
 ): Promise<Buffer> {
-  const level = encoding === 'dcb' ? (levels?.brotli ?? 11) : (levels?.zstd ?? 19)
+  // dcb and dcz take the level of the coding they extend (`levelOf`): the run's, else its default.
+  const base = dictionaryCodecOf(encoding).levelOf
+  const level = levels?.[base] ?? CODECS[base].defaultLevel
   const params = dictionaryEncoderParams(encoding, data.byteLength, dictionary.byteLength, { level, path: file.path })
   // The key covers both inputs: the new file and the dictionary.
   const key = cacheKey({

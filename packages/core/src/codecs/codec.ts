@@ -34,6 +34,11 @@ export interface Codec<P extends EncoderParams = EncoderParams> {
   /** Accepted level/quality range, inclusive. */
   readonly levels: readonly [min: number, max: number]
   readonly defaultLevel: number
+  /**
+   * Roughly how long one encode takes at `level`, in microseconds per MB: the pool starts the
+   * longest first, so only the order matters (`encodeCost`).
+   */
+  cost(level: number): number
   /** The encoder parameters for one file at one level: the cache key and the encoder both use this. */
   params(file: CodecFile, level: number): P
   /** Encodes with exactly `params`; the result is a complete, standalone stream. */
