@@ -24,7 +24,7 @@ const K = 6
 const WORTH_IT = 0.25
 const STORAGE_CAP = 0.05
 
-type Core = typeof import('@preencode/core')
+type Core = typeof import('@preencode/core/internal')
 
 interface Generation {
   k: number
@@ -50,7 +50,7 @@ export async function runDeltaVersions(ctx: BenchContext): Promise<PartResult> {
     'still holds v-k downloads, the delta files and bytes that adds to the deploy, and the time. Keeping N versions',
     'costs the sum over k ≤ N.',
   ].join(' ')
-  const core = await importBuilt('@preencode/core', ['writeDeltas', 'versionedAsset', 'compress'])
+  const core = await importBuilt('@preencode/core/internal', ['writeDeltas', 'versionedAsset', 'compress'])
   if ('why' in core) return { ...part, skipped: core.why }
   if (!core.mod.supportsDictionaryCompression())
     return { ...part, skipped: `Node ${process.versions.node} has no brotli dictionary support (needs 24.15)` }

@@ -17,7 +17,7 @@ import {
   resolveDeltaOptions,
   writeDeltas,
   type Manifest,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { verifySite } from '@preencode/server-config'
 import { freePort, tempDir } from '@preencode/test-utils'
 import { startServerOnPort, type ServerKind } from '../harness/servers.ts'

@@ -17,7 +17,7 @@ import {
   resolveDeltaOptions,
   writeDeltas,
   type Manifest,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { freePort, tempDir } from '@preencode/test-utils'
 import { INCLUDE_KINDS } from '../harness/server-files.ts'
 import { startServerOnPort, type ServerKind } from '../harness/servers.ts'

@@ -10,7 +10,7 @@ import {
   decodeBuffer,
   formatOfVariantPath,
   stripVariantExtension,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { CORE_DIST, put, textOf } from './fixtures.js'
 
 /**

@@ -16,7 +16,7 @@ import {
   preparePageDictionary,
   resolveDeltaOptions,
   writeDeltas,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 
 const WORDS =
   'the of and to in is for that with as on by this are from be or an it at which you can not have more use'.split(' ')

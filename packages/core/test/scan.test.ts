@@ -10,7 +10,7 @@ import {
   resolveCompressOptions,
   scanDirectory,
   type Manifest,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { put } from './fixtures.js'
 
 describe('scanDirectory', () => {

@@ -16,7 +16,7 @@ import {
   scanDirectory,
   writeDeltas,
   type Manifest,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { textOf } from './fixtures.js'
 
 type Temp = Awaited<ReturnType<typeof tempDir>>

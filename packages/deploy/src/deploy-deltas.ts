@@ -11,7 +11,7 @@ import {
   type DeltaReport,
   type Manifest,
   type ResolvedDeltaOptions,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import type { DeployTarget, TargetContext } from './target.js'
 
 /**

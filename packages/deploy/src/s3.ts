@@ -14,9 +14,9 @@ import {
   type PutObjectCommandInput,
 } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
-import { deployedVersionSource, userError, withOpenFiles } from '@preencode/core'
+import { deployedVersionSource, userError, withOpenFiles } from '@preencode/core/internal'
 import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from './plan.js'
-import { runPool } from '@preencode/core'
+import { runPool } from '@preencode/core/internal'
 import { withRetry } from './retry.js'
 import { unfinishedUploads } from './s3-unfinished.js'
 import { isRetryableS3Error, isTimeout, redact, s3Error } from './s3-errors.js'

@@ -18,7 +18,7 @@ import {
   resolveDeltaOptions,
   sha256Of,
   writeDeltas,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { deploy } from '@preencode/deploy'
 import { s3Target } from '@preencode/deploy/s3'
 import { REPO_ROOT, tempDir } from '@preencode/test-utils'

@@ -13,7 +13,7 @@ import {
   resolveDeltaOptions,
   sha256Of,
   writeDeltas,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { deploy, rsyncTarget, type DeployResult, type DeployTarget, type S3RequestRecord } from '@preencode/deploy'
 import { s3Target } from '@preencode/deploy/s3'
 import { tempDir } from '@preencode/test-utils'

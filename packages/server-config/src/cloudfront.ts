@@ -18,7 +18,7 @@ import {
   type Encoding,
   type Manifest,
   type ManifestDelta,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { DOTFILE_URL_PCRE } from './dotfiles.js'
 import { resolveServingPolicy, SUFFIX, type ServingPolicy } from './policy.js'
 

@@ -15,7 +15,7 @@ import {
   type Manifest,
   type ManifestDelta,
   type ManifestFile,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { runCacheJob, verifyCacheJobs } from './verify-cache.js'
 import { deltaRequestHeaders, judgeDelta } from './verify-deltas.js'
 import { get, headerValues } from './verify-http.js'

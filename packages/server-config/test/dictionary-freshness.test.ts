@@ -17,7 +17,7 @@ import {
   resolveDeltaOptions,
   writeDeltas,
   type Manifest,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { apacheConfig, nginxConfig } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 

@@ -1,6 +1,12 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { formatDeltaReport, readManifest, resolveDeltaOptions, userError, writeFileAtomically } from '@preencode/core'
+import {
+  formatDeltaReport,
+  readManifest,
+  resolveDeltaOptions,
+  userError,
+  writeFileAtomically,
+} from '@preencode/core/internal'
 import {
   checkDeployLimits,
   createTarget,

@@ -1,6 +1,6 @@
 import { promisify } from 'node:util'
 import { brotliCompress, brotliDecompress, constants, type BrotliOptions } from 'node:zlib'
-import { mediaTypeOf } from '../media-types.js'
+import { mediaTypeOf } from '../http/media-types.js'
 import { fittedWindowLog, type Codec } from './codec.js'
 
 const brotliAsync = promisify<Uint8Array, BrotliOptions, Buffer>(brotliCompress)
