@@ -131,4 +131,25 @@ describe('source layout', () => {
     }
     expect(upward).toEqual([])
   })
+
+  it("documents every name of core's public API where it is declared", () => {
+    const core = join(PACKAGES, 'core', 'src')
+    const index = readFileSync(join(core, 'index.ts'), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '')
+    const names = [...index.matchAll(/export (?:type )?\{([^}]*)\}/g)].flatMap((m) =>
+      m[1]!
+        .split(',')
+        .map((name) => name.replace(/^\s*type\s+/, '').trim())
+        .filter(Boolean),
+    )
+    expect(names.length).toBeGreaterThan(60)
+    const sources = FILES.filter((f) => f.startsWith(`${core}/`)).map((f) => readFileSync(f, 'utf8'))
+    const undocumented = names.filter((name) => {
+      const declaration = new RegExp(
+        `((?:/\\*\\*(?:(?!\\*/)[\\s\\S])*\\*/\\s*\\n)?)export (?:async )?(?:function|const|interface|type|class) ${name}\\b`,
+      )
+      const found = sources.map((text) => declaration.exec(text)).find(Boolean)
+      return !found?.[1]
+    })
+    expect(undocumented).toEqual([])
+  })
 })

@@ -32,6 +32,7 @@ export interface ColorStream {
   isTTY?: boolean | undefined
 }
 
+/** What a runner is made with: the resolved options, the project root, the server-config writer. */
 export interface BuildRunnerInit {
   options: ResolvedBuildOptions
   /** The project root; report headings and written config paths are shown relative to it. */
@@ -78,6 +79,7 @@ export interface BuildOutput extends Pick<CompressRun, 'onProgress' | 'signal' |
   color: boolean
 }
 
+/** Returned by `createBuildRunner`: runs one build's output through the pipeline. */
 export interface BuildRunner {
   /**
    * Compresses one build's output; runs after any earlier call has finished (watch rebuilds
@@ -92,6 +94,7 @@ export function wantsColor(stream: ColorStream, env: NodeJS.ProcessEnv = process
   return stream.isTTY === true && !env.NO_COLOR && !env.CI && env.TERM !== 'dumb'
 }
 
+/** The one pipeline of every entry point; see `BuildRunner.run`. Create one per integration (or command) and reuse it across rebuilds. */
 export function createBuildRunner(init: BuildRunnerInit): BuildRunner {
   /** Compressions run one after another: bundlers in watch mode do not wait for closeBundle. */
   let queue: Promise<unknown> = Promise.resolve()

@@ -26,6 +26,7 @@ export interface ManifestDrift {
   leftovers: string[]
 }
 
+/** What `reconcileManifest` found and did. */
 export interface ReconcileResult {
   /** The manifest as it now describes the disk. */
   manifest: Manifest

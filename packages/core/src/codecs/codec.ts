@@ -22,6 +22,7 @@ export interface CodecFile {
  */
 export type EncoderParams = Readonly<Record<string, string | number | boolean | readonly number[]>>
 
+/** One entry of the codec table: a content coding, its names, levels, cost, parameters, encoder and decoder. */
 export interface Codec<P extends EncoderParams = EncoderParams> {
   /** The name users write in options (`formats: ['brotli']`). */
   readonly format: string

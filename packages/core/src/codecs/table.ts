@@ -11,6 +11,7 @@ import { zstd } from './zstd.js'
 import { dcb } from './dcb.js'
 import { dcz } from './dcz.js'
 
+/** The codec table: one entry per content coding (see the module comment above). */
 export const CODECS = Object.freeze({ brotli, zstd, gzip })
 
 /**

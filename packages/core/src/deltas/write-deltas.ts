@@ -52,6 +52,7 @@ export type WriteDeltasContext = Pick<ResolvedCompressOptions, 'cacheDir'> &
     logger?: { warn(message: string): void } | undefined
   }
 
+/** The manifest with the deltas recorded, and the delta report. */
 export interface WriteDeltasResult {
   manifest: Manifest
   report: DeltaReport

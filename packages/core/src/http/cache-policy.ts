@@ -6,6 +6,7 @@ import { isPageDictionary } from './page-dictionary-name.js'
  */
 export type CacheClass = 'immutable' | 'html' | 'default'
 
+/** The `cachePolicy` option: which files are immutable and the Cache-Control value of each class. */
 export interface CachePolicyOptions {
   /**
    * Decides which files are content-hashed. A RegExp is tested against the POSIX path.

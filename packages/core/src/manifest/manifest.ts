@@ -13,6 +13,7 @@ import type { ResolvedDeltaOptions } from '../options/delta-options.js'
 export const MANIFEST_FILENAME = '.preencode-manifest.json'
 export const MANIFEST_VERSION = 1
 
+/** One precompressed sidecar of a file (`app.js.br`). */
 export interface ManifestVariant {
   format: Format
   /** Content-Encoding token: `gzip`, `br` or `zstd`. */
@@ -24,6 +25,7 @@ export interface ManifestVariant {
   sha256: string
 }
 
+/** One file of the site in the manifest: its hash, size, type, cache class, variants and deltas. */
 export interface ManifestFile {
   /** POSIX path relative to the root, e.g. `assets/app-3f2a.js`; no leading slash. */
   path: string
@@ -75,6 +77,7 @@ export interface ManifestDelta {
   sha256: string
 }
 
+/** `.preencode-manifest.json`: every file of the site, its variants and deltas, and the settings of the run that wrote it. */
 export interface Manifest {
   version: typeof MANIFEST_VERSION
   /** `preencode@<version>` of the writer. */

@@ -42,6 +42,7 @@ export interface BudgetCheck {
   over: boolean
 }
 
+/** The size budgets' verdict for one run: every check, the failures, the budgets that matched no file. */
 export interface BudgetResult {
   /** Every file matched by a budget, largest share of its budget first. */
   checks: BudgetCheck[]

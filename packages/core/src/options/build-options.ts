@@ -43,6 +43,7 @@ export interface BuildOptions extends CompressOptions {
   force?: boolean
 }
 
+/** What `resolveBuildOptions` returns: the resolved compress and delta options and how to report. */
 export interface ResolvedBuildOptions {
   report: ReportMode
   compress: ResolvedCompressOptions
@@ -52,6 +53,7 @@ export interface ResolvedBuildOptions {
   force: boolean
 }
 
+/** Where an integration resolves its options: the project root and its name in messages. */
 export interface BuildOptionsContext {
   /** The project root: a relative `cache` and the default cache are found from here. */
   root: string

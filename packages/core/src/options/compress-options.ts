@@ -92,6 +92,7 @@ export interface CompressOptions {
 /** A glob (`'assets/**\/*.js'`) or a RegExp tested against the path relative to the output folder. */
 export type FilePattern = string | RegExp
 
+/** `CompressOptions` validated, with every default filled in and paths made absolute: what `resolveCompressOptions` returns and `compressDirectory` takes. */
 export interface ResolvedCompressOptions {
   formats: Format[]
   levels: Record<Format, number>
@@ -110,6 +111,7 @@ export interface ResolvedCompressOptions {
   budgets: ResolvedBudget[]
 }
 
+/** The defaults of `CompressOptions` (documented on each option). */
 export const DEFAULT_COMPRESS_OPTIONS = Object.freeze({
   formats: [...ALL_FORMATS],
   levels: Object.fromEntries(ALL_FORMATS.map((format) => [format, CODECS[format].defaultLevel])) as Record<

@@ -58,6 +58,7 @@ export interface DeltaOptions {
   remember?: boolean
 }
 
+/** `DeltaOptions` validated, with every default filled in: what `resolveDeltaOptions` returns. */
 export interface ResolvedDeltaOptions {
   /** Absolute folder of the previous deploy, or undefined to use the cache's history. */
   previous: string | undefined
@@ -69,6 +70,7 @@ export interface ResolvedDeltaOptions {
   remember: boolean
 }
 
+/** The defaults of `DeltaOptions` (documented on each option). */
 export const DEFAULT_DELTA_OPTIONS = Object.freeze({
   versions: 4,
   encodings: [...DICTIONARY_ENCODINGS],

@@ -14,6 +14,7 @@ export interface DeltaFileReport {
   originalBytes: number
 }
 
+/** The report of one `writeDeltas` run (RFC 9842 delta updates). */
 export interface DeltaReport {
   /** Where the previous versions came from; undefined when there was none. */
   source: string | undefined

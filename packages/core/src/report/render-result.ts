@@ -24,6 +24,7 @@ export interface BuildResult {
  */
 export type BuildResultJson = CompressReport & { deltas?: DeltaReport }
 
+/** The one JSON shape of a result (`BuildResultJson`), as `--json` and `report: 'json'` print it. */
 export function buildResultJson(result: BuildResult): BuildResultJson {
   return result.deltas ? { ...result.report, deltas: result.deltas } : result.report
 }

@@ -30,6 +30,7 @@ export interface LargestFile {
   variants: { format: Format; size: number }[]
 }
 
+/** The report of one compress run: per-format savings, the largest files, the cache, what was skipped or removed, memory, budgets. */
 export interface CompressReport {
   /** Absolute directory that was compressed. */
   dir: string

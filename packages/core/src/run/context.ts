@@ -53,6 +53,7 @@ export interface CompressRun {
   shard?: Shard
 }
 
+/** What one compress run leaves: the manifest it wrote and its report. */
 export interface CompressResult {
   manifest: Manifest
   report: CompressReport
