@@ -20,6 +20,7 @@ import type { DeltaReport } from '../report/delta-report.js'
 import { preparePageDictionary } from '../deltas/page-dictionary.js'
 import { renderBuildResult, type BuildResult } from '../report/render-result.js'
 import { writeDeltas } from '../deltas/write-deltas.js'
+import { openRunCache } from '../run/run-cache.js'
 import { detectSidecarIgnoringHost, sidecarsSkippedMessage } from './sidecar-hosts.js'
 
 /** Where a build's messages go: the bundler's logger. */
@@ -124,10 +125,8 @@ export function createBuildRunner(init: BuildRunnerInit): BuildRunner {
 }
 
 async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: string[]): Promise<BuildResult[]> {
-  const { options, root } = init
+  const { options } = init
   const { logger } = output
-  // In a bundler's log the table starts on a line of its own.
-  const print = output.print ?? ((text: string, json = false) => logger.info(json ? text : `\n${text}`))
   const notes = options.report === true || options.report === 'html'
   const run: CompressRun = {
     logger: onceCacheWarning({
@@ -140,6 +139,30 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
     ...(output.signal ? { signal: output.signal } : {}),
     ...(output.shard ? { shard: output.shard } : {}),
   }
+  // One cache for the whole build: every compression and the deltas read and fill it.
+  const log = run.logger ?? { info() {}, warn() {} }
+  const runCache = openRunCache(options.compress, log)
+  run.cache = runCache.cache
+  try {
+    return await compressEach(init, output, dirs, run)
+  } finally {
+    const summary = runCache.summary()
+    if (summary) log.info(summary)
+    runCache.cache.close?.()
+  }
+}
+
+async function compressEach(
+  init: BuildRunnerInit,
+  output: BuildOutput,
+  dirs: string[],
+  run: CompressRun,
+): Promise<BuildResult[]> {
+  const { options, root } = init
+  const { logger } = output
+  // In a bundler's log the table starts on a line of its own.
+  const print = output.print ?? ((text: string, json = false) => logger.info(json ? text : `\n${text}`))
+  const notes = options.report === true || options.report === 'html'
   const results: BuildResult[] = []
   for (const dir of dirs) {
     // A shard encodes into the cache and writes nothing into the site: no configs, no deltas.
@@ -163,7 +186,11 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
     // once the directory is final: whoever waits for them finds nothing still being written.
     let deltaReport: DeltaReport | undefined
     if (deltas) {
-      const written = await writeDeltas(dir, current, deltas, { ...options.compress, logger: run.logger })
+      const written = await writeDeltas(dir, current, deltas, {
+        ...options.compress,
+        cache: run.cache,
+        logger: run.logger,
+      })
       deltaReport = written.report
     }
     const result: BuildResult = {

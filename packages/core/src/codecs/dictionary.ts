@@ -37,7 +37,8 @@ export function dictionaryCodecOf(encoding: DictionaryEncoding): DictionaryCodec
 /** Whether this Node can write dcb and dcz. */
 export function supportsDictionaryCompression(version: string = process.versions.node): boolean {
   const [major = 0, minor = 0] = version.split('.').map(Number)
-  return major > 24 || (major === 24 && minor >= 15)
+  const [needMajor = 0, needMinor = 0] = DICTIONARY_MIN_NODE.split('.').map(Number)
+  return major > needMajor || (major === needMajor && minor >= needMinor)
 }
 
 /**

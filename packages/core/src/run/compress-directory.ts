@@ -79,7 +79,8 @@ export async function compressDirectory(
       'options',
       'A sharded run (`shard`, --shard) fills the cache for the final run to assemble from: it needs a cache, best a shared one (s3://bucket/prefix); drop --no-cache.',
     )
-  const runCache = openRunCache(options, logger)
+  // The build's cache when it passes one (it logs the summary and closes it), else this run's.
+  const runCache = run.cache ? { cache: run.cache, summary: () => undefined } : openRunCache(options, logger)
   // A shard writes nothing into the site: nothing to journal.
   const journal = run.shard ? undefined : openJournal(root)
   try {
@@ -96,6 +97,6 @@ export async function compressDirectory(
     await journal?.close()
     const summary = runCache.summary()
     if (summary) logger.info(summary)
-    runCache.cache.close?.()
+    if (!run.cache) runCache.cache.close?.()
   }
 }

@@ -51,6 +51,13 @@ export interface CompressRun {
    * @default undefined (every file, written)
    */
   shard?: Shard
+  /**
+   * The compression cache, already open (`openRunCache`), shared with the rest of a build: the
+   * build runner passes one to every compression and to `writeDeltas`, and closes it. Not
+   * closed here.
+   * @default opened from the options for this run, and closed at its end
+   */
+  cache?: CompressionCache
 }
 
 /** What one compress run leaves: the manifest it wrote and its report. */
