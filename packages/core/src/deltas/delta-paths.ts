@@ -13,13 +13,14 @@
  * The original extension before `.dcb` lets a server type the delta like its original by name.
  */
 import type { DictionaryEncoding } from '../codecs/dictionary.js'
+import { DICTIONARY_CODECS } from '../codecs/table.js'
 
 /** The directory beside each original that holds its deltas. */
 export const DELTA_DIRECTORY_SUFFIX = '.dict'
 
 /** A delta's path relative to the root, as written on disk. `dictionaryId` is the 44-character base64. */
 export function deltaPath(original: string, dictionaryId: string, encoding: DictionaryEncoding): string {
-  return `${original}${DELTA_DIRECTORY_SUFFIX}/${dictionaryId}${extensionOf(original)}.${encoding}`.replace(
+  return `${original}${DELTA_DIRECTORY_SUFFIX}/${dictionaryId}${extensionOf(original)}${DICTIONARY_CODECS[encoding].extension}`.replace(
     /\/{2,}/g,
     '/',
   )
@@ -32,7 +33,13 @@ export function extensionOf(path: string): string {
   return dot <= 0 ? '' : name.slice(dot)
 }
 
-const DELTA_FILE = /^(.+?)\.dict\/([A-Za-z0-9+/]+=)(\.[A-Za-z0-9]+)?\.(dcb|dcz)$/
+/** The dictionary codings' suffixes, from the table, as one alternation (`dcb|dcz`). */
+const DELTA_SUFFIXES = Object.values(DICTIONARY_CODECS)
+  .map((codec) => codec.extension.slice(1))
+  .join('|')
+const DELTA_FILE = new RegExp(
+  `^(.+?)\\${DELTA_DIRECTORY_SUFFIX}\\/([A-Za-z0-9+/]+=)(\\.[A-Za-z0-9]+)?\\.(${DELTA_SUFFIXES})$`,
+)
 
 /**
  * Whether a path (relative, POSIX) has the shape of a delta; returns its original's path. Used
