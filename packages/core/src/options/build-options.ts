@@ -12,15 +12,15 @@ import {
 import { userError, type ErrorComponent } from '../errors.js'
 import { resolveCompressOptions, type CompressOptions, type ResolvedCompressOptions } from './compress-options.js'
 
-/** `true`: the table; `'json'`: one line of JSON (the `CompressReport`); `false`: nothing. */
+/** `true`: the table; `'json'`: one line of JSON (`BuildResultJson`); `false`: nothing. */
 export type ReportMode = boolean | 'json' | 'html'
 
 /** Options of a build integration: every compression option, plus how it reports. */
 export interface BuildOptions extends CompressOptions {
   /**
    * Report after each build through the bundler's logger: `true` for the table, `'json'` for
-   * one line of JSON (the `CompressReport`), `false` for nothing. `'html'`: the table, and the
-   * visual report (treemap by bytes, sortable table, totals) written to
+   * one line of JSON (`BuildResultJson`: the `CompressReport` with the delta report under
+   * `deltas`), `false` for nothing. `'html'`: the table, and the visual report (treemap by bytes, sortable table, totals) written to
    * `preencode-report.html` in the project root, beside the output, never inside it.
    * @default true
    */
