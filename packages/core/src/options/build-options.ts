@@ -20,8 +20,9 @@ export interface BuildOptions extends CompressOptions {
   /**
    * Report after each build through the bundler's logger: `true` for the table, `'json'` for
    * one line of JSON (`BuildResultJson`: the `CompressReport` with the delta report under
-   * `deltas`), `false` for nothing. `'html'`: the table, and the visual report (treemap by bytes, sortable table, totals) written to
-   * `preencode-report.html` in the project root, beside the output, never inside it.
+   * `deltas`), `false` for nothing. `'html'`: the table, and the visual report (treemap by
+   * bytes, sortable table, totals) written to `preencode-report.html` in the project root,
+   * beside the output, never inside it.
    * @default true
    */
   report?: ReportMode
