@@ -34,7 +34,7 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
   ].join(' ')
   const plugin = await importBuilt('@preencode/vite', ['preencode'])
   const preencodeWhy = 'why' in plugin ? plugin.why : undefined
-  const core = await importBuilt('@preencode/core', ['compressDirectory'])
+  const core = await importBuilt('@preencode/core/internal', ['compress'])
   if (preencodeWhy) part.notes.push(`preencode builds skipped: ${preencodeWhy}`)
 
   const work = join(ctx.tmp, 'build')

@@ -22,7 +22,7 @@ export interface SiteSource {
 
 /** The built playground; the change is one output script edited in place, then recompressed. */
 export function playgroundSource(
-  core: Packages['@preencode/core'],
+  core: Packages['@preencode/core/internal'],
   playground: { dir: string; from: string },
   cache: string,
 ): SiteSource {
@@ -32,12 +32,12 @@ export function playgroundSource(
     async prepare(site) {
       await cp(playground.dir, site, { recursive: true })
       // The manifest must describe this copy (sizes, hashes, mtimes): recompress in place.
-      await core.compressDirectory(site, { cache })
+      await core.compress(site, { cache })
     },
     async change(site) {
       const changed = await scriptToChange(site)
       await appendFile(join(site, changed), `\n/* bench: changed at ${new Date().toISOString()} */\n`)
-      await core.compressDirectory(site, { cache })
+      await core.compress(site, { cache })
       return `output ${changed} edited (same name), variants remade`
     },
   }

@@ -19,7 +19,7 @@ const DICTIONARY_BYTES = 65536
 /** Sizes measured side by side (the default among them). */
 const DICTIONARY_SIZES = [32768, 65536, 131072] as const
 
-type Core = typeof import('@preencode/core')
+type Core = typeof import('@preencode/core/internal')
 
 export async function runDictionary(ctx: BenchContext): Promise<PartResult> {
   const part = emptyPart('dictionary', 'Dictionary transport (RFC 9842): updates and page navigations')
@@ -32,7 +32,7 @@ export async function runDictionary(ctx: BenchContext): Promise<PartResult> {
     'devDependency) built by VitePress, the HTML npm itself renders from the same docs, and a generated site whose',
     "text is random words (kept as a worst case). preencode's builder and `zstd --train` are measured at each size.",
   ].join(' ')
-  const core = await importBuilt('@preencode/core', ['writeDeltas', 'buildDictionary', 'encodeWithDictionary'])
+  const core = await importBuilt('@preencode/core/internal', ['writeDeltas', 'buildDictionary', 'encodeWithDictionary'])
   if ('why' in core) return { ...part, skipped: core.why }
   if (!core.mod.supportsDictionaryCompression())
     return { ...part, skipped: `Node ${process.versions.node} has no brotli dictionary support (needs 24.15)` }
@@ -58,7 +58,7 @@ async function updates(ctx: BenchContext, core: Core, dir: string, part: PartRes
   await appendFile(join(app, source), "\nconsole.info('bench: version 2')\n")
   await buildApp(ctx, app, v2, join(dir, 'v2.json'))
   const cache = ctx.shared.preencodeCache ?? join(dir, 'cache')
-  const { manifest } = await core.compressDirectory(v2, { cache })
+  const { manifest } = await core.compress(v2, { cache })
   const started = performance.now()
   const { report } = await core.writeDeltas(v2, manifest, core.resolveDeltaOptions({ previous: v1, remember: false }), {
     cacheDir: join(dir, 'delta-cache'),

@@ -10,7 +10,7 @@ import type { PageCorpus } from './docs-corpus.ts'
 import type { Table } from '../lib/report.ts'
 import { firstLine, fmtBytes, fmtMs } from '../lib/util.ts'
 
-type Core = typeof import('@preencode/core')
+type Core = typeof import('@preencode/core/internal')
 
 export interface NavigationResult {
   table: Table

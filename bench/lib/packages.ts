@@ -6,6 +6,7 @@ import { firstLine } from './util.ts'
 /** Each entry point the bench loads, typed by the package's own declarations. */
 export interface Packages {
   '@preencode/core': typeof import('@preencode/core')
+  '@preencode/core/internal': typeof import('@preencode/core/internal')
   '@preencode/deploy': typeof import('@preencode/deploy')
   '@preencode/deploy/s3': typeof import('@preencode/deploy/s3')
   '@preencode/server-config': typeof import('@preencode/server-config')

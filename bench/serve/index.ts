@@ -78,10 +78,10 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
 
   // Variants and manifest by preencode's engine; without it, node:zlib at the same levels so the
   // hand-written configs can still be measured (the generated ones need the manifest).
-  const core = await importBuilt('@preencode/core', ['compressDirectory'])
+  const core = await importBuilt('@preencode/core/internal', ['compress'])
   let variantsBy: string
   if ('mod' in core) {
-    await core.mod.compressDirectory(site, { formats: ['gzip', 'brotli', 'zstd'], cache: join(dir, 'cache') })
+    await core.mod.compress(site, { formats: ['gzip', 'brotli', 'zstd'], cache: join(dir, 'cache') })
     variantsBy = '@preencode/core compressDirectory (gzip 9, brotli 11, zstd 19)'
   } else {
     for (const f of files) {

@@ -24,7 +24,7 @@ const K = 6
 const WORTH_IT = 0.25
 const STORAGE_CAP = 0.05
 
-type Core = typeof import('@preencode/core')
+type Core = typeof import('@preencode/core/internal')
 
 interface Generation {
   k: number
@@ -50,7 +50,7 @@ export async function runDeltaVersions(ctx: BenchContext): Promise<PartResult> {
     'still holds v-k downloads, the delta files and bytes that adds to the deploy, and the time. Keeping N versions',
     'costs the sum over k ≤ N.',
   ].join(' ')
-  const core = await importBuilt('@preencode/core', ['writeDeltas', 'versionedAsset', 'compressDirectory'])
+  const core = await importBuilt('@preencode/core/internal', ['writeDeltas', 'versionedAsset', 'compress'])
   if ('why' in core) return { ...part, skipped: core.why }
   if (!core.mod.supportsDictionaryCompression())
     return { ...part, skipped: `Node ${process.versions.node} has no brotli dictionary support (needs 24.15)` }
@@ -81,9 +81,9 @@ async function measure(ctx: BenchContext, core: Core, dir: string, part: PartRes
   // The cache is warmed by v-2 (the edit between them moved a whole hash cascade), so compressing
   // the newest build encodes exactly its changed files, with brotli 11, zstd 19 and gzip 9.
   const warm = join(dir, 'cache')
-  await core.compressDirectory(outs[K - 2]!, { cache: warm })
+  await core.compress(outs[K - 2]!, { cache: warm })
   const compressStarted = performance.now()
-  const { manifest, report: compressed } = await core.compressDirectory(newest, { cache: warm })
+  const { manifest, report: compressed } = await core.compress(newest, { cache: warm })
   const compressMs = performance.now() - compressStarted
   const encoded = compressed.cache.misses
   const siteBrotli = manifest.files

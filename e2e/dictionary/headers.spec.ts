@@ -12,12 +12,12 @@ import { expect, test } from '@playwright/test'
 import {
   DELTA_RETENTION_SECONDS,
   dictionaryLifetime,
-  compressDirectory,
+  compress as compressDirectory,
   decodeWithDictionary,
   resolveDeltaOptions,
   writeDeltas,
   type Manifest,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { verifySite } from '@preencode/server-config'
 import { freePort, tempDir } from '@preencode/test-utils'
 import { startServerOnPort, type ServerKind } from '../harness/servers.ts'

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto'
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import {
-  compressDirectory,
+  compress as compressDirectory,
   DELTA_RETENTION_SECONDS,
   dictionaryLifetime,
   preparePageDictionary,
@@ -17,7 +17,7 @@ import {
   resolveDeltaOptions,
   writeDeltas,
   type Manifest,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { freePort, tempDir } from '@preencode/test-utils'
 import { INCLUDE_KINDS } from '../harness/server-files.ts'
 import { startServerOnPort, type ServerKind } from '../harness/servers.ts'

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { mkdir, readFile, utimes, stat, writeFile, chmod } from 'node:fs/promises'
 import { join } from 'node:path'
 import { constants, zstdCompressSync } from 'node:zlib'
-import { compressDirectory, MANIFEST_FILENAME, type Manifest } from '@preencode/core'
+import { compress as compressDirectory, MANIFEST_FILENAME, type Manifest } from '@preencode/core'
 import { REPO_ROOT } from '@preencode/test-utils'
 import { bigText, fixtureFiles } from '../../packages/server-config/test/fixture.ts'
 

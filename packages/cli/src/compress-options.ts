@@ -16,7 +16,7 @@ import {
   userError,
   type CompressOptions,
   type Format,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { parseInteger, parseList } from './cli-utils.js'
 
 /** What the compress command's flags parse to (citty's view of them). */

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { brotliCompressSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import { cacheKey, encoderParams, encoderSettings, openCache } from '@preencode/core'
+import { cacheKey, encoderParams, encoderSettings, openCache } from '@preencode/core/internal'
 import { BIN, cli, expectVariantsDecodeTo, listing, site } from './lifecycle-helpers.js'
 import { createHash } from 'node:crypto'
 

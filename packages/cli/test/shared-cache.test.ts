@@ -236,7 +236,7 @@ describe('the S3 SDK is loaded only for an s3:// cache', () => {
       import { registerHooks } from 'node:module'
       const seen = []
       registerHooks({ resolve(specifier, context, next) { if (specifier.startsWith('@aws-sdk/')) seen.push(specifier); return next(specifier, context) } })
-      const { compressDirectory } = await import('@preencode/core')
+      const { compress: compressDirectory } = await import('@preencode/core')
       await compressDirectory(${JSON.stringify(r.dir)}, { cache: ${JSON.stringify(join(r.dir, '..', 'local'))} })
       const before = seen.length
       await compressDirectory(${JSON.stringify(r.dir)}, { cache: 's3://${BUCKET}/probe', cacheEndpoint: ${JSON.stringify(minio.endpoint)} })

@@ -18,6 +18,7 @@ export type ErrorComponent =
   | 'deploy'
   | 'verify'
 
+/** What went wrong, for programs (each value documented below). */
 export type PreencodeErrorCode =
   /** A user-supplied option has a value outside what is accepted. */
   | 'INVALID_OPTION'
@@ -34,6 +35,7 @@ export type PreencodeErrorCode =
   /** Anything else: a bug or an environment failure. */
   | 'INTERNAL'
 
+/** Every error preencode throws on purpose: `component` names where, `code` what; `isUserError` marks a mistake the user can fix. */
 export class PreencodeError extends Error {
   override readonly name = 'PreencodeError'
   readonly component: ErrorComponent
@@ -58,6 +60,7 @@ export function userError(
   return new PreencodeError(component, options.code ?? 'INVALID_OPTION', message, options)
 }
 
+/** Whether `error` is a `PreencodeError`. */
 export function isPreencodeError(error: unknown): error is PreencodeError {
   return error instanceof PreencodeError
 }

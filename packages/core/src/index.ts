@@ -1,68 +1,20 @@
-// The public API of @preencode/core, listed name by name: what other packages, integrations and
-// scripts may rely on. Internals (temp-file naming, stale-variant removal, window fitting...)
-// stay inside their modules.
+/**
+ * @preencode/core, the public API: build-time precompression (gzip, brotli, zstd) of a site
+ * folder, its manifest, its report, and delta updates (RFC 9842). The integrations, the CLI and
+ * scripts use these names; each is documented where it is declared. What the packages' own
+ * internals, the tests and the bench need beyond them comes from `@preencode/core/internal`,
+ * which makes no compatibility promise.
+ */
 
-// Errors
-export { isPreencodeError, PreencodeError, userError, type ErrorComponent, type PreencodeErrorCode } from './errors.js'
-
-// The codec table
+// Compress a folder. Scripts: `compress(dir, options)`. Integrations resolve once
+// (`resolveBuildOptions`) and run the one pipeline (`createBuildRunner`).
+export { compress } from './run/compress.js'
 export {
-  ALL_ENCODINGS,
-  ALL_FORMATS,
-  CODECS,
-  DICTIONARY_CODECS,
-  codecOf,
-  formatOfEncoding,
-  formatOfVariantPath,
-  isFormat,
-  stripVariantExtension,
-  type AnyCodec,
-  type Encoding,
-  type Format,
-} from './formats.js'
-export type { Codec, CodecFile, EncoderParams } from './codecs/codec.js'
-export type { BrotliMode, BrotliParams } from './codecs/brotli.js'
-export type { GzipParams } from './codecs/gzip.js'
-export type { ZstdParams } from './codecs/zstd.js'
-export {
-  decodeBuffer,
-  encodeBuffer,
-  encoderParams,
-  encoderSettings,
-  encodeWithParams,
-  ENGINE_VERSION,
-  type EncodeHints,
-} from './encoders.js'
-
-// Options
-export {
-  DEFAULT_COMPRESS_OPTIONS,
-  resolveCompressOptions,
-  type CompressOptions,
-  type FilePattern,
-  type ResolvedCompressOptions,
-} from './options.js'
-export { peerFormatName, peerOptionHint } from './peer-options.js'
-export {
-  cacheClassOf,
-  DEFAULT_CACHE_CONTROL,
-  DELTA_RETENTION_SECONDS,
-  dictionaryLifetime,
-  resolveCachePolicy,
-  type CacheClass,
-  type CachePolicyOptions,
-  type ResolvedCachePolicy,
-} from './cache-policy.js'
-export {
-  resolveBuildOptions,
-  type BuildOptions,
-  type BuildOptionsContext,
-  type ReportMode,
-  type ResolvedBuildOptions,
-} from './build-options.js'
-
-// Running
-export { compressDirectory, type CompressLogger, type CompressResult, type CompressRun } from './compress-directory.js'
+  compressDirectory,
+  type CompressLogger,
+  type CompressResult,
+  type CompressRun,
+} from './run/compress-directory.js'
 export {
   createBuildRunner,
   wantsColor,
@@ -70,166 +22,88 @@ export {
   type BuildOutput,
   type BuildRunner,
   type BuildRunnerInit,
-  type ColorStream,
-} from './build-runner.js'
-export { detectSidecarIgnoringHost, sidecarsSkippedMessage, type SidecarIgnoringHost } from './sidecar-hosts.js'
-export { createDebug, type DebugLog } from './debug.js'
-export { WorkPool, type PoolOptions, type PoolStats, type SlotTicket } from './pool.js'
-export { runPool } from './run-pool.js'
-export {
-  cacheKey,
-  onceCacheWarning,
-  openCache,
-  type CacheHooks,
-  type CacheKeyParts,
-  type CompressionCache,
-  type VerifyEntry,
-} from './cache.js'
-export { defaultCacheDir, userCacheDir } from './cache-dir.js'
-export { scanDirectory, TEMP_FILE_PATTERN, type ScanOptions, type ScanResult } from './scan.js'
-export { JOURNAL_FILENAME } from './journal.js'
-export { globProblem } from './glob-check.js'
-export { writeFileAtomically } from './write.js'
-export { DEFAULT_MAX_OPEN_FILES, openFileStats, sha256File, withOpenFiles } from './open-files.js'
-export { walkDirectory, type SkippedEntry, type WalkResult } from './walk.js'
-export { checkSidecarOwnership, type OwnershipResult, type SidecarClash } from './ownership.js'
+} from './build/build-runner.js'
+export { detectSidecarIgnoringHost, sidecarsSkippedMessage, type SidecarIgnoringHost } from './build/sidecar-hosts.js'
+export { reconcileManifest, type ManifestDrift, type ReconcileResult } from './build/reconcile.js'
 
-// The manifest
+// Options: what users write, validated with messages naming the option.
+export {
+  DEFAULT_COMPRESS_OPTIONS,
+  resolveCompressOptions,
+  type CompressOptions,
+  type FilePattern,
+  type ResolvedCompressOptions,
+} from './options/compress-options.js'
+export {
+  resolveBuildOptions,
+  type BuildOptions,
+  type BuildOptionsContext,
+  type ReportMode,
+  type ResolvedBuildOptions,
+} from './options/build-options.js'
+export {
+  DEFAULT_DELTA_OPTIONS,
+  resolveDeltaOptions,
+  resolveDeltasSetting,
+  type DeltaOptions,
+  type ResolvedDeltaOptions,
+} from './options/delta-options.js'
+export type { CacheClass, CachePolicyOptions } from './http/cache-policy.js'
+export type { SizeBudget } from './options/budgets.js'
+export { parseShard, type Shard } from './options/shard.js'
+export { defaultCacheDir } from './options/cache-dir.js'
+
+// The result: one renderer for every entry point (text, or one JSON object).
+export {
+  buildResultJson,
+  renderBuildResult,
+  type BuildResult,
+  type BuildResultJson,
+} from './report/render-result.js'
+export { formatReport, type CompressReport } from './report/report.js'
+export { formatDeltaReport, type DeltaReport } from './report/delta-report.js'
+export { renderHtmlReport } from './report/html-report.js'
+export { appendGithubStepSummary, enforceBudgets } from './report/enforce-budgets.js'
+export { formatBudgetMarkdown, formatBudgetTable } from './report/budget-report.js'
+export type { BudgetResult } from './options/budgets.js'
+export { createProgress } from './report/progress.js'
+export { formatBytes } from './report/units.js'
+
+// The manifest: what deploy and the server configs read.
 export {
   MANIFEST_FILENAME,
-  MANIFEST_VERSION,
   readManifest,
   type Manifest,
   type ManifestDelta,
   type ManifestFile,
-  type ManifestVariant,
-} from './manifest.js'
-export {
-  optionsFromManifest,
-  recordSettings,
   type ManifestSettings,
-  type RecordedPattern,
-} from './manifest-settings.js'
-export {
-  describeDrift,
-  manifestDrift,
-  reconcileManifest,
-  type ManifestDrift,
-  type ReconcileResult,
-} from './reconcile.js'
-export { compressibleExtensions, contentTypeOf, isCompressible } from './media-types.js'
+  type ManifestVariant,
+} from './manifest/manifest.js'
 
-// Reports and progress
+// Delta updates (RFC 9842).
+export { writeDeltas, type WriteDeltasContext, type WriteDeltasResult } from './deltas/write-deltas.js'
 export {
-  buildReport,
-  formatBytes,
-  formatReport,
-  summaryLine,
-  type CompressReport,
-  type FormatReport,
-  type FormatReportOptions,
-  type LargestFile,
-  type ReportCounters,
-  type SkipReason,
-} from './report.js'
-export { printablePath } from './paths.js'
-
-// Size budgets
-export {
-  checkBudgets,
-  parseByteSize,
-  resolveBudgets,
-  sizeIn,
-  type BudgetCheck,
-  type BudgetFormat,
-  type BudgetResult,
-  type ResolvedBudget,
-  type SizeBudget,
-} from './budgets.js'
-export { budgetSummaryLine, formatBudgetMarkdown, formatBudgetTable } from './budget-report.js'
-export { appendGithubStepSummary, enforceBudgets } from './enforce-budgets.js'
-export { htmlReportData, renderHtmlReport, type HtmlReportData, type HtmlReportOptions } from './html-report.js'
-export {
-  createProgress,
-  formatTimeLeft,
-  progressStatus,
-  type Progress,
-  type ProgressBytes,
-  type ProgressOptions,
-  type ProgressStream,
-} from './progress.js'
-
-// Compression dictionary transport (RFC 9842)
-export {
-  AVAILABLE_DICTIONARY_PATTERN,
-  availableDictionaryValue,
-  dictionaryId,
-  parseAvailableDictionary,
-  sha256Of,
-} from './available-dictionary.js'
-export {
-  acceptsDictionary,
-  assertDictionarySupport,
-  dczWindowLimit,
   decodeWithDictionary,
-  dictionaryCodecOf,
-  dictionaryEncoderParams,
-  dictionaryHeaderLength,
-  dictionaryStreamHeader,
-  DICTIONARY_ENCODINGS,
-  DICTIONARY_MIN_NODE,
   encodeWithDictionary,
-  encodeWithDictionaryParams,
-  isDictionaryEncoding,
   supportsDictionaryCompression,
-  type DictionaryCodec,
-  type DictionaryEncodeOptions,
   type DictionaryEncoding,
-} from './dictionary-codecs.js'
-export {
-  useAsDictionaryHeader,
-  versionedAsset,
-  VERSIONED_ASSET_EXTENSIONS,
-  VERSIONED_ASSET_PATTERN,
-  type UseAsDictionaryFields,
-  type VersionedAsset,
-} from './use-as-dictionary.js'
-export { deltaPath, DELTA_DIRECTORY_SUFFIX, extensionOf, originalOfDeltaPath } from './delta-paths.js'
-export {
-  DEFAULT_DELTA_OPTIONS,
-  resolveDeltaOptions,
-  type DeltaOptions,
-  type ResolvedDeltaOptions,
-} from './delta-options.js'
-export { formatDeltaReport, type DeltaFileReport, type DeltaReport } from './delta-report.js'
-export {
-  deployedVersionSource,
-  folderVersionSource,
-  isSafeRelativePath,
-  type DeployedSite,
-  type PreviousVersion,
-  type PreviousVersionSource,
-} from './previous-versions.js'
-export { cacheVersionSource, MAX_REMEMBERED_BUILDS, rememberVersions, type RememberedFile } from './version-store.js'
-export { writeDeltas, type WriteDeltasContext, type WriteDeltasResult } from './write-deltas.js'
-export { buildDictionary, type DictionaryBuildOptions } from './dictionary-builder.js'
-export {
-  isPageDictionary,
-  PAGE_DICTIONARY_MATCH,
-  PAGE_DICTIONARY_MATCH_DEST,
-  PAGE_DICTIONARY_NAME_PATTERN,
-  pageDictionaryName,
-  preparePageDictionary,
-  type PageDictionaryResult,
-} from './page-dictionary.js'
+} from './codecs/dictionary.js'
+export { useAsDictionaryHeader, versionedAsset } from './http/use-as-dictionary.js'
 
-// Shared cache (S3-compatible) and shards
-export { parseShard, shardJobs, type Shard } from './shard.js'
-export { isSharedCacheUrl, parseSharedCacheUrl, type SharedCacheLocation } from './shared-cache-location.js'
+// The codec table: the codings, their tokens and suffixes.
 export {
-  withSharedCache,
-  type SharedCacheHooks,
-  type SharedCacheStats,
-  type SharedCompressionCache,
-} from './shared-cache.js'
-export { openS3Store, type RemoteStore } from './s3-cache-store.js'
+  ALL_ENCODINGS,
+  ALL_FORMATS,
+  CODECS,
+  DICTIONARY_CODECS,
+  formatOfEncoding,
+  formatOfVariantPath,
+  type Encoding,
+  type Format,
+} from './codecs/table.js'
+export type { Codec } from './codecs/codec.js'
+export { decodeBuffer, encodeBuffer } from './codecs/encode.js'
+export { contentTypeOf, isCompressible } from './http/media-types.js'
+
+// Errors: every user error names the option, file or server and says what to do.
+export { isPreencodeError, PreencodeError, userError, type ErrorComponent, type PreencodeErrorCode } from './errors.js'

@@ -22,3 +22,14 @@ export function printablePath(path: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
   return path.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => JSON.stringify(c).slice(1, -1))
 }
+
+/** A relative POSIX path that stays inside its root: no `..`, no absolute path, no NUL. */
+export function isSafeRelativePath(path: string): boolean {
+  return (
+    path !== '' &&
+    !path.startsWith('/') &&
+    !path.includes('\\') &&
+    !path.includes('\0') &&
+    !path.split('/').some((s) => s === '..' || s === '.' || s === '')
+  )
+}

@@ -11,7 +11,7 @@ import {
   resolveBudgets,
   type Manifest,
   type ManifestFile,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 
 function file(path: string, size: number, variants: Partial<Record<'brotli' | 'zstd' | 'gzip', number>>): ManifestFile {
   const encoding = { brotli: 'br', zstd: 'zstd', gzip: 'gzip' } as const

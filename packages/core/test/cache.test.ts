@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rm, truncate, utimes, writeFile } from 'node:
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import { ENGINE_VERSION, cacheKey, openCache } from '@preencode/core'
+import { ENGINE_VERSION, cacheKey, openCache } from '@preencode/core/internal'
 
 const key = (n: number): string =>
   cacheKey({ contentSha256: String(n).padStart(64, '0'), format: 'brotli', settings: 'brotli:q11' })

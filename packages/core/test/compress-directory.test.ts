@@ -5,11 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
 import {
   MANIFEST_FILENAME,
-  compressDirectory,
+  compress as compressDirectory,
+  compressDirectory as compressResolved,
   decodeBuffer,
   formatReport,
   isPreencodeError,
   readManifest,
+  resolveCompressOptions,
   type CompressOptions,
   type Manifest,
 } from '@preencode/core'
@@ -272,6 +274,14 @@ describe('compressDirectory', () => {
     await checkVariants(site.path, restored.manifest, originals)
   })
 
+  it('takes a copy of resolved options with a field changed (no hidden tag to lose)', async () => {
+    const resolved = resolveCompressOptions({ ...options, cache: false })
+    // Before: "unknown option `cacheDir`", the copy had lost the WeakSet tag.
+    const { manifest } = await compressResolved(site.path, { ...resolved, concurrency: 2 })
+    expect(manifest.files.length).toBeGreaterThan(10)
+    expect(await checkVariants(site.path, manifest, await snapshot(site.path, manifest))).toBeGreaterThan(10)
+  })
+
   it('rejects bad options with a message naming the option', async () => {
     const bad = async (o: unknown): Promise<string> => {
       const error = await compressDirectory(site.path, o as CompressOptions).then(
@@ -321,7 +331,7 @@ describe('compressDirectory', () => {
     ])
       await chmod(path, 0o777)
     const script = `
-      const { compressDirectory } = await import(${JSON.stringify(CORE_DIST)})
+      const { compress: compressDirectory } = await import(${JSON.stringify(CORE_DIST)})
       try { await compressDirectory(${JSON.stringify(site.path)}, { cache: false }); console.log('no error') }
       catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })) }`
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {

@@ -20,7 +20,7 @@ import {
   parseAvailableDictionary,
   useAsDictionaryHeader,
   versionedAsset,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { randomBytesOf, textOf, zstdFrameWindow } from './fixtures.js'
 
 const sha = (data: Uint8Array): Buffer => createHash('sha256').update(data).digest()

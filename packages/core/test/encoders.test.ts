@@ -13,7 +13,7 @@ import {
   encodeWithParams,
   encoderParams,
   encoderSettings,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 // Codec internals, tested directly.
 import { brotliModeOf } from '../src/codecs/brotli.js'
 import { ZSTD_MAX_WINDOW_LOG, zstdWindowLog } from '../src/codecs/zstd.js'

@@ -6,11 +6,11 @@ import { glob } from 'tinyglobby'
 import { tempDir } from '@preencode/test-utils'
 import {
   TEMP_FILE_PATTERN,
-  compressDirectory,
+  compress as compressDirectory,
   decodeBuffer,
   formatOfVariantPath,
   stripVariantExtension,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { CORE_DIST, put, textOf } from './fixtures.js'
 
 /**
@@ -23,7 +23,7 @@ function runAndKill(
   afterFiles: number,
 ): Promise<{ killed: boolean; progressSeen: number }> {
   const script = `
-    const { compressDirectory } = await import(${JSON.stringify(CORE_DIST)})
+    const { compress: compressDirectory } = await import(${JSON.stringify(CORE_DIST)})
     await compressDirectory(${JSON.stringify(site)}, { cache: ${JSON.stringify(cache)}, concurrency: 2 }, {
       onProgress: (done) => process.stdout.write('progress ' + done + '\\n'),
     })

@@ -3,7 +3,7 @@ import { appendFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import { JOURNAL_FILENAME, journaledFiles, openJournal } from '../src/journal.js'
+import { JOURNAL_FILENAME, journaledFiles, openJournal } from '../src/fs/journal.js'
 import { put } from './fixtures.js'
 
 describe('the journal of a killed run', () => {

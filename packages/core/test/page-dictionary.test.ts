@@ -9,14 +9,14 @@ import {
   buildDictionary,
   DELTA_RETENTION_SECONDS,
   dictionaryLifetime,
-  compressDirectory,
+  compress as compressDirectory,
   decodeWithDictionary,
   encodeBuffer,
   encodeWithDictionary,
   preparePageDictionary,
   resolveDeltaOptions,
   writeDeltas,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 
 const WORDS =
   'the of and to in is for that with as on by this are from be or an it at which you can not have more use'.split(' ')

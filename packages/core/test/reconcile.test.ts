@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import { compressDirectory, manifestDrift, reconcileManifest } from '@preencode/core'
+import { compress as compressDirectory, manifestDrift, reconcileManifest } from '@preencode/core/internal'
 import { put, textOf } from './fixtures.js'
 
 describe('reconcileManifest', () => {

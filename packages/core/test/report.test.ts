@@ -7,7 +7,7 @@ import {
   formatReport,
   type Manifest,
   type ReportCounters,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 
 const manifest: Manifest = {
   version: MANIFEST_VERSION,
@@ -164,7 +164,7 @@ describe('createProgress', () => {
 
 describe('createDebug', () => {
   it('turns on by DEBUG namespace patterns, with exclusions', async () => {
-    const { createDebug } = await import('@preencode/core')
+    const { createDebug } = await import('@preencode/core/internal')
     expect(createDebug('preencode:cache', { DEBUG: 'preencode:*' }).enabled).toBe(true)
     expect(createDebug('preencode:cache', { DEBUG: 'preencode:run,preencode:cache' }).enabled).toBe(true)
     expect(createDebug('preencode:cache', { DEBUG: 'preencode:*,-preencode:cache' }).enabled).toBe(false)

@@ -3,14 +3,14 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
 import {
-  compressDirectory,
+  compress as compressDirectory,
   globProblem,
   MANIFEST_FILENAME,
   MANIFEST_VERSION,
   resolveCompressOptions,
   scanDirectory,
   type Manifest,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { put } from './fixtures.js'
 
 describe('scanDirectory', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseShard, parseSharedCacheUrl, resolveCompressOptions, shardJobs } from '@preencode/core'
+import { parseShard, parseSharedCacheUrl, resolveCompressOptions, shardJobs } from '@preencode/core/internal'
 
 describe('shardJobs', () => {
   const jobs = [

@@ -6,15 +6,17 @@ import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
 import {
-  compressDirectory,
+  compress as compressDirectory,
   decodeWithDictionary,
+  DICTIONARY_CODECS,
+  encodeWithDictionary,
   formatDeltaReport,
   readManifest,
   resolveDeltaOptions,
   scanDirectory,
   writeDeltas,
   type Manifest,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { textOf } from './fixtures.js'
 
 type Temp = Awaited<ReturnType<typeof tempDir>>
@@ -142,6 +144,35 @@ describe('writeDeltas', () => {
     )
     expect(report.source).toBe(`folder ${deployed} (manifest)`)
     expect(withDeltas.files.find((f) => f.path === 'assets/index-Ef56Gh78.js')!.deltas).toHaveLength(2)
+  })
+
+  it("writes dcb and dcz at the run's brotli and zstd levels (the codec table's levelOf)", async () => {
+    await writeSite(site.path, v1)
+    await compressDirectory(site.path, { cache: false })
+    const deployed = join(cache.path, 'www')
+    await cp(site.path, deployed, { recursive: true })
+    await writeSite(site.path, v2)
+    const { manifest } = await compressDirectory(site.path, { cache: false })
+    const levels = { brotli: 1, zstd: 2 }
+    const { manifest: withDeltas } = await writeDeltas(
+      site.path,
+      manifest,
+      resolveDeltaOptions({ previous: deployed }),
+      {
+        cacheDir: false,
+        levels,
+      },
+    )
+    const app = withDeltas.files.find((f) => f.path === 'assets/index-Ef56Gh78.js')!
+    const dictionary = await readFile(join(deployed, 'assets/index-Ab12Cd34.js'))
+    for (const delta of app.deltas!) {
+      const level = levels[DICTIONARY_CODECS[delta.encoding].levelOf]
+      const expected = await encodeWithDictionary(delta.encoding, v2.bytes, dictionary, {
+        level,
+        path: app.path,
+      })
+      expect((await readFile(join(site.path, delta.path))).equals(expected), delta.encoding).toBe(true)
+    }
   })
 
   it('uses a deploy state to know which deploy each version belongs to, and never reads outside the folder', async () => {

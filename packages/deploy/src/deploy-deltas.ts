@@ -3,17 +3,15 @@
 // for the changed files. They join the manifest before the plan, so they go up with the
 // immutable phase, before the pages that make browsers fetch the new files.
 import {
-  defaultCacheDir,
+  buildOptionsFromManifest,
   isPageDictionary,
-  resolveDeltaOptions,
-  supportsDictionaryCompression,
-  userError,
+  resolveDeltasSetting,
   writeDeltas,
   type DeltaOptions,
   type DeltaReport,
   type Manifest,
   type ResolvedDeltaOptions,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import type { DeployTarget, TargetContext } from './plan/target.js'
 
 /**
@@ -25,23 +23,17 @@ export function resolveDeployDeltas(
   value: boolean | DeltaOptions | undefined,
   manifest: Manifest,
 ): ResolvedDeltaOptions | undefined {
-  if (value === false) return undefined
-  if (value !== undefined && value !== true && (typeof value !== 'object' || value === null || Array.isArray(value)))
-    throw userError(
-      'options',
-      `deploy: \`deltas\` is ${JSON.stringify(value)}; it accepts true, false or delta options.`,
-    )
   const announced = manifest.files.some((file) => file.useAsDictionary !== undefined)
-  if (value === undefined && (!announced || !supportsDictionaryCompression())) return undefined
-  if (!supportsDictionaryCompression())
-    throw userError(
-      'options',
-      `deploy: \`deltas\` needs Node >= 24.15 (brotli with a dictionary); this is Node ${process.versions.node}. Upgrade Node or set \`deltas: false\`.`,
-    )
-  const given = value === true || value === undefined ? {} : value
   const pages = manifest.files.some((file) => isPageDictionary(file.path) && file.useAsDictionary !== undefined)
   // The target is where the deploy's previous versions come from; the cache history is not used.
-  return resolveDeltaOptions({ pages, ...given, remember: false }, process.cwd(), 'deltas')
+  const resolved = resolveDeltasSetting(value, {
+    cwd: process.cwd(),
+    component: 'deploy',
+    onByDefault: announced,
+    defaults: { pages },
+    overrides: { remember: false },
+  })
+  return resolved || undefined
 }
 
 /** Why a folder cannot take new files: the deltas are then skipped, not the deploy. */
@@ -69,15 +61,10 @@ export async function writeDeployDeltas(
 ): Promise<{ manifest: Manifest; report: DeltaReport | undefined } | undefined> {
   const source = options.previous === undefined ? await target.previousVersions?.(context) : undefined
   if (options.previous === undefined && source === undefined) return undefined
-  // The build's own cache and levels, as recorded in its manifest: the same deltas it would write.
-  const settings = manifest.settings
+  // The build's own options, as recorded in its manifest (cache, levels): the same deltas it would write.
+  const { compress } = buildOptionsFromManifest(manifest, process.cwd(), { warn() {} })
   try {
-    return await writeDeltas(root, manifest, options, {
-      cacheDir: settings ? settings.cache : defaultCacheDir(process.cwd()),
-      ...(settings ? { cacheMaxBytes: settings.cacheMaxBytes } : {}),
-      ...(settings ? { levels: { brotli: settings.levels.brotli, zstd: settings.levels.zstd } } : {}),
-      ...(source ? { source } : {}),
-    })
+    return await writeDeltas(root, manifest, options, { ...compress, ...(source ? { source } : {}) })
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | undefined)?.code
     if (code === undefined || !(code in UNWRITABLE)) throw error

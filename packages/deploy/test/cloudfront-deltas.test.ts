@@ -11,14 +11,14 @@ import { promisify } from 'node:util'
 import { HeadObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  compressDirectory,
+  compress as compressDirectory,
   decodeWithDictionary,
   deltaPath,
   dictionaryId,
   resolveDeltaOptions,
   sha256Of,
   writeDeltas,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { deploy } from '@preencode/deploy'
 import { s3Target } from '@preencode/deploy/s3'
 import { REPO_ROOT, tempDir } from '@preencode/test-utils'

@@ -5,7 +5,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
-  compressDirectory,
+  compress as compressDirectory,
   decodeWithDictionary,
   resolveDeltaOptions,
   writeDeltas,

@@ -5,7 +5,7 @@ import { mkdir, writeFile, rm, utimes, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3'
-import { compressDirectory, type Manifest } from '@preencode/core'
+import { compress as compressDirectory, type Manifest } from '@preencode/core'
 import {
   freePort,
   MINIO_SECRET,

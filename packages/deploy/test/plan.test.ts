@@ -2,7 +2,7 @@
 // target URLs, config validation, error mapping.
 import { describe, expect, it } from 'vitest'
 import type { Manifest, ManifestFile } from '@preencode/core'
-import { runPool } from '@preencode/core'
+import { runPool } from '@preencode/core/internal'
 import {
   checkDeployLimits,
   createTarget,

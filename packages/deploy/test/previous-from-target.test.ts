@@ -5,7 +5,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  compressDirectory,
+  compress as compressDirectory,
   DEFAULT_DELTA_OPTIONS,
   decodeWithDictionary,
   deltaPath,
@@ -13,7 +13,7 @@ import {
   resolveDeltaOptions,
   sha256Of,
   writeDeltas,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { deploy, rsyncTarget, type DeployResult, type DeployTarget, type S3RequestRecord } from '@preencode/deploy'
 import { s3Target } from '@preencode/deploy/s3'
 import { tempDir } from '@preencode/test-utils'

@@ -28,8 +28,8 @@ const codecs = Object.fromEntries(
 const coreShim = [
   `export const CODECS = ${JSON.stringify(codecs)}`,
   `export const ALL_FORMATS = ${JSON.stringify(core.ALL_FORMATS)}`,
-  `export { parseAvailableDictionary } from ${JSON.stringify(join(coreDist, 'available-dictionary.js'))}`,
-  `export { useAsDictionaryHeader } from ${JSON.stringify(join(coreDist, 'use-as-dictionary.js'))}`,
+  `export { parseAvailableDictionary } from ${JSON.stringify(join(coreDist, 'codecs', 'dictionary-hash.js'))}`,
+  `export { useAsDictionaryHeader } from ${JSON.stringify(join(coreDist, 'http', 'use-as-dictionary.js'))}`,
 ].join('\n')
 
 const out = join(dist, 'cloudflare', 'preencode-runtime.js')
@@ -49,9 +49,12 @@ await build({
     {
       name: 'preencode-core-for-workers',
       setup(b) {
-        b.onResolve({ filter: /^@preencode\/core$/ }, () => ({ path: 'core', namespace: 'preencode-core' }))
+        b.onResolve({ filter: /^@preencode\/core(\/internal)?$/ }, () => ({
+          path: 'core',
+          namespace: 'preencode-core',
+        }))
         b.onLoad({ filter: /.*/, namespace: 'preencode-core' }, () => ({ contents: coreShim, resolveDir: coreDist }))
-        // core's available-dictionary.js imports node:crypto for a helper the runtime never calls.
+        // core's codecs/dictionary-hash.js imports node:crypto for a helper the runtime never calls.
         b.onResolve({ filter: /^node:crypto$/ }, () => ({ path: 'crypto', namespace: 'unused-node' }))
         b.onLoad({ filter: /.*/, namespace: 'unused-node' }, () => ({
           contents: 'export function createHash() { throw new Error("node:crypto is not available in the Worker") }',

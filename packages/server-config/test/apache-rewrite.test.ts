@@ -2,7 +2,7 @@
 // the long forms they replace (the e2e suite proves the served result on a real Apache).
 import { chmod } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
-import { cacheClassOf, resolveCachePolicy } from '@preencode/core'
+import { cacheClassOf, resolveCachePolicy } from '@preencode/core/internal'
 import { apacheConfig, hashedNamePattern, negotiate } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { get } from '../../../e2e/harness/http.ts'

@@ -5,7 +5,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  compressDirectory,
+  compress as compressDirectory,
   decodeWithDictionary,
   resolveDeltaOptions,
   writeDeltas,

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   cacheClassOf,
-  compressDirectory,
+  compress as compressDirectory,
   DELTA_RETENTION_SECONDS,
   dictionaryLifetime,
   preparePageDictionary,
@@ -17,7 +17,7 @@ import {
   resolveDeltaOptions,
   writeDeltas,
   type Manifest,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { apacheConfig, nginxConfig } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 

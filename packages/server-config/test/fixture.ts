@@ -17,7 +17,7 @@ import {
   type Manifest,
   type ManifestFile,
   type ManifestVariant,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 
 export interface FixtureOptions {
   /** Remove originals that have a gzip variant (`keepOriginals: false`). @default true */

@@ -6,7 +6,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest } from '@preencode/core'
-import { cacheClassOf, resolveCachePolicy } from '@preencode/core'
+import { cacheClassOf, resolveCachePolicy } from '@preencode/core/internal'
 
 const looksContentHashed = (path: string): boolean => cacheClassOf(path, resolveCachePolicy()) === 'immutable'
 import {

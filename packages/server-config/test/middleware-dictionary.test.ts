@@ -8,7 +8,7 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  compressDirectory,
+  compress as compressDirectory,
   decodeWithDictionary,
   resolveDeltaOptions,
   writeDeltas,

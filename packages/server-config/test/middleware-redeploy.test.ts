@@ -9,7 +9,7 @@ import { createServer, request, type IncomingHttpHeaders } from 'node:http'
 import { dirname, join } from 'node:path'
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { compressDirectory } from '@preencode/core'
+import { compress as compressDirectory } from '@preencode/core'
 import { createPreencodeMiddleware } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 

@@ -5,7 +5,7 @@
 import { chmod } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DELTA_RETENTION_SECONDS, dictionaryLifetime, type Manifest } from '@preencode/core'
+import { DELTA_RETENTION_SECONDS, dictionaryLifetime, type Manifest } from '@preencode/core/internal'
 import { nginxConfig } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { buildFixtureSite } from './fixture.ts'

@@ -89,7 +89,9 @@ describe('size budgets in the plugin', () => {
       () => undefined,
       (error: unknown) => error as Error,
     )
-    expect(failure?.message).toMatch(/Size budgets failed in .*dist:\nbudgets: 1 of 1 files over budget/)
+    expect(failure?.message).toMatch(
+      /Size budgets failed: 1 files over budget in .*dist \(budgets are set in the `budgets` option\):\nbudgets: 1 of 1 files over budget/,
+    )
     const manifest = await readManifest(join(root, 'dist'))
     const main = manifest.files.find((f) => /^assets\/index-.*\.js$/.test(f.path))!
     const gzip = main.variants.find((v) => v.format === 'gzip')!.size

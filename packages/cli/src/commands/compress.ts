@@ -1,28 +1,19 @@
+import { resolve } from 'node:path'
 import {
   ALL_FORMATS,
-  appendGithubStepSummary,
   CODECS,
-  compressDirectory,
+  createBuildRunner,
   createProgress,
-  detectSidecarIgnoringHost,
-  formatBudgetMarkdown,
-  formatBudgetTable,
-  formatReport,
-  onceCacheWarning,
   parseShard,
-  preparePageDictionary,
-  resolveCompressOptions,
-  sidecarsSkippedMessage,
+  resolveBuildOptions,
   userError,
-  type CompressLogger,
-  type CompressReport,
   type Format,
 } from '@preencode/core'
 import { defineCommand } from 'citty'
-import { assertKnownFlags, createLogger, printJson, wantsColor } from '../cli-utils.js'
+import { assertKnownFlags, createLogger, wantsColor } from '../cli-utils.js'
 import { compressOptionsFrom } from '../compress-options.js'
-import { loadConfig, type LoadedConfig } from '../config-file.js'
-import { deltaArgs, resolveDeltaFlags, runDeltas } from './deltas.js'
+import { loadConfig } from '../config-file.js'
+import { deltaArgs, deltaFlagLabel, deltasFromFlags } from './deltas.js'
 
 const args = {
   dir: { type: 'positional', description: 'The build output folder to compress in place', required: true },
@@ -111,10 +102,11 @@ function levelArgs(): Record<`level-${Format}`, { type: 'string'; description: s
 }
 
 /**
- * `preencode compress <dir>`: what the plugins do, for any static-site generator's output.
- * Options also come from the `compress` section of `preencode.config.*` in the working
- * directory; flags win. Size budgets there are checked after the run: any file over budget
- * exits 1 (and in GitHub Actions the table goes to the job summary).
+ * `preencode compress <dir>`: what the plugins do, for any static-site generator's output, by
+ * the same pipeline (`resolveBuildOptions`, `createBuildRunner`). Options also come from the
+ * `compress` section of `preencode.config.*` in the working directory; flags win. Size budgets
+ * there are checked after the run: any file over budget exits 1 (and in GitHub Actions the table
+ * goes to the job summary).
  */
 export const compressCommand = defineCommand({
   meta: {
@@ -126,12 +118,6 @@ export const compressCommand = defineCommand({
     assertKnownFlags(rawArgs, args)
     const quiet = parsed.quiet === true
     const json = parsed.json === true
-    // The same rule as the plugins': on such a host nothing is written, and one line says why.
-    const host = parsed.force === true ? undefined : detectSidecarIgnoringHost()
-    if (host) {
-      process.stderr.write(`${sidecarsSkippedMessage(host, '--force')}\n`)
-      return
-    }
     const progress = createProgress(process.stderr)
     // Ctrl-C stops queued work and lets running files finish, so nothing is left half-written
     // (writes are atomic anyway); a second Ctrl-C finds no listener and ends the process at once.
@@ -146,75 +132,44 @@ export const compressCommand = defineCommand({
       )
     }
     process.once('SIGINT', interrupt)
-    let loaded: LoadedConfig | undefined
     try {
-      loaded = await loadConfig(process.cwd())
-      const options = compressOptionsFrom(
+      const loaded = await loadConfig(process.cwd())
+      const compress = compressOptionsFrom(
         parsed,
         rawArgs,
         loaded && { path: loaded.path, options: loaded.config.compress },
       )
       const shard = parsed.shard === undefined ? undefined : parseShard(String(parsed.shard))
-      const resolved = resolveCompressOptions(options)
-      const deltaOptions = shard ? undefined : resolveDeltaFlags(parsed, rawArgs)
-      // The page dictionary's link goes into the pages before they are compressed.
-      if (deltaOptions?.pages) await preparePageDictionary(parsed.dir, deltaOptions.pageDictionaryBytes)
-      const logger = onceCacheWarning(quietInfo(createLogger({ quiet }), json))
-      const { manifest, report } = await compressDirectory(parsed.dir, resolved, {
-        logger,
+      const root = process.cwd()
+      const options = resolveBuildOptions(
+        {
+          ...compress,
+          // --json: stdout holds the report only; --quiet: nothing but errors.
+          report: json ? 'json' : !quiet,
+          deltas: deltasFromFlags(parsed, rawArgs),
+          force: parsed.force === true,
+        },
+        { root, component: 'cli', label: deltaFlagLabel, deltasOff: 'pass --no-deltas' },
+      )
+      const logger = createLogger({ quiet })
+      const runner = createBuildRunner({ options, root, component: 'cli', budgetsSource: loaded?.path })
+      await runner.run({
+        dirs: [resolve(parsed.dir)],
+        watch: false,
+        // Warnings (a shared cache down) reach stderr even with --json.
+        logger: { ...logger, error: (message) => logger.warn(message) },
+        print: (text) => {
+          progress.done()
+          process.stdout.write(`${text}\n`)
+        },
+        color: wantsColor(process.stdout),
         signal: controller.signal,
         ...(quiet ? {} : { onProgress: progress.update }),
         ...(shard ? { shard } : {}),
       })
-      progress.done()
-      if (shard) {
-        // A shard wrote nothing into the site: deltas and the report belong to the assemble run.
-        if (json) printJson(report)
-        else if (!quiet)
-          process.stdout.write(
-            `shard ${shard.index}/${shard.count}: ${report.cache.misses} encoded into the cache, ${report.cache.hits} already there; nothing written to ${parsed.dir}. Run \`preencode compress\` without --shard, with the same cache, to assemble the site.\n`,
-          )
-        return
-      }
-      const deltas = deltaOptions && (await runDeltas(parsed.dir, manifest, resolved, deltaOptions, logger))
-      if (json) printJson(deltas ? { ...report, deltas: deltas.report } : report)
-      else if (!quiet)
-        process.stdout.write(
-          `${formatReport(report, { color: wantsColor(process.stdout) })}\n${deltas ? `${deltas.text}\n` : ''}`,
-        )
-      await checkBudgets(report, { json, quiet, configPath: loaded?.path })
     } finally {
+      progress.done()
       process.removeListener('SIGINT', interrupt)
     }
   },
 })
-/** --json keeps stdout for the report and drops notes, but warnings (a shared cache down) still reach stderr. */
-function quietInfo(logger: CompressLogger, json: boolean): CompressLogger {
-  return json ? { info() {}, warn: (message) => logger.warn(message) } : logger
-}
-
-/**
- * Size budgets from the config file: the verdict goes to the GitHub job summary (in Actions);
- * a failure exits 1. The table is in the report on stdout; with --json or --quiet, on stderr.
- */
-async function checkBudgets(
-  report: CompressReport,
-  how: { json: boolean; quiet: boolean; configPath: string | undefined },
-): Promise<void> {
-  if (!report.budgets) return
-  await appendGithubStepSummary(formatBudgetMarkdown(report.budgets))
-  if (report.budgets.ok) return
-  if (how.json || how.quiet) process.stderr.write(`${formatBudgetTable(report.budgets)}\n`)
-  const { failures, unmatched } = report.budgets
-  const what = [
-    failures.length > 0 ? `${failures.length} files over budget` : '',
-    unmatched.length > 0 ? `${unmatched.length} budgets match no file` : '',
-  ]
-    .filter(Boolean)
-    .join(', ')
-  throw userError(
-    'cli',
-    `Size budgets failed: ${what} (see the table; budgets are set in ${how.configPath ?? 'the config file'}).`,
-    { code: 'OVER_BUDGET' },
-  )
-}

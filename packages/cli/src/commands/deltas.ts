@@ -1,18 +1,6 @@
-// The delta-update flags of `preencode compress` (RFC 9842) and the step they drive: after the
-// compression, `writeDeltas` announces content-hashed assets and writes .dcb/.dcz deltas against
-// the versions visitors may hold.
-import {
-  formatDeltaReport,
-  resolveDeltaOptions,
-  supportsDictionaryCompression,
-  userError,
-  writeDeltas,
-  type DeltaOptions,
-  type DeltaReport,
-  type Manifest,
-  type ResolvedCompressOptions,
-  type ResolvedDeltaOptions,
-} from '@preencode/core'
+// The delta-update flags of `preencode compress` (RFC 9842): they become the `deltas` option the
+// plugins take, resolved by `resolveBuildOptions` with the rest; the build runner writes the deltas.
+import type { DeltaOptions } from '@preencode/core'
 import { parseInteger, parseList } from '../cli-utils.js'
 
 export const deltaArgs = {
@@ -50,45 +38,26 @@ interface DeltaFlags {
   pages?: boolean | undefined
 }
 
-/** The delta options the flags ask for; undefined when off (or unsupported and not asked for). */
-export function resolveDeltaFlags(flags: DeltaFlags, rawArgs: readonly string[]): ResolvedDeltaOptions | undefined {
-  if (flags.deltas === false) return undefined
+/** The flag a delta option is set by, for messages (`--delta-versions`). */
+export function deltaFlagLabel(key: string): string {
+  const flags: Record<string, string> = { '': '--deltas', versions: '--delta-versions', encodings: '--delta-encodings' }
+  return flags[key] ?? `--${key}`
+}
+
+/**
+ * The `deltas` setting the flags ask for, resolved with every other build option: false with
+ * --no-deltas, unset when no delta flag was given (on where this Node can), else delta options.
+ */
+export function deltasFromFlags(flags: DeltaFlags, rawArgs: readonly string[]): boolean | DeltaOptions | undefined {
+  if (flags.deltas === false) return false
   const asked = rawArgs.some((arg) => /^--(?:deltas|previous|delta-versions|delta-encodings|pages)(?:=|$)/.test(arg))
-  if (!supportsDictionaryCompression()) {
-    if (!asked) return undefined
-    throw userError(
-      'cli',
-      `--deltas needs Node >= 24.15 (brotli with a dictionary); this is Node ${process.versions.node}. Upgrade Node or pass --no-deltas.`,
-    )
-  }
+  if (!asked) return undefined
   const options: DeltaOptions = {}
   if (flags.previous !== undefined) options.previous = flags.previous
   const versions = parseInteger(flags['delta-versions'], 'delta-versions')
-  if (versions !== undefined && (versions < 1 || versions > 20))
-    throw userError('cli', `--delta-versions is ${versions}; it must be a whole number from 1 to 20.`)
   if (versions !== undefined) options.versions = versions
   const encodings = parseList(flags['delta-encodings'], 'delta-encodings')
-  if (encodings?.some((e) => e !== 'dcb' && e !== 'dcz'))
-    throw userError('cli', `--delta-encodings is \`${flags['delta-encodings']}\`; it accepts dcb, dcz or both.`)
   if (encodings) options.encodings = encodings as DeltaOptions['encodings']
   if (flags.pages === true) options.pages = true
-  return resolveDeltaOptions(options, process.cwd(), 'deltas')
-}
-
-/** Writes the deltas of a compressed folder and renders their report. */
-export async function runDeltas(
-  dir: string,
-  manifest: Manifest,
-  compress: ResolvedCompressOptions,
-  resolved: ResolvedDeltaOptions,
-  logger: { warn(message: string): void },
-): Promise<{ report: DeltaReport; text: string }> {
-  const { report } = await writeDeltas(dir, manifest, resolved, {
-    cacheDir: compress.cacheDir,
-    cacheMaxBytes: compress.cacheMaxBytes,
-    concurrency: compress.concurrency,
-    levels: { brotli: compress.levels.brotli, zstd: compress.levels.zstd },
-    logger,
-  })
-  return { report, text: formatDeltaReport(report) }
+  return options
 }

@@ -1,6 +1,12 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { formatDeltaReport, readManifest, userError, writeFileAtomically } from '@preencode/core'
+import {
+  formatDeltaReport,
+  readManifest,
+  resolveDeltaOptions,
+  userError,
+  writeFileAtomically,
+} from '@preencode/core/internal'
 import {
   checkDeployLimits,
   createTarget,
@@ -14,6 +20,7 @@ import { defineCommand } from 'citty'
 import { assertKnownFlags, parseInteger, printJson, type OutputStream } from '../cli-utils.js'
 import { loadConfig, validateDeployConfig, type DeployConfig } from '../config-file.js'
 import { formatBytes, formatPlan, formatSummary } from '../render.js'
+import { deltaFlagLabel } from './deltas.js'
 
 const args = {
   dir: {
@@ -154,8 +161,8 @@ function deployDeltas(parsed: ParsedDeployArgs): DeployOptions['deltas'] {
   if (parsed.deltas === false) return false
   const versions = parseInteger(parsed['delta-versions'], 'delta-versions')
   if (versions === undefined) return undefined
-  if (versions < 1 || versions > 20)
-    throw userError('cli', `--delta-versions is ${versions}; it must be a whole number from 1 to 20.`)
+  // Checked here, by the one resolver, so that the message names the flag.
+  resolveDeltaOptions({ versions }, process.cwd(), deltaFlagLabel)
   return { versions }
 }
 

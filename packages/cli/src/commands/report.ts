@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises'
 import { basename, dirname, resolve } from 'node:path'
-import { reconcileManifest, renderHtmlReport, userError, writeFileAtomically } from '@preencode/core'
+import { reconcileManifest, renderHtmlReport, userError, writeFileAtomically } from '@preencode/core/internal'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger } from '../cli-utils.js'
 

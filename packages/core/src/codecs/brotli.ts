@@ -1,6 +1,6 @@
 import { promisify } from 'node:util'
 import { brotliCompress, brotliDecompress, constants, type BrotliOptions } from 'node:zlib'
-import { mediaTypeOf } from '../media-types.js'
+import { mediaTypeOf } from '../http/media-types.js'
 import { fittedWindowLog, type Codec } from './codec.js'
 
 const brotliAsync = promisify<Uint8Array, BrotliOptions, Buffer>(brotliCompress)
@@ -42,6 +42,16 @@ export function brotliModeOf(path: string | undefined): BrotliMode {
   return 'generic'
 }
 
+/** node:zlib's parameters for `params`; dcb (brotli with a dictionary) uses them too. */
+export function brotliZlibParams(params: BrotliParams): Record<number, number> {
+  return {
+    [constants.BROTLI_PARAM_QUALITY]: params.quality,
+    [constants.BROTLI_PARAM_LGWIN]: params.lgwin,
+    [constants.BROTLI_PARAM_MODE]: BROTLI_MODES[params.mode],
+    [constants.BROTLI_PARAM_SIZE_HINT]: params.sizeHint,
+  }
+}
+
 /** Brotli (RFC 7932), HTTP token `br`. */
 export const brotli = {
   format: 'brotli',
@@ -50,20 +60,14 @@ export const brotli = {
   extension: '.br',
   levels: [0, 11],
   defaultLevel: 11,
+  // Measured in CPU time over the bench app (16 MB, 94 files): ~0.8 MB/s at 10-11, ~10 MB/s below.
+  cost: (level) => (level >= 10 ? 1_250_000 : 100_000),
   params: (file, level) => ({
     quality: level,
     lgwin: brotliWindowBits(file.size),
     mode: brotliModeOf(file.path),
     sizeHint: file.size,
   }),
-  encode: (data, params) =>
-    brotliAsync(data, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: params.quality,
-        [constants.BROTLI_PARAM_LGWIN]: params.lgwin,
-        [constants.BROTLI_PARAM_MODE]: BROTLI_MODES[params.mode],
-        [constants.BROTLI_PARAM_SIZE_HINT]: params.sizeHint,
-      },
-    }),
+  encode: (data, params) => brotliAsync(data, { params: brotliZlibParams(params) }),
   decode: (data) => unbrotliAsync(data),
 } as const satisfies Codec<BrotliParams>

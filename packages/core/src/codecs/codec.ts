@@ -22,6 +22,7 @@ export interface CodecFile {
  */
 export type EncoderParams = Readonly<Record<string, string | number | boolean | readonly number[]>>
 
+/** One entry of the codec table: a content coding, its names, levels, cost, parameters, encoder and decoder. */
 export interface Codec<P extends EncoderParams = EncoderParams> {
   /** The name users write in options (`formats: ['brotli']`). */
   readonly format: string
@@ -34,6 +35,11 @@ export interface Codec<P extends EncoderParams = EncoderParams> {
   /** Accepted level/quality range, inclusive. */
   readonly levels: readonly [min: number, max: number]
   readonly defaultLevel: number
+  /**
+   * Roughly how long one encode takes at `level`, in microseconds per MB: the pool starts the
+   * longest first, so only the order matters (`encodeCost`).
+   */
+  cost(level: number): number
   /** The encoder parameters for one file at one level: the cache key and the encoder both use this. */
   params(file: CodecFile, level: number): P
   /** Encodes with exactly `params`; the result is a complete, standalone stream. */

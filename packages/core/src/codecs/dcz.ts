@@ -2,6 +2,7 @@ import { promisify } from 'node:util'
 import { constants, zstdCompress, zstdDecompress, type ZstdOptions } from 'node:zlib'
 import { fittedWindowLog } from './codec.js'
 import type { DictionaryCodec } from './dictionary-codec.js'
+import { zstd } from './zstd.js'
 
 const zstdAsync = promisify<Uint8Array, ZstdOptions, Buffer>(zstdCompress)
 const unzstdAsync = promisify<Uint8Array, ZstdOptions, Buffer>(zstdDecompress)
@@ -30,7 +31,7 @@ export type DczParams = { readonly level: number; readonly windowLog: number; re
 export const dcz = {
   encoding: 'dcz',
   extension: '.dcz',
-  levelOf: 'zstd',
+  levelOf: zstd.format,
   // A skippable frame: magic 0x184D2A5E and frame size 32, little-endian.
   magic: Uint8Array.of(0x5e, 0x2a, 0x4d, 0x18, 0x20, 0x00, 0x00, 0x00),
   params: (file, level, dictionarySize) => ({

@@ -23,6 +23,8 @@ export const gzip = {
   extension: '.gz',
   levels: [1, 9],
   defaultLevel: 9,
+  // ~30 MB/s per memLevel, and two are tried (bench app, CPU time).
+  cost: () => 70_000,
   // Neither memLevel wins everywhere: over the bench app's 94 bundle files memLevel 9 was 0.14%
   // larger in total than the default 8, on others it is smaller. gzip 9 costs a fraction of
   // brotli 11, so both run and the smaller stream is kept.

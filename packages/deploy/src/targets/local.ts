@@ -17,9 +17,9 @@ import {
   writeFile,
 } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import { folderVersionSource, isPreencodeError, sha256File, userError, withOpenFiles } from '@preencode/core'
+import { folderVersionSource, isPreencodeError, sha256File, userError, withOpenFiles } from '@preencode/core/internal'
 import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from '../plan/plan.js'
-import { runPool } from '@preencode/core'
+import { runPool } from '@preencode/core/internal'
 import { acquireFolderLock, tempName, TEMP_MARK, TEMP_NAME, type FolderLock } from './folder-lock.js'
 import { assertSeparateFolders } from './separate-folders.js'
 import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState } from '../plan/state.js'

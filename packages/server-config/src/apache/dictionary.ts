@@ -19,7 +19,7 @@ import {
   PAGE_DICTIONARY_NAME_PATTERN,
   useAsDictionaryHeader,
   VERSIONED_ASSET_EXTENSIONS,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { fileTarget } from './file-target.js'
 import { acceptTokenPattern, refuseTokenPattern } from '../shared/accept-regex.js'
 import { HASH_TOKEN_PCRE } from '../shared/policy.js'

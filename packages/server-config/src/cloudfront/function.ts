@@ -15,9 +15,10 @@ import {
   useAsDictionaryHeader,
   userError,
   VERSIONED_ASSET_PATTERN,
+  type Encoding,
   type Manifest,
   type ManifestDelta,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { DOTFILE_URL_PCRE } from '../shared/dotfiles.js'
 import { resolveServingPolicy, SUFFIX, type ServingPolicy } from '../shared/policy.js'
 
@@ -27,7 +28,7 @@ export interface CloudfrontFunctionOptions {
    * q-values tie.
    * @default the manifest's formats, in the order br, zstd, gzip
    */
-  encodings?: Array<'br' | 'zstd' | 'gzip'>
+  encodings?: Encoding[]
   /**
    * Name appended to URIs ending in `/`.
    * @default 'index.html'
@@ -51,7 +52,7 @@ export const KEY_VALUE_STORE_MAX_KEY_BYTES = 512
 export const KEY_VALUE_STORE_MAX_VALUE_BYTES = 1024
 
 /** The letter of each coding in the KeyValueStore values. */
-const LETTERS: Readonly<Record<'br' | 'zstd' | 'gzip', string>> = { br: 'b', zstd: 'z', gzip: 'g' }
+const LETTERS: Readonly<Record<Encoding, string>> = { br: 'b', zstd: 'z', gzip: 'g' }
 /** The value of a file with no variant (a KeyValueStore value cannot be empty). */
 const NONE = '-'
 /** The letter of each delta coding after a dictionary's id in a value. */
@@ -63,7 +64,7 @@ const PAGE_HEADER = useAsDictionaryHeader(PAGE_DICTIONARY_MATCH, { matchDest: PA
 
 interface Resolved {
   policy: ServingPolicy
-  encodings: ('br' | 'zstd' | 'gzip')[]
+  encodings: Encoding[]
   indexFile: string
   maxBytes: number
   /** The value every compressible name is taken to have: every coding in the order of preference. */

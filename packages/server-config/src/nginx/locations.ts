@@ -10,7 +10,7 @@
  * (`keepOriginals: false`) or a plain 404. The order is the fixed one unless a `u+x` mark on
  * the file's variants says otherwise (accept-maps.ts `stageOrder`, core `variantsToWrite`).
  */
-import { VERSIONED_ASSET_EXTENSIONS } from '@preencode/core'
+import { VERSIONED_ASSET_EXTENSIONS } from '@preencode/core/internal'
 import {
   nginxUseAsDictionaryFromCaptures,
   nginxUseAsDictionaryHeader,

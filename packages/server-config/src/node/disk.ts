@@ -36,7 +36,7 @@ import {
   type ManifestDelta,
   type ManifestFile,
   type ManifestVariant,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import type { DiskContext, Entry } from './manifest.js'
 import type { Encoding } from '../http/negotiate.js'
 

@@ -10,7 +10,7 @@ import {
   type CacheClass,
   type Manifest,
   type ManifestFile,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { type DeltaIndex, deltasByDictionary } from '../http/dictionary-delta.js'
 import type { Encoding } from '../http/negotiate.js'
 

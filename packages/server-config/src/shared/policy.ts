@@ -17,7 +17,7 @@ import {
   userError,
   type CacheClass,
   type Manifest,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import type { Encoding } from '../http/negotiate.js'
 
 /** Options every server shares. */

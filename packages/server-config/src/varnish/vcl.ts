@@ -28,7 +28,7 @@
  *
  * Every subroutine falls through to Varnish's built-in VCL (cookies, methods, hit-for-miss).
  */
-import { AVAILABLE_DICTIONARY_PATTERN, VERSIONED_ASSET_EXTENSIONS, type Manifest } from '@preencode/core'
+import { AVAILABLE_DICTIONARY_PATTERN, VERSIONED_ASSET_EXTENSIONS, type Manifest } from '@preencode/core/internal'
 import { acceptPattern, acceptTokenPattern, refusePattern, refuseTokenPattern } from '../shared/accept-regex.js'
 import type { Encoding } from '../http/negotiate.js'
 import { HTML_PATTERN, resolveServingPolicy } from '../shared/policy.js'

@@ -11,7 +11,7 @@ import {
   dictionaryStreamHeader,
   type ManifestDelta,
   type ManifestFile,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 
 /** The request headers that ask for `delta`. */
 export function deltaRequestHeaders(delta: ManifestDelta): Record<string, string> {

@@ -15,7 +15,7 @@ import {
   type Manifest,
   type ManifestDelta,
   type ManifestFile,
-} from '@preencode/core'
+} from '@preencode/core/internal'
 import { runCacheJob, verifyCacheJobs } from './cache.js'
 import { deltaRequestHeaders, judgeDelta } from './deltas.js'
 import { get, headerValues } from './http.js'

@@ -2,7 +2,7 @@
 // now, each file's bytes only when a delta needs them (one rsync run per file, into a temp dir).
 // In release mode every deploy is a `releases/<deploy id>` folder, so older versions are read
 // from the release that served them.
-import { deployedVersionSource, type PreviousVersionSource } from '@preencode/core'
+import { deployedVersionSource, type PreviousVersionSource } from '@preencode/core/internal'
 import type { ListedEntry } from './command.js'
 import { DEPLOY_STATE_FILENAME, type DeployState } from '../../plan/state.js'
 

@@ -13,9 +13,9 @@ import {
   type PutObjectCommandInput,
 } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
-import { deployedVersionSource, userError, withOpenFiles } from '@preencode/core'
+import { deployedVersionSource, userError, withOpenFiles } from '@preencode/core/internal'
 import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from '../../plan/plan.js'
-import { runPool } from '@preencode/core'
+import { runPool } from '@preencode/core/internal'
 import { withRetry } from './retry.js'
 import { s3Client } from './client.js'
 import { unfinishedUploads } from './unfinished.js'

@@ -1,0 +1,235 @@
+/**
+ * The one build pipeline of every entry point: the Vite, Rollup and framework integrations'
+ * `closeBundle`, `preencode compress`, and the recompression of `deploy`, `config` and `verify`.
+ * It compresses the directories a build wrote, writes the server configs and the delta updates,
+ * renders the result (`renderBuildResult`) and checks the size budgets, so that every entry
+ * point writes the same bytes and reports the same way, in watch mode, with colour, with its
+ * cache and configs.
+ */
+import { basename, join, relative } from 'node:path'
+import type { ResolvedBuildOptions } from '../options/build-options.js'
+import { onceCacheWarning } from '../cache/cache.js'
+import { compressDirectory, type CompressLogger, type CompressRun } from '../run/compress-directory.js'
+import type { ErrorComponent } from '../errors.js'
+import type { Manifest } from '../manifest/manifest.js'
+import { isInsideDirectory, outermostDirectories } from '../paths.js'
+import { enforceBudgets } from '../report/enforce-budgets.js'
+import { renderHtmlReport } from '../report/html-report.js'
+import { writeFileAtomically } from '../fs/write.js'
+import type { DeltaReport } from '../report/delta-report.js'
+import { preparePageDictionary } from '../deltas/page-dictionary.js'
+import { renderBuildResult, type BuildResult } from '../report/render-result.js'
+import { writeDeltas } from '../deltas/write-deltas.js'
+import { openRunCache } from '../run/run-cache.js'
+import { detectSidecarIgnoringHost, sidecarsSkippedMessage } from './sidecar-hosts.js'
+
+/** Where a build's messages go: the bundler's logger. */
+export interface BuildLogger extends CompressLogger {
+  error(message: string): void
+}
+
+/** Stream-like: what `wantsColor` needs to know about where text goes. */
+export interface ColorStream {
+  isTTY?: boolean | undefined
+}
+
+/** What a runner is made with: the resolved options, the project root, the server-config writer. */
+export interface BuildRunnerInit {
+  options: ResolvedBuildOptions
+  /** The project root; report headings and written config paths are shown relative to it. */
+  root: string
+  /**
+   * Writes the site's server configs from its manifest; returns the paths whose text changed.
+   * The plugins pass `serverConfigWriter()` from `@preencode/server-config`.
+   * @default no server configs
+   */
+  writeServerConfigs?: ((manifest: Manifest) => Promise<string[]>) | undefined
+  /** Names the entry point in a budget failure (`cli`, `vite`). @default 'core' */
+  component?: ErrorComponent | undefined
+  /** Where the size budgets were set, for a budget failure. @default 'the `budgets` option' */
+  budgetsSource?: string | undefined
+  /**
+   * Write the variants on a host that ignores them too, whatever `options.force` says (the
+   * recompression of a site already built there).
+   * @default options.force
+   */
+  force?: boolean | undefined
+}
+
+/** One build's output, as the integration saw it being written. */
+export interface BuildOutput extends Pick<CompressRun, 'onProgress' | 'signal' | 'shard'> {
+  /** Absolute directories the build wrote; nested ones are compressed once, from the outer one. */
+  dirs: readonly string[]
+  /**
+   * The directory the server configs describe (Vite's `build.outDir`); with a single directory,
+   * that one.
+   * @default undefined
+   */
+  siteDir?: string | undefined
+  /** The bundler's environment (`client`, `ssr`); named in the report when not `client`. */
+  environment?: string | undefined
+  /** Watch mode: a failure is logged and the watcher keeps going; otherwise it is thrown. */
+  watch: boolean
+  logger: BuildLogger
+  /**
+   * Where the report goes (`report: true | 'json' | 'html'`): the CLI's stdout.
+   * @default logger.info, the table after an empty line
+   */
+  print?: ((text: string, json: boolean) => void) | undefined
+  /** Whether the report table may use colour; see `wantsColor`. */
+  color: boolean
+}
+
+/** Returned by `createBuildRunner`: runs one build's output through the pipeline. */
+export interface BuildRunner {
+  /**
+   * Compresses one build's output; runs after any earlier call has finished (watch rebuilds
+   * overlap). Resolves to one result per directory; none when nothing was compressed (no
+   * directory, a host that ignores sidecars, a failure in watch mode).
+   */
+  run(output: BuildOutput): Promise<BuildResult[]>
+}
+
+/** Colour only on a terminal, and never with `NO_COLOR` (no-color.org), in CI or on a dumb terminal. */
+export function wantsColor(stream: ColorStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  return stream.isTTY === true && !env.NO_COLOR && !env.CI && env.TERM !== 'dumb'
+}
+
+/** The one pipeline of every entry point; see `BuildRunner.run`. Create one per integration (or command) and reuse it across rebuilds. */
+export function createBuildRunner(init: BuildRunnerInit): BuildRunner {
+  /** Compressions run one after another: bundlers in watch mode do not wait for closeBundle. */
+  let queue: Promise<unknown> = Promise.resolve()
+  return {
+    async run(output) {
+      const dirs = outermostDirectories([...output.dirs])
+      if (dirs.length === 0) return []
+      // On a host that ignores sidecars the build writes none (nor their manifest and configs).
+      const host = (init.force ?? init.options.force) ? undefined : detectSidecarIgnoringHost()
+      if (host) {
+        output.logger.warn(sidecarsSkippedMessage(host, init.component === 'cli' ? '--force' : '`force: true`'))
+        return []
+      }
+      const run = queue.then(() => compressAll(init, output, dirs))
+      queue = run.catch(() => {})
+      try {
+        return await run
+      } catch (failure) {
+        // In watch mode nobody awaits closeBundle: a throw would be an unhandled rejection and
+        // end the watcher. Say it and keep watching; the next rebuild tries again.
+        if (!output.watch) throw failure
+        output.logger.error(`[preencode] ${failure instanceof Error ? failure.message : String(failure)}`)
+        return []
+      }
+    },
+  }
+}
+
+async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: string[]): Promise<BuildResult[]> {
+  const { options } = init
+  const { logger } = output
+  const notes = options.report === true || options.report === 'html'
+  const run: CompressRun = {
+    logger: onceCacheWarning({
+      info: (message: string) => {
+        if (notes) logger.info(message)
+      },
+      warn: (message: string) => logger.warn(message),
+    }),
+    ...(output.onProgress ? { onProgress: output.onProgress } : {}),
+    ...(output.signal ? { signal: output.signal } : {}),
+    ...(output.shard ? { shard: output.shard } : {}),
+  }
+  // One cache for the whole build: every compression and the deltas read and fill it.
+  const log = run.logger ?? { info() {}, warn() {} }
+  const runCache = openRunCache(options.compress, log)
+  run.cache = runCache.cache
+  try {
+    return await compressEach(init, output, dirs, run)
+  } finally {
+    const summary = runCache.summary()
+    if (summary) log.info(summary)
+    runCache.cache.close?.()
+  }
+}
+
+async function compressEach(
+  init: BuildRunnerInit,
+  output: BuildOutput,
+  dirs: string[],
+  run: CompressRun,
+): Promise<BuildResult[]> {
+  const { options, root } = init
+  const { logger } = output
+  // In a bundler's log the table starts on a line of its own.
+  const print = output.print ?? ((text: string, json = false) => logger.info(json ? text : `\n${text}`))
+  const notes = options.report === true || options.report === 'html'
+  const results: BuildResult[] = []
+  for (const dir of dirs) {
+    // A shard encodes into the cache and writes nothing into the site: no configs, no deltas.
+    const deltas = output.shard ? undefined : options.deltas || undefined
+    // The page dictionary's link goes into the pages before they are compressed.
+    if (deltas?.pages) await preparePageDictionary(dir, deltas.pageDictionaryBytes)
+    const { manifest, report } = await compressDirectory(dir, options.compress, run)
+    let current = manifest
+    if (init.writeServerConfigs && !output.shard && (dir === output.siteDir || dirs.length === 1)) {
+      // A config written into the output (dist/.htaccess) is part of the site: the manifest must
+      // list it (deploy ships it) and the config then names it too, so write, recompress (all
+      // cache hits) and regenerate until nothing changes; the second pass is already stable.
+      for (let pass = 0; pass < 3; pass++) {
+        const changed = await init.writeServerConfigs(current)
+        if (notes) for (const path of changed) logger.info(`preencode: wrote ${relative(root, path)}`)
+        if (!changed.some((path) => isInsideDirectory(path, dir))) break
+        current = (await compressDirectory(dir, options.compress, run)).manifest
+      }
+    }
+    // Last: every recompression above rewrites the manifest without deltas. The reports come
+    // once the directory is final: whoever waits for them finds nothing still being written.
+    let deltaReport: DeltaReport | undefined
+    if (deltas) {
+      const written = await writeDeltas(dir, current, deltas, {
+        ...options.compress,
+        cache: run.cache,
+        logger: run.logger,
+      })
+      deltaReport = written.report
+    }
+    const result: BuildResult = {
+      dir: report.dir,
+      report,
+      ...(deltaReport ? { deltas: deltaReport } : {}),
+      ...(output.shard ? { shard: output.shard } : {}),
+    }
+    results.push(result)
+    if (options.report === 'json') print(renderBuildResult(result, { mode: 'json' }), true)
+    else if (options.report)
+      print(
+        `${heading(root, dir, dirs, output.environment)}${renderBuildResult(result, { mode: 'text', color: output.color })}`,
+        false,
+      )
+    if (options.report === 'html' && !output.shard) {
+      const file = join(root, htmlReportName(root, dir, dir === output.siteDir || dirs.length === 1))
+      await writeFileAtomically(
+        file,
+        renderHtmlReport(current, { title: `preencode report: ${relative(root, dir) || basename(dir)}` }),
+      )
+      logger.info(`preencode: wrote ${relative(root, file)} (open it in a browser)`)
+    }
+    // A file over a size budget fails the build (the table is in the message); the output and
+    // its server configs are complete first, so what grew can be looked at.
+    await enforceBudgets(report, { component: init.component ?? 'core', source: init.budgetsSource })
+  }
+  return results
+}
+
+/** `preencode-report.html` for the site; `preencode-report.<folder>.html` for other outputs. */
+function htmlReportName(root: string, dir: string, isSite: boolean): string {
+  if (isSite) return 'preencode-report.html'
+  return `preencode-report.${(relative(root, dir) || basename(dir)).replace(/[^\w.-]+/g, '-')}.html`
+}
+
+/** Which output a report is about, when that is not obvious (several outputs, a non-client environment). */
+function heading(root: string, dir: string, dirs: string[], environment: string | undefined): string {
+  if (dirs.length === 1 && (environment === undefined || environment === 'client')) return ''
+  const where = environment && environment !== 'client' ? ` [${environment}]` : ''
+  return `${relative(root, dir) || '.'}${where}\n`
+}

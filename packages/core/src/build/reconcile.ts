@@ -1,0 +1,142 @@
+import { realpath, stat } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { createBuildRunner } from './build-runner.js'
+import type { CompressLogger, CompressRun } from '../run/compress-directory.js'
+import { CODECS, FALLBACK_FORMAT } from '../codecs/table.js'
+import { readManifest, type Manifest, type ManifestFile } from '../manifest/manifest.js'
+import { buildOptionsFromManifest } from '../manifest/settings.js'
+import { sha256File } from '../fs/open-files.js'
+import { scanDirectory } from '../run/scan.js'
+
+/** How the disk differs from a manifest; every list holds POSIX paths of originals. */
+export interface ManifestDrift {
+  /** Originals whose bytes differ from the manifest's sha256 (size differs, or mtime and hash). */
+  changed: string[]
+  /** Files on disk the manifest does not list (a post-build step wrote them). */
+  added: string[]
+  /** Originals the manifest lists that are gone. */
+  removed: string[]
+  /** Originals whose recorded variants are missing or not the recorded size. */
+  damaged: string[]
+  /**
+   * Variants and deltas a killed run wrote that its journal names but no manifest does (a deploy
+   * killed while writing deltas): preencode's, never taken for originals; the recompression
+   * rewrites or removes them.
+   */
+  leftovers: string[]
+}
+
+/** What `reconcileManifest` found and did. */
+export interface ReconcileResult {
+  /** The manifest as it now describes the disk. */
+  manifest: Manifest
+  drift: ManifestDrift
+  /** True when the drift was non-empty and the directory was compressed again. */
+  recompressed: boolean
+}
+
+/** Stats (and hashes) in flight while comparing: hashing holds a file handle. */
+const COMPARE_CONCURRENCY = 16
+
+/**
+ * Compares `<dir>`'s manifest with the disk and, if anything drifted, recompresses the
+ * directory with the settings the manifest records (the cache makes unchanged files free)
+ * before returning the new manifest. Deploy, `config` and `verify` call this first, so no
+ * command plans from a manifest that no longer describes the files.
+ *
+ * Change detection: size and mtime first (a stat, no read); where either differs from the
+ * manifest, the file is hashed, and only a different sha256 counts as changed (`touch` or a
+ * copy that kept the bytes is not a change). Variants count too: a recorded variant that is
+ * gone or has another size makes its original damaged. Added and removed originals come from
+ * one walk of the directory, ownership rules as in `compress`.
+ */
+export async function reconcileManifest(dir: string, run: CompressRun = {}): Promise<ReconcileResult> {
+  const root = await realpath(resolve(dir)).catch(() => resolve(dir))
+  const manifest = await readManifest(root)
+  const drift = await manifestDrift(root, manifest)
+  const total =
+    drift.changed.length + drift.added.length + drift.removed.length + drift.damaged.length + drift.leftovers.length
+  if (total === 0) return { manifest, drift, recompressed: false }
+  const logger: CompressLogger = run.logger ?? { info() {}, warn() {} }
+  logger.info(
+    `the manifest of ${root} is out of date with the files (${describeDrift(drift)}); compressing again first`,
+  )
+  // The build's own pipeline with the settings it recorded: the deltas it made are written
+  // again the same way, so an edit after the build keeps `Use-As-Dictionary` and the
+  // `.dcb`/`.dcz` files exactly as the build would have written them.
+  const options = buildOptionsFromManifest(manifest, root, logger)
+  // The caller shows the notes; the report table is not printed.
+  const runner = createBuildRunner({ options: { ...options, report: true }, root, force: true })
+  await runner.run({
+    dirs: [root],
+    watch: false,
+    logger: { ...logger, error: (message) => logger.warn(message) },
+    print: () => {},
+    color: false,
+    ...(run.onProgress ? { onProgress: run.onProgress } : {}),
+    ...(run.signal ? { signal: run.signal } : {}),
+  })
+  return { manifest: await readManifest(root), drift, recompressed: true }
+}
+
+/** `2 changed, 1 added (late/extra.html, …)`: the counts, and a few names. */
+export function describeDrift(drift: ManifestDrift): string {
+  const parts: string[] = []
+  for (const key of ['changed', 'added', 'removed', 'damaged', 'leftovers'] as const) {
+    const paths = drift[key]
+    if (paths.length === 0) continue
+    parts.push(`${paths.length} ${key}: ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ', …' : ''}`)
+  }
+  return parts.join('; ')
+}
+
+/** How the disk differs from `manifest`; reads only files whose size or mtime differ. */
+export async function manifestDrift(root: string, manifest: Manifest): Promise<ManifestDrift> {
+  const skipDirs = manifest.settings?.cache ? [manifest.settings.cache] : []
+  const scan = await scanDirectory(root, { previous: manifest, skipDirs })
+  const onDisk = new Set(scan.originals)
+  const variantsOnDisk = new Set(scan.variants)
+  const listed = new Set<string>()
+  const drift: ManifestDrift = { changed: [], added: [], removed: [], damaged: [], leftovers: scan.journaled }
+  const present: ManifestFile[] = []
+  for (const file of manifest.files) {
+    listed.add(file.path)
+    const gzip = `${file.path}${CODECS[FALLBACK_FORMAT].extension}`
+    if (file.originalOnDisk ? !onDisk.has(file.path) : !variantsOnDisk.has(gzip)) drift.removed.push(file.path)
+    else present.push(file)
+  }
+  for (const path of scan.originals) if (!listed.has(path)) drift.added.push(path)
+
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < present.length) {
+      const file = present[next++]!
+      const verdict = await compareFile(root, file, variantsOnDisk)
+      if (verdict) drift[verdict].push(file.path)
+    }
+  }
+  await Promise.all(Array.from({ length: COMPARE_CONCURRENCY }, worker))
+  drift.changed.sort()
+  drift.damaged.sort()
+  return drift
+}
+
+async function compareFile(
+  root: string,
+  file: ManifestFile,
+  variantsOnDisk: ReadonlySet<string>,
+): Promise<'changed' | 'damaged' | undefined> {
+  for (const variant of file.variants) {
+    if (!variantsOnDisk.has(variant.path)) return 'damaged'
+    const info = await stat(join(root, variant.path)).catch(() => undefined)
+    if (info?.size !== variant.size) return 'damaged'
+  }
+  // With `keepOriginals: false` the .gz stands for the original: its size was checked above.
+  if (!file.originalOnDisk) return undefined
+  const path = join(root, file.path)
+  const info = await stat(path).catch(() => undefined)
+  if (!info) return 'changed'
+  if (info.size !== file.size) return 'changed'
+  if (Math.abs(info.mtimeMs - file.mtimeMs) < 1) return undefined
+  return (await sha256File(path)) === file.sha256 ? undefined : 'changed'
+}

@@ -1,0 +1,112 @@
+import type { S3Client } from '@aws-sdk/client-s3'
+import { userError } from '../errors.js'
+import type { SharedCacheLocation } from '../options/shared-cache-location.js'
+
+/** The bytes a shared cache stores per key: `get` resolves undefined for a key never stored. */
+export interface RemoteStore {
+  /** `s3://bucket/prefix (endpoint …)`, for messages. Never holds a credential. */
+  readonly description: string
+  get(key: string): Promise<Buffer | undefined>
+  put(key: string, body: Buffer): Promise<void>
+  close(): void
+}
+
+/** Requests in flight at once: a site of 50,000 files must not open 150,000 sockets. */
+const MAX_IN_FLIGHT = 16
+/** A bucket that does not accept a connection within this is treated as unreachable (one warning, local work). */
+const CONNECT_TIMEOUT_MS = 3000
+/**
+ * A request whose connection stays silent this long (nothing sent, nothing received) fails: an
+ * endpoint that accepts connections and never answers then costs about two of these (one
+ * retry), not the build (docs/shared-cache.md). The SDK's `requestTimeout` only logs a warning
+ * unless told otherwise; `socketTimeout` is the inactivity timer that ends the request.
+ */
+export const SILENCE_TIMEOUT_MS = 5000
+const SILENT_LOGGER = { trace() {}, debug() {}, info() {}, warn() {}, error() {} }
+
+type S3Sdk = typeof import('@aws-sdk/client-s3')
+
+/**
+ * An S3-compatible store for cache entries. `@aws-sdk/client-s3` is loaded here, on first use
+ * of an `s3://` cache only: a local cache never pays for it, and a project without a shared
+ * cache need not install it. Credentials come from the SDK's standard chain (environment,
+ * shared files, SSO, instance roles) and are never printed.
+ */
+export async function openS3Store(
+  location: SharedCacheLocation,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RemoteStore> {
+  let sdk: S3Sdk
+  try {
+    sdk = await import('@aws-sdk/client-s3')
+  } catch (cause) {
+    throw userError(
+      'cache',
+      `The shared cache ${location.url} needs @aws-sdk/client-s3: install it beside preencode (npm i -D @aws-sdk/client-s3).`,
+      { cause, code: 'UNSUPPORTED_RUNTIME' },
+    )
+  }
+  const client: S3Client = new sdk.S3Client({
+    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    ...(location.endpoint === undefined ? {} : { endpoint: location.endpoint, forcePathStyle: true }),
+    // As for deploy: the 2025 defaults send aws-chunked bodies some stores mishandle; the entry
+    // carries its own checksum anyway.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    // One retry: a bucket that is down must cost one warning and seconds, not minutes.
+    maxAttempts: 2,
+    logger: SILENT_LOGGER,
+    requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, socketTimeout: SILENCE_TIMEOUT_MS },
+  })
+  const limit = limiter(MAX_IN_FLIGHT)
+  const objectKey = (key: string): string => `${location.prefix}${key}`
+  return {
+    description: `${location.url}${location.endpoint ? ` (endpoint ${location.endpoint})` : ''}`,
+    get: (key) =>
+      limit(async () => {
+        try {
+          const response = await client.send(new sdk.GetObjectCommand({ Bucket: location.bucket, Key: objectKey(key) }))
+          if (!response.Body) return undefined
+          return Buffer.from(await response.Body.transformToByteArray())
+        } catch (error) {
+          if (isNotFound(error)) return undefined
+          throw error
+        }
+      }),
+    put: (key, body) =>
+      limit(async () => {
+        await client.send(
+          new sdk.PutObjectCommand({
+            Bucket: location.bucket,
+            Key: objectKey(key),
+            Body: body,
+            ContentType: 'application/octet-stream',
+          }),
+        )
+      }),
+    close: () => client.destroy(),
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } }
+  return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404
+}
+
+/** At most `max` calls of `task` at once; the rest wait in order. */
+function limiter(max: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0
+  const waiting: (() => void)[] = []
+  return async (task) => {
+    // A finishing task hands its place straight to the next waiter, so none can slip in between.
+    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve))
+    else active++
+    try {
+      return await task()
+    } finally {
+      const next = waiting.shift()
+      if (next) next()
+      else active--
+    }
+  }
+}

@@ -1,0 +1,83 @@
+// Which previous versions a file's deltas are made against, and one delta body (cached).
+import { cacheKey, type CompressionCache } from '../cache/cache.js'
+import {
+  decodeWithDictionary,
+  dictionaryCodecOf,
+  dictionaryEncoderParams,
+  encodeWithDictionaryParams,
+  type DictionaryEncoding,
+} from '../codecs/dictionary.js'
+import { CODECS, type Format } from '../codecs/table.js'
+import { versionedAsset } from '../http/use-as-dictionary.js'
+import type { Manifest, ManifestFile } from '../manifest/manifest.js'
+import type { WorkPool } from '../pool/pool.js'
+import { isPageDictionary } from './page-dictionary.js'
+import type { PreviousVersion } from './previous-versions.js'
+
+/** At most this many dictionaries per file: several chunks can share one logical name (`index-*.js`). */
+const MAX_DICTIONARIES_PER_FILE = 8
+
+/**
+ * A rebuild of unchanged sources finds itself as the newest remembered build (or the live
+ * deploy): that generation is this build, so the versions visitors may hold start one further back.
+ */
+export function withoutThisBuild(versions: PreviousVersion[], manifest: Manifest): PreviousVersion[] {
+  const newest = new Map(versions.filter((v) => v.generation === 0).map((v) => [v.path, v.sha256]))
+  const current = manifest.files.filter((f) => versionedAsset(f.path) !== undefined || isPageDictionary(f.path))
+  // A hashed name implies its content; the page dictionary's stable name does not: compare bytes
+  // where the source knows them, and never take an unknown page dictionary for this build's.
+  const sameFile = (f: { path: string; sha256: string }): boolean =>
+    newest.has(f.path) &&
+    (newest.get(f.path) === undefined ? !isPageDictionary(f.path) : newest.get(f.path) === f.sha256)
+  const same = newest.size > 0 && newest.size === current.length && current.every(sameFile)
+  return same ? versions.filter((v) => v.generation > 0).map((v) => ({ ...v, generation: v.generation - 1 })) : versions
+}
+
+/** Newest generations first, one entry per path, within `versions` generations and the per-file cap. */
+export function pickDictionaries(versions: readonly PreviousVersion[], generations: number): PreviousVersion[] {
+  const seen = new Set<string>()
+  const picked: PreviousVersion[] = []
+  for (const version of [...versions].sort((a, b) => a.generation - b.generation || (a.path < b.path ? -1 : 1))) {
+    if (version.generation >= generations || seen.has(version.path)) continue
+    seen.add(version.path)
+    picked.push(version)
+    if (picked.length === MAX_DICTIONARIES_PER_FILE) break
+  }
+  return picked
+}
+
+/** One delta body: from the cache when it decodes to the file's bytes, else encoded in the pool. */
+export async function encodeCached(
+  cache: CompressionCache,
+  pool: WorkPool,
+  counters: { hits: number; misses: number },
+  encoding: DictionaryEncoding,
+  data: Buffer,
+  file: ManifestFile,
+  dictionary: Buffer,
+  hash: Buffer,
+  levels: Partial<Record<Format, number>> | undefined,
+): Promise<Buffer> {
+  // dcb and dcz take the level of the coding they extend (`levelOf`): the run's, else its default.
+  const base = dictionaryCodecOf(encoding).levelOf
+  const level = levels?.[base] ?? CODECS[base].defaultLevel
+  const params = dictionaryEncoderParams(encoding, data.byteLength, dictionary.byteLength, { level, path: file.path })
+  // The key covers both inputs: the new file and the dictionary.
+  const key = cacheKey({
+    contentSha256: `${file.sha256}+${hash.toString('hex')}`,
+    format: encoding,
+    settings: `${encoding}:${JSON.stringify(params)}`,
+  })
+  // As for variants: a delta from the cache is used only if it decodes to the file's bytes.
+  const cached = await cache.get(key, async (payload) =>
+    (await decodeWithDictionary(encoding, payload, dictionary)).equals(data),
+  )
+  if (cached) {
+    counters.hits++
+    return cached
+  }
+  counters.misses++
+  const body = await pool.run(() => encodeWithDictionaryParams(encoding, data, dictionary, params))
+  await cache.set(key, body)
+  return body
+}

@@ -1,0 +1,121 @@
+/**
+ * The shared dictionary for pages (RFC 9842): built from the site's HTML pages, published at the
+ * site root under a content-hashed name (`preencode-dictionary-<16 hex of its sha256>.txt`),
+ * announced from every page with `<link rel="compression-dictionary" href="…">` (a relative href,
+ * so any base path works and no server needs a rule for it), and served with
+ * `Use-As-Dictionary: match="*", match-dest=("document")` so that a later page navigation
+ * arrives as a delta against it.
+ *
+ * Why a hashed name: a browser uses a stored dictionary only while its response is fresh
+ * (RFC 9842 §2.2.2). Under one stable name it could be cached only briefly (the default class,
+ * an hour), so a visitor back the next day had no dictionary and got no page deltas. A hashed
+ * name never changes its bytes, so it takes the content-hashed class (`immutable`, a year) like
+ * any versioned asset; the link names this build's, and page deltas are also written against the
+ * previous builds' dictionaries (`versions`), which visitors may still hold.
+ *
+ * The dictionary is built from the pages without our link (its name depends on the dictionary),
+ * so a rerun on the same pages gives the same dictionary, name and link. This runs before
+ * compression: the link goes into the pages first, so their variants carry it.
+ */
+import { readdir, readFile, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { glob } from 'tinyglobby'
+import { buildDictionary } from './dictionary-builder.js'
+import { isPageDictionary, pageDictionaryName } from '../http/page-dictionary-name.js'
+import { writeFileAtomically } from '../fs/write.js'
+
+export { isPageDictionary, PAGE_DICTIONARY_NAME_PATTERN, pageDictionaryName } from '../http/page-dictionary-name.js'
+/** The `Use-As-Dictionary` of the page dictionary: every page under its folder, documents only. */
+export const PAGE_DICTIONARY_MATCH = '*'
+export const PAGE_DICTIONARY_MATCH_DEST: readonly string[] = Object.freeze(['document'])
+/** Fewer pages than this: nothing to share. */
+const MIN_PAGES = 2
+const LINK_MARKER = 'rel="compression-dictionary"'
+/** Our own link, as `addLink` writes it (any earlier name, the stable one of older versions included). */
+const OUR_LINK = /<link rel="compression-dictionary" href="(?:\.\.\/)*preencode-dictionary(?:-[0-9a-f]{16})?\.txt">/g
+
+export interface PageDictionaryResult {
+  /** The dictionary's path relative to the root: `preencode-dictionary-<hash>.txt`. */
+  path: string
+  pages: number
+  /** Pages whose HTML got the link this run. */
+  linked: number
+  bytes: number
+  durationMs: number
+}
+
+/**
+ * Builds the dictionary from the pages, writes it under its hashed name (removing the page
+ * dictionaries of earlier runs from the root: the name is ours), and links it from every page
+ * that has a `<head>` and no other compression-dictionary link. Returns undefined (and changes
+ * nothing) for a site with fewer than two pages.
+ */
+export async function preparePageDictionary(dir: string, size: number): Promise<PageDictionaryResult | undefined> {
+  const started = performance.now()
+  const pages = (
+    await glob(['**/*.html'], {
+      cwd: dir,
+      onlyFiles: true,
+      dot: false,
+      expandDirectories: false,
+      ignore: ['**/*.dict/**', '**/node_modules/**'],
+    })
+  ).sort()
+  if (pages.length < MIN_PAGES) return undefined
+  const texts = await Promise.all(pages.map((page) => readFile(join(dir, page), 'utf8')))
+  // Without our link: the dictionary (and so its name) depends on the pages alone.
+  const dictionary = buildDictionary(
+    texts.map((html) => Buffer.from(html.replace(OUR_LINK, ''))),
+    { size },
+  )
+  if (dictionary.byteLength === 0) return undefined
+  const name = pageDictionaryName(dictionary)
+  const target = join(dir, name)
+  const previous = await readFile(target).catch(() => undefined)
+  if (!previous?.equals(dictionary)) await writeFileAtomically(target, dictionary)
+  let linked = 0
+  for (const [i, page] of pages.entries()) {
+    const html = texts[i]!
+    const withLink = relink(html, hrefFrom(page, name))
+    if (withLink !== html) {
+      await writeFileAtomically(join(dir, page), withLink)
+      linked++
+    }
+  }
+  // Earlier runs' dictionaries: the pages no longer name them (visitors who hold one get deltas
+  // through the pages' `.dict/` folders, written against the previous versions a deploy keeps).
+  for (const entry of await readdir(dir)) {
+    if (entry !== name && (isPageDictionary(entry) || entry === 'preencode-dictionary.txt'))
+      await rm(join(dir, entry), { force: true })
+  }
+  return {
+    path: name,
+    pages: pages.length,
+    linked,
+    bytes: dictionary.byteLength,
+    durationMs: performance.now() - started,
+  }
+}
+
+/** The page with our link naming `href`: replaced where there is one, added after `<head>` where there is none. */
+function relink(html: string, href: string): string {
+  const tag = `<link ${LINK_MARKER} href="${href}">`
+  OUR_LINK.lastIndex = 0
+  if (OUR_LINK.test(html)) return html.replace(OUR_LINK, tag)
+  // Someone else's compression dictionary: leave the page alone.
+  if (html.includes(LINK_MARKER)) return html
+  return addLink(html, tag)
+}
+
+/** `docs/a/index.html` -> `../../<name>`. */
+function hrefFrom(page: string, name: string): string {
+  const depth = page.split('/').length - 1
+  return `${'../'.repeat(depth)}${name}`
+}
+
+function addLink(html: string, tag: string): string {
+  const head = /<head(?:\s[^>]*)?>/i.exec(html)
+  if (!head) return html
+  const at = head.index + head[0].length
+  return `${html.slice(0, at)}${tag}${html.slice(at)}`
+}

@@ -1,0 +1,102 @@
+import { realpath } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { createDebug } from '../debug.js'
+import type { CompressLogger } from '../logger.js'
+import { userError } from '../errors.js'
+import type { FileJob } from './file-job.js'
+import { CODECS, FALLBACK_FORMAT } from '../codecs/table.js'
+import { openJournal } from '../fs/journal.js'
+import type { ResolvedCompressOptions } from '../options/compress-options.js'
+import { WorkPool } from '../pool/pool.js'
+import { openRunCache } from './run-cache.js'
+import { assertDirectory, readPreviousManifest } from './inputs.js'
+import { warnSkipped } from './summary.js'
+import { scanDirectory } from './scan.js'
+import { assertWritableDirectory } from '../fs/write.js'
+import type { CompressResult, CompressRun } from './context.js'
+import { compressWithCache } from './compress-files.js'
+
+export type { CompressLogger, CompressResult, CompressRun }
+
+const SILENT: CompressLogger = { info() {}, warn() {} }
+const _debug = createDebug('preencode:run')
+
+/**
+ * Compresses every qualifying file under `dir` in place: writes `.gz/.br/.zst` sidecars (only
+ * when strictly smaller and saving at least `minSaving`), removes stale ones, and writes
+ * `<dir>/.preencode-manifest.json`. Safe to rerun, and to kill: a rerun cleans up after it.
+ * `options`: what `resolveCompressOptions` returned (a copy with a field changed is fine);
+ * scripts with user options call `compress(dir, options)`.
+ */
+export async function compressDirectory(
+  dir: string,
+  options: ResolvedCompressOptions,
+  run: CompressRun = {},
+): Promise<CompressResult> {
+  const started = performance.now()
+  const logger = run.logger ?? SILENT
+  await assertDirectory(resolve(dir))
+  // The real path: the walk compares symlink targets against it, and `dist -> build/` is fine.
+  const root = await realpath(resolve(dir))
+  await assertWritableDirectory(root)
+
+  const previous = await readPreviousManifest(root, logger)
+  const scan = await scanDirectory(root, {
+    include: options.include,
+    exclude: options.exclude,
+    ...(previous ? { previous } : {}),
+    skipDirs: options.cacheDir === false ? [] : [options.cacheDir],
+  })
+  warnSkipped(logger, root, scan.skipped)
+  // A typo in `include` (`*.hmtl`) would otherwise strip every variant without a word.
+  if (options.include.length > 0 && scan.included.size === 0 && scan.originals.length > 0)
+    logger.warn(
+      `\`include\` (${options.include.map(String).join(', ')}) matches no file in ${root}: no file is compressed, and variants written before are removed`,
+    )
+
+  // Originals that `keepOriginals: false` removed last time: their .gz carries the bytes.
+  const onDisk = new Set(scan.originals)
+  const variantsOnDisk = new Set(scan.variants)
+  const pending: FileJob[] = scan.originals.map((path) => ({ path, recoverFromGzip: false }))
+  for (const file of previous?.files ?? []) {
+    if (
+      !file.originalOnDisk &&
+      !onDisk.has(file.path) &&
+      variantsOnDisk.has(`${file.path}${CODECS[FALLBACK_FORMAT].extension}`)
+    ) {
+      pending.push({ path: file.path, recoverFromGzip: true, expectedSize: file.size })
+    }
+  }
+  // One controller for the run: the first failure stops queued work instead of letting it run on.
+  const controller = new AbortController()
+  const abortRun = (): void => controller.abort(run.signal?.reason)
+  run.signal?.addEventListener('abort', abortRun, { once: true })
+  if (run.signal?.aborted) abortRun()
+  const pool = new WorkPool({ concurrency: options.concurrency, signal: controller.signal })
+  if (run.shard && options.cacheDir === false)
+    throw userError(
+      'options',
+      'A sharded run (`shard`, --shard) fills the cache for the final run to assemble from: it needs a cache, best a shared one (s3://bucket/prefix); drop --no-cache.',
+    )
+  // The build's cache when it passes one (it logs the summary and closes it), else this run's.
+  const runCache = run.cache ? { cache: run.cache, summary: () => undefined } : openRunCache(options, logger)
+  // A shard writes nothing into the site: nothing to journal.
+  const journal = run.shard ? undefined : openJournal(root)
+  try {
+    return await compressWithCache(root, options, run, logger, controller, abortRun, runCache.cache, journal, {
+      started,
+      previous,
+      scan,
+      pending,
+      variantsOnDisk,
+      pool,
+    })
+  } finally {
+    // Removed once the manifest is written (compressWithCache); kept for the next run otherwise.
+    await journal?.close()
+    const summary = runCache.summary()
+    if (summary) logger.info(summary)
+    if (!run.cache) runCache.cache.close?.()
+  }
+}

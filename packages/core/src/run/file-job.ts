@@ -1,0 +1,261 @@
+import { createHash } from 'node:crypto'
+import { chmod, readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { cacheClassOf } from '../http/cache-policy.js'
+import { decodeBuffer } from '../codecs/encode.js'
+import { type PreencodeError, userError } from '../errors.js'
+import { CODECS, FALLBACK_FORMAT, type Format } from '../codecs/table.js'
+import type { ManifestFile, ManifestVariant } from '../manifest/manifest.js'
+import { contentTypeOf, isCompressible } from '../http/media-types.js'
+import type { SlotTicket } from '../pool/pool.js'
+import type { SkipReason } from '../report/report.js'
+import type { FileJobContext } from './context.js'
+import { encodeCost, encodeWithCache } from './encode-with-cache.js'
+import { variantsToWrite } from './variant-order.js'
+import { withOpenFiles } from '../fs/open-files.js'
+import { writeFileAtomically, writeVariantAtomically } from '../fs/write.js'
+
+export type { FileJobContext }
+
+/**
+ * A file to process. `recoverFromGzip`: the previous run used `keepOriginals: false`, so only
+ * `<path>.gz` is on disk; the original bytes are its decoded content, `expectedSize` long.
+ */
+export interface FileJob {
+  path: string
+  recoverFromGzip: boolean
+  expectedSize?: number
+}
+
+/** A job after `statFileJob`: where its bytes come from, their mtime, and its memory weight. */
+export interface StatedFileJob extends FileJob {
+  sourcePath: string
+  mtimeMs: number
+  /** Bytes the original holds in memory: the pool's byte budget and the scheduling order use it. */
+  weight: number
+}
+
+export interface FileOutcome {
+  entry: ManifestFile
+  skipped?: SkipReason
+  cacheHits: number
+  cacheMisses: number
+  written: number
+  unchanged: number
+  rejected: Format[]
+  /** Milliseconds spent inside encoders for this file (cache misses only), summed and longest. */
+  encodeMs: number
+  longestEncodeMs: number
+  /**
+   * `keepOriginals: false` and the original is still on disk: the caller deletes it, but only
+   * after the manifest saying `originalOnDisk: false` is written, so that a run killed in between
+   * never leaves a `.gz` whose original nothing records.
+   */
+  removeOriginal: boolean
+}
+
+/** Stats a job's source, failing with a message naming the file when it cannot be read. */
+export async function statFileJob(root: string, job: FileJob): Promise<StatedFileJob> {
+  const absolute = join(root, job.path)
+  const sourcePath = job.recoverFromGzip ? `${absolute}${CODECS[FALLBACK_FORMAT].extension}` : absolute
+  const info = await stat(sourcePath).catch((cause: unknown) => {
+    throw unreadable(sourcePath, cause)
+  })
+  if (!info.isFile()) throw userError('core', `Cannot read ${sourcePath}: not a regular file.`, { code: 'BAD_INPUT' })
+  // A recovered original weighs what the manifest says it decodes to, not its .gz.
+  const weight = job.recoverFromGzip ? Math.max(info.size, job.expectedSize ?? info.size * 8) : info.size
+  return { ...job, sourcePath, mtimeMs: info.mtimeMs, weight }
+}
+
+export async function runFileJob(ctx: FileJobContext, job: StatedFileJob): Promise<FileOutcome> {
+  ctx.signal.throwIfAborted()
+  return ctx.pool.withBytes(job.weight, () => processReserved(ctx, job))
+}
+
+/**
+ * Reserves the file's encode slots in the pool's queue before reading it, costliest format
+ * first: jobs start in size order, and a reservation keeps that order even though small files
+ * are read and looked up sooner (see slot-queue.ts). Released whatever happens next.
+ */
+async function processReserved(ctx: FileJobContext, job: StatedFileJob): Promise<FileOutcome> {
+  const tickets = new Map<Format, SlotTicket>()
+  if (!skipReason(ctx, job.path, job.weight)) {
+    const byCost = [...ctx.options.formats].sort(
+      (a, b) => encodeCost(b, ctx.options.levels[b], job.weight) - encodeCost(a, ctx.options.levels[a], job.weight),
+    )
+    for (const format of byCost)
+      tickets.set(format, ctx.pool.reserve(encodeCost(format, ctx.options.levels[format], job.weight)))
+  }
+  try {
+    return await processBytes(ctx, job, join(ctx.root, job.path), job.sourcePath, job.mtimeMs, tickets)
+  } finally {
+    for (const ticket of tickets.values()) ticket.release()
+  }
+}
+
+async function processBytes(
+  ctx: FileJobContext,
+  job: FileJob,
+  absolute: string,
+  sourcePath: string,
+  mtimeMs: number,
+  tickets: ReadonlyMap<Format, SlotTicket>,
+): Promise<FileOutcome> {
+  const { options } = ctx
+  const raw = await withOpenFiles(1, () => readFile(sourcePath)).catch((cause: unknown) => {
+    throw unreadable(sourcePath, cause)
+  })
+  const data = job.recoverFromGzip
+    ? await decodeBuffer(FALLBACK_FORMAT, raw).catch((cause: unknown) => {
+        throw userError(
+          'core',
+          `${absolute} is missing and its gzip variant ${sourcePath} does not decode; restore the original and rerun.`,
+          { cause, code: 'BAD_INPUT' },
+        )
+      })
+    : raw
+  const size = data.byteLength
+  const sha256 = sha256Hex(data)
+  const outcome: FileOutcome = {
+    entry: {
+      path: job.path,
+      size,
+      sha256,
+      mtimeMs,
+      contentType: contentTypeOf(job.path),
+      cacheClass: cacheClassOf(job.path, options.cachePolicy),
+      cacheControl: '',
+      originalOnDisk: true,
+      variants: [],
+    },
+    cacheHits: 0,
+    cacheMisses: 0,
+    written: 0,
+    unchanged: 0,
+    rejected: [],
+    encodeMs: 0,
+    longestEncodeMs: 0,
+    removeOriginal: false,
+  }
+  outcome.entry.cacheControl = options.cachePolicy.headers[outcome.entry.cacheClass]
+
+  const skip = skipReason(ctx, job.path, size)
+  if (skip) {
+    outcome.skipped = skip
+  } else {
+    const results = await Promise.all(
+      options.formats.map((format) => encodeCached(ctx, outcome, format, data, sha256, job.path, tickets.get(format))),
+    )
+    const candidates = options.formats.map((format, index) => ({ format, bytes: results[index]! }))
+    const { kept, marked } = variantsToWrite(
+      candidates.filter(({ bytes }) => isWorthWriting(ctx, bytes.byteLength, size)),
+    )
+    for (const format of options.formats) if (!kept.some((v) => v.format === format)) outcome.rejected.push(format)
+    for (const [index, { format, bytes }] of kept.entries()) {
+      ctx.signal.throwIfAborted()
+      const variantPath = `${job.path}${CODECS[format].extension}`
+      // Servers build ETags from mtime + size (nginx: whole seconds): a variant as large as one
+      // before it gets the original's mtime plus whole seconds, so every representation keeps its
+      // own ETag (docs/servers/README.md, "Equal sizes").
+      const ties = kept.slice(0, index).filter((v) => v.bytes.byteLength === bytes.byteLength).length
+      const changed = ctx.cacheOnly
+        ? false
+        : await writeIfChanged(ctx, variantPath, bytes, mtimeMs + ties * 1000, marked.has(format))
+      if (changed) outcome.written++
+      else outcome.unchanged++
+      outcome.entry.variants.push({
+        format,
+        encoding: CODECS[format].encoding,
+        path: variantPath,
+        size: bytes.byteLength,
+        sha256: sha256Hex(bytes),
+      } satisfies ManifestVariant)
+    }
+    if (outcome.entry.variants.length === 0) outcome.skipped = 'no-saving'
+  }
+
+  const hasGzip = outcome.entry.variants.some((v) => v.format === FALLBACK_FORMAT)
+  if (ctx.cacheOnly) return outcome
+  if (!options.keepOriginals && hasGzip) {
+    outcome.entry.originalOnDisk = false
+    outcome.removeOriginal = !job.recoverFromGzip
+  } else if (job.recoverFromGzip) {
+    // The original is needed on disk again (keepOriginals back to true, or no gzip variant now).
+    await writeFileAtomically(absolute, data, mtimeMs)
+  }
+  return outcome
+}
+
+export function skipReason(ctx: FileJobContext, path: string, size: number): SkipReason | undefined {
+  if (ctx.excluded.has(path)) return 'excluded'
+  if (!ctx.included.has(path) && !isCompressible(path)) return 'incompressible'
+  if (size < ctx.options.threshold || size === 0) return 'below-threshold'
+  return undefined
+}
+
+async function encodeCached(
+  ctx: FileJobContext,
+  outcome: FileOutcome,
+  format: Format,
+  data: Buffer,
+  sha256: string,
+  path: string,
+  ticket: SlotTicket | undefined,
+): Promise<Buffer> {
+  const { bytes, hit, encodeMs } = await encodeWithCache(ctx, format, data, sha256, path, ticket)
+  if (hit) outcome.cacheHits++
+  else outcome.cacheMisses++
+  outcome.encodeMs += encodeMs
+  outcome.longestEncodeMs = Math.max(outcome.longestEncodeMs, encodeMs)
+  return bytes
+}
+
+/** Whether a variant of `size` bytes for an original of `originalSize` bytes is worth writing. */
+export function isWorthWriting(ctx: FileJobContext, size: number, originalSize: number): boolean {
+  // Never a variant that is not strictly smaller, whatever minSaving says.
+  return size < originalSize && 1 - size / originalSize >= ctx.options.minSaving
+}
+
+/** Leaves an identical variant (same bytes, same mtime) alone: a warm rebuild then writes nothing. */
+async function writeIfChanged(
+  ctx: FileJobContext,
+  variantPath: string,
+  bytes: Buffer,
+  mtimeMs: number,
+  executable: boolean,
+): Promise<boolean> {
+  const absolute = join(ctx.root, variantPath)
+  let changed = true
+  if (ctx.existingVariants.has(variantPath)) {
+    const current = await stat(absolute).catch(() => undefined)
+    if (current?.isFile() && current.size === bytes.byteLength && Math.abs(current.mtimeMs - mtimeMs) < 1) {
+      const onDisk = await withOpenFiles(1, () => readFile(absolute)).catch(() => undefined)
+      if (onDisk?.equals(bytes)) changed = false
+    }
+  }
+  if (changed) {
+    // Journaled first: a run killed after the rename leaves a file the next run knows is ours.
+    await ctx.journal?.record(variantPath, bytes)
+    await writeVariantAtomically(absolute, bytes, mtimeMs)
+  }
+  // The u+x mark of a variant smaller than its sibling the servers would try first
+  // (`variantsToWrite`), set or cleared whether or not the bytes changed.
+  const { mode } = await stat(absolute)
+  if (((mode & 0o100) !== 0) !== executable) await chmod(absolute, executable ? mode | 0o100 : mode & ~0o111)
+  return changed
+}
+
+export function sha256Hex(data: Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex')
+}
+
+function unreadable(path: string, cause: unknown): PreencodeError {
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code
+  const why =
+    code === 'EACCES' || code === 'EPERM'
+      ? 'permission denied'
+      : code === 'ENOENT'
+        ? 'it disappeared during the run'
+        : (code ?? String(cause))
+  return userError('core', `Cannot read ${path}: ${why}.`, { cause, code: 'BAD_INPUT' })
+}

@@ -1,0 +1,59 @@
+import { cacheWriteWarning, openCache, type CompressionCache } from '../cache/cache.js'
+import type { CompressLogger } from '../logger.js'
+import type { ResolvedCompressOptions } from '../options/compress-options.js'
+import { openS3Store, SILENCE_TIMEOUT_MS } from '../cache/s3-store.js'
+import { withSharedCache, type SharedCompressionCache } from '../cache/shared-cache.js'
+
+/** The cache of one run: the local directory, with the shared bucket behind it when configured. */
+export interface RunCache {
+  cache: CompressionCache
+  /** A line for the log about the shared tier, or undefined without one. */
+  summary(): string | undefined
+}
+
+export function openRunCache(options: ResolvedCompressOptions, logger: CompressLogger): RunCache {
+  let writeErrors = 0
+  const local = openCache(options.cacheDir, options.cacheMaxBytes, {
+    onWriteError: (error) => {
+      if (writeErrors++ === 0) logger.warn(cacheWriteWarning(String(options.cacheDir), error))
+    },
+  })
+  const location = options.sharedCache
+  if (location === false) return { cache: local, summary: () => undefined }
+  const shared: SharedCompressionCache = withSharedCache(local, () => openS3Store(location), {
+    onUnavailable: (error, operation) => {
+      const name = (error as Error)?.name
+      const why =
+        name === 'TimeoutError'
+          ? `no answer for ${SILENCE_TIMEOUT_MS / 1000} s, twice`
+          : name && name !== 'Error'
+            ? `${name}: ${(error as Error).message}`
+            : ((error as Error)?.message ?? String(error))
+      const where = `${location.url}${location.endpoint ? ` (endpoint ${withoutUserInfo(location.endpoint)})` : ''}`
+      logger.warn(
+        operation === 'read'
+          ? `the shared cache ${where} cannot be read (${why}); compressing locally, the build goes on`
+          : `the shared cache ${where} cannot be written (${why}); this run's results stay local`,
+      )
+    },
+  })
+  return {
+    cache: shared,
+    summary: () => {
+      const { remoteHits, uploads, refused } = shared.stats
+      return `shared cache ${location.url}: ${remoteHits} entries from the bucket, ${uploads} uploaded${refused > 0 ? `, ${refused} refused (corrupt, partial or foreign) and recomputed` : ''}`
+    },
+  }
+}
+
+/** An endpoint for a message: a `user:password@` in it is never printed. */
+function withoutUserInfo(endpoint: string): string {
+  try {
+    const url = new URL(endpoint)
+    url.username = ''
+    url.password = ''
+    return url.origin + (url.pathname === '/' ? '' : url.pathname)
+  } catch {
+    return endpoint.replace(/\/\/[^/@]*@/, '//')
+  }
+}
