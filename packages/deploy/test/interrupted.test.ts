@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compress as compressDirectory, readManifest } from '@preencode/core'
 import { DEPLOY_STATE_FILENAME, siteObjects } from '@preencode/deploy'
-import { tempDir } from '@preencode/test-utils'
+import { runCollected, tempDir, type CollectedRun } from '@preencode/test-utils'
 import { fixtureFiles, writeSite } from './helpers.js'
 
 const BIN = join(import.meta.dirname, '../../cli/dist/bin.js')
@@ -36,29 +36,9 @@ if (op) {
 }
 `
 
-interface Run {
-  code: number | null
-  signal: NodeJS.Signals | null
-  stdout: string
-  stderr: string
-}
-
-function preencode(args: string[], env: NodeJS.ProcessEnv = {}, hook?: string): Promise<Run> {
-  return new Promise((done, reject) => {
-    const child = spawn(process.execPath, [...(hook ? ['--import', hook] : []), BIN, ...args], {
-      env: { ...process.env, CI: '1', NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString()
-    })
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString()
-    })
-    child.on('error', reject)
-    child.on('close', (code, signal) => done({ code, signal, stdout, stderr }))
+function preencode(args: string[], env: NodeJS.ProcessEnv = {}, hook?: string): Promise<CollectedRun> {
+  return runCollected(process.execPath, [...(hook ? ['--import', hook] : []), BIN, ...args], {
+    env: { ...process.env, CI: '1', NO_COLOR: '1', ...env },
   })
 }
 
