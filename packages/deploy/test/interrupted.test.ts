@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compress as compressDirectory, readManifest } from '@preencode/core'
 import { DEPLOY_STATE_FILENAME, siteObjects } from '@preencode/deploy'
 import { runCollected, tempDir, type CollectedRun } from '@preencode/test-utils'
-import { fixtureFiles, writeSite } from './helpers.js'
+import { fixtureFiles, listTree, writeSite } from './helpers.js'
 
 const BIN = join(import.meta.dirname, '../../cli/dist/bin.js')
 const LOCK = '.preencode-deploy.lock'
@@ -40,14 +40,6 @@ function preencode(args: string[], env: NodeJS.ProcessEnv = {}, hook?: string): 
   return runCollected(process.execPath, [...(hook ? ['--import', hook] : []), BIN, ...args], {
     env: { ...process.env, CI: '1', NO_COLOR: '1', ...env },
   })
-}
-
-async function listTree(root: string): Promise<string[]> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true })
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name).slice(root.length + 1))
-    .sort()
 }
 
 /** The folder holds exactly the site's objects (bytes equal) and the deploy state: no temp file, no lock. */
