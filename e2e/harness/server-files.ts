@@ -39,7 +39,7 @@ export async function writeServerFiles(
   dir: string,
   serve: ServeOptions | number,
 ): Promise<ServerFiles> {
-  const options = typeof serve === 'number' ? { port: serve } : serve
+  const input = { manifest, root, dir, serve: typeof serve === 'number' ? { port: serve } : serve }
   await serverRoot(kind, dir)
   switch (kind) {
     case 'nginx-modules':
@@ -49,24 +49,18 @@ export async function writeServerFiles(
       return writeNginxFiles(
         kind.endsWith('modules') ? 'modules' : 'stock',
         kind.startsWith('nginx-include') ? 'include' : 'standalone',
-        manifest,
-        root,
-        dir,
-        options,
+        input,
       )
     case 'apache-htaccess':
     case 'apache-vhost':
     case 'apache-include':
       return writeApacheFiles(
         kind === 'apache-htaccess' ? 'htaccess' : kind === 'apache-vhost' ? 'vhost' : 'include',
-        manifest,
-        root,
-        dir,
-        options,
+        input,
       )
     case 'caddy':
     case 'caddy-include':
-      return writeCaddyFiles(kind === 'caddy' ? 'standalone' : 'include', manifest, root, dir, options)
+      return writeCaddyFiles(kind === 'caddy' ? 'standalone' : 'include', input)
   }
 }
 

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ManifestFile } from '@preencode/core'
 import { edgeSafeCodings, negotiate, siteModel, type Encoding } from '@preencode/server-config'
+import { ACCEPT_ENCODING_SPELLINGS } from '../harness/accept-encodings.ts'
 import { expect, test, type Site } from '../harness/fixtures.ts'
 import { decode, get, type RawResponse } from '../harness/http.ts'
 import type { ServerKind } from '../harness/servers.ts'
@@ -19,26 +20,9 @@ const FIXTURE_MARKERS = ['chunk-a', 'chunk-b', 'main']
 /** Accept-Encoding values of the negotiation table (`undefined` = no header). */
 const ACCEPT_ENCODINGS: (string | undefined)[] = [
   undefined,
-  '',
-  'identity',
-  'gzip, deflate, br, zstd',
+  CHROMIUM_ACCEPT_ENCODING,
   'gzip',
-  'GZIP',
-  'x-gzip',
-  'br',
-  'BR',
-  'zstd',
-  'brotli',
-  'gzip;q=0',
-  'br;q=0, gzip',
-  'br;q=0, zstd;q=0, gzip;q=0.5',
-  'gzip, zstd',
-  'deflate',
-  '*',
-  '*;q=0, gzip',
-  'identity;q=0, br',
-  'gzip;q=0, br;q=0, zstd;q=0',
-  ' gzip ;q=1.0 , br ; q=0 ',
+  ...ACCEPT_ENCODING_SPELLINGS,
 ]
 
 const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex')

@@ -40,4 +40,5 @@ export { CADDY_GLOBAL_OPTIONS, caddyCommand, caddyGlobalOptions, startCaddy } fr
 export { startVarnish, varnishCommand, type StartedVarnish, type VarnishOptions } from './servers/varnish.ts'
 export { MINIO_SECRET, MINIO_USER, startMinio, type Minio, type MinioOptions } from './servers/minio.ts'
 export type { StartOptions } from './servers/launch.ts'
+export { runCollected, type CollectedRun, type CollectOptions } from './run.ts'
 export { layoutViolations, type LayoutViolations } from './layout.ts'

@@ -3,11 +3,10 @@
 // vhost form included in a hand-written <VirtualHost> of a user (user-block.ts).
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Manifest } from '@preencode/core'
 import { apacheConfig } from '@preencode/server-config'
 import { apacheCommand, apacheMainConfig } from '@preencode/test-utils'
 import { TLS_HOST } from '../tls.ts'
-import { ON_THE_FLY_TYPES, type ServeOptions, type ServerFiles } from './shared.ts'
+import { ON_THE_FLY_TYPES, type ServerFiles, type WrapInput } from './shared.ts'
 import { apacheUserVirtualHost } from '../user-block.ts'
 
 const MODULES = ['mpm_event', 'authz_core', 'dir', 'mime', 'rewrite', 'headers', 'env', 'filter', 'deflate']
@@ -17,10 +16,7 @@ const PROXY_MODULES = ['proxy', 'proxy_http']
 
 export async function writeApacheFiles(
   form: 'htaccess' | 'vhost' | 'include',
-  manifest: Manifest,
-  root: string,
-  dir: string,
-  serve: ServeOptions,
+  { manifest, root, dir, serve }: WrapInput,
 ): Promise<ServerFiles> {
   const { port, tls } = serve
   let generated = apacheConfig(manifest, form === 'htaccess' ? { form } : { form: 'vhost', root })

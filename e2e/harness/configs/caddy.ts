@@ -3,19 +3,15 @@
 // imported into a hand-written site block of a user (user-block.ts).
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Manifest } from '@preencode/core'
 import { caddyConfig } from '@preencode/server-config'
 import { caddyCommand, caddyGlobalOptions } from '@preencode/test-utils'
 import { TLS_HOST } from '../tls.ts'
-import type { ServeOptions, ServerFiles } from './shared.ts'
+import type { ServerFiles, WrapInput } from './shared.ts'
 import { caddyUserSite } from '../user-block.ts'
 
 export async function writeCaddyFiles(
   form: 'standalone' | 'include',
-  manifest: Manifest,
-  root: string,
-  dir: string,
-  serve: ServeOptions,
+  { manifest, root, dir, serve }: WrapInput,
 ): Promise<ServerFiles> {
   const { port, tls } = serve
   let generated: string

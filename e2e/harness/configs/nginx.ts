@@ -3,20 +3,16 @@
 // block of a user (user-block.ts).
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Manifest } from '@preencode/core'
 import { nginxConfig, nginxIncludeFiles } from '@preencode/server-config'
 import { NGINX_BROTLI_MODULE, nginxCommand, nginxMainConfig } from '@preencode/test-utils'
 import { TLS_HOST } from '../tls.ts'
-import { ON_THE_FLY_TYPES, type ServeOptions, type ServerFiles } from './shared.ts'
+import { ON_THE_FLY_TYPES, type ServerFiles, type WrapInput } from './shared.ts'
 import { nginxUserServer } from '../user-block.ts'
 
 export async function writeNginxFiles(
   flavor: 'modules' | 'stock',
   form: 'standalone' | 'include',
-  manifest: Manifest,
-  root: string,
-  dir: string,
-  serve: ServeOptions,
+  { manifest, root, dir, serve }: WrapInput,
 ): Promise<ServerFiles> {
   const { port, tls } = serve
   let site: string[]

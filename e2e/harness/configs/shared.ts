@@ -1,4 +1,5 @@
 // What every server's config writer shares.
+import type { Manifest } from '@preencode/core'
 import type { ServerCommand } from '@preencode/test-utils'
 import type { TlsFiles } from '../tls.ts'
 
@@ -14,6 +15,16 @@ export interface ServeOptions {
   h3?: boolean
   /** The include kinds: the port of the user's API server their block proxies /api/ to. */
   apiPort?: number
+}
+
+/** What every config writer wraps: the manifest of the site at `root`, the config dir, how it is reached. */
+export interface WrapInput {
+  manifest: Manifest
+  /** The built site the server serves. */
+  root: string
+  /** The server's config root (test-utils' serverRoot). */
+  dir: string
+  serve: ServeOptions
 }
 
 /** How to run the server (test-utils' command for it) and what it serves. */

@@ -7,25 +7,12 @@ import { createServer, type Socket } from 'node:net'
 import { chmod, chown, cp, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliCompressSync } from 'node:zlib'
-import { afterEach, describe, expect, it } from 'vitest'
-import { tempDir } from '@preencode/test-utils'
+import { describe, expect, it } from 'vitest'
 import { cacheKey, encoderParams, encoderSettings, openCache } from '@preencode/core/internal'
-import { BIN, cli, expectVariantsDecodeTo, listing, site } from './lifecycle-helpers.js'
+import { BIN, cli, expectVariantsDecodeTo, listing, site, IS_ROOT, NOBODY, workDirs } from './lifecycle-helpers.js'
 import { createHash } from 'node:crypto'
 
-const IS_ROOT = process.getuid?.() === 0
-const NOBODY = 65534
-
-const cleanups: (() => Promise<void>)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup()
-})
-
-async function workDir(): Promise<string> {
-  const tmp = await tempDir('lifecycle-cache')
-  cleanups.push(tmp.remove)
-  return tmp.path
-}
+const { workDir, cleanups } = workDirs('lifecycle-cache')
 
 /** A copy of the site's originals only, as a fresh checkout builds it. */
 async function freshCopy(work: string, from: string, name: string): Promise<string> {

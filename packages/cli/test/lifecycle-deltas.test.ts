@@ -4,24 +4,11 @@
 import { spawnSync } from 'node:child_process'
 import { chmod, chown, cp, mkdir, readFile, rm, writeFile, appendFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { tempDir } from '@preencode/test-utils'
+import { describe, expect, it } from 'vitest'
 import { decodeWithDictionary, readManifest } from '@preencode/core'
-import { BIN, cli, cliKilled, listing } from './lifecycle-helpers.js'
+import { BIN, cli, cliKilled, listing, IS_ROOT, NOBODY, workDirs } from './lifecycle-helpers.js'
 
-const IS_ROOT = process.getuid?.() === 0
-const NOBODY = 65534
-
-const cleanups: (() => Promise<void>)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup()
-})
-
-async function workDir(): Promise<string> {
-  const tmp = await tempDir('lifecycle-deltas')
-  cleanups.push(tmp.remove)
-  return tmp.path
-}
+const { workDir } = workDirs('lifecycle-deltas')
 
 /** Version `v` of asset `n`: versions differ in one function, so a delta is tiny. */
 const asset = (n: number, v: number): string =>

@@ -5,9 +5,31 @@ import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
-import { expect } from 'vitest'
+import { afterEach, expect } from 'vitest'
+import { tempDir } from '@preencode/test-utils'
 
 export const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../dist/bin.js')
+
+/** Tests that chown to nobody need root. */
+export const IS_ROOT = process.getuid?.() === 0
+export const NOBODY = 65534
+
+/**
+ * Call once at the top of a test file: `workDir()` gives a fresh temp dir removed after its test;
+ * `cleanups` takes more undo steps, run in order after each test.
+ */
+export function workDirs(prefix: string): { workDir: () => Promise<string>; cleanups: (() => Promise<void>)[] } {
+  const cleanups: (() => Promise<void>)[] = []
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup()
+  })
+  const workDir = async (): Promise<string> => {
+    const tmp = await tempDir(prefix)
+    cleanups.push(tmp.remove)
+    return tmp.path
+  }
+  return { workDir, cleanups }
+}
 
 export interface Result {
   status: number | null

@@ -6,20 +6,20 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gunzipSync, gzipSync } from 'node:zlib'
-import { afterEach, describe, expect, it } from 'vitest'
-import { tempDir } from '@preencode/test-utils'
-import { BIN, cli, expectVariantsDecodeTo, listing, page, put, site, type Result } from './lifecycle-helpers.js'
+import { describe, expect, it } from 'vitest'
+import {
+  BIN,
+  cli,
+  expectVariantsDecodeTo,
+  listing,
+  page,
+  put,
+  site,
+  type Result,
+  workDirs,
+} from './lifecycle-helpers.js'
 
-const cleanups: (() => Promise<void>)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup()
-})
-
-async function workDir(): Promise<string> {
-  const tmp = await tempDir('lifecycle')
-  cleanups.push(tmp.remove)
-  return tmp.path
-}
+const { workDir } = workDirs('lifecycle')
 
 describe('files edited or added after `compress` (case 1)', () => {
   it('deploy recompresses them first: the target gets the new page, its new variants and the new file', async () => {

@@ -1,36 +1,28 @@
 // The real `preencode` binary: `deploy` with flags, the environment's credentials and a config
 // file; `verify` exit codes. Secrets must appear in no output.
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { createServer as createTcpServer, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { tempDir } from '@preencode/test-utils'
+import { runCollected, tempDir } from '@preencode/test-utils'
 import { createBucket, listKeys, makeSite, startMinio, MINIO_SECRET, MINIO_USER, type Minio } from './helpers.js'
 
 const BIN = join(import.meta.dirname, '../../cli/dist/bin.js')
 
-function preencode(
+async function preencode(
   args: string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, CI: '1', ...options.env }
-    for (const key of ['AWS_PROFILE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'])
-      if (!(key in (options.env ?? {}))) delete env[key]
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString()
-    })
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString()
-    })
-    child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }))
+  const env: NodeJS.ProcessEnv = { ...process.env, CI: '1', ...options.env }
+  for (const key of ['AWS_PROFILE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'])
+    if (!(key in (options.env ?? {}))) delete env[key]
+  const run = await runCollected(process.execPath, [BIN, ...args], {
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    env,
   })
+  return { code: run.code ?? -1, stdout: run.stdout, stderr: run.stderr }
 }
 
 describe.skipIf(!existsSync(BIN))('preencode deploy / verify (built CLI)', () => {

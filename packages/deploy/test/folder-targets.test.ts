@@ -13,15 +13,16 @@ import {
   DEPLOY_STATE_FILENAME,
   type DeployTarget,
 } from '@preencode/deploy'
-import { fixtureFiles, makeSite, mtimeOf, recompress, removeFile, startRsyncDaemon, writeSite } from './helpers.js'
-
-async function listTree(root: string): Promise<string[]> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true })
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name).slice(root.length + 1))
-    .sort()
-}
+import {
+  fixtureFiles,
+  listTree,
+  makeSite,
+  mtimeOf,
+  recompress,
+  removeFile,
+  startRsyncDaemon,
+  writeSite,
+} from './helpers.js'
 
 async function assertTreeMatches(siteRoot: string, deployed: string): Promise<void> {
   const manifest = await readManifest(siteRoot)

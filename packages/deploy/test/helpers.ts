@@ -1,7 +1,7 @@
 // Test helpers of the deploy suites: a small real site compressed by @preencode/core, MinIO as a
 // real process, an rsync daemon, and raw S3 reads that keep Content-Encoding as stored.
 import { randomBytes } from 'node:crypto'
-import { mkdir, writeFile, rm, utimes, stat } from 'node:fs/promises'
+import { mkdir, readdir, writeFile, rm, utimes, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3'
@@ -182,4 +182,13 @@ export async function startRsyncDaemon(path: string): Promise<{ url: string; sto
       await conf.remove()
     },
   }
+}
+
+/** Every file under `root`, as sorted paths relative to it. */
+export async function listTree(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true })
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(root.length + 1))
+    .sort()
 }

@@ -10,8 +10,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compress as compressDirectory, readManifest } from '@preencode/core'
 import { DEPLOY_STATE_FILENAME, siteObjects } from '@preencode/deploy'
-import { tempDir } from '@preencode/test-utils'
-import { fixtureFiles, writeSite } from './helpers.js'
+import { runCollected, tempDir, type CollectedRun } from '@preencode/test-utils'
+import { fixtureFiles, listTree, writeSite } from './helpers.js'
 
 const BIN = join(import.meta.dirname, '../../cli/dist/bin.js')
 const LOCK = '.preencode-deploy.lock'
@@ -36,38 +36,10 @@ if (op) {
 }
 `
 
-interface Run {
-  code: number | null
-  signal: NodeJS.Signals | null
-  stdout: string
-  stderr: string
-}
-
-function preencode(args: string[], env: NodeJS.ProcessEnv = {}, hook?: string): Promise<Run> {
-  return new Promise((done, reject) => {
-    const child = spawn(process.execPath, [...(hook ? ['--import', hook] : []), BIN, ...args], {
-      env: { ...process.env, CI: '1', NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString()
-    })
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString()
-    })
-    child.on('error', reject)
-    child.on('close', (code, signal) => done({ code, signal, stdout, stderr }))
+function preencode(args: string[], env: NodeJS.ProcessEnv = {}, hook?: string): Promise<CollectedRun> {
+  return runCollected(process.execPath, [...(hook ? ['--import', hook] : []), BIN, ...args], {
+    env: { ...process.env, CI: '1', NO_COLOR: '1', ...env },
   })
-}
-
-async function listTree(root: string): Promise<string[]> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true })
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name).slice(root.length + 1))
-    .sort()
 }
 
 /** The folder holds exactly the site's objects (bytes equal) and the deploy state: no temp file, no lock. */

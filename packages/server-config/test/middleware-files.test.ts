@@ -4,44 +4,13 @@
 // and a folder without a manifest (what `deploy` writes) served from its sidecars and deltas.
 import { createHash } from 'node:crypto'
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer, request, type Server } from 'node:http'
+import type { Server } from 'node:http'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compress as compressDirectory, MANIFEST_FILENAME, resolveDeltaOptions, writeDeltas } from '@preencode/core'
-import { createPreencodeMiddleware } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { compressFixture, fixtureFiles } from './fixture.ts'
-
-interface Res {
-  status: number
-  headers: Record<string, string | string[] | undefined>
-  body: Buffer
-}
-
-function get(port: number, path: string, headers: Record<string, string> = {}): Promise<Res> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }))
-    })
-    req.on('error', reject)
-    req.end()
-  })
-}
-
-async function serve(root: string): Promise<{ server: Server; port: number }> {
-  const middleware = createPreencodeMiddleware(root)
-  const server = createServer((req, res) =>
-    middleware(req, res, () => {
-      res.statusCode = 418
-      res.end('next')
-    }),
-  )
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const address = server.address()
-  return { server, port: typeof address === 'object' && address ? address.port : 0 }
-}
+import { get, serve } from './middleware-helpers.ts'
 
 async function writeAll(root: string, files: Record<string, string | Buffer>): Promise<void> {
   for (const [path, contents] of Object.entries(files)) {

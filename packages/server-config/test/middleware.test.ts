@@ -1,47 +1,17 @@
 // The Node middleware over real HTTP on loopback, with a fixture site of real variants.
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { createServer, request, type Server } from 'node:http'
+import type { Server } from 'node:http'
 import { join } from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest, ManifestFile } from '@preencode/core'
-import { createPreencodeMiddleware, parseRange } from '@preencode/server-config'
+import { parseRange } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { buildFixtureSite } from './fixture.ts'
-
-interface Res {
-  status: number
-  headers: Record<string, string | string[] | undefined>
-  body: Buffer
-}
-
-function get(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Res> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }))
-    })
-    req.on('error', reject)
-    req.end()
-  })
-}
+import { get, serve } from './middleware-helpers.ts'
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex')
-
-async function serve(root: string, manifest?: Manifest): Promise<{ server: Server; port: number }> {
-  const middleware = createPreencodeMiddleware(root, manifest ? { manifest } : {})
-  const server = createServer((req, res) =>
-    middleware(req, res, () => {
-      res.statusCode = 418
-      res.end('next')
-    }),
-  )
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const address = server.address()
-  return { server, port: typeof address === 'object' && address ? address.port : 0 }
-}
 
 let dir: { path: string; remove: () => Promise<void> }
 let keep: { server: Server; port: number; manifest: Manifest; root: string }

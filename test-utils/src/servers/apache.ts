@@ -3,14 +3,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { toolPath } from '../process.ts'
-import {
-  launchServer,
-  pickPort,
-  serverRoot,
-  type ServerCommand,
-  type StartedServer,
-  type StartOptions,
-} from './launch.ts'
+import { startServer, type ServerCommand, type StartedServer, type StartOptions } from './launch.ts'
 
 export const APACHE_MODULES_DIR = '/usr/lib/apache2/modules'
 
@@ -62,12 +55,8 @@ export async function startApache(
   config: (port: number, root: string) => string | Promise<string>,
   options: StartOptions = {},
 ): Promise<StartedServer> {
-  const root = await serverRoot('apache2', options.dir)
-  const port = await pickPort(options.port)
-  await writeFile(join(root.path, 'httpd.conf'), await config(port, root.path))
-  return launchServer(apacheCommand(root.path), {
-    port,
-    root,
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  return startServer('apache2', options, async (root, port) => {
+    await writeFile(join(root, 'httpd.conf'), await config(port, root))
+    return apacheCommand(root)
   })
 }

@@ -4,14 +4,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { toolPath } from '../process.ts'
-import {
-  launchServer,
-  pickPort,
-  serverRoot,
-  type ServerCommand,
-  type StartedServer,
-  type StartOptions,
-} from './launch.ts'
+import { startServer, type ServerCommand, type StartedServer, type StartOptions } from './launch.ts'
 
 /**
  * The global options block every test Caddyfile starts with: no admin port, no automatic HTTPS,
@@ -44,12 +37,8 @@ export async function startCaddy(
   config: (port: number, root: string) => string | Promise<string>,
   options: StartOptions = {},
 ): Promise<StartedServer> {
-  const root = await serverRoot('caddy', options.dir)
-  const port = await pickPort(options.port)
-  await writeFile(join(root.path, 'Caddyfile'), `${CADDY_GLOBAL_OPTIONS}\n${await config(port, root.path)}`)
-  return launchServer(caddyCommand(root.path), {
-    port,
-    root,
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  return startServer('caddy', options, async (root, port) => {
+    await writeFile(join(root, 'Caddyfile'), `${CADDY_GLOBAL_OPTIONS}\n${await config(port, root)}`)
+    return caddyCommand(root)
   })
 }

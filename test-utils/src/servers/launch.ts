@@ -80,6 +80,28 @@ export async function pickPort(port: number | undefined): Promise<number> {
   return port ?? (await freePort())
 }
 
+/**
+ * The start every `startXxx` shares: a root named after `name` (or `options.dir`), a port (or
+ * `options.port`), then `prepare` writes the config into the root and returns the command that
+ * `launchServer` runs. A failing `prepare` removes a temp root.
+ */
+export async function startServer(
+  name: string,
+  options: StartOptions,
+  prepare: (root: string, port: number) => Promise<ServerCommand>,
+): Promise<StartedServer> {
+  const root = await serverRoot(name, options.dir)
+  const port = await pickPort(options.port)
+  let command: ServerCommand
+  try {
+    command = await prepare(root.path, port)
+  } catch (error) {
+    await root.remove()
+    throw error
+  }
+  return launchServer(command, { port, root, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) })
+}
+
 /** Starts `command` and waits until it answers on `port`; a failure carries the server's logs. */
 export async function launchServer(command: ServerCommand, options: LaunchOptions): Promise<StartedServer> {
   const { port, root } = options

@@ -3,14 +3,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { toolPath } from '../process.ts'
-import {
-  launchServer,
-  pickPort,
-  serverRoot,
-  type ServerCommand,
-  type StartedServer,
-  type StartOptions,
-} from './launch.ts'
+import { startServer, type ServerCommand, type StartedServer, type StartOptions } from './launch.ts'
 
 export const NGINX_BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so'
 
@@ -68,12 +61,8 @@ export async function startNginx(
   config: (port: number, root: string) => string | Promise<string>,
   options: StartOptions = {},
 ): Promise<StartedServer> {
-  const root = await serverRoot('nginx', options.dir)
-  const port = await pickPort(options.port)
-  await writeFile(join(root.path, 'nginx.conf'), await config(port, root.path))
-  return launchServer(nginxCommand(root.path), {
-    port,
-    root,
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  return startServer('nginx', options, async (root, port) => {
+    await writeFile(join(root, 'nginx.conf'), await config(port, root))
+    return nginxCommand(root)
   })
 }

@@ -5,14 +5,7 @@ import { execFileSync } from 'node:child_process'
 import { chmod, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { toolPath } from '../process.ts'
-import {
-  launchServer,
-  pickPort,
-  serverRoot,
-  type ServerCommand,
-  type StartedServer,
-  type StartOptions,
-} from './launch.ts'
+import { startServer, type ServerCommand, type StartedServer, type StartOptions } from './launch.ts'
 
 export interface VarnishOptions extends StartOptions {
   /** Runtime parameters, `name=value` (each becomes `-p name=value`). @default [] */
@@ -52,20 +45,18 @@ export function varnishCommand(root: string, port: number, options: VarnishOptio
 
 /** Starts varnishd with `vcl` on 127.0.0.1 (a free port unless `options.port`). */
 export async function startVarnish(vcl: string, options: VarnishOptions = {}): Promise<StartedVarnish> {
-  const root = await serverRoot('varnishd', options.dir)
-  const port = await pickPort(options.port)
-  const file = join(root.path, 'site.vcl')
-  await writeFile(file, vcl)
-  await chmod(file, 0o644)
-  const server = await launchServer(varnishCommand(root.path, port, options), {
-    port,
-    root,
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  const server = await startServer('varnishd', options, async (root, port) => {
+    const file = join(root, 'site.vcl')
+    await writeFile(file, vcl)
+    await chmod(file, 0o644)
+    return varnishCommand(root, port, options)
   })
   return {
     ...server,
     counters() {
-      const text = execFileSync(toolPath('varnishstat'), ['-n', join(root.path, 'n'), '-1'], { encoding: 'utf8' })
+      const text = execFileSync(toolPath('varnishstat'), ['-n', join(server.root.path, 'n'), '-1'], {
+        encoding: 'utf8',
+      })
       const counters: Record<string, number> = {}
       for (const line of text.split('\n')) {
         const [key, value] = line.trim().split(/\s+/)

@@ -14,14 +14,12 @@
  */
 import {
   AVAILABLE_DICTIONARY_PATTERN,
-  PAGE_DICTIONARY_MATCH,
-  PAGE_DICTIONARY_MATCH_DEST,
   PAGE_DICTIONARY_NAME_PATTERN,
-  useAsDictionaryHeader,
   VERSIONED_ASSET_EXTENSIONS,
 } from '@preencode/core/internal'
 import { fileTarget } from './file-target.js'
 import { acceptTokenPattern, refuseTokenPattern } from '../shared/accept-regex.js'
+import { escapeRegex, PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
 import { HASH_TOKEN_PCRE } from '../shared/policy.js'
 
 export type ApacheDictionaryContext = { kind: 'dir' } | { kind: 'server'; root: string }
@@ -29,8 +27,6 @@ export type ApacheDictionaryContext = { kind: 'dir' } | { kind: 'server'; root: 
 const CODINGS = ['dcb', 'dcz'] as const
 const ENV = { dcb: 'PE_AE_DCB', dcz: 'PE_AE_DCZ' } as const
 const quote = (value: string): string => `"${value.replace(/"/g, '\\"')}"`
-const escapeRegex = (value: string): string => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-const PAGE_HEADER = useAsDictionaryHeader(PAGE_DICTIONARY_MATCH, { matchDest: PAGE_DICTIONARY_MATCH_DEST })
 
 /** Rewrite rules; they go after the Accept-Encoding flags and before any other rewrite to a file. */
 export function apacheDictionaryRewrites(ctx: ApacheDictionaryContext): string[] {
@@ -109,8 +105,8 @@ export function apacheDictionaryFileRules(
     'Header set Use-As-Dictionary "match=\\"%{PE_UAD}e\\"" env=PE_UAD',
     'Header set Use-As-Dictionary "match=\\"%{REDIRECT_PE_UAD}e\\"" env=REDIRECT_PE_UAD',
     '# The shared page dictionary, for every page navigation.',
-    `Header set Use-As-Dictionary ${quote(PAGE_HEADER)} env=PE_UADP`,
-    `Header set Use-As-Dictionary ${quote(PAGE_HEADER)} env=REDIRECT_PE_UADP`,
+    `Header set Use-As-Dictionary ${quote(PAGE_USE_AS_DICTIONARY)} env=PE_UADP`,
+    `Header set Use-As-Dictionary ${quote(PAGE_USE_AS_DICTIONARY)} env=REDIRECT_PE_UADP`,
   )
   return lines
 }

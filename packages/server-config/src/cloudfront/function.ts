@@ -9,16 +9,14 @@
 // and `Use-As-Dictionary` (S3 cannot store either header on an object).
 import {
   AVAILABLE_DICTIONARY_PATTERN,
-  PAGE_DICTIONARY_MATCH,
-  PAGE_DICTIONARY_MATCH_DEST,
   PAGE_DICTIONARY_NAME_PATTERN,
-  useAsDictionaryHeader,
   userError,
   VERSIONED_ASSET_PATTERN,
   type Encoding,
   type Manifest,
   type ManifestDelta,
 } from '@preencode/core/internal'
+import { PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
 import { DOTFILE_URL_PCRE } from '../shared/dotfiles.js'
 import { resolveServingPolicy, SUFFIX, type ServingPolicy } from '../shared/policy.js'
 
@@ -60,7 +58,6 @@ const DELTA_LETTERS: Readonly<Record<'dcb' | 'dcz', string>> = { dcb: 'b', dcz: 
 /** A SHA-256 in base64, as `Available-Dictionary` names it (without the colons). */
 const DICTIONARY_ID = /^[A-Za-z0-9+/]{43}=$/
 /** `Use-As-Dictionary` of the shared page dictionary, as every server sends it. */
-const PAGE_HEADER = useAsDictionaryHeader(PAGE_DICTIONARY_MATCH, { matchDest: PAGE_DICTIONARY_MATCH_DEST })
 
 interface Resolved {
   policy: ServingPolicy
@@ -123,7 +120,7 @@ var I = ${JSON.stringify(indexFile)};
 var D = new RegExp(${JSON.stringify(AVAILABLE_DICTIONARY_PATTERN)});
 var DC = {b:'dcb',z:'dcz'};
 var V = new RegExp(${JSON.stringify(VERSIONED_ASSET_PATTERN)});
-var PD = new RegExp(${JSON.stringify(`^/${PAGE_DICTIONARY_NAME_PATTERN}$`)}), PH = ${JSON.stringify(PAGE_HEADER)};
+var PD = new RegExp(${JSON.stringify(`^/${PAGE_DICTIONARY_NAME_PATTERN}$`)}), PH = ${JSON.stringify(PAGE_USE_AS_DICTIONARY)};
 // Dotfiles and dot-folders (.env, the deploy state, temp files) are never served; /.well-known/ is.
 var DF = new RegExp(${JSON.stringify(DOTFILE_URL_PCRE)});
 function accepted(h){var q={},star=-1,parts=h.split(','),i,j;for(i=0;i<parts.length;i++){var t=parts[i].split(';'),name=t[0].trim().toLowerCase(),v=1;if(!name)continue;

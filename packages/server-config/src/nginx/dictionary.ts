@@ -25,13 +25,11 @@
  */
 import {
   AVAILABLE_DICTIONARY_PATTERN,
-  PAGE_DICTIONARY_MATCH,
-  PAGE_DICTIONARY_MATCH_DEST,
   PAGE_DICTIONARY_NAME_PATTERN,
-  useAsDictionaryHeader,
   VERSIONED_ASSET_EXTENSIONS,
 } from '@preencode/core/internal'
 import { acceptTokenPattern, refuseTokenPattern } from '../shared/accept-regex.js'
+import { escapeRegex, PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
 import { HASH_TOKEN_PCRE } from '../shared/policy.js'
 
 export interface NginxDictionaryOptions {
@@ -49,7 +47,6 @@ export interface NginxDictionaryOptions {
   gateOnClass?: boolean
 }
 
-const escapeRegex = (value: string): string => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const q = (value: string): string => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
 const ID = AVAILABLE_DICTIONARY_PATTERN.slice(2, -2) // `([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)` without `^:` and `:$`
 /**
@@ -141,7 +138,7 @@ export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
     '    default "";',
     `    ${q(`~${gate}/${basename(HASH)}$`)} ${nginxUseAsDictionaryFromCaptures};`,
     // The shared page dictionary (linked from every page): for every page navigation.
-    `    ${q(`~${gate}/${PAGE_DICTIONARY_NAME_PATTERN}$`)} '${useAsDictionaryHeader(PAGE_DICTIONARY_MATCH, { matchDest: PAGE_DICTIONARY_MATCH_DEST })}';`,
+    `    ${q(`~${gate}/${PAGE_DICTIONARY_NAME_PATTERN}$`)} '${PAGE_USE_AS_DICTIONARY}';`,
     '}',
     // A delta's response announces the new version too: it is the next update's dictionary. Its own
     // map, used only by the delta location, so other responses never run this regex.
@@ -203,7 +200,7 @@ export function nginxDictionaryLocation(options: NginxDictionaryOptions): string
   ]
   for (const [type, extensions] of byType) {
     lines.push(
-      `    location ~* ${q(`\\.(?:${extensions.map((e) => e.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\.dc[bz]$`)} {`,
+      `    location ~* ${q(`\\.(?:${extensions.map(escapeRegex).join('|')})\\.dc[bz]$`)} {`,
       '        types { }',
       `        default_type ${q(type)};`,
       // Rewrite-module directives are not inherited by nested locations: set it here.

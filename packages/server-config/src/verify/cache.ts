@@ -22,8 +22,7 @@ import {
   type ManifestDelta,
   type ManifestFile,
 } from '@preencode/core'
-import { deltaRequestHeaders } from './deltas.js'
-import { get, headerValues, type Agents } from './http.js'
+import { ask, type Agents } from './http.js'
 
 /** One request of a sequence. */
 export interface CacheStep {
@@ -112,18 +111,9 @@ export async function runCacheJob(
     }
     results.push(result)
     try {
-      const { response, body } = await get(
-        url,
-        delta ? undefined : step.acceptEncoding,
-        timeoutMs,
-        agents,
-        delta ? deltaRequestHeaders(delta) : {},
-      )
-      result.status = response.statusCode ?? 0
-      const encoding = headerValues(response, 'content-encoding').join(', ').trim().toLowerCase() || undefined
-      result.contentEncoding = encoding
-      result.contentType = response.headers['content-type']
-      result.vary = headerValues(response, 'vary').join(', ') || undefined
+      const { body, seen } = await ask(url, step.acceptEncoding, delta, timeoutMs, agents)
+      const encoding = seen.contentEncoding?.trim().toLowerCase() || undefined
+      Object.assign(result, seen, { contentEncoding: encoding })
       if (result.status !== 200) {
         result.problems.push(`status ${result.status}, expected 200`)
         continue

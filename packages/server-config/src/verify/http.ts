@@ -2,6 +2,8 @@
 // what the server actually sent.
 import { type Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import type { ManifestDelta } from '@preencode/core/internal'
+import { deltaRequestHeaders } from './deltas.js'
 
 export interface Agents {
   http: HttpAgent
@@ -42,4 +44,36 @@ export function headerValues(response: IncomingMessage, name: string): string[] 
     if (response.rawHeaders[i]!.toLowerCase() === name) values.push(response.rawHeaders[i + 1]!)
   }
   return values
+}
+
+/** The headers of an answer that a check reports. */
+export interface AnswerHeaders {
+  status: number
+  contentEncoding: string | undefined
+  contentType: string | undefined
+  /** Every Vary value, joined. */
+  vary: string | undefined
+}
+
+/**
+ * GET `url` as a client asking for a coding (`acceptEncoding`) or, given `delta`, for that delta
+ * with its dictionary; the raw answer and the headers a check reports.
+ */
+export async function ask(
+  url: URL,
+  acceptEncoding: string | undefined,
+  delta: ManifestDelta | undefined,
+  timeoutMs: number,
+  agents: Agents,
+): Promise<{ response: IncomingMessage; body: Buffer; seen: AnswerHeaders }> {
+  const { response, body } = delta
+    ? await get(url, undefined, timeoutMs, agents, deltaRequestHeaders(delta))
+    : await get(url, acceptEncoding, timeoutMs, agents)
+  const seen: AnswerHeaders = {
+    status: response.statusCode ?? 0,
+    contentEncoding: headerValues(response, 'content-encoding').join(', ') || undefined,
+    contentType: response.headers['content-type'],
+    vary: headerValues(response, 'vary').join(', ') || undefined,
+  }
+  return { response, body, seen }
 }

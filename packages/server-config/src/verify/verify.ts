@@ -17,8 +17,8 @@ import {
   type ManifestFile,
 } from '@preencode/core/internal'
 import { runCacheJob, verifyCacheJobs } from './cache.js'
-import { deltaRequestHeaders, judgeDelta } from './deltas.js'
-import { get, headerValues } from './http.js'
+import { judgeDelta } from './deltas.js'
+import { ask, headerValues } from './http.js'
 
 /** One Accept-Encoding probe: the header sent (undefined: none) and what each available encoding means for it. */
 export interface EncodingProbe {
@@ -211,17 +211,8 @@ export async function verifySite(
         problems: [],
       }
       try {
-        const { response, body } = await get(
-          target,
-          delta ? undefined : probe.header,
-          timeoutMs,
-          agents,
-          delta ? deltaRequestHeaders(delta) : {},
-        )
-        check.status = response.statusCode ?? 0
-        check.contentEncoding = headerValues(response, 'content-encoding').join(', ') || undefined
-        check.contentType = response.headers['content-type']
-        check.vary = headerValues(response, 'vary').join(', ') || undefined
+        const { response, body, seen } = await ask(target, probe.header, delta, timeoutMs, agents)
+        Object.assign(check, seen)
         check.problems = delta
           ? judgeDelta(file, delta, response, body, (name) => headerValues(response, name))
           : await judge(file, probe, response, body)
