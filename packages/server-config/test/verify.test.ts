@@ -1,7 +1,7 @@
 // verifySite against a tiny node:http server that serves the fixture correctly, and broken ones.
 // (The table the CLI prints from the result is tested in packages/cli/test/render.test.ts.)
 import { createServer, type Server, type ServerResponse } from 'node:http'
-import { readFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest, ManifestFile } from '@preencode/core'
@@ -14,7 +14,15 @@ async function makeSite(): Promise<{ root: string; manifest: Manifest; remove: (
   return { root: dir.path, manifest: await buildFixtureSite(dir.path), remove: dir.remove }
 }
 
-type Fault = 'none' | 'always-gzip' | 'wrong-type' | 'double-vary' | 'no-vary' | 'corrupt' | 'ignores-q0'
+type Fault =
+  | 'none'
+  | 'always-gzip'
+  | 'wrong-type'
+  | 'double-vary'
+  | 'no-vary'
+  | 'corrupt'
+  | 'ignores-q0'
+  | 'serves-dotfiles'
 
 function accepts(header: string | undefined): Map<string, number> {
   const q = new Map<string, number>()
@@ -34,7 +42,9 @@ function serve(root: string, manifest: Manifest, fault: Fault): Server {
       let path = decodeURIComponent(new URL(req.url!, 'http://x').pathname.slice(1))
       if (path === '' || path.endsWith('/')) path += 'index.html'
       const file = byPath.get(path)
-      if (!file) return res.writeHead(404).end()
+      // Dotfiles are refused, as every generated config does, unless the fault serves them.
+      const dotfile = path.split('/').some((segment) => segment.startsWith('.'))
+      if (!file || (dotfile && fault !== 'serves-dotfiles')) return res.writeHead(404).end()
       const q = accepts(req.headers['accept-encoding'])
       let variant = ['br', 'zstd', 'gzip']
         .map((e) => file.variants.find((v) => v.encoding === e))
@@ -98,6 +108,21 @@ describe('verifySite', () => {
     const result = await verifyWith(fault)
     expect(result.failures.length).toBeGreaterThan(0)
     expect(result.failures.flatMap((check) => check.problems).join('\n')).toMatch(message)
+  })
+
+  it('expects 404 for a dotfile the manifest lists, and names a server that serves it', async () => {
+    const env = { ...site.manifest.files.find((f) => f.variants.length === 0)!, path: '.env' }
+    await writeFile(join(site.root, '.env'), await readFile(join(site.root, site.manifest.files[0]!.path)))
+    const manifest = { ...site.manifest, files: [...site.manifest.files, env] }
+    const check = async (fault: Fault) => {
+      const server = serve(site.root, manifest, fault)
+      servers.push(server)
+      return verifySite(await listen(server), manifest, site.root)
+    }
+    expect((await check('none')).failures).toEqual([])
+    const served = await check('serves-dotfiles')
+    expect(served.failures.map((f) => f.path)).toContain('.env')
+    expect(served.failures.flatMap((f) => f.problems).join('\n')).toMatch(/a dotfile or dot-folder is served/)
   })
 
   it('--limit samples HTML first', async () => {

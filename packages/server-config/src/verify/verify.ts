@@ -16,6 +16,7 @@ import {
   type ManifestDelta,
   type ManifestFile,
 } from '@preencode/core/internal'
+import { isDotPath } from '../shared/dotfiles.js'
 import { runCacheJob, verifyCacheJobs } from './cache.js'
 import { judgeDelta } from './deltas.js'
 import { ask, headerValues } from './http.js'
@@ -115,6 +116,11 @@ async function judge(
   body: Buffer,
 ): Promise<string[]> {
   const problems: string[] = []
+  // A dotfile (the manifest may list `.env`, `.well-known/…/.x`) must not be served at all.
+  if (isDotPath(`/${file.path}`))
+    return response.statusCode === 404
+      ? []
+      : [`status ${response.statusCode ?? '?'}: a dotfile or dot-folder is served (every generated config answers 404)`]
   if (response.statusCode !== 200) return [`status ${response.statusCode ?? '?'}, expected 200`]
   const available = new Set(file.variants.map((v) => v.encoding))
   const encodings = headerValues(response, 'content-encoding')
@@ -190,7 +196,8 @@ export async function verifySite(
     (file) => urlPathsOf(file.path).flatMap((path) => probes.map((probe) => ({ file, path, probe }))),
   )
   // RFC 9842: every delta, asked for as a browser holding its dictionary would (deltas.ts).
-  for (const file of files)
+  const served = files.filter((file) => !isDotPath(`/${file.path}`))
+  for (const file of served)
     for (const delta of file.deltas ?? [])
       jobs.push({ file, path: urlPathsOf(file.path)[0]!, probe: { header: delta.encoding, accepts: [] }, delta })
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) }
@@ -223,7 +230,7 @@ export async function verifySite(
     })
     if (options.cache === true) {
       // The sequences run one request at a time each (their order is the test), several at once.
-      await runPool(verifyCacheJobs(files), options.concurrency ?? 8, async (job) => {
+      await runPool(verifyCacheJobs(served), options.concurrency ?? 8, async (job) => {
         const target = new URL(`${prefix}${urlPathsOf(job.file.path)[0]!}${base.search}`, base)
         for (const step of await runCacheJob(job, target, timeoutMs, agents))
           cacheChecks.push({ path: job.file.path, ...step })
