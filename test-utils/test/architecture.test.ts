@@ -8,11 +8,6 @@ import { describe, expect, it } from 'vitest'
 const ROOT = resolve(import.meta.dirname, '../..')
 const PACKAGES = join(ROOT, 'packages')
 const MAX_LINES = 300
-/**
- * Files over the limit that are being split elsewhere (the deploy targets' layout, issue 20):
- * listed here so that no new one appears; remove each entry as its file is split.
- */
-const KNOWN_LONG = new Set(['packages/deploy/src/rsync.ts', 'packages/deploy/src/s3.ts'])
 
 /**
  * core's folders, lowest first: a file may import its own folder, the top-level shared files
@@ -106,7 +101,7 @@ describe('source layout', () => {
     const long = FILES.map((file) => ({
       file: relative(ROOT, file),
       lines: readFileSync(file, 'utf8').split('\n').length,
-    })).filter(({ file, lines }) => lines > MAX_LINES && !KNOWN_LONG.has(file))
+    })).filter(({ lines }) => lines > MAX_LINES)
     expect(long).toEqual([])
   })
 
