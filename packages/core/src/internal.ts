@@ -34,8 +34,8 @@ export {
 } from './http/cache-policy.js'
 
 // Running
-export { type RenderResultOptions } from './report/render-result.js'
-export { type ColorStream } from './build/build-runner.js'
+export type { RenderResultOptions } from './report/render-result.js'
+export type { ColorStream } from './build/build-runner.js'
 export { createDebug, type DebugLog } from './debug.js'
 export { WorkPool, type PoolOptions, type PoolStats, type SlotTicket } from './pool/pool.js'
 export { runPool } from './pool/run-pool.js'
@@ -93,7 +93,7 @@ export {
 } from './options/budgets.js'
 export { checkBudgets, sizeIn } from './report/budget-check.js'
 export { budgetSummaryLine } from './report/budget-report.js'
-export { type EnforceBudgetsOptions } from './report/enforce-budgets.js'
+export type { EnforceBudgetsOptions } from './report/enforce-budgets.js'
 export { htmlReportData, type HtmlReportData, type HtmlReportOptions } from './report/html-report.js'
 export {
   formatTimeLeft,
@@ -135,8 +135,8 @@ export {
   type VersionedAsset,
 } from './http/use-as-dictionary.js'
 export { deltaPath, DELTA_DIRECTORY_SUFFIX, extensionOf, originalOfDeltaPath } from './deltas/delta-paths.js'
-export { type DeltasSettingContext, type OptionLabel } from './options/delta-options.js'
-export { type DeltaFileReport } from './report/delta-report.js'
+export type { DeltasSettingContext, OptionLabel } from './options/delta-options.js'
+export type { DeltaFileReport } from './report/delta-report.js'
 export {
   deployedVersionSource,
   folderVersionSource,
