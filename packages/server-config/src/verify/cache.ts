@@ -22,7 +22,7 @@ import {
   type ManifestDelta,
   type ManifestFile,
 } from '@preencode/core'
-import { ask, type Agents } from './http.js'
+import { ask, type Agents, type CheckedAnswer } from './http.js'
 
 /** One request of a sequence. */
 export interface CacheStep {
@@ -39,15 +39,7 @@ export interface CacheJob {
 }
 
 /** What a finished step reports (verify.ts turns it into a VerifyCheck). */
-export interface CacheStepResult {
-  url: string
-  acceptEncoding: string | undefined
-  status: number
-  contentEncoding: string | undefined
-  contentType: string | undefined
-  vary: string | undefined
-  problems: string[]
-}
+export type CacheStepResult = CheckedAnswer
 
 const isDelta = (expect: CacheStep['expect']): expect is ManifestDelta => typeof expect === 'object'
 

@@ -55,6 +55,14 @@ export interface AnswerHeaders {
   vary: string | undefined
 }
 
+/** One request of a check and what was found in its answer. */
+export interface CheckedAnswer extends AnswerHeaders {
+  url: string
+  acceptEncoding: string | undefined
+  /** Empty when everything matched. */
+  problems: string[]
+}
+
 /**
  * GET `url` as a client asking for a coding (`acceptEncoding`) or, given `delta`, for that delta
  * with its dictionary; the raw answer and the headers a check reports.

@@ -19,7 +19,7 @@ import {
 import { isDotPath } from '../shared/dotfiles.js'
 import { runCacheJob, verifyCacheJobs } from './cache.js'
 import { judgeDelta } from './deltas.js'
-import { ask, headerValues } from './http.js'
+import { ask, headerValues, type CheckedAnswer } from './http.js'
 
 /** One Accept-Encoding probe: the header sent (undefined: none) and what each available encoding means for it. */
 export interface EncodingProbe {
@@ -65,18 +65,9 @@ export interface VerifyOptions {
   cache?: boolean
 }
 
-export interface VerifyCheck {
+export interface VerifyCheck extends CheckedAnswer {
   /** The manifest path of the file. */
   path: string
-  url: string
-  acceptEncoding: string | undefined
-  status: number
-  contentEncoding: string | undefined
-  contentType: string | undefined
-  /** Every Vary value, joined. */
-  vary: string | undefined
-  /** Empty when everything matched. */
-  problems: string[]
 }
 
 export interface VerifyResult {
