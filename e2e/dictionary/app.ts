@@ -7,6 +7,7 @@ import { build } from 'vite'
 import { preencode } from '@preencode/vite'
 import { readManifest, type Manifest } from '@preencode/core'
 import { expect, type Page, type Response } from '@playwright/test'
+import { INCLUDE_KINDS } from '../harness/server-files.ts'
 
 /** Deterministic data heavy enough to make `lib` a real chunk (about 150 KB). */
 function rows(): string {
@@ -92,4 +93,14 @@ export async function expectSecureH2(page: Page, origin: string): Promise<void> 
   expect(seen.origin).toBe(origin)
   expect(seen.protocols.length).toBeGreaterThan(0)
   for (const entry of seen.protocols) expect(entry).toMatch(/ h2$/)
+}
+
+/** Kinds the harness serves over HTTP only (the middleware, `vite preview`, the Worker in Miniflare). */
+const HTTP_ONLY_KINDS: readonly string[] = ['node', 'vite-preview', 'cloudflare']
+
+/** Why `kind` does not run over this transport (the include forms are HTTPS only), else undefined. */
+export function transportSkip(kind: string, tls: boolean): string | undefined {
+  if (tls && HTTP_ONLY_KINDS.includes(kind)) return `${kind} is served over HTTP only`
+  if (!tls && (INCLUDE_KINDS as readonly string[]).includes(kind)) return `${kind} is served over HTTPS only`
+  return undefined
 }

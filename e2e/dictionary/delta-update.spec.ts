@@ -9,13 +9,12 @@ import { join } from 'node:path'
 import type { Manifest } from '@preencode/core'
 import { freePort, tempDir } from '@preencode/test-utils'
 import { get } from '../harness/http.ts'
-import { INCLUDE_KINDS } from '../harness/server-files.ts'
 import { startServerOnPort, type ServerKind, type ServingProcess } from '../harness/servers.ts'
 import { originOf } from '../harness/tls.ts'
 import { expect, test } from '../harness/transport.ts'
 import { preview } from 'vite'
 import { preencode } from '@preencode/vite'
-import { buildApp, expectSecureH2, loadScripts, writeAppSources } from './app.ts'
+import { buildApp, expectSecureH2, loadScripts, transportSkip, writeAppSources } from './app.ts'
 
 const CHROMIUM_AE = 'gzip, deflate, br, zstd, dcb, dcz'
 
@@ -46,15 +45,6 @@ async function start(
   }
   return startServerOnPort(kind, root, port, configDir, undefined, { tls })
 }
-
-/** Over HTTPS the kinds that are real TLS servers (the middleware and vite preview run over HTTP here). */
-const TLS_KINDS: readonly (ServerKind | 'vite-preview')[] = [
-  'nginx-stock',
-  'nginx-modules',
-  'apache-htaccess',
-  'apache-vhost',
-  ...INCLUDE_KINDS,
-]
 
 const KINDS: (ServerKind | 'vite-preview')[] = [
   'vite-preview',
@@ -90,8 +80,8 @@ const deltaSize = (manifest: Manifest, urlPath: string, encoding: string): numbe
 for (const kind of KINDS)
   test.describe(`delta updates in Chromium (${kind})`, () => {
     test('a returning visitor gets the changed chunks as dcb/dcz and runs version 2', async ({ browser, tls }) => {
-      test.skip(tls && !TLS_KINDS.includes(kind), `${kind} is served over HTTP only`)
-      test.skip(!tls && (INCLUDE_KINDS as readonly string[]).includes(kind), `${kind} is served over HTTPS only`)
+      const skip = transportSkip(kind, tls)
+      test.skip(skip !== undefined, skip)
       const work = await tempDir('e2e-deltas')
       await chmod(work.path, 0o755)
       const app = join(work.path, 'app')

@@ -19,11 +19,10 @@ import {
   type Manifest,
 } from '@preencode/core/internal'
 import { freePort, tempDir } from '@preencode/test-utils'
-import { INCLUDE_KINDS } from '../harness/server-files.ts'
 import { startServerOnPort, type ServerKind } from '../harness/servers.ts'
 import { originOf } from '../harness/tls.ts'
 import { expect, test } from '../harness/transport.ts'
-import { expectSecureH2 } from './app.ts'
+import { expectSecureH2, transportSkip } from './app.ts'
 
 const WORDS =
   'the of and to in is for that with as on by this are from be or an it at which you can not have more use your will all its one configuration server build plugin compress dictionary browser response request header file page'.split(
@@ -96,8 +95,8 @@ test.describe('shared page dictionary in Chromium', () => {
 
   for (const kind of KINDS) {
     test(kind, async ({ browser, tls }) => {
-      test.skip(tls && kind === 'node', 'the middleware is served over HTTP only')
-      test.skip(!tls && INCLUDE_KINDS.includes(kind), `${kind} is served over HTTPS only`)
+      const skip = transportSkip(kind, tls)
+      test.skip(skip !== undefined, skip)
       const port = await freePort()
       const origin = originOf(port, tls)
       const running = await startServerOnPort(kind, site, port, join(work.path, kind), manifest, { tls })
@@ -182,8 +181,8 @@ test.describe('a returning visitor keeps page deltas across a deploy', () => {
 
   for (const kind of KINDS) {
     test(kind, async ({ browser, tls }) => {
-      test.skip(tls && kind === 'node', 'the middleware is served over HTTP only')
-      test.skip(!tls && INCLUDE_KINDS.includes(kind), `${kind} is served over HTTPS only`)
+      const skip = transportSkip(kind, tls)
+      test.skip(skip !== undefined, skip)
       const port = await freePort()
       const origin = originOf(port, tls)
       const v1Dictionary = await readFile(join(sites.v1, v1.dictionary))
