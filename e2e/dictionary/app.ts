@@ -8,6 +8,7 @@ import { preencode } from '@preencode/vite'
 import { readManifest, type Manifest } from '@preencode/core'
 import { expect, type Page, type Response } from '@playwright/test'
 import { INCLUDE_KINDS } from '../harness/server-files.ts'
+import { pageTransport } from '../harness/transport.ts'
 
 /** Deterministic data heavy enough to make `lib` a real chunk (about 150 KB). */
 function rows(): string {
@@ -80,19 +81,11 @@ export async function loadScripts(
  * Chromium's real path), and every response of the navigation came over HTTP/2.
  */
 export async function expectSecureH2(page: Page, origin: string): Promise<void> {
-  const seen = await page.evaluate(() => ({
-    secure: window.isSecureContext,
-    origin: window.location.origin,
-    // Responses from the network (one the page took from its cache has no protocol).
-    protocols: [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
-      .map((e) => e as PerformanceResourceTiming)
-      .filter((e) => e.transferSize > 0 || e.nextHopProtocol !== '')
-      .map((e) => `${new URL(e.name).pathname} ${e.nextHopProtocol}`),
-  }))
+  const seen = await pageTransport(page)
   expect(seen.secure).toBe(true)
   expect(seen.origin).toBe(origin)
   expect(seen.protocols.length).toBeGreaterThan(0)
-  for (const entry of seen.protocols) expect(entry).toMatch(/ h2$/)
+  for (const { path, protocol } of seen.protocols) expect(`${path} ${protocol}`).toMatch(/ h2$/)
 }
 
 /** Kinds the harness serves over HTTP only (the middleware, `vite preview`, the Worker in Miniflare). */

@@ -2,7 +2,7 @@
 // www.preencode.test (tls.ts), and Chromium is launched trusting the run's certificate with
 // the name mapped to 127.0.0.1, so it takes its real secure-context path.
 import { readFileSync } from 'node:fs'
-import { chromium, test as base, type LaunchOptions } from '@playwright/test'
+import { chromium, test as base, type LaunchOptions, type Page } from '@playwright/test'
 import { chromiumTlsArgs, DICTIONARY_FEATURE } from './tls.ts'
 
 export interface TransportOptions {
@@ -40,5 +40,25 @@ export const test = base.extend<object, TransportOptions>({
     { scope: 'worker' },
   ],
 })
+
+/** What the page says of its transport: a secure context?, its origin, and each response's protocol. */
+export interface PageTransport {
+  secure: boolean
+  origin: string
+  /** Responses from the network (one the page took from its cache has no protocol). */
+  protocols: { type: string; path: string; protocol: string }[]
+}
+
+/** Reads `PageTransport` off the page's own navigation and resource timing. */
+export function pageTransport(page: Page): Promise<PageTransport> {
+  return page.evaluate(() => ({
+    secure: window.isSecureContext,
+    origin: window.location.origin,
+    protocols: [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+      .map((e) => e as PerformanceResourceTiming)
+      .filter((e) => e.transferSize > 0 || e.nextHopProtocol !== '')
+      .map((e) => ({ type: e.initiatorType, path: new URL(e.name).pathname, protocol: e.nextHopProtocol })),
+  }))
+}
 
 export { expect } from '@playwright/test'

@@ -10,6 +10,7 @@ import { expect, test, type Site } from '../harness/fixtures.ts'
 import { decode, get, type RawResponse } from '../harness/http.ts'
 import type { ServerKind } from '../harness/servers.ts'
 import { BIG_ASSET, DOTFILES, ODD_NAME, PERCENT_NAMES, QUESTION_NAME, WELL_KNOWN } from '../harness/site.ts'
+import { pageTransport } from '../harness/transport.ts'
 import { EXPECTED } from '../../playground/src/markers.js'
 
 const MANIFEST = '.preencode-manifest.json'
@@ -367,21 +368,13 @@ test.describe('transport', () => {
     const raw = await get(`${server.url}/`, { 'accept-encoding': 'br' })
     expect(raw.httpVersion).toBe(tls ? '2' : '1.1')
     const response = await page.goto(`${server.url}/`)
-    const seen = await page.evaluate(() => ({
-      secure: window.isSecureContext,
-      origin: window.location.origin,
-      // Responses from the network (a response the page took from its cache has no protocol).
-      protocols: [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
-        .map((e) => e as PerformanceResourceTiming)
-        .filter((e) => e.transferSize > 0 || e.nextHopProtocol !== '')
-        .map((e) => [e.initiatorType, new URL(e.name).pathname, e.nextHopProtocol]),
-    }))
+    const seen = await pageTransport(page)
     expect(seen.origin).toBe(server.url)
     // Over HTTPS at a name that is not localhost: the real secure-context path, not the exception.
     expect(seen.secure).toBe(true)
     const wanted = h3 ? 'h3' : tls ? 'h2' : 'http/1.1'
     expect(seen.protocols.length).toBeGreaterThan(1)
-    for (const [type, path, protocol] of seen.protocols) expect(protocol, `${type} ${path}`).toBe(wanted)
+    for (const { type, path, protocol } of seen.protocols) expect(protocol, `${type} ${path}`).toBe(wanted)
     if (tls) {
       const details = await response!.securityDetails()
       expect(details?.subjectName).toBe('www.preencode.test')
@@ -389,7 +382,7 @@ test.describe('transport', () => {
     }
     test.info().annotations.push({
       type: 'http version',
-      description: `raw client ${raw.httpVersion}; Chromium: ${seen.protocols.map(([t, p, v]) => `${t} ${p} ${v}`).join(', ')}`,
+      description: `raw client ${raw.httpVersion}; Chromium: ${seen.protocols.map(({ type, path, protocol }) => `${type} ${path} ${protocol}`).join(', ')}`,
     })
   })
 })
