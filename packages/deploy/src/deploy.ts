@@ -7,7 +7,14 @@ import { resolve } from 'node:path'
 import { reconcileManifest, userError, type DeltaOptions, type DeltaReport, type Manifest } from '@preencode/core'
 import { resolveDeployDeltas, writeDeployDeltas } from './deploy-deltas.js'
 import { checkDeployLimits } from './plan/limits.js'
-import { isDefaultEntry, planDeploy, siteObjects, type DeployPlan, type PlanOptions } from './plan/plan.js'
+import {
+  isDefaultEntry,
+  isStaleDelta,
+  planDeploy,
+  siteObjects,
+  type DeployPlan,
+  type PlanOptions,
+} from './plan/plan.js'
 import { newDeployId, nextDeployState, type KeepPolicy } from './plan/state.js'
 import type { DeployEvent, DeployTarget, TargetContext } from './plan/target.js'
 
@@ -141,8 +148,10 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     context.emit({ type: 'remote', objects: remote.objects.size })
     const now = Date.now()
     const plan = planDeploy(manifest, remote, { delete: options.delete, keep, isEntry, now })
-    if (!remote.state && plan.deletions.length > 0 && !options.deleteUnknown) {
-      const message = unknownFilesMessage(target.description, plan.deletions)
+    // Stale deltas are preencode's own and go whatever the target's history (plan.ts).
+    const unknown = plan.deletions.filter((key) => !isStaleDelta(key))
+    if (!remote.state && unknown.length > 0 && !options.deleteUnknown) {
+      const message = unknownFilesMessage(target.description, unknown)
       if (!options.dryRun) throw userError('deploy', message, { code: 'BAD_INPUT' })
       context.emit({ type: 'warning', message: `without --dry-run this deploy would stop: ${message}` })
     }

@@ -113,6 +113,40 @@ describe('planDeploy', () => {
     expect(plan.kept).toEqual(['c.js'])
   })
 
+  it('deletes every delta the site does not list (page and asset), whatever delete and keep say (issue 30.1)', () => {
+    const id = 'q1Zk2m9XbYc3Rw0PzL4VtN8sHaJ6uE5dKoI7gF1hCjQ='
+    const page = `index.html.dict/${id}.html.dcb`
+    const asset = `assets/app-Zz9Yy8Xx.js.dict/${id}.js.dcz`
+    const state: DeployState = {
+      version: 1,
+      objects: {},
+      deploys: [{ id: 'a', time: 1000, keys: [page, asset, 'old.js'] }],
+    }
+    const remote = remoteOf({ [page]: 'x', [asset]: 'x', 'old.js': 'x' })
+    for (const options of [{}, { delete: true, keep: { deploys: 5 } }, { delete: true, keep: { maxAgeMs: 1e9 } }]) {
+      const plan = planDeploy(manifest, { objects: remote, state }, { ...options, now: 2000 })
+      expect(plan.deletions, JSON.stringify(options)).toEqual([asset, page])
+      expect(plan.kept).toEqual(['old.js'])
+    }
+    // A delta the site lists is not stale: replaced in place when its bytes differ.
+    const listed: Manifest = {
+      ...manifest,
+      files: manifest.files.map((f) =>
+        f.path === 'index.html'
+          ? {
+              ...f,
+              deltas: [
+                { path: page, encoding: 'dcb', dictionary: id, dictionaryPath: 'd.txt', size: 10, sha256: 'new' },
+              ],
+            }
+          : f,
+      ),
+    }
+    const plan = planDeploy(listed, { objects: remote, state }, { now: 2000 })
+    expect(plan.deletions).toEqual([asset])
+    expect(plannedUploads(plan).find((u) => u.key === page)?.reason).toBe('changed')
+  })
+
   it('nextDeployState records the deploy first and prunes history and hashes', () => {
     const previous: DeployState = {
       version: 1,

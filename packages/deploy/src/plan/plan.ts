@@ -1,6 +1,7 @@
 // The pure core of a deploy: from the manifest and what the target already holds, decide what
 // to upload, in which order, what to skip and what to delete. No I/O here, so the dry-run plan
 // and the executed plan are the same object.
+import { originalOfDeltaPath } from '@preencode/core/internal'
 import {
   MANIFEST_FILENAME,
   type DictionaryEncoding,
@@ -67,7 +68,11 @@ export interface DeployPlan {
   phases: PlannedPhase[]
   /** Objects already present with the same sha256. */
   skipped: SiteObject[]
-  /** Stale keys deleted after every upload succeeded. */
+  /**
+   * Stale keys deleted after every upload succeeded: with `delete`, what the site no longer has
+   * (less what `keep` protects); always, whatever `delete` and `keep` say, the deltas the site no
+   * longer lists (see {@link isStaleDelta}).
+   */
   deletions: string[]
   /** Stale keys kept for the grace period (`keep`) or because `delete` is off. */
   kept: string[]
@@ -180,8 +185,19 @@ export function planDeploy(manifest: Manifest, remote: RemoteState, options: Pla
   const keep = options.delete ? protectedKeys(remote.state, options.keep ?? {}, options.now ?? Date.now()) : undefined
   const deletions: string[] = []
   const kept: string[] = []
-  for (const key of stale) (keep && !keep.has(key) ? deletions : kept).push(key)
+  for (const key of stale) (isStaleDelta(key) || (keep && !keep.has(key)) ? deletions : kept).push(key)
   return { phases, skipped, deletions, kept, keys, uploadBytes }
+}
+
+/**
+ * Whether a key the site does not list is a delta (`<file>.dict/<id>.<ext>.dcb|dcz`). Such a delta
+ * was made for a version of its file that is no longer the one the site has (or for a dictionary
+ * that left the versions window): servers pick a delta because it exists, so keeping it would
+ * serve a visitor holding that dictionary an old file. It is deleted with the other stale keys,
+ * after the new files are live, whatever `delete` and `keep` say; the visitor gets br meanwhile.
+ */
+export function isStaleDelta(key: string): boolean {
+  return originalOfDeltaPath(key) !== undefined
 }
 
 function variantsFirst(a: PlannedUpload, b: PlannedUpload): number {

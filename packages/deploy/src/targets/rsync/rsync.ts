@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:f
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { isPreencodeError, userError } from '@preencode/core'
+import { isSafeRelativePath } from '@preencode/core/internal'
 import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from '../../plan/plan.js'
 import {
   deleteArgs,
@@ -271,14 +272,14 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
       )
     },
 
-    async deleteKeys(keys: readonly string[], context: TargetContext): Promise<void> {
+    async deleteKeys(keys: readonly string[]): Promise<void> {
       if (release) return
       const filesFrom = await fileList('delete', keys)
-      await run(
-        rsync,
-        deleteArgs(context.root, rsyncUrl(destination), filesFrom, ssh),
-        `deleting ${keys.length} stale files`,
-      )
+      // The source holds each key's folders and no file: every key is a missing argument, and no
+      // implied folder is (a stale delta's `.dict/` folder may be gone from the site: rsync exit 24).
+      const source = join(await workDir(), 'delete-source')
+      for (const key of keys) if (isSafeRelativePath(key)) await mkdir(join(source, dirname(key)), { recursive: true })
+      await run(rsync, deleteArgs(source, rsyncUrl(destination), filesFrom, ssh), `deleting ${keys.length} stale files`)
     },
 
     requestCount: () => runs,
