@@ -47,6 +47,11 @@ export interface DeployConfig {
    * @default false
    */
   deleteUnknown?: boolean
+  /**
+   * Upload dotfiles and files in dot-folders too (`.env`, `.git/`…); off, only `/.well-known/` and
+   * `.htaccess` files go. @default false
+   */
+  includeDotfiles?: boolean
 }
 
 /** The whole config file. Other sections (compress, config…) belong to other commands. */
@@ -137,6 +142,7 @@ const DEPLOY_KEYS: Readonly<Record<keyof DeployConfig, 'string' | 'number' | 'bo
   ssh: 'string',
   timeout: 'number',
   deleteUnknown: 'boolean',
+  includeDotfiles: 'boolean',
 }
 
 /** Checks a deploy section, naming the bad key and where it came from. */

@@ -19,7 +19,15 @@ export function formatPlan(plan: DeployPlan, target: string): string {
   }
   for (const key of plan.deletions) lines.push(`  delete ${key}`)
   for (const key of plan.kept) lines.push(`  keep   ${key}`)
+  if (plan.leftOut.length > 0) lines.push(`  ${leftOutLine(plan.leftOut)}`)
   return lines.join('\n')
+}
+
+/** One line: how many dotfiles stay on this machine, the first few named (names, never contents). */
+function leftOutLine(paths: readonly string[]): string {
+  const shown = paths.slice(0, 3).join(', ')
+  const more = paths.length > 3 ? ` and ${paths.length - 3} more` : ''
+  return `left out ${paths.length} dotfile${paths.length === 1 ? '' : 's'} (${shown}${more}); --include-dotfiles uploads them`
 }
 
 export function formatSummary(summary: DeploySummary): string {
@@ -27,7 +35,7 @@ export function formatSummary(summary: DeploySummary): string {
   return (
     `${summary.dryRun ? 'Dry run: ' : ''}${summary.target}: ${verb} ${summary.uploaded} objects (${formatBytes(summary.uploadedBytes)}), ` +
     `skipped ${summary.skipped} unchanged, ${summary.dryRun ? 'would delete' : 'deleted'} ${summary.deleted}` +
-    `${summary.kept ? `, kept ${summary.kept} stale` : ''}; ${summary.requests} requests in ${(summary.durationMs / 1000).toFixed(2)} s`
+    `${summary.kept ? `, kept ${summary.kept} stale` : ''}${summary.leftOut ? `, left out ${summary.leftOut} dotfile${summary.leftOut === 1 ? '' : 's'}` : ''}; ${summary.requests} requests in ${(summary.durationMs / 1000).toFixed(2)} s`
   )
 }
 

@@ -75,6 +75,8 @@ export interface DeploySummary {
   deleted: number
   /** Stale objects left in place (grace period, or `delete` off). */
   kept: number
+  /** Dotfiles of the site not uploaded (`includeDotfiles` off); the plan's `leftOut` names them. */
+  leftOut: number
   /** Requests the target made (HTTP requests for S3). */
   requests: number
   durationMs: number
@@ -96,7 +98,8 @@ export const DEFAULT_DEPLOY_OPTIONS = Object.freeze({
   concurrency: DEFAULT_CONCURRENCY,
   delete: false,
   keep: Object.freeze({ deploys: 0, maxAgeMs: 0 }),
-} satisfies Required<Pick<DeployOptions, 'dir' | 'dryRun' | 'concurrency' | 'delete' | 'keep'>>)
+  includeDotfiles: false,
+} satisfies Required<Pick<DeployOptions, 'dir' | 'dryRun' | 'concurrency' | 'delete' | 'keep' | 'includeDotfiles'>>)
 
 function checkOptions(options: DeployOptions): void {
   checkDeployLimits(options, (option) => `deploy: ${option}`)
@@ -144,10 +147,16 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
         })
     }
     const isEntry = options.isEntry ?? isDefaultEntry
-    const remote = await target.readRemote(siteObjects(manifest, isEntry), context)
+    const remote = await target.readRemote(siteObjects(manifest, isEntry, options.includeDotfiles), context)
     context.emit({ type: 'remote', objects: remote.objects.size })
     const now = Date.now()
-    const plan = planDeploy(manifest, remote, { delete: options.delete, keep, isEntry, now })
+    const plan = planDeploy(manifest, remote, {
+      delete: options.delete,
+      keep,
+      isEntry,
+      now,
+      includeDotfiles: options.includeDotfiles,
+    })
     // Stale deltas are preencode's own and go whatever the target's history (plan.ts).
     const unknown = plan.deletions.filter((key) => !isStaleDelta(key))
     if (!remote.state && unknown.length > 0 && !options.deleteUnknown) {
@@ -164,6 +173,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
       skipped: plan.skipped.length,
       deleted: 0,
       kept: plan.kept.length,
+      leftOut: plan.leftOut.length,
       requests: 0,
       durationMs: 0,
       deltas,

@@ -78,12 +78,12 @@ describe.skipIf(!existsSync(BIN))('preencode config', () => {
     for (const [name, text] of Object.entries(expected.files))
       expect(readFileSync(join(out, name), 'utf8'), name).toBe(text)
     expect(readFileSync(join(root, '.assetsignore'), 'utf8')).toBe(
-      '/drafts\n/.preencode-manifest.json\n/.preencode-deploy-state.json\n',
+      '/drafts\n/.preencode-manifest.json\n/.preencode-deploy-state.json\n.*\n!/.well-known/\n',
     )
     const again = run('cloudflare', root, '--out', out, '--name', 'my-site')
     expect(again.status).toBe(0)
     expect(readFileSync(join(root, '.assetsignore'), 'utf8')).toBe(
-      '/drafts\n/.preencode-manifest.json\n/.preencode-deploy-state.json\n',
+      '/drafts\n/.preencode-manifest.json\n/.preencode-deploy-state.json\n.*\n!/.well-known/\n',
     )
     const noOut = run('cloudflare', root)
     expect(noOut.status).toBe(1)

@@ -42,6 +42,11 @@ const args = {
     description:
       'With --delete where preencode never deployed (no deploy state): also delete the files found there that the site does not have',
   },
+  'include-dotfiles': {
+    type: 'boolean',
+    description:
+      'Upload dotfiles and files in dot-folders too (.env, .git/…); by default only /.well-known/ and .htaccess files leave this machine',
+  },
   keep: {
     type: 'string',
     description:
@@ -111,6 +116,7 @@ export const deployCommand = defineCommand({
       concurrency: settings.concurrency,
       delete: settings.delete,
       deleteUnknown: settings.deleteUnknown,
+      includeDotfiles: settings.includeDotfiles,
       keep: settings.keep,
       deltas: deployDeltas(parsed),
       onEvent: (event) => {
@@ -146,6 +152,7 @@ export const deployCommand = defineCommand({
           skipped: plan.skipped.map((s) => s.key),
           deletions: plan.deletions,
           kept: plan.kept,
+          leftOut: plan.leftOut,
         },
       })
       return
@@ -181,6 +188,7 @@ interface ParsedDeployArgs {
   release?: boolean | undefined
   timeout?: string | undefined
   'delete-unknown'?: boolean | undefined
+  'include-dotfiles'?: boolean | undefined
 }
 
 function merge(file: DeployConfig, parsed: ParsedDeployArgs): DeployConfig {
@@ -190,6 +198,7 @@ function merge(file: DeployConfig, parsed: ParsedDeployArgs): DeployConfig {
   if (parsed['dry-run'] !== undefined) settings.dryRun = parsed['dry-run']
   if (parsed.delete !== undefined) settings.delete = parsed.delete
   if (parsed['delete-unknown'] !== undefined) settings.deleteUnknown = parsed['delete-unknown']
+  if (parsed['include-dotfiles'] !== undefined) settings.includeDotfiles = parsed['include-dotfiles']
   if (parsed.release !== undefined) settings.release = parsed.release
   if (parsed.endpoint) settings.endpoint = parsed.endpoint
   if (parsed.region) settings.region = parsed.region

@@ -9,6 +9,7 @@ import {
   type Manifest,
   type ManifestFile,
 } from '@preencode/core'
+import { isLocalOnly } from './dotfiles.js'
 import { DEPLOY_STATE_FILENAME, LOCK_FILENAME, protectedKeys, type DeployState, type KeepPolicy } from './state.js'
 
 /** When an object is written: every phase completes before the next one starts. */
@@ -78,6 +79,11 @@ export interface DeployPlan {
   kept: string[]
   /** Every key of the site, for the deploy state. */
   keys: string[]
+  /**
+   * Files of the site left on this machine: dotfiles and files in dot-folders (`.env`,
+   * `docs/.secret.json`), without `includeDotfiles`. Their variants and deltas stay too.
+   */
+  leftOut: string[]
   /** Total bytes of the planned uploads. */
   uploadBytes: number
 }
@@ -97,6 +103,12 @@ export interface PlanOptions {
   isEntry?: (path: string) => boolean
   /** The current time, for the grace period's `maxAgeMs`. @default Date.now() */
   now?: number
+  /**
+   * Upload dotfiles and the files in dot-folders too (`.env`, `.git/`…). Off, only `/.well-known/`
+   * and `.htaccess` files go; the others stay on this machine (see `plan/dotfiles.ts`).
+   * @default false
+   */
+  includeDotfiles?: boolean
 }
 
 /** Keys that belong to preencode itself and are never uploaded from the site or deleted as stale. */
@@ -114,11 +126,24 @@ function phaseOf(file: ManifestFile, isEntry: (path: string) => boolean): Deploy
   return file.cacheClass === 'immutable' ? 'immutable' : 'asset'
 }
 
-/** Every object of the site (originals kept on disk and all variants), sorted by key. */
-export function siteObjects(manifest: Manifest, isEntry: (path: string) => boolean = isDefaultEntry): SiteObject[] {
+/** The site's files that stay on this machine (see {@link PlanOptions.includeDotfiles}). */
+export function leftOutFiles(manifest: Manifest, includeDotfiles = false): string[] {
+  if (includeDotfiles) return []
+  return manifest.files.map((f) => f.path).filter((path) => !RESERVED_KEYS.has(path) && isLocalOnly(path))
+}
+
+/**
+ * Every object of the site to upload (originals kept on disk and all variants and deltas), sorted
+ * by key; without `includeDotfiles`, none of a dotfile's.
+ */
+export function siteObjects(
+  manifest: Manifest,
+  isEntry: (path: string) => boolean = isDefaultEntry,
+  includeDotfiles = false,
+): SiteObject[] {
   const objects: SiteObject[] = []
   for (const file of manifest.files) {
-    if (RESERVED_KEYS.has(file.path)) continue
+    if (RESERVED_KEYS.has(file.path) || (!includeDotfiles && isLocalOnly(file.path))) continue
     const common = {
       originalPath: file.path,
       contentType: file.contentType,
@@ -159,7 +184,7 @@ export function siteObjects(manifest: Manifest, isEntry: (path: string) => boole
  * variant older than the original it stands for.
  */
 export function planDeploy(manifest: Manifest, remote: RemoteState, options: PlanOptions = {}): DeployPlan {
-  const objects = siteObjects(manifest, options.isEntry ?? isDefaultEntry)
+  const objects = siteObjects(manifest, options.isEntry ?? isDefaultEntry, options.includeDotfiles)
   const phases = PHASE_ORDER.map((phase): PlannedPhase => ({ phase, uploads: [], unchanged: [] }))
   const skipped: SiteObject[] = []
   let uploadBytes = 0
@@ -186,7 +211,8 @@ export function planDeploy(manifest: Manifest, remote: RemoteState, options: Pla
   const deletions: string[] = []
   const kept: string[] = []
   for (const key of stale) (isStaleDelta(key) || (keep && !keep.has(key)) ? deletions : kept).push(key)
-  return { phases, skipped, deletions, kept, keys, uploadBytes }
+  const leftOut = leftOutFiles(manifest, options.includeDotfiles)
+  return { phases, skipped, deletions, kept, keys, leftOut, uploadBytes }
 }
 
 /**
