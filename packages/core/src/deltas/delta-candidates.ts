@@ -14,8 +14,12 @@ import type { WorkPool } from '../pool/pool.js'
 import { isPageDictionary } from './page-dictionary.js'
 import type { PreviousVersion } from './previous-versions.js'
 
-/** At most this many dictionaries per file: several chunks can share one logical name (`index-*.js`). */
-const MAX_DICTIONARIES_PER_FILE = 8
+/**
+ * Dictionaries per file at most, when `versions` is smaller: several chunks can share one logical
+ * name (`index-*.js`), so one deploy can bring several. A larger `versions` is honoured (at most
+ * 20, `resolveDeltaOptions`): one dictionary per deploy in the window.
+ */
+const MIN_DICTIONARIES_PER_FILE = 8
 
 /**
  * A rebuild of unchanged sources finds itself as the newest remembered build (or the live
@@ -33,15 +37,19 @@ export function withoutThisBuild(versions: PreviousVersion[], manifest: Manifest
   return same ? versions.filter((v) => v.generation > 0).map((v) => ({ ...v, generation: v.generation - 1 })) : versions
 }
 
-/** Newest generations first, one entry per path, within `versions` generations and the per-file cap. */
+/**
+ * Newest generations first, one entry per path, within `generations` (the `versions` option) and
+ * the per-file cap: the larger of `generations` and {@link MIN_DICTIONARIES_PER_FILE}.
+ */
 export function pickDictionaries(versions: readonly PreviousVersion[], generations: number): PreviousVersion[] {
+  const cap = Math.max(generations, MIN_DICTIONARIES_PER_FILE)
   const seen = new Set<string>()
   const picked: PreviousVersion[] = []
   for (const version of [...versions].sort((a, b) => a.generation - b.generation || (a.path < b.path ? -1 : 1))) {
     if (version.generation >= generations || seen.has(version.path)) continue
     seen.add(version.path)
     picked.push(version)
-    if (picked.length === MAX_DICTIONARIES_PER_FILE) break
+    if (picked.length === cap) break
   }
   return picked
 }
