@@ -90,7 +90,8 @@ export interface DeployPlan {
 
 export interface PlanOptions {
   /**
-   * Delete objects the site no longer has (after every upload succeeded).
+   * Delete objects the site no longer has (after every upload succeeded). Deltas the site no
+   * longer lists are deleted either way ({@link isStaleDelta}).
    * @default false
    */
   delete?: boolean
