@@ -7,14 +7,8 @@ import { resolve } from 'node:path'
 import { reconcileManifest, userError, type DeltaOptions, type DeltaReport, type Manifest } from '@preencode/core'
 import { resolveDeployDeltas, writeDeployDeltas } from './deploy-deltas.js'
 import { checkDeployLimits } from './plan/limits.js'
-import {
-  isDefaultEntry,
-  isStaleDelta,
-  planDeploy,
-  siteObjects,
-  type DeployPlan,
-  type PlanOptions,
-} from './plan/plan.js'
+import { isDefaultEntry, planDeploy, siteObjects, type DeployPlan, type PlanOptions } from './plan/plan.js'
+import { isDeltaKey } from './plan/stale-deltas.js'
 import { newDeployId, nextDeployState, type KeepPolicy } from './plan/state.js'
 import type { DeployEvent, DeployTarget, TargetContext } from './plan/target.js'
 
@@ -158,7 +152,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
       includeDotfiles: options.includeDotfiles,
     })
     // Stale deltas are preencode's own and go whatever the target's history (plan.ts).
-    const unknown = plan.deletions.filter((key) => !isStaleDelta(key))
+    const unknown = plan.deletions.filter((key) => !isDeltaKey(key))
     if (!remote.state && unknown.length > 0 && !options.deleteUnknown) {
       const message = unknownFilesMessage(target.description, unknown)
       if (!options.dryRun) throw userError('deploy', message, { code: 'BAD_INPUT' })

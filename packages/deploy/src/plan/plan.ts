@@ -1,7 +1,7 @@
 // The pure core of a deploy: from the manifest and what the target already holds, decide what
 // to upload, in which order, what to skip and what to delete. No I/O here, so the dry-run plan
 // and the executed plan are the same object.
-import { originalOfDeltaPath } from '@preencode/core/internal'
+import { isDictionaryEncoding } from '@preencode/core/internal'
 import {
   MANIFEST_FILENAME,
   type DictionaryEncoding,
@@ -10,6 +10,7 @@ import {
   type ManifestFile,
 } from '@preencode/core'
 import { isLocalOnly } from './dotfiles.js'
+import { outdatedDeltas } from './stale-deltas.js'
 import { DEPLOY_STATE_FILENAME, LOCK_FILENAME, protectedKeys, type DeployState, type KeepPolicy } from './state.js'
 
 /** When an object is written: every phase completes before the next one starts. */
@@ -71,8 +72,8 @@ export interface DeployPlan {
   skipped: SiteObject[]
   /**
    * Stale keys deleted after every upload succeeded: with `delete`, what the site no longer has
-   * (less what `keep` protects); always, whatever `delete` and `keep` say, the deltas the site no
-   * longer lists (see {@link isStaleDelta}).
+   * (less what `keep` protects); always, whatever `delete` and `keep` say, the deltas that may no
+   * longer decode to the file beside them (`stale-deltas.ts`).
    */
   deletions: string[]
   /** Stale keys kept for the grace period (`keep`) or because `delete` is off. */
@@ -90,8 +91,8 @@ export interface DeployPlan {
 
 export interface PlanOptions {
   /**
-   * Delete objects the site no longer has (after every upload succeeded). Deltas the site no
-   * longer lists are deleted either way ({@link isStaleDelta}).
+   * Delete objects the site no longer has (after every upload succeeded). Deltas that may no
+   * longer decode to the file beside them are deleted either way (`stale-deltas.ts`).
    * @default false
    */
   delete?: boolean
@@ -209,22 +210,16 @@ export function planDeploy(manifest: Manifest, remote: RemoteState, options: Pla
   const wanted = new Set(keys)
   const stale = [...remote.objects.keys()].filter((key) => !wanted.has(key) && !RESERVED_KEYS.has(key)).sort()
   const keep = options.delete ? protectedKeys(remote.state, options.keep ?? {}, options.now ?? Date.now()) : undefined
+  // Originals whose bytes this deploy writes (a variant counts: it is the same content).
+  const rewritten = new Set(
+    phases.flatMap((p) => p.uploads.filter((u) => !isDictionaryEncoding(u.contentEncoding)).map((u) => u.originalPath)),
+  )
+  const outdated = outdatedDeltas(stale, remote.state?.deploys[0]?.keys, rewritten)
   const deletions: string[] = []
   const kept: string[] = []
-  for (const key of stale) (isStaleDelta(key) || (keep && !keep.has(key)) ? deletions : kept).push(key)
+  for (const key of stale) (outdated.has(key) || (keep && !keep.has(key)) ? deletions : kept).push(key)
   const leftOut = leftOutFiles(manifest, options.includeDotfiles)
   return { phases, skipped, deletions, kept, keys, leftOut, uploadBytes }
-}
-
-/**
- * Whether a key the site does not list is a delta (`<file>.dict/<id>.<ext>.dcb|dcz`). Such a delta
- * was made for a version of its file that is no longer the one the site has (or for a dictionary
- * that left the versions window): servers pick a delta because it exists, so keeping it would
- * serve a visitor holding that dictionary an old file. It is deleted with the other stale keys,
- * after the new files are live, whatever `delete` and `keep` say; the visitor gets br meanwhile.
- */
-export function isStaleDelta(key: string): boolean {
-  return originalOfDeltaPath(key) !== undefined
 }
 
 function variantsFirst(a: PlannedUpload, b: PlannedUpload): number {
