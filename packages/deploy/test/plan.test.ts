@@ -113,44 +113,6 @@ describe('planDeploy', () => {
     expect(plan.kept).toEqual(['c.js'])
   })
 
-  it('deletes deltas that may not decode to the file beside them, whatever delete and keep say (issue 30.1)', () => {
-    const id = (c: string) => `${c.repeat(43)}=`
-    const delta = (original: string, c: string) =>
-      `${original}.dict/${id(c)}${original.slice(original.lastIndexOf('.'))}.dcb`
-    const leftover = delta('index.html', 'a') // not named by the live deploy: an older deploy's
-    const rewritten = delta('index.html', 'b') // named by it, but index.html changes now
-    const chunk = 'assets/old-Zz9Yy8Xx.js' // a removed chunk and its delta: valid while it stays
-    const chunkDelta = delta(chunk, 'c')
-    const favicon = delta('favicon.ico', 'd') // favicon.ico unchanged: its delta still decodes to it
-    const state: DeployState = {
-      version: 1,
-      objects: {},
-      deploys: [{ id: 'a', time: 1000, keys: [rewritten, chunk, chunkDelta, favicon, 'favicon.ico'] }],
-    }
-    const remote = remoteOf({
-      [leftover]: 'x',
-      [rewritten]: 'x',
-      [chunk]: 'x',
-      [chunkDelta]: 'x',
-      [favicon]: 'x',
-      'index.html': 'old-page',
-      'favicon.ico': 'a-favicon.ico',
-    })
-    const plan = (options: Parameters<typeof planDeploy>[2]) =>
-      planDeploy(manifest, { objects: remote, state }, { ...options, now: 2000 })
-    // delete off, or a grace period: only the outdated deltas go.
-    for (const options of [{}, { delete: true, keep: { deploys: 1 } }, { delete: true, keep: { maxAgeMs: 1e9 } }]) {
-      expect(plan(options).deletions, JSON.stringify(options)).toEqual([leftover, rewritten].sort())
-      expect(plan(options).kept).toEqual([chunk, chunkDelta, favicon].sort())
-    }
-    // delete with no grace period: everything stale.
-    expect(plan({ delete: true }).deletions).toEqual([leftover, rewritten, chunk, chunkDelta, favicon].sort())
-    // Without a deploy state nothing proves a delta current: every unlisted one goes.
-    expect(planDeploy(manifest, { objects: remote }).deletions).toEqual(
-      [leftover, rewritten, chunkDelta, favicon].sort(),
-    )
-  })
-
   it('nextDeployState records the deploy first and prunes history and hashes', () => {
     const previous: DeployState = {
       version: 1,
