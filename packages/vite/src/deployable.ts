@@ -20,7 +20,8 @@ export async function nitroPublicDir(root: string, since: number): Promise<strin
   const outputDir = resolve(lastBuild, typeof pointer?.outputDir === 'string' ? pointer.outputDir : '../../../.output')
   const infoPath = join(outputDir, 'nitro.json')
   const written = await stat(infoPath).catch(() => undefined)
-  if (!written || written.mtimeMs < since) return undefined
+  // A second of slack: file times come from a coarser clock than Date.now().
+  if (!written || written.mtimeMs < since - 1000) return undefined
   const info = await readJson<{ publicDir?: unknown }>(infoPath)
   // Nitro's default when the build info predates the field: `{{ output.dir }}/public`.
   return resolve(outputDir, typeof info?.publicDir === 'string' ? info.publicDir : 'public')

@@ -88,7 +88,8 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
 
   /** Whether `buildApp` (order post) compresses after this environment's closeBundle. */
   function deferred(environment: object): boolean {
-    if (!hasBuildAppHook || builtAfterBuildApp.has(environment)) return false
+    // In watch mode every rebuild ends in closeBundle; `buildApp` runs once, before the first.
+    if (!hasBuildAppHook || config.build.watch || builtAfterBuildApp.has(environment)) return false
     return config.builder !== undefined || framework?.when === 'build-app' || framework?.when === 'nitro'
   }
 
@@ -207,7 +208,7 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       // `buildApp` hooks (Nitro's is order post too, and comes first: this plugin is enforce post).
       order: 'post',
       async handler(builder) {
-        if (standDown) return
+        if (standDown || config.build.watch) return
         const environments = Object.values(builder.environments)
         if (!environments.some((environment) => environment.isBuilt)) {
           // Vite builds them after this hook: each closeBundle compresses.

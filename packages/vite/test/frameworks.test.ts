@@ -6,6 +6,7 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { build, createBuilder, type InlineConfig, type Plugin, type ViteBuilder } from 'vite'
+import { readManifest } from '@preencode/core'
 import preencode from '@preencode/vite'
 import { captureLogger, expectSiteCompressed, listFiles, perTestCleanup } from './helpers.js'
 
@@ -91,10 +92,14 @@ describe('@preencode/vite in frameworks that write pages after Vite', () => {
         },
       },
     }
-    await viteBuildApp(root, [nitro, preencode(options(root))])
+    const capture = await viteBuildApp(root, [nitro, preencode(options(root))])
     const checked = await expectSiteCompressed(output, THRESHOLD)
     expect(checked).toEqual(expect.arrayContaining(['index.html', 'about/index.html', 'data.json']))
+    // No extension, no known type: listed as application/octet-stream (nginx's default_type too), never compressed.
     expect((await listFiles(output)).filter((path) => path.startsWith('api/data'))).toEqual(['api/data'])
+    const entry = (await readManifest(output)).files.find((file) => file.path === 'api/data')
+    expect(entry).toMatchObject({ contentType: 'application/octet-stream', variants: [] })
+    expect(capture.lines.join('\n')).not.toMatch(/\[preencode\]/)
   })
 
   it("compresses Analog's Nitro folder (from Nitro's build info), where index.html was deleted and rewritten: no stale .zst", async () => {
@@ -129,6 +134,23 @@ describe('@preencode/vite in frameworks that write pages after Vite', () => {
     const checked = await expectSiteCompressed(publicDir, THRESHOLD)
     expect(checked).toEqual(expect.arrayContaining(['index.html', 'data.json']))
     expect((await readFile(join(publicDir, 'index.html'), 'utf8')).includes('prerendered home')).toBe(true)
+  })
+
+  it('stands down in Analog when Nitro left no build info, naming the command, and compresses no part of the site', async () => {
+    const root = await app()
+    const analog: Plugin = {
+      name: '@analogjs/vite-plugin-nitro',
+      config: () => ({
+        builder: { buildApp: (builder: ViteBuilder) => builder.build(builder.environments.client!).then(() => {}) },
+        environments: { client: { build: { outDir: 'dist/client' } } },
+      }),
+    }
+    const capture = await viteBuildApp(root, [analog, preencode(options(root))])
+    const warnings = capture.lines.filter((line) => line.startsWith('[preencode]'))
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toContain('Analog')
+    expect(warnings[0]).toContain('`&& preencode compress dist/analog/public`')
+    expect(await listFiles(join(root, 'dist/client'))).not.toContainEqual(expect.stringMatching(/\.(gz|br|zst)$/))
   })
 
   it("compresses the pages Qwik City's static adapter writes in the second (server) build", async () => {
