@@ -3,36 +3,56 @@
  * info, Qwik's plugin API, or the client environments' `outDir`.
  */
 import { readFile, stat } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
-import type { Plugin, ViteBuilder } from 'vite'
+import { join, relative, resolve } from 'node:path'
+import type { Plugin, ResolvedConfig, ViteBuilder } from 'vite'
 import type { PreencodeEnvironmentInfo } from './options.js'
 
 /**
  * Nitro's public output folder of the build that just ran (`.output/public`, Analog's
- * `dist/analog/public`, a preset's own). Nitro records it after every build: the file
- * `node_modules/.nitro/last-build.json` under its root names the output folder, whose
- * `nitro.json` names the public folder (what `nitro preview` and `nitro deploy` read). Build info
- * older than `since` (a previous build) does not count. Undefined when there is none.
+ * `dist/analog/public`, a preset's own). Nitro records its output after every build in
+ * `<output>/nitro.json` (what `nitro preview` and `nitro deploy` read): Nitro 3 names the public
+ * folder there and points at the output from `node_modules/.nitro/last-build.json`; Nitro 2
+ * (Analog 2) writes neither, so its output folders are tried: `.output`, and Analog's
+ * `dist/<app>/analog` (its source: `dist` under the workspace, the current directory). Build info
+ * older than `since` (an earlier build) does not count. Undefined when none is found.
  */
 export async function nitroPublicDir(root: string, since: number): Promise<string | undefined> {
   const lastBuild = join(root, 'node_modules/.nitro/last-build.json')
   const pointer = await readJson<{ outputDir?: unknown }>(lastBuild)
-  const outputDir = resolve(lastBuild, typeof pointer?.outputDir === 'string' ? pointer.outputDir : '../../../.output')
-  const infoPath = join(outputDir, 'nitro.json')
-  const written = await stat(infoPath).catch(() => undefined)
-  // A second of slack: file times come from a coarser clock than Date.now().
-  if (!written || written.mtimeMs < since - 1000) return undefined
-  const info = await readJson<{ publicDir?: unknown }>(infoPath)
-  // Nitro's default when the build info predates the field: `{{ output.dir }}/public`.
-  return resolve(outputDir, typeof info?.publicDir === 'string' ? info.publicDir : 'public')
+  const outputs = [
+    ...(typeof pointer?.outputDir === 'string' ? [resolve(lastBuild, pointer.outputDir)] : []),
+    join(root, '.output'),
+    join(process.cwd(), 'dist', relative(process.cwd(), root), 'analog'),
+  ]
+  for (const outputDir of outputs) {
+    const infoPath = join(outputDir, 'nitro.json')
+    const written = await stat(infoPath).catch(() => undefined)
+    // A second of slack: file times come from a coarser clock than Date.now().
+    if (!written || written.mtimeMs < since - 1000) continue
+    const info = await readJson<{ publicDir?: unknown }>(infoPath)
+    // Nitro's default where the build info does not say: `{{ output.dir }}/public`.
+    return resolve(outputDir, typeof info?.publicDir === 'string' ? info.publicDir : 'public')
+  }
+  return undefined
 }
 
-/** Where Qwik City's SSG writes the pages: the Qwik plugin's own answer (`api.getClientPublicOutDir()`). */
-export function qwikPublicDir(plugins: readonly Plugin[]): string | undefined {
-  const qwik = plugins.find((plugin) => plugin.name === 'vite-plugin-qwik') as
-    | (Plugin & { api?: { getClientPublicOutDir?: () => string | null | undefined } })
-    | undefined
-  return qwik?.api?.getClientPublicOutDir?.() ?? undefined
+/**
+ * Where a server build writes the pages (`server-build` timing): for Qwik City (a process of its
+ * own), the Qwik plugin's own answer (`api.getClientPublicOutDir()`); otherwise the folder of
+ * the client build that ran before it in this process (`clientFolder`).
+ */
+export function serverBuildPagesDir(
+  framework: string,
+  config: ResolvedConfig,
+  clientFolder: string | undefined,
+): string | undefined {
+  if (framework === 'Qwik City') {
+    const qwik = config.plugins.find((plugin) => plugin.name === 'vite-plugin-qwik') as
+      | (Plugin & { api?: { getClientPublicOutDir?: () => string | null | undefined } })
+      | undefined
+    return qwik?.api?.getClientPublicOutDir?.() ?? undefined
+  }
+  return clientFolder
 }
 
 /** The `outDir` of every built environment the plugin compresses (by default, those a browser consumes). */

@@ -11,8 +11,12 @@ export type FrameworkTiming =
   | 'build-app'
   /** As `build-app`, but the deployed folder is Nitro's public output, read from Nitro's build info. */
   | 'nitro'
-  /** In the `closeBundle` of the server build whose adapter writes the pages (Qwik City SSG). */
-  | 'qwik-ssg'
+  /**
+   * At the end of a separate server build that writes the pages into the client's folder
+   * (Qwik City's SSG adapters; React Router without the environment API): the client build
+   * leaves it to that one.
+   */
+  | 'server-build'
   /** Never: the framework has its own integration (`instead`), and the plugin stands down. */
   | 'integration'
 
@@ -24,13 +28,31 @@ export interface Framework {
   instead?: string
 }
 
+/** Vite's resolved `builder` options, as far as telling an app build apart needs them. */
+export interface BuilderOptions {
+  sharedPlugins?: boolean
+  sharedConfigBuild?: boolean
+}
+
 /** An older shape of `Framework`, kept for callers of `detectFramework` that read `instead`. */
 export interface FrameworkIntegration {
   framework: string
   instead: string
 }
 
-const FRAMEWORKS: readonly (Framework & { matches: (pluginName: string) => boolean })[] = [
+interface FrameworkEntry extends Framework {
+  matches: (pluginName: string) => boolean
+  /** When outside an app build: the framework builds environment by environment (`vite.build()`). */
+  whenNotApp?: FrameworkTiming
+  /**
+   * Whether `builder` options mean Vite builds the app (`buildApp`) rather than the framework
+   * calling `vite.build()` per environment with `builder` set anyway.
+   * @default every build with `builder` options
+   */
+  isApp?: (builder: BuilderOptions) => boolean
+}
+
+const FRAMEWORKS: readonly FrameworkEntry[] = [
   {
     framework: 'Astro',
     when: 'integration',
@@ -63,25 +85,47 @@ const FRAMEWORKS: readonly (Framework & { matches: (pluginName: string) => boole
   { framework: 'SolidStart', when: 'nitro', matches: (name) => name.startsWith('solid-start:') },
   { framework: 'Nitro', when: 'nitro', matches: (name) => name.startsWith('nitro:') || name === 'nitro-prerender' },
   { framework: 'TanStack Start', when: 'build-app', matches: (name) => name.startsWith('tanstack-start-core:') },
-  { framework: 'React Router', when: 'build-app', matches: (name) => name.startsWith('react-router') },
+  // `react-router build` builds the app with `buildApp` only with `future.v8_viteEnvironmentApi`
+  // (its config then shares plugins); otherwise it runs `vite.build()` for the client, then the
+  // server, which prerenders in its writeBundle — with `builder` options set all the same.
+  {
+    framework: 'React Router',
+    when: 'build-app',
+    whenNotApp: 'server-build',
+    isApp: (builder) => builder.sharedPlugins === true,
+    matches: (name) => name.startsWith('react-router'),
+  },
   { framework: 'Vike', when: 'build-app', matches: (name) => name.startsWith('vike:') },
   // The adapters (`vite-plugin-qwik-city-static-generate`, …) run SSG in the server build.
   {
     framework: 'Qwik City',
-    when: 'qwik-ssg',
+    when: 'server-build',
     matches: (name) => name.startsWith('vite-plugin-qwik-city-'),
   },
 ]
 
-/** The framework whose Vite plugins are among `pluginNames`, if any (first match in the table). */
-export function recogniseFramework(pluginNames: readonly string[]): Framework | undefined {
+/** What a build is: its framework (if preencode knows it) and whether Vite builds it as an app. */
+export interface BuildKind {
+  framework: Framework | undefined
+  /** Vite runs `buildApp` after building the environments: the `buildApp` hook compresses. */
+  app: boolean
+}
+
+/**
+ * The framework whose Vite plugins are among `pluginNames`, if any (first match in the table),
+ * with its timing in this build; `builder`: Vite's resolved `builder` options, if any.
+ */
+export function recogniseBuild(pluginNames: readonly string[], builder: BuilderOptions | undefined): BuildKind {
   const found = FRAMEWORKS.find((entry) => pluginNames.some((name) => entry.matches(name)))
-  return found && { framework: found.framework, when: found.when, ...(found.instead ? { instead: found.instead } : {}) }
+  const app = builder !== undefined && (found?.isApp?.(builder) ?? true)
+  if (!found) return { framework: undefined, app }
+  const when = app ? found.when : (found.whenNotApp ?? found.when)
+  return { framework: { framework: found.framework, when, ...(found.instead ? { instead: found.instead } : {}) }, app }
 }
 
 /** The framework with its own integration among `pluginNames`, if any (the plugin stands down). */
 export function detectFramework(pluginNames: readonly string[]): FrameworkIntegration | undefined {
-  const found = recogniseFramework(pluginNames)
+  const found = recogniseBuild(pluginNames, undefined).framework
   return found?.instead ? { framework: found.framework, instead: found.instead } : undefined
 }
 

@@ -3,12 +3,12 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { createBuildRunner, isPreencodeError, wantsColor, MANIFEST_FILENAME, type BuildRunner } from '@preencode/core'
 import { createPreencodeMiddleware, serverConfigWriter } from '@preencode/server-config'
 import type { Logger, Plugin, ResolvedConfig, ViteBuilder } from 'vite'
-import { builtClientDirs, nitroPublicDir, qwikPublicDir } from './deployable.js'
+import { builtClientDirs, nitroPublicDir, serverBuildPagesDir } from './deployable.js'
 import { lookAsServer } from './final-look.js'
 import {
   cannotHandleWarning,
   frameworkWarning,
-  recogniseFramework,
+  recogniseBuild,
   type Framework,
   type FrameworkIntegration,
 } from './frameworks.js'
@@ -23,6 +23,15 @@ const warned = new Set<string>()
  * process: with `sharedPlugins: false` each environment has its own plugin instance.
  */
 const builtAfterBuildApp = new WeakSet<object>()
+
+/**
+ * The client folder of a build that left it to a later server build of the same process (React
+ * Router builds the client, then the server, with `vite.build()`), by project root.
+ */
+const clientFolders = new Map<string, string>()
+
+/** Where frameworks with the `server-build` timing put the pages by default, for the stand-down line. */
+const DEFAULT_PAGES: Record<string, string> = { 'React Router': 'build/client', 'Qwik City': 'dist' }
 
 /** One compression: the folders, the folder server configs describe, where messages go. */
 interface Compression {
@@ -52,6 +61,8 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
   let framework: Framework | undefined
   /** Set where the plugin must do nothing: a framework with its own integration, or one it cannot handle here. */
   let standDown = false
+  /** Vite builds an app: `buildApp` runs after the environments are built (see `recogniseBuild`). */
+  let appBuild = false
   /** Vite 7 and later call plugins' `buildApp` hooks. */
   let hasBuildAppHook = false
   /** When this build started: Nitro's build info from an earlier build does not count. */
@@ -90,7 +101,7 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
   function deferred(environment: object): boolean {
     // In watch mode every rebuild ends in closeBundle; `buildApp` runs once, before the first.
     if (!hasBuildAppHook || config.build.watch || builtAfterBuildApp.has(environment)) return false
-    return config.builder !== undefined || framework?.when === 'build-app' || framework?.when === 'nitro'
+    return appBuild
   }
 
   /** The folders an app build deploys, once every environment and framework step is done. */
@@ -124,8 +135,12 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       // `this.meta.viteVersion` exists from Vite 7, the version that calls plugins' `buildApp`.
       hasBuildAppHook =
         typeof (this as { meta?: { viteVersion?: unknown } } | undefined)?.meta?.viteVersion === 'string'
-      framework =
-        config.command === 'build' ? recogniseFramework(config.plugins.map((plugin) => plugin.name)) : undefined
+      const build = recogniseBuild(
+        config.plugins.map((plugin) => plugin.name),
+        config.builder,
+      )
+      framework = config.command === 'build' ? build.framework : undefined
+      appBuild = build.app
       standDown = framework?.when === 'integration'
       if (framework?.instead) warnOnce(frameworkWarning(framework as FrameworkIntegration))
       if (framework && !hasBuildAppHook && (framework.when === 'build-app' || framework.when === 'nitro')) {
@@ -146,8 +161,8 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
     },
 
     applyToEnvironment(environment) {
-      // Qwik City's SSG writes the pages in the server build: compress them at its end.
-      if (framework?.when === 'qwik-ssg' && environment.config.build.ssr) return true
+      // Qwik City's SSG, React Router's prerender: pages written in the server build, compressed at its end.
+      if (framework?.when === 'server-build' && environment.config.consumer === 'server') return true
       return resolved.environments({ name: environment.name, consumer: environment.config.consumer })
     },
 
@@ -182,10 +197,22 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
         if (error) return
         const logger = environment.logger
         try {
-          if (framework?.when === 'qwik-ssg' && environment.config.build.ssr) {
-            const pages = qwikPublicDir(environment.config.plugins)
+          if (framework?.when === 'server-build') {
+            // The client build leaves its folder to the server build that writes the pages into it.
+            if (environment.config.consumer !== 'server') {
+              clientFolders.set(config.root, resolve(config.root, environment.config.build.outDir))
+              return
+            }
+            const pages = serverBuildPagesDir(framework.framework, environment.config, clientFolders.get(config.root))
             if (pages) await compress({ dirs: [pages], siteDir: pages, logger })
-            else warnOnce(cannotHandleWarning('Qwik City', 'its plugin did not say where the pages are', 'dist'))
+            else
+              warnOnce(
+                cannotHandleWarning(
+                  framework.framework,
+                  'its plugin did not say where the pages are',
+                  DEFAULT_PAGES[framework.framework] ?? 'dist',
+                ),
+              )
             return
           }
           if (deferred(environment)) return
