@@ -5,6 +5,7 @@ import { createPreencodeMiddleware, serverConfigWriter } from '@preencode/server
 import type { Logger, Plugin, ResolvedConfig, ViteBuilder } from 'vite'
 import { builtClientDirs, nitroPublicDir, serverBuildPagesDir } from './deployable.js'
 import { lookAsServer } from './final-look.js'
+import { buildAppRan, leaveToBuildApp } from './left-to-build-app.js'
 import {
   cannotHandleWarning,
   frameworkWarning,
@@ -215,7 +216,10 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
               )
             return
           }
-          if (deferred(environment)) return
+          if (deferred(environment)) {
+            for (const dir of dirs) leaveToBuildApp(relative(config.root, dir) || '.', logger)
+            return
+          }
           await compress({
             dirs,
             siteDir: resolve(config.root, config.build.outDir),
@@ -242,6 +246,7 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
           for (const environment of environments) builtAfterBuildApp.add(environment)
           return
         }
+        buildAppRan()
         const folders = await deployable(builder)
         for (const dir of folders ?? []) {
           if (compressed.has(dir))

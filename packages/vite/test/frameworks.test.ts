@@ -3,7 +3,9 @@
 // public folder filled late, Analog's rewrite of index.html, Qwik City's second build. Whatever
 // the timing, the folder that gets deployed ends with every variant and none stale.
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { execFile } from 'node:child_process'
 import { dirname, join } from 'node:path'
+import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { build, createBuilder, type InlineConfig, type Plugin, type ViteBuilder } from 'vite'
 import { readManifest } from '@preencode/core'
@@ -11,6 +13,7 @@ import preencode from '@preencode/vite'
 import { captureLogger, expectSiteCompressed, listFiles, perTestCleanup } from './helpers.js'
 
 const { app } = perTestCleanup()
+const run = promisify(execFile)
 const THRESHOLD = 200
 
 function options(root: string): Parameters<typeof preencode>[0] {
@@ -239,6 +242,23 @@ describe('@preencode/vite: the look at the deployed folder after it ran', () => 
     const warnings = capture.lines.filter((line) => line.startsWith('[preencode]'))
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toContain('late/index.html')
+    expect(warnings[0]).toContain('`preencode compress dist`')
+  })
+
+  it('says so when an app build never reaches buildApp (vite.build() with `builder` options), naming the command', async () => {
+    const root = await app()
+    const script = join(root, 'build.mjs')
+    const vite = import.meta.resolve('vite')
+    const plugin = import.meta.resolve('@preencode/vite')
+    await writeFile(
+      script,
+      `import { build } from ${JSON.stringify(vite)}\nimport preencode from ${JSON.stringify(plugin)}\n` +
+        `await build({ root: ${JSON.stringify(root)}, configFile: false, logLevel: 'warn', builder: {}, plugins: [preencode({ threshold: ${THRESHOLD} })] })\n`,
+    )
+    const { stdout, stderr } = await run(process.execPath, [script])
+    const warnings = `${stdout}${stderr}`.split('\n').filter((line) => line.includes('[preencode]'))
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toContain("left to Vite's buildApp step, which never ran")
     expect(warnings[0]).toContain('`preencode compress dist`')
   })
 
