@@ -5,21 +5,22 @@
  * the process is about to exit is named, with the command that compresses it.
  */
 import type { Logger } from 'vite'
+import { compressAfterBuild } from './frameworks.js'
 
-/** Folders (as shown to the user) left to `buildApp`, and where to say so. */
-const waiting = new Map<string, Logger>()
+/** Folders (as shown to the user) left to `buildApp`: the project root, and where to say so. */
+const waiting = new Map<string, { root: string; logger: Logger }>()
 let listening = false
 
 /** `closeBundle` left `folder` to the `buildApp` hook. */
-export function leaveToBuildApp(folder: string, logger: Logger): void {
-  waiting.set(folder, logger)
+export function leaveToBuildApp(folder: string, root: string, logger: Logger): void {
+  waiting.set(folder, { root, logger })
   if (listening) return
   listening = true
   process.once('beforeExit', () => {
     listening = false
-    for (const [dir, log] of waiting)
-      log.warn(
-        `[preencode] ${dir} was left to Vite's buildApp step, which never ran (the environments were built with vite.build() or builder.build()): nothing in it was compressed. Run \`preencode compress ${dir}\` after the build, or build with \`vite build\`.`,
+    for (const [dir, { root, logger }] of waiting)
+      logger.warn(
+        `[preencode] ${dir} was left to Vite's buildApp step, which never ran (the environments were built with vite.build() or builder.build()): nothing in it was compressed. ${compressAfterBuild(root, dir)}`,
       )
     waiting.clear()
   })

@@ -113,7 +113,12 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
     // Nitro points the client environments' outDir at its public folder; Analog does not.
     if (framework.framework !== 'Analog') return builtClientDirs(builder, resolved.environments)
     warnOnce(
-      cannotHandleWarning(framework.framework, "Nitro's build info (nitro.json) was not found", 'dist/analog/public'),
+      cannotHandleWarning(
+        framework.framework,
+        "Nitro's build info (nitro.json) was not found",
+        'dist/analog/public',
+        config.root,
+      ),
     )
     return undefined
   }
@@ -151,6 +156,7 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
             framework.framework,
             "it writes its pages in Vite 7's `buildApp` step, and this Vite has none",
             relative(config.root, resolve(config.root, config.build.outDir)) || '.',
+            config.root,
           ),
         )
       }
@@ -212,12 +218,13 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
                   framework.framework,
                   'its plugin did not say where the pages are',
                   DEFAULT_PAGES[framework.framework] ?? 'dist',
+                  config.root,
                 ),
               )
             return
           }
           if (deferred(environment)) {
-            for (const dir of dirs) leaveToBuildApp(relative(config.root, dir) || '.', logger)
+            for (const dir of dirs) leaveToBuildApp(relative(config.root, dir) || '.', config.root, logger)
             return
           }
           await compress({

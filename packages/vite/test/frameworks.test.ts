@@ -152,11 +152,12 @@ describe('@preencode/vite in frameworks that write pages after Vite', () => {
         environments: { client: { build: { outDir: 'dist/client' } } },
       }),
     }
+    await writeFile(join(root, 'package.json'), JSON.stringify({ scripts: { build: 'ng build' } }))
     const capture = await viteBuildApp(root, [analog, preencode(options(root))])
     const warnings = capture.lines.filter((line) => line.startsWith('[preencode]'))
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toContain('Analog')
-    expect(warnings[0]).toContain('`&& preencode compress dist/analog/public`')
+    expect(warnings[0]).toContain('`"build": "ng build && preencode compress dist/analog/public"`')
     expect(await listFiles(join(root, 'dist/client'))).not.toContainEqual(expect.stringMatching(/\.(gz|br|zst)$/))
   })
 
