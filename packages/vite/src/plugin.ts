@@ -167,6 +167,13 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       })
     },
 
+    configurePreviewServer(server) {
+      // Added directly (not in a returned post hook) so it runs before Vite's own static
+      // handler; paths the manifest does not list fall through to it.
+      const dir = resolve(config.root, config.build.outDir)
+      if (existsSync(join(dir, MANIFEST_FILENAME))) server.middlewares.use(createPreencodeMiddleware(dir))
+    },
+
     applyToEnvironment(environment) {
       // Qwik City's SSG, React Router's prerender: pages written in the server build, compressed at its end.
       if (framework?.when === 'server-build' && environment.config.consumer === 'server') return true
@@ -181,13 +188,6 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       if (dir === undefined) return
       const key = this.environment.name
       outDirs.set(key, (outDirs.get(key) ?? new Set()).add(resolve(config.root, dir)))
-    },
-
-    configurePreviewServer(server) {
-      // Added directly (not in a returned post hook) so it runs before Vite's own static
-      // handler; paths the manifest does not list fall through to it.
-      const dir = resolve(config.root, config.build.outDir)
-      if (existsSync(join(dir, MANIFEST_FILENAME))) server.middlewares.use(createPreencodeMiddleware(dir))
     },
 
     closeBundle: {
