@@ -98,6 +98,24 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
     for (const dir of dirs) await lookAsServer({ dir, root: config.root, options: resolved.compress, logger })
   }
 
+  /** What this build is (framework, app build) and whether the plugin stands down; warns once. */
+  function recognise(): void {
+    const build = recogniseBuild(
+      config.plugins.map((plugin) => plugin.name),
+      config.builder,
+    )
+    framework = build.framework
+    appBuild = build.app
+    standDown = framework?.when === 'integration'
+    if (framework?.instead) warnOnce(frameworkWarning(framework as FrameworkIntegration))
+    if (framework && !hasBuildAppHook && (framework.when === 'build-app' || framework.when === 'nitro')) {
+      standDown = true
+      const outDir = relative(config.root, resolve(config.root, config.build.outDir)) || '.'
+      const why = "it writes its pages in Vite 7's `buildApp` step, and this Vite has none"
+      warnOnce(cannotHandleWarning(framework.framework, why, outDir, config.root))
+    }
+  }
+
   /** Whether `buildApp` (order post) compresses after this environment's closeBundle. */
   function deferred(environment: object): boolean {
     // In watch mode every rebuild ends in closeBundle; `buildApp` runs once, before the first.
@@ -141,25 +159,7 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       // `this.meta.viteVersion` exists from Vite 7, the version that calls plugins' `buildApp`.
       hasBuildAppHook =
         typeof (this as { meta?: { viteVersion?: unknown } } | undefined)?.meta?.viteVersion === 'string'
-      const build = recogniseBuild(
-        config.plugins.map((plugin) => plugin.name),
-        config.builder,
-      )
-      framework = config.command === 'build' ? build.framework : undefined
-      appBuild = build.app
-      standDown = framework?.when === 'integration'
-      if (framework?.instead) warnOnce(frameworkWarning(framework as FrameworkIntegration))
-      if (framework && !hasBuildAppHook && (framework.when === 'build-app' || framework.when === 'nitro')) {
-        standDown = true
-        warnOnce(
-          cannotHandleWarning(
-            framework.framework,
-            "it writes its pages in Vite 7's `buildApp` step, and this Vite has none",
-            relative(config.root, resolve(config.root, config.build.outDir)) || '.',
-            config.root,
-          ),
-        )
-      }
+      if (config.command === 'build') recognise()
       runner = createBuildRunner({
         options: resolved,
         root: config.root,
