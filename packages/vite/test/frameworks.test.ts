@@ -109,39 +109,47 @@ describe('@preencode/vite in frameworks that write pages after Vite', () => {
     expect(capture.lines.join('\n')).not.toMatch(/\[preencode\]/)
   })
 
-  it("compresses Analog's Nitro folder (from Nitro's build info), where index.html was deleted and rewritten: no stale .zst", async () => {
-    const root = await app()
-    const client = join(root, 'dist/client')
-    const output = join(root, 'dist/analog')
-    const analog: Plugin = {
-      name: '@analogjs/vite-plugin-nitro',
-      config: () => ({
-        builder: {
-          sharedPlugins: true,
-          buildApp: async (builder: ViteBuilder) => {
-            await builder.build(builder.environments.client!)
-            const publicDir = join(output, 'public')
-            await cp(client, publicDir, { recursive: true })
-            // Analog removes the SPA shell and its .br and .gz before it prerenders `/`.
-            for (const name of ['index.html', 'index.html.br', 'index.html.gz'])
-              await rm(join(publicDir, name), { force: true })
-            await put(join(publicDir, 'index.html'), page('prerendered home'))
-            await put(join(output, 'nitro.json'), JSON.stringify({ preset: 'static', publicDir: 'public' }))
-            await put(
-              join(root, 'node_modules/.nitro/last-build.json'),
-              JSON.stringify({ outputDir: '../../../dist/analog' }),
-            )
+  it.each([
+    ['Nitro 3', { preset: 'static', publicDir: 'public' }, true],
+    ['Nitro 2 (Analog 2.7)', { preset: 'nitro-prerender' }, false],
+  ] as const)(
+    "compresses Analog's Nitro folder (from %s's build info), where index.html was deleted and rewritten: no stale .zst",
+    async (_nitro, info, pointer) => {
+      const root = await app()
+      const client = join(root, 'dist/client')
+      const output = join(root, 'dist/analog')
+      const analog: Plugin = {
+        name: '@analogjs/vite-plugin-nitro',
+        config: () => ({
+          builder: {
+            sharedPlugins: true,
+            buildApp: async (builder: ViteBuilder) => {
+              await builder.build(builder.environments.client!)
+              const publicDir = join(output, 'public')
+              await cp(client, publicDir, { recursive: true })
+              // Analog removes the SPA shell and its .br and .gz before it prerenders `/`.
+              for (const name of ['index.html', 'index.html.br', 'index.html.gz'])
+                await rm(join(publicDir, name), { force: true })
+              await put(join(publicDir, 'index.html'), page('prerendered home'))
+              await put(join(output, 'nitro.json'), JSON.stringify(info))
+              // Nitro 3 points at its output folder; Nitro 2 does not.
+              if (pointer)
+                await put(
+                  join(root, 'node_modules/.nitro/last-build.json'),
+                  JSON.stringify({ outputDir: '../../../dist/analog' }),
+                )
+            },
           },
-        },
-        environments: { client: { build: { outDir: 'dist/client' } } },
-      }),
-    }
-    await viteBuildApp(root, [analog, preencode(options(root))])
-    const publicDir = join(output, 'public')
-    const checked = await expectSiteCompressed(publicDir, THRESHOLD)
-    expect(checked).toEqual(expect.arrayContaining(['index.html', 'data.json']))
-    expect((await readFile(join(publicDir, 'index.html'), 'utf8')).includes('prerendered home')).toBe(true)
-  })
+          environments: { client: { build: { outDir: 'dist/client' } } },
+        }),
+      }
+      await viteBuildApp(root, [analog, preencode(options(root))])
+      const publicDir = join(output, 'public')
+      const checked = await expectSiteCompressed(publicDir, THRESHOLD)
+      expect(checked).toEqual(expect.arrayContaining(['index.html', 'data.json']))
+      expect((await readFile(join(publicDir, 'index.html'), 'utf8')).includes('prerendered home')).toBe(true)
+    },
+  )
 
   it('stands down in Analog when Nitro left no build info, naming the command, and compresses no part of the site', async () => {
     const root = await app()
