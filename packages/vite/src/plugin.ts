@@ -5,6 +5,7 @@ import { createPreencodeMiddleware, serverConfigWriter } from '@preencode/server
 import type { Logger, Plugin, ResolvedConfig, ViteBuilder } from 'vite'
 import { builtClientDirs, nitroPublicDir, serverBuildPagesDir } from './deployable.js'
 import { lookAsServer } from './final-look.js'
+import { withExitHeld } from './hold-exit.js'
 import { buildAppRan, leaveToBuildApp } from './left-to-build-app.js'
 import {
   cannotHandleWarning,
@@ -211,7 +212,7 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
               return
             }
             const pages = serverBuildPagesDir(framework.framework, environment.config, clientFolders.get(config.root))
-            if (pages) await compress({ dirs: [pages], siteDir: pages, logger })
+            if (pages) await withExitHeld(() => compress({ dirs: [pages], siteDir: pages, logger }))
             else
               warnOnce(
                 cannotHandleWarning(

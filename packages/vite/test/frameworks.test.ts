@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { build, createBuilder, type InlineConfig, type Plugin, type ViteBuilder } from 'vite'
 import { readManifest } from '@preencode/core'
 import preencode from '@preencode/vite'
-import { captureLogger, expectSiteCompressed, listFiles, perTestCleanup } from './helpers.js'
+import { captureLogger, expectSiteCompressed, listFiles, page, perTestCleanup, put } from './helpers.js'
 
 const { app } = perTestCleanup()
 const run = promisify(execFile)
@@ -18,16 +18,6 @@ const THRESHOLD = 200
 
 function options(root: string): Parameters<typeof preencode>[0] {
   return { report: true, threshold: THRESHOLD, levels: { brotli: 5, zstd: 3 }, cache: join(root, '.test-cache') }
-}
-
-/** A prerendered page: text enough to compress well. */
-function page(title: string): string {
-  return `<!doctype html><title>${title}</title>${`<p>${title}: rendered at build time, after Vite.</p>`.repeat(40)}`
-}
-
-async function put(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true })
-  await writeFile(path, text)
 }
 
 /** What `vite build` does: a builder (app mode when the config has `builder`), then `buildApp`. */
