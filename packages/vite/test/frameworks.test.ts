@@ -2,9 +2,9 @@
 // "Where users already are"): pages in a `buildApp` step after the environments, Nitro's own
 // public folder filled late, Analog's rewrite of index.html, Qwik City's second build. Whatever
 // the timing, the folder that gets deployed ends with every variant and none stale.
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, readFile, rm, writeFile } from 'node:fs/promises'
 import { execFile } from 'node:child_process'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { build, createBuilder, type InlineConfig, type Plugin, type ViteBuilder } from 'vite'
