@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { createBuildRunner, isPreencodeError, wantsColor, MANIFEST_FILENAME, type BuildRunner } from '@preencode/core'
 import { createPreencodeMiddleware, serverConfigWriter } from '@preencode/server-config'
-import type { Logger, Plugin, ResolvedConfig, ViteBuilder } from 'vite'
+import type { Environment, Logger, Plugin, ResolvedConfig, ViteBuilder } from 'vite'
 import { builtClientDirs, nitroPublicDir, serverBuildPagesDir } from './deployable.js'
 import { lookAsServer } from './final-look.js'
 import { withExitHeld } from './hold-exit.js'
@@ -97,6 +97,28 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
     // Nothing was compressed (a host that ignores sidecars, a failure in watch mode): nothing to look at.
     if (results.length === 0) return
     for (const dir of dirs) await lookAsServer({ dir, root: config.root, options: resolved.compress, logger })
+  }
+
+  /**
+   * `server-build` timing: the client build leaves its folder to the server build of the same
+   * framework, which compresses it at its end, after writing the pages into it.
+   */
+  async function atServerBuild(name: string, environment: Environment): Promise<void> {
+    if (environment.config.consumer !== 'server') {
+      clientFolders.set(config.root, resolve(config.root, environment.config.build.outDir))
+      return
+    }
+    const pages = serverBuildPagesDir(name, environment.config, clientFolders.get(config.root))
+    if (pages) await withExitHeld(() => compress({ dirs: [pages], siteDir: pages, logger: environment.logger }))
+    else
+      warnOnce(
+        cannotHandleWarning(
+          name,
+          'its plugin did not say where the pages are',
+          DEFAULT_PAGES[name] ?? 'dist',
+          config.root,
+        ),
+      )
   }
 
   /** What this build is (framework, app build) and whether the plugin stands down; warns once. */
@@ -205,25 +227,7 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
         if (error) return
         const logger = environment.logger
         try {
-          if (framework?.when === 'server-build') {
-            // The client build leaves its folder to the server build that writes the pages into it.
-            if (environment.config.consumer !== 'server') {
-              clientFolders.set(config.root, resolve(config.root, environment.config.build.outDir))
-              return
-            }
-            const pages = serverBuildPagesDir(framework.framework, environment.config, clientFolders.get(config.root))
-            if (pages) await withExitHeld(() => compress({ dirs: [pages], siteDir: pages, logger }))
-            else
-              warnOnce(
-                cannotHandleWarning(
-                  framework.framework,
-                  'its plugin did not say where the pages are',
-                  DEFAULT_PAGES[framework.framework] ?? 'dist',
-                  config.root,
-                ),
-              )
-            return
-          }
+          if (framework?.when === 'server-build') return await atServerBuild(framework.framework, environment)
           if (deferred(environment)) {
             for (const dir of dirs) leaveToBuildApp(relative(config.root, dir) || '.', config.root, logger)
             return
