@@ -9,12 +9,19 @@ import { withExitHeld } from './hold-exit.js'
 import { buildAppRan, leaveToBuildApp } from './left-to-build-app.js'
 import {
   cannotHandleWarning,
+  DEFAULT_PAGES,
   frameworkWarning,
   recogniseBuild,
   type Framework,
   type FrameworkIntegration,
 } from './frameworks.js'
-import { resolvePreencodeViteOptions, type PreencodeViteOptions, type ResolvedPreencodeViteOptions } from './options.js'
+import {
+  backendFiles,
+  resolvePreencodeViteOptions,
+  servedWhole,
+  type PreencodeViteOptions,
+  type ResolvedPreencodeViteOptions,
+} from './options.js'
 
 /** Warnings already given in this process (frameworks load the Vite config once per build step). */
 const warned = new Set<string>()
@@ -32,15 +39,14 @@ const builtAfterBuildApp = new WeakSet<object>()
  */
 const clientFolders = new Map<string, string>()
 
-/** Where frameworks with the `server-build` timing put the pages by default, for the stand-down line. */
-const DEFAULT_PAGES: Record<string, string> = { 'React Router': 'build/client', 'Qwik City': 'dist' }
-
 /** One compression: the folders, the folder server configs describe, where messages go. */
 interface Compression {
   dirs: string[]
   siteDir: string
   environment?: string
   logger: Logger
+  /** A folder served whole (Nitro's public output): Vite's backend files in it are compressed too. */
+  whole?: boolean
 }
 
 /**
@@ -52,7 +58,8 @@ interface Compression {
 export function preencode(options: PreencodeViteOptions = {}): Plugin {
   let config: ResolvedConfig
   let resolved: ResolvedPreencodeViteOptions
-  let runner: BuildRunner
+  /** The runner for a Vite output, and the one for a folder served whole (see `servedWhole`). */
+  let runners: Record<'output' | 'whole', { options: ResolvedPreencodeViteOptions; runner: BuildRunner }>
   /**
    * Output directories written since the last closeBundle, per environment (one per `output`
    * entry). Not reset in buildStart: Rolldown runs the build hooks again for each output of a
@@ -78,7 +85,8 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
     config.logger.warn(message)
   }
 
-  async function compress({ dirs, siteDir, environment, logger }: Compression): Promise<void> {
+  async function compress({ dirs, siteDir, environment, logger, whole = false }: Compression): Promise<void> {
+    const { options: used, runner } = runners[whole ? 'whole' : 'output']
     const print = (text: string, json: boolean): void => {
       // The report's first line names the folder; the runner names it itself when there are several.
       const named = dirs.length === 1 && (environment === undefined || environment === 'client')
@@ -96,7 +104,7 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
     })
     // Nothing was compressed (a host that ignores sidecars, a failure in watch mode): nothing to look at.
     if (results.length === 0) return
-    for (const dir of dirs) await lookAsServer({ dir, root: config.root, options: resolved.compress, logger })
+    for (const dir of dirs) await lookAsServer({ dir, root: config.root, options: used.compress, logger })
   }
 
   /**
@@ -183,11 +191,15 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       hasBuildAppHook =
         typeof (this as { meta?: { viteVersion?: unknown } } | undefined)?.meta?.viteVersion === 'string'
       if (config.command === 'build') recognise()
-      runner = createBuildRunner({
-        options: resolved,
-        root: config.root,
-        writeServerConfigs: serverConfigWriter(resolved.serverConfigs),
+      const runner = (options: ResolvedPreencodeViteOptions) => ({
+        options,
+        runner: createBuildRunner({
+          options,
+          root: config.root,
+          writeServerConfigs: serverConfigWriter(options.serverConfigs),
+        }),
       })
+      runners = { output: runner(resolved), whole: runner(servedWhole(resolved, backendFiles(config))) }
     },
 
     configurePreviewServer(server) {
@@ -262,17 +274,15 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
         const folders = await deployable(builder)
         for (const dir of folders ?? []) {
           if (compressed.has(dir))
-            await lookAsServer({ dir, root: config.root, options: resolved.compress, logger: config.logger })
-          else await compress({ dirs: [dir], siteDir: dir, logger: config.logger })
+            await lookAsServer({
+              dir,
+              root: config.root,
+              options: runners.output.options.compress,
+              logger: config.logger,
+            })
+          else await compress({ dirs: [dir], siteDir: dir, logger: config.logger, whole: framework?.when === 'nitro' })
         }
       },
     },
   }
-}
-
-/** `build.manifest: 'assets.json'` and `build.ssrManifest: '...'` name files for a backend, not browsers. */
-function backendFiles(config: ResolvedConfig): string[] {
-  return [config.build.manifest, config.build.ssrManifest]
-    .filter((value): value is string => typeof value === 'string')
-    .map((path) => path.replace(/^\.?\//, ''))
 }

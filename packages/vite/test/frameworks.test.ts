@@ -77,7 +77,8 @@ describe('@preencode/vite in frameworks that write pages after Vite', () => {
       name: 'nitro:main',
       config: () => ({
         builder: { sharedConfigBuild: true },
-        environments: { client: { build: { outDir: '.output/public', copyPublicDir: false } } },
+        // SolidStart asks for Vite's manifest: Nitro serves .vite/manifest.json with the rest.
+        environments: { client: { build: { outDir: '.output/public', copyPublicDir: false, manifest: true } } },
       }),
       buildApp: {
         order: 'post',
@@ -91,7 +92,9 @@ describe('@preencode/vite in frameworks that write pages after Vite', () => {
     }
     const capture = await viteBuildApp(root, [nitro, preencode(options(root))])
     const checked = await expectSiteCompressed(output, THRESHOLD)
-    expect(checked).toEqual(expect.arrayContaining(['index.html', 'about/index.html', 'data.json']))
+    expect(checked).toEqual(
+      expect.arrayContaining(['index.html', 'about/index.html', 'data.json', '.vite/manifest.json']),
+    )
     // No extension, no known type: listed as application/octet-stream (nginx's default_type too), never compressed.
     expect((await listFiles(output)).filter((path) => path.startsWith('api/data'))).toEqual(['api/data'])
     const entry = (await readManifest(output)).files.find((file) => file.path === 'api/data')
