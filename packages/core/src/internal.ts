@@ -171,3 +171,10 @@ export {
   type SharedCompressionCache,
 } from './cache/shared-cache.js'
 export { openS3Store, type RemoteStore } from './cache/s3-store.js'
+export {
+  acquireFolderLock,
+  withFolderLock,
+  type FolderLock,
+  type FolderLockOptions,
+  type LockHolder,
+} from './fs/folder-lock.js'
