@@ -71,6 +71,7 @@ export async function writeDeltas(
     dir,
     (message) => context.logger?.warn(message),
     () => writeDeltasLocked(dir, manifest, options, context),
+    true,
   )
 }
 

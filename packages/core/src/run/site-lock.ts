@@ -16,9 +16,16 @@ export const SITE_LOCK_FILENAME = '.preencode-compress.lock'
 
 /**
  * Runs `fn` holding the lock of the site at `dir`. A missing folder is left to `fn` to report.
- * `note` hears of a stale lock taken over (a killed run's).
+ * `note` hears of a stale lock taken over (a killed run's). A lock that cannot be written (a
+ * read-only or full folder) fails as `compress` says it, or, with `rawErrors`, with the file
+ * system's own error (deploy then skips its deltas with a warning and deploys the site as built).
  */
-export async function withSiteLock<T>(dir: string, note: (message: string) => void, fn: () => Promise<T>): Promise<T> {
+export async function withSiteLock<T>(
+  dir: string,
+  note: (message: string) => void,
+  fn: () => Promise<T>,
+  rawErrors = false,
+): Promise<T> {
   const root = await realpath(resolve(dir)).catch(() => undefined)
   if (root === undefined) return await fn()
   const options = {
@@ -36,7 +43,7 @@ export async function withSiteLock<T>(dir: string, note: (message: string) => vo
       return fn()
     })
   } catch (error) {
-    if (locked || isPreencodeError(error)) throw error
+    if (locked || rawErrors || isPreencodeError(error)) throw error
     // The lock could not be written: a read-only or full folder, said as `compress` says it.
     const mapped = unwritable(root, error)
     if (mapped !== error) throw mapped
