@@ -178,3 +178,13 @@ export {
   type FolderLockOptions,
   type LockHolder,
 } from './fs/folder-lock.js'
+export {
+  HASH_SEPARATOR,
+  HASH_TOKEN,
+  HASH_TOKEN_RE2,
+  HASHED_NAME,
+  HASHED_NAME_RE2,
+  looksContentHashed,
+  VERSIONED_STEM,
+  versionedAssetPattern,
+} from './http/hashed-name.js'
