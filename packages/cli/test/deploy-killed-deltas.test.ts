@@ -38,11 +38,17 @@ const asset = (n: number, v: number): string =>
 async function build(dir: string, v: number): Promise<void> {
   await rm(dir, { recursive: true, force: true })
   await mkdir(join(dir, 'assets'), { recursive: true })
+  await mkdir(join(dir, 'docs'), { recursive: true })
   const names: string[] = []
   for (let n = 0; n < 6; n++) {
     names.push(`assets/app${n}-${n}v${v}Abc12.js`)
     await writeFile(join(dir, names[n]!), asset(n, v))
   }
+  for (let p = 0; p < 4; p++)
+    await writeFile(
+      join(dir, `docs/p${p}.html`),
+      `<!doctype html><h1>page ${p}, build ${v}</h1>\n${'<p>text of a page</p>\n'.repeat(150)}`,
+    )
   await writeFile(
     join(dir, 'index.html'),
     `<!doctype html>${names.map((n) => `<script type="module" src="/${n}"></script>`).join('')}\n${'<p>hi</p>\n'.repeat(200)}`,
@@ -81,69 +87,87 @@ async function expectEverythingDecodes(www: string): Promise<void> {
   }
 }
 
-describe('a deploy killed while it writes deltas, then run again', () => {
-  let work: Awaited<ReturnType<typeof tempDir>>
-  let hook: string
-  /** The v2 site compressed, the v1 site deployed: copied before each kill. */
-  let siteV2: string
-  let wwwV1: string
-  let cleanSite: string[]
-  let cleanWww: string[]
+function killedDeploys(label: string, flags: string[], points: string[]): void {
+  describe(`a deploy killed while it writes deltas, then run again${label}`, () => {
+    let work: Awaited<ReturnType<typeof tempDir>>
+    let hook: string
+    /** The v2 site compressed, the v1 site deployed: copied before each kill. */
+    let siteV2: string
+    let wwwV1: string
+    let cleanSite: string[]
+    let cleanWww: string[]
 
-  beforeAll(async () => {
-    work = await tempDir('deploy-killed-deltas')
-    hook = join(work.path, 'hook.mjs')
-    await writeFile(hook, HOOK)
-    siteV2 = join(work.path, 'site')
-    wwwV1 = join(work.path, 'www-v1')
-    await build(siteV2, 1)
-    expect(cli(['compress', siteV2, '--no-cache'], work.path).status).toBe(0)
-    expect(cli(['deploy', siteV2, '--to', wwwV1], work.path).status).toBe(0)
-    // No cache: the build announces dictionaries but knows no previous version; the deploy
-    // writes every delta, against what the target holds.
-    await build(siteV2, 2)
-    expect(cli(['compress', siteV2, '--no-cache'], work.path).status).toBe(0)
-    // The clean deploy, to compare with.
-    const site = join(work.path, 'clean-site')
-    const www = join(work.path, 'clean-www')
-    await cp(siteV2, site, { recursive: true, preserveTimestamps: true })
-    await cp(wwwV1, www, { recursive: true, preserveTimestamps: true })
-    const clean = cli(['deploy', site, '--to', www], work.path)
-    expect(clean.status, clean.stderr).toBe(0)
-    cleanSite = await listing(site)
-    cleanWww = await listing(www)
-    expect(cleanSite.filter((p) => p.endsWith('.dcb') || p.endsWith('.dcz')).length).toBeGreaterThanOrEqual(6)
-    await expectEverythingDecodes(www)
-  }, 120_000)
-  afterAll(async () => {
-    await work?.remove()
+    beforeAll(async () => {
+      work = await tempDir('deploy-killed-deltas')
+      hook = join(work.path, 'hook.mjs')
+      await writeFile(hook, HOOK)
+      siteV2 = join(work.path, 'site')
+      wwwV1 = join(work.path, 'www-v1')
+      await build(siteV2, 1)
+      expect(cli(['compress', siteV2, '--no-cache', ...flags], work.path).status).toBe(0)
+      expect(cli(['deploy', siteV2, '--to', wwwV1], work.path).status).toBe(0)
+      // No cache: the build announces dictionaries but knows no previous version; the deploy
+      // writes every delta, against what the target holds.
+      await build(siteV2, 2)
+      expect(cli(['compress', siteV2, '--no-cache', ...flags], work.path).status).toBe(0)
+      // The clean deploy, to compare with.
+      const site = join(work.path, 'clean-site')
+      const www = join(work.path, 'clean-www')
+      await cp(siteV2, site, { recursive: true, preserveTimestamps: true })
+      await cp(wwwV1, www, { recursive: true, preserveTimestamps: true })
+      const clean = cli(['deploy', site, '--to', www], work.path)
+      expect(clean.status, clean.stderr).toBe(0)
+      cleanSite = await listing(site)
+      cleanWww = await listing(www)
+      expect(cleanSite.filter((p) => p.endsWith('.dcb') || p.endsWith('.dcz')).length).toBeGreaterThanOrEqual(6)
+      await expectEverythingDecodes(www)
+    }, 120_000)
+    afterAll(async () => {
+      await work?.remove()
+    })
+
+    for (const point of points) {
+      it(`killed at ${point}: the rerun leaves the site and the target as a clean deploy`, async () => {
+        const name = `${label}${point}`.replace(/[^A-Za-z0-9]+/g, '-')
+        const site = join(work.path, `site-${name}`)
+        const www = join(work.path, `www-${name}`)
+        await cp(siteV2, site, { recursive: true, preserveTimestamps: true })
+        await cp(wwwV1, www, { recursive: true, preserveTimestamps: true })
+        const killed = await runCollected(process.execPath, ['--import', hook, BIN, 'deploy', site, '--to', www], {
+          cwd: work.path,
+          env: { ...process.env, CI: '1', NO_COLOR: '1', PREENCODE_TEST_KILL: point },
+        })
+        expect(killed.signal, killed.stderr).toBe('SIGKILL')
+        const rerun = cli(['deploy', site, '--to', www], work.path)
+        expect(rerun.status, rerun.stderr).toBe(0)
+        expect(rerun.stderr).not.toMatch(/\n\s+at /)
+        expect(await listing(site)).toEqual(cleanSite)
+        expect(await listing(www)).toEqual(cleanWww)
+        await expectEverythingDecodes(www)
+      })
+    }
   })
+}
 
-  const points = [
+killedDeploys(
+  '',
+  [],
+  [
     'open|.dict/|1', // the first delta's temporary file is about to be created
     'rename|.dict/|1', // a complete temporary file, not yet renamed
     'rename|.dict/|5', // some deltas in place, one temporary file
     'rename|.preencode-manifest.json|1', // every delta in place, the manifest not rewritten
     'copyFile|.dict/|2', // the deltas being copied to the target
-  ]
-  for (const point of points) {
-    it(`killed at ${point}: the rerun leaves the site and the target as a clean deploy`, async () => {
-      const name = point.replace(/[^A-Za-z0-9]+/g, '-')
-      const site = join(work.path, `site-${name}`)
-      const www = join(work.path, `www-${name}`)
-      await cp(siteV2, site, { recursive: true, preserveTimestamps: true })
-      await cp(wwwV1, www, { recursive: true, preserveTimestamps: true })
-      const killed = await runCollected(process.execPath, ['--import', hook, BIN, 'deploy', site, '--to', www], {
-        cwd: work.path,
-        env: { ...process.env, CI: '1', NO_COLOR: '1', PREENCODE_TEST_KILL: point },
-      })
-      expect(killed.signal, killed.stderr).toBe('SIGKILL')
-      const rerun = cli(['deploy', site, '--to', www], work.path)
-      expect(rerun.status, rerun.stderr).toBe(0)
-      expect(rerun.stderr).not.toMatch(/\n\s+at /)
-      expect(await listing(site)).toEqual(cleanSite)
-      expect(await listing(www)).toEqual(cleanWww)
-      await expectEverythingDecodes(www)
-    })
-  }
-})
+  ],
+)
+
+// With page deltas: a page's deltas keep their name from one build to the next (the dictionary's id).
+killedDeploys(
+  ' (--pages)',
+  ['--pages'],
+  [
+    'rename|.html.dict/|1',
+    'copyFile|.html.dict/|1',
+    'copyFile|docs/p1.html|1', // the pages' phase: deltas up, pages not yet
+  ],
+)
