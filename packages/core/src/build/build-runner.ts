@@ -21,7 +21,7 @@ import { preparePageDictionary } from '../deltas/page-dictionary.js'
 import { renderBuildResult, type BuildResult } from '../report/render-result.js'
 import { writeDeltas } from '../deltas/write-deltas.js'
 import { openRunCache } from '../run/run-cache.js'
-import { withSiteLock } from '../run/site-lock.js'
+import { withSiteLock } from '../fs/site-lock.js'
 import { detectSidecarIgnoringHost, sidecarsSkippedMessage } from './sidecar-hosts.js'
 
 /** Where a build's messages go: the bundler's logger. */

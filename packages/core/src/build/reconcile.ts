@@ -7,7 +7,7 @@ import { readManifest, type Manifest, type ManifestFile } from '../manifest/mani
 import { buildOptionsFromManifest } from '../manifest/settings.js'
 import { sha256File } from '../fs/open-files.js'
 import { scanDirectory } from '../run/scan.js'
-import { withSiteLock } from '../run/site-lock.js'
+import { withSiteLock } from '../fs/site-lock.js'
 import { cleanTempFiles } from '../fs/write.js'
 
 /** How the disk differs from a manifest; every list holds POSIX paths of originals. */
@@ -67,13 +67,14 @@ export async function reconcileManifest(dir: string, run: CompressRun = {}): Pro
   const logger: CompressLogger = run.logger ?? { info() {}, warn() {} }
   if (total === 0) {
     // A recompression would remove them too; without one, they go here, under the site's lock.
+    // Best effort: a read-only site, or one another run holds (and cleans), keeps them for now.
     if (drift.tempFiles.length > 0) {
       const removed = await withSiteLock(
         root,
         (message) => logger.info(message),
         () => cleanTempFiles(root, drift.tempFiles),
-      )
-      logger.info(`removed ${removed} temp files left by an interrupted run`)
+      ).catch(() => 0)
+      if (removed > 0) logger.info(`removed ${removed} temp files left by an interrupted run`)
     }
     return { manifest, drift, recompressed: false }
   }

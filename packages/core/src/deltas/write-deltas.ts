@@ -29,7 +29,7 @@ import { isPageDictionary, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST } f
 import { versionedAsset } from '../http/use-as-dictionary.js'
 import { cacheVersionSource, rememberVersions } from './version-store.js'
 import { writeFileAtomically } from '../fs/write.js'
-import { withSiteLock } from '../run/site-lock.js'
+import { withSiteLock } from '../fs/site-lock.js'
 import { encodeCached, pickDictionaries, withoutThisBuild } from './delta-candidates.js'
 
 /**

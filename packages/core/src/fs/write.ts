@@ -104,7 +104,7 @@ export async function removeStaleVariants(
 }
 
 /**
- * Deletes temp files of an interrupted run. The caller holds the site's lock (`run/site-lock.ts`),
+ * Deletes temp files of an interrupted run. The caller holds the site's lock (`site-lock.ts`),
  * so no other run is writing temp files there.
  */
 export async function cleanTempFiles(dir: string, paths: Iterable<string>): Promise<number> {

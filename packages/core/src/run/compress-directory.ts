@@ -16,7 +16,7 @@ import { scanDirectory } from './scan.js'
 import { assertWritableDirectory } from '../fs/write.js'
 import type { CompressResult, CompressRun } from './context.js'
 import { compressWithCache } from './compress-files.js'
-import { withSiteLock } from './site-lock.js'
+import { withSiteLock } from '../fs/site-lock.js'
 
 export type { CompressLogger, CompressResult, CompressRun }
 

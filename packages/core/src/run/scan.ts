@@ -5,7 +5,7 @@ import { formatOfVariantPath } from '../codecs/table.js'
 import { JOURNAL_FILENAME, journaledFiles } from '../fs/journal.js'
 import { MANIFEST_FILENAME, type Manifest } from '../manifest/manifest.js'
 import type { FilePattern } from '../options/compress-options.js'
-import { SITE_LOCK_FILENAME } from './site-lock.js'
+import { SITE_LOCK_FILENAME } from '../fs/site-lock.js'
 import { walkDirectory, type SkippedEntry } from '../fs/walk.js'
 
 export interface ScanOptions {

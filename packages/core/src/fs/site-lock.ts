@@ -5,11 +5,11 @@
  * line naming the holder; nested calls in one run (the build runner, then `compressDirectory`)
  * take it once.
  */
-import { realpath } from 'node:fs/promises'
+import { realpath, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { isPreencodeError, userError } from '../errors.js'
-import { withFolderLock } from '../fs/folder-lock.js'
-import { unwritable } from '../fs/write.js'
+import { withFolderLock } from './folder-lock.js'
+import { unwritable } from './write.js'
 
 /** The site's lock file, at its root while a run writes there; never compressed nor listed. */
 export const SITE_LOCK_FILENAME = '.preencode-compress.lock'
@@ -27,7 +27,8 @@ export async function withSiteLock<T>(
   rawErrors = false,
 ): Promise<T> {
   const root = await realpath(resolve(dir)).catch(() => undefined)
-  if (root === undefined) return await fn()
+  // A missing folder, or a file in its place: `fn` says so as it always did.
+  if (root === undefined || !(await stat(root)).isDirectory()) return await fn()
   const options = {
     file: SITE_LOCK_FILENAME,
     holderName: 'compress run',
