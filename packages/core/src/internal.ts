@@ -171,3 +171,20 @@ export {
   type SharedCompressionCache,
 } from './cache/shared-cache.js'
 export { openS3Store, type RemoteStore } from './cache/s3-store.js'
+export {
+  acquireFolderLock,
+  withFolderLock,
+  type FolderLock,
+  type FolderLockOptions,
+  type LockHolder,
+} from './fs/folder-lock.js'
+export {
+  HASH_SEPARATOR,
+  HASH_TOKEN,
+  HASH_TOKEN_RE2,
+  HASHED_NAME,
+  HASHED_NAME_RE2,
+  looksContentHashed,
+  VERSIONED_STEM,
+  versionedAssetPattern,
+} from './http/hashed-name.js'

@@ -30,7 +30,7 @@ describe('reconcileManifest', () => {
     const later = new Date(Date.now() + 60_000)
     await utimes(join(site, 'index.html'), later, later)
     const touched = await reconcileManifest(site)
-    expect(touched.drift).toEqual({ changed: [], added: [], removed: [], damaged: [], leftovers: [] })
+    expect(touched.drift).toEqual({ changed: [], added: [], removed: [], damaged: [], leftovers: [], tempFiles: [] })
     expect(touched.recompressed).toBe(false)
   })
 
@@ -51,6 +51,7 @@ describe('reconcileManifest', () => {
       removed: [],
       damaged: [],
       leftovers: [],
+      tempFiles: [],
     })
   })
 

@@ -21,6 +21,7 @@ import { preparePageDictionary } from '../deltas/page-dictionary.js'
 import { renderBuildResult, type BuildResult } from '../report/render-result.js'
 import { writeDeltas } from '../deltas/write-deltas.js'
 import { openRunCache } from '../run/run-cache.js'
+import { withSiteLock } from '../fs/site-lock.js'
 import { detectSidecarIgnoringHost, sidecarsSkippedMessage } from './sidecar-hosts.js'
 
 /** Where a build's messages go: the bundler's logger. */
@@ -158,67 +159,81 @@ async function compressEach(
   dirs: string[],
   run: CompressRun,
 ): Promise<BuildResult[]> {
-  const { options, root } = init
   const { logger } = output
   // In a bundler's log the table starts on a line of its own.
   const print = output.print ?? ((text: string, json = false) => logger.info(json ? text : `\n${text}`))
-  const notes = options.report === true || options.report === 'html'
   const results: BuildResult[] = []
   for (const dir of dirs) {
-    // A shard encodes into the cache and writes nothing into the site: no configs, no deltas.
-    const deltas = output.shard ? undefined : options.deltas || undefined
-    // The page dictionary's link goes into the pages before they are compressed.
-    if (deltas?.pages) await preparePageDictionary(dir, deltas.pageDictionaryBytes)
-    const { manifest, report } = await compressDirectory(dir, options.compress, run)
-    let current = manifest
-    if (init.writeServerConfigs && !output.shard && (dir === output.siteDir || dirs.length === 1)) {
-      // A config written into the output (dist/.htaccess) is part of the site: the manifest must
-      // list it (deploy ships it) and the config then names it too, so write, recompress (all
-      // cache hits) and regenerate until nothing changes; the second pass is already stable.
-      for (let pass = 0; pass < 3; pass++) {
-        const changed = await init.writeServerConfigs(current)
-        if (notes) for (const path of changed) logger.info(`preencode: wrote ${relative(root, path)}`)
-        if (!changed.some((path) => isInsideDirectory(path, dir))) break
-        current = (await compressDirectory(dir, options.compress, run)).manifest
-      }
-    }
-    // Last: every recompression above rewrites the manifest without deltas. The reports come
-    // once the directory is final: whoever waits for them finds nothing still being written.
-    let deltaReport: DeltaReport | undefined
-    if (deltas) {
-      const written = await writeDeltas(dir, current, deltas, {
-        ...options.compress,
-        cache: run.cache,
-        logger: run.logger,
-      })
-      deltaReport = written.report
-    }
-    const result: BuildResult = {
-      dir: report.dir,
-      report,
-      ...(deltaReport ? { deltas: deltaReport } : {}),
-      ...(output.shard ? { shard: output.shard } : {}),
-    }
-    results.push(result)
-    if (options.report === 'json') print(renderBuildResult(result, { mode: 'json' }), true)
-    else if (options.report)
-      print(
-        `${heading(root, dir, dirs, output.environment)}${renderBuildResult(result, { mode: 'text', color: output.color })}`,
-        false,
-      )
-    if (options.report === 'html' && !output.shard) {
-      const file = join(root, htmlReportName(root, dir, dir === output.siteDir || dirs.length === 1))
-      await writeFileAtomically(
-        file,
-        renderHtmlReport(current, { title: `preencode report: ${relative(root, dir) || basename(dir)}` }),
-      )
-      logger.info(`preencode: wrote ${relative(root, file)} (open it in a browser)`)
-    }
-    // A file over a size budget fails the build (the table is in the message); the output and
-    // its server configs are complete first, so what grew can be looked at.
-    await enforceBudgets(report, { component: init.component ?? 'core', source: init.budgetsSource })
+    const one = (): Promise<BuildResult> => compressOne(init, output, dirs, dir, run, print)
+    // The whole of one directory under one lock: configs and deltas follow its compression.
+    results.push(await (output.shard ? one() : withSiteLock(dir, (message) => run.logger?.info(message), one)))
   }
   return results
+}
+
+async function compressOne(
+  init: BuildRunnerInit,
+  output: BuildOutput,
+  dirs: string[],
+  dir: string,
+  run: CompressRun,
+  print: (text: string, json: boolean) => void,
+): Promise<BuildResult> {
+  const { options, root } = init
+  const { logger } = output
+  const notes = options.report === true || options.report === 'html'
+  // A shard encodes into the cache and writes nothing into the site: no configs, no deltas.
+  const deltas = output.shard ? undefined : options.deltas || undefined
+  // The page dictionary's link goes into the pages before they are compressed.
+  if (deltas?.pages) await preparePageDictionary(dir, deltas.pageDictionaryBytes)
+  const { manifest, report } = await compressDirectory(dir, options.compress, run)
+  let current = manifest
+  if (init.writeServerConfigs && !output.shard && (dir === output.siteDir || dirs.length === 1)) {
+    // A config written into the output (dist/.htaccess) is part of the site: the manifest must
+    // list it (deploy ships it) and the config then names it too, so write, recompress (all
+    // cache hits) and regenerate until nothing changes; the second pass is already stable.
+    for (let pass = 0; pass < 3; pass++) {
+      const changed = await init.writeServerConfigs(current)
+      if (notes) for (const path of changed) logger.info(`preencode: wrote ${relative(root, path)}`)
+      if (!changed.some((path) => isInsideDirectory(path, dir))) break
+      current = (await compressDirectory(dir, options.compress, run)).manifest
+    }
+  }
+  // Last: every recompression above rewrites the manifest without deltas. The reports come
+  // once the directory is final: whoever waits for them finds nothing still being written.
+  let deltaReport: DeltaReport | undefined
+  if (deltas) {
+    const written = await writeDeltas(dir, current, deltas, {
+      ...options.compress,
+      cache: run.cache,
+      logger: run.logger,
+    })
+    deltaReport = written.report
+  }
+  const result: BuildResult = {
+    dir: report.dir,
+    report,
+    ...(deltaReport ? { deltas: deltaReport } : {}),
+    ...(output.shard ? { shard: output.shard } : {}),
+  }
+  if (options.report === 'json') print(renderBuildResult(result, { mode: 'json' }), true)
+  else if (options.report)
+    print(
+      `${heading(root, dir, dirs, output.environment)}${renderBuildResult(result, { mode: 'text', color: output.color })}`,
+      false,
+    )
+  if (options.report === 'html' && !output.shard) {
+    const file = join(root, htmlReportName(root, dir, dir === output.siteDir || dirs.length === 1))
+    await writeFileAtomically(
+      file,
+      renderHtmlReport(current, { title: `preencode report: ${relative(root, dir) || basename(dir)}` }),
+    )
+    logger.info(`preencode: wrote ${relative(root, file)} (open it in a browser)`)
+  }
+  // A file over a size budget fails the build (the table is in the message); the output and
+  // its server configs are complete first, so what grew can be looked at.
+  await enforceBudgets(report, { component: init.component ?? 'core', source: init.budgetsSource })
+  return result
 }
 
 /** `preencode-report.html` for the site; `preencode-report.<folder>.html` for other outputs. */

@@ -7,6 +7,8 @@ import { readManifest, type Manifest, type ManifestFile } from '../manifest/mani
 import { buildOptionsFromManifest } from '../manifest/settings.js'
 import { sha256File } from '../fs/open-files.js'
 import { scanDirectory } from '../run/scan.js'
+import { withSiteLock } from '../fs/site-lock.js'
+import { cleanTempFiles } from '../fs/write.js'
 
 /** How the disk differs from a manifest; every list holds POSIX paths of originals. */
 export interface ManifestDrift {
@@ -24,6 +26,12 @@ export interface ManifestDrift {
    * rewrites or removes them.
    */
   leftovers: string[]
+  /**
+   * Temporary files of a killed run (`.app.js.br.tmp-<pid>-<hex>`, inside `.dict/` folders too):
+   * not drift of the manifest, but removed before the manifest is used (a deploy killed while it
+   * wrote deltas left them beside the files it had renamed into place).
+   */
+  tempFiles: string[]
 }
 
 /** What `reconcileManifest` found and did. */
@@ -56,8 +64,20 @@ export async function reconcileManifest(dir: string, run: CompressRun = {}): Pro
   const drift = await manifestDrift(root, manifest)
   const total =
     drift.changed.length + drift.added.length + drift.removed.length + drift.damaged.length + drift.leftovers.length
-  if (total === 0) return { manifest, drift, recompressed: false }
   const logger: CompressLogger = run.logger ?? { info() {}, warn() {} }
+  if (total === 0) {
+    // A recompression would remove them too; without one, they go here, under the site's lock.
+    // Best effort: a read-only site, or one another run holds (and cleans), keeps them for now.
+    if (drift.tempFiles.length > 0) {
+      const removed = await withSiteLock(
+        root,
+        (message) => logger.info(message),
+        () => cleanTempFiles(root, drift.tempFiles),
+      ).catch(() => 0)
+      if (removed > 0) logger.info(`removed ${removed} temp files left by an interrupted run`)
+    }
+    return { manifest, drift, recompressed: false }
+  }
   logger.info(
     `the manifest of ${root} is out of date with the files (${describeDrift(drift)}); compressing again first`,
   )
@@ -97,7 +117,14 @@ export async function manifestDrift(root: string, manifest: Manifest): Promise<M
   const onDisk = new Set(scan.originals)
   const variantsOnDisk = new Set(scan.variants)
   const listed = new Set<string>()
-  const drift: ManifestDrift = { changed: [], added: [], removed: [], damaged: [], leftovers: scan.journaled }
+  const drift: ManifestDrift = {
+    changed: [],
+    added: [],
+    removed: [],
+    damaged: [],
+    leftovers: scan.journaled,
+    tempFiles: scan.tempFiles,
+  }
   const present: ManifestFile[] = []
   for (const file of manifest.files) {
     listed.add(file.path)

@@ -29,6 +29,7 @@ import { isPageDictionary, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST } f
 import { versionedAsset } from '../http/use-as-dictionary.js'
 import { cacheVersionSource, rememberVersions } from './version-store.js'
 import { writeFileAtomically } from '../fs/write.js'
+import { withSiteLock } from '../fs/site-lock.js'
 import { encodeCached, pickDictionaries, withoutThisBuild } from './delta-candidates.js'
 
 /**
@@ -66,6 +67,20 @@ export async function writeDeltas(
   context: WriteDeltasContext,
 ): Promise<WriteDeltasResult> {
   assertDictionarySupport('deltas')
+  return await withSiteLock(
+    dir,
+    (message) => context.logger?.warn(message),
+    () => writeDeltasLocked(dir, manifest, options, context),
+    true,
+  )
+}
+
+async function writeDeltasLocked(
+  dir: string,
+  manifest: Manifest,
+  options: ResolvedDeltaOptions,
+  context: WriteDeltasContext,
+): Promise<WriteDeltasResult> {
   const started = performance.now()
   const root = resolve(dir)
   // Deltas a killed run wrote and journaled but no manifest records: rewritten or removed below.

@@ -9,12 +9,22 @@
  *
  * Format: one JSON object per line, `{"path":"a/b.js.br","sha256":"<hex>"}`; a torn last line
  * (killed mid-append) is ignored.
+ *
+ * The journal is opened without following a symlink (preencode never writes through one: a
+ * `.preencode-journal -> /elsewhere` link would append outside the site) and without blocking (a
+ * FIFO in its place would wait forever for a reader), and must be a regular file. Every failure to
+ * write it (a symlink, a folder, a FIFO, permissions, a full disk) is one line naming the file.
  */
 import { createHash } from 'node:crypto'
-import { open, readFile, rm, type FileHandle } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { open, readFile, unlink, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
+import { isPreencodeError, userError } from '../errors.js'
 import { withOpenFiles } from './open-files.js'
+import { unwritable } from './write.js'
 import { isSafeRelativePath } from '../paths.js'
+
+const { O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = constants
 
 export const JOURNAL_FILENAME = '.preencode-journal'
 
@@ -38,16 +48,70 @@ export function openJournal(root: string): RunJournal {
   }
   return {
     async record(file, bytes) {
-      handle ??= open(path, 'a', 0o644)
+      handle ??= openForAppend(path)
       const line = `${JSON.stringify({ path: file, sha256: createHash('sha256').update(bytes).digest('hex') })}\n`
       // O_APPEND: each line lands whole at the end, whatever other jobs append meanwhile.
-      await (await handle).write(line)
+      await (await handle).write(line).catch((cause: unknown) => {
+        throw journalError(path, cause)
+      })
     },
     async finish() {
       await close()
-      await rm(path, { force: true })
+      await unlink(path).catch((cause: NodeJS.ErrnoException) => {
+        if (cause.code !== 'ENOENT') throw journalError(path, cause)
+      })
     },
     close,
+  }
+}
+
+/** Opens the journal for appending: never through a symlink, never blocking, only a regular file. */
+async function openForAppend(path: string): Promise<FileHandle> {
+  const handle = await open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0o644).catch(
+    (cause: unknown) => {
+      throw journalError(path, cause)
+    },
+  )
+  if ((await handle.stat()).isFile()) return handle
+  await handle.close()
+  throw journalError(path, Object.assign(new Error('not a regular file'), { code: 'ENOTREG' }))
+}
+
+/** Why the journal cannot be written: what to remove or fix, in one line naming the file. */
+const NOT_A_FILE: Record<string, string> = {
+  ELOOP: 'it is a symlink, and preencode never writes through symlinks',
+  EISDIR: 'it is a folder',
+  ENXIO: 'it is a FIFO or a socket',
+  ENOTREG: 'it is not a regular file (a FIFO, socket or device)',
+}
+
+/** A failure to write the journal at `path` as a one-line error naming it. */
+export function journalError(path: string, cause: unknown): Error {
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code ?? ''
+  if (code in NOT_A_FILE)
+    return userError(
+      'core',
+      `Cannot write the journal ${path}: ${NOT_A_FILE[code]} (${code}). preencode keeps the journal of a run there; remove it and run again.`,
+      { cause, code: 'BAD_INPUT' },
+    )
+  const known = unwritable(path, cause)
+  if (isPreencodeError(known)) return known
+  return userError('core', `Cannot write the journal ${path}: ${(cause as Error)?.message ?? String(cause)}`, {
+    cause,
+    code: 'BAD_INPUT',
+  })
+}
+
+/** The journal's text; undefined when there is none, or something else than a regular file is in its place. */
+async function readJournal(path: string): Promise<string | undefined> {
+  const handle = await open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK).catch(() => undefined)
+  if (!handle) return undefined
+  try {
+    return (await handle.stat()).isFile() ? await handle.readFile('utf8') : undefined
+  } catch {
+    return undefined
+  } finally {
+    await handle.close()
   }
 }
 
@@ -57,12 +121,8 @@ export function openJournal(root: string): RunJournal {
  * them to files inside the site.
  */
 export async function journaledFiles(root: string, onDisk?: ReadonlySet<string>): Promise<string[]> {
-  let text: string
-  try {
-    text = await readFile(join(root, JOURNAL_FILENAME), 'utf8')
-  } catch {
-    return []
-  }
+  const text = await readJournal(join(root, JOURNAL_FILENAME))
+  if (text === undefined) return []
   const expected = new Map<string, Set<string>>()
   for (const line of text.split('\n')) {
     let entry: { path?: unknown; sha256?: unknown }

@@ -104,8 +104,8 @@ export async function removeStaleVariants(
 }
 
 /**
- * Deletes temp files of an interrupted run. A temp file of a live process (another build on the
- * same directory) would be deleted too; two concurrent runs on one directory are not supported.
+ * Deletes temp files of an interrupted run. The caller holds the site's lock (`site-lock.ts`),
+ * so no other run is writing temp files there.
  */
 export async function cleanTempFiles(dir: string, paths: Iterable<string>): Promise<number> {
   let count = 0

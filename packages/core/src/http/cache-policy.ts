@@ -1,3 +1,4 @@
+import { looksContentHashed } from './hashed-name.js'
 import { isPageDictionary } from './page-dictionary-name.js'
 
 /**
@@ -28,16 +29,8 @@ export interface ResolvedCachePolicy {
   headers: Readonly<Record<CacheClass, string>>
 }
 
-const HASH_SEGMENT = /[-.~_]([A-Za-z0-9_-]{8}|[a-f0-9]{16,64})\.[A-Za-z0-9]+$/
-
-/** The default heuristic: an 8-char base64url token needs a digit or two capitals to count as a hash. */
-export function looksContentHashed(path: string): boolean {
-  const match = HASH_SEGMENT.exec(path.slice(path.lastIndexOf('/') + 1))
-  if (!match) return false
-  const token = match[1]!
-  if (token.length > 8) return true
-  return /[0-9]/.test(token) || (token.match(/[A-Z]/g)?.length ?? 0) >= 2
-}
+/** The default rule (`hashed-name.ts`): an 8-char base64url token needs a digit or two capitals to count as a hash. */
+export { looksContentHashed }
 
 export const DEFAULT_CACHE_CONTROL = Object.freeze({
   immutable: 'public, max-age=31536000, immutable',

@@ -11,15 +11,16 @@
  * same header from the URL with one regex (`VERSIONED_ASSET_PATTERN`).
  */
 
-/** Extensions of versioned assets that get `Use-As-Dictionary` and deltas (text and wasm bundles). */
-export const VERSIONED_ASSET_EXTENSIONS: readonly string[] = Object.freeze(['js', 'mjs', 'css', 'wasm', 'json', 'svg'])
+import { versionedAssetPattern } from './hashed-name.js'
+
+export { VERSIONED_ASSET_EXTENSIONS } from './hashed-name.js'
 
 /**
- * A versioned asset's base name: stem, separator, hash (8 base64url characters as Vite, Rollup
- * and Astro write it, or 16-64 hex digits as webpack and Hugo do), extension. Named groups; a
- * valid PCRE (nginx, Apache) and JS regex, applied to the base name only.
+ * A versioned asset's base name: stem, separator, content hash (`hashed-name.ts`, the one rule
+ * the cache policy uses too), extension. A valid PCRE (nginx, Apache) and JS regex, applied to
+ * the base name only.
  */
-export const VERSIONED_ASSET_PATTERN = `^([A-Za-z0-9_.~-]*?[A-Za-z0-9_~])([-.~_])(?:[A-Za-z0-9_-]{8}|[a-f0-9]{16,64})\\.(${VERSIONED_ASSET_EXTENSIONS.join('|')})$`
+export const VERSIONED_ASSET_PATTERN = versionedAssetPattern()
 
 const VERSIONED_ASSET = new RegExp(VERSIONED_ASSET_PATTERN)
 

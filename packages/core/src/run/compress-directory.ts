@@ -16,6 +16,7 @@ import { scanDirectory } from './scan.js'
 import { assertWritableDirectory } from '../fs/write.js'
 import type { CompressResult, CompressRun } from './context.js'
 import { compressWithCache } from './compress-files.js'
+import { withSiteLock } from '../fs/site-lock.js'
 
 export type { CompressLogger, CompressResult, CompressRun }
 
@@ -39,6 +40,22 @@ export async function compressDirectory(
   await assertDirectory(resolve(dir))
   // The real path: the walk compares symlink targets against it, and `dist -> build/` is fine.
   const root = await realpath(resolve(dir))
+  // A shard writes nothing into the site (and shards of one build may share a machine).
+  if (run.shard) return await compressLocked(root, options, run, logger, started)
+  return await withSiteLock(
+    root,
+    (message) => logger.info(message),
+    () => compressLocked(root, options, run, logger, started),
+  )
+}
+
+async function compressLocked(
+  root: string,
+  options: ResolvedCompressOptions,
+  run: CompressRun,
+  logger: CompressLogger,
+  started: number,
+): Promise<CompressResult> {
   await assertWritableDirectory(root)
 
   const previous = await readPreviousManifest(root, logger)

@@ -5,6 +5,7 @@ import { formatOfVariantPath } from '../codecs/table.js'
 import { JOURNAL_FILENAME, journaledFiles } from '../fs/journal.js'
 import { MANIFEST_FILENAME, type Manifest } from '../manifest/manifest.js'
 import type { FilePattern } from '../options/compress-options.js'
+import { SITE_LOCK_FILENAME } from '../fs/site-lock.js'
 import { walkDirectory, type SkippedEntry } from '../fs/walk.js'
 
 export interface ScanOptions {
@@ -100,7 +101,7 @@ export async function scanDirectory(dir: string, options: ScanOptions = {}): Pro
   const variants: string[] = []
   // The manifest's own temp files are listed on purpose: TEMP_FILE_PATTERN sends them to clean-up.
   for (const path of walked.files) {
-    if (path === MANIFEST_FILENAME || path === JOURNAL_FILENAME) continue
+    if (path === MANIFEST_FILENAME || path === JOURNAL_FILENAME || path === SITE_LOCK_FILENAME) continue
     if (TEMP_FILE_PATTERN.test(path)) tempFiles.push(path)
     // Deltas (`app.js.dict/<hash>.js.dcb`, RFC 9842) are derived files like sidecars.
     else if (recorded.has(path) && derived(path)) variants.push(path)

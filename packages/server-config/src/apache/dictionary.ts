@@ -14,8 +14,10 @@
  */
 import {
   AVAILABLE_DICTIONARY_PATTERN,
+  HASH_SEPARATOR,
   PAGE_DICTIONARY_NAME_PATTERN,
   VERSIONED_ASSET_EXTENSIONS,
+  VERSIONED_STEM,
 } from '@preencode/core/internal'
 import { fileTarget } from './file-target.js'
 import { acceptTokenPattern, refuseTokenPattern } from '../shared/accept-regex.js'
@@ -41,7 +43,7 @@ export function apacheDictionaryRewrites(ctx: ApacheDictionaryContext): string[]
     '# hash as `*`, relative to their URL.',
     '# Only in the immutable class (PE_CC, above): every response announced lives as long as its deltas.',
     'RewriteCond "%{ENV:PE_CC}" =immutable',
-    `RewriteRule ${quote(`(?:^|/)([A-Za-z0-9_.~-]*?[A-Za-z0-9_~])([-.~_])${HASH_TOKEN_PCRE}\\.(${VERSIONED_ASSET_EXTENSIONS.join('|')})$`)} - [E=PE_UAD:$1$2*.$3]`,
+    `RewriteRule ${quote(`(?:^|/)(${VERSIONED_STEM})(${HASH_SEPARATOR})${HASH_TOKEN_PCRE}\\.(${VERSIONED_ASSET_EXTENSIONS.join('|')})$`)} - [E=PE_UAD:$1$2*.$3]`,
     'RewriteCond "%{ENV:PE_CC}" =immutable',
     `RewriteRule ${quote(`(?:^|/)${PAGE_DICTIONARY_NAME_PATTERN}$`)} - [E=PE_UADP:1]`,
     '# dcb / dcz accepted (1), refused (0) or not named; accepted first, so a coding named twice is',

@@ -25,8 +25,10 @@
  */
 import {
   AVAILABLE_DICTIONARY_PATTERN,
+  HASH_SEPARATOR,
   PAGE_DICTIONARY_NAME_PATTERN,
   VERSIONED_ASSET_EXTENSIONS,
+  VERSIONED_STEM,
 } from '@preencode/core/internal'
 import { acceptTokenPattern, refuseTokenPattern } from '../shared/accept-regex.js'
 import { escapeRegex, PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
@@ -58,7 +60,7 @@ const ID = AVAILABLE_DICTIONARY_PATTERN.slice(2, -2) // `([A-Za-z0-9+/]{42}[AEIM
 const HASH = HASH_TOKEN_PCRE
 /** A versioned asset's basename (core's VERSIONED_ASSET_PATTERN), capturing `uad_s`, `uad_p`, `uad_x`. */
 const basename = (hash: string, extensions: readonly string[] = VERSIONED_ASSET_EXTENSIONS): string =>
-  `(?<uad_s>[A-Za-z0-9_.~-]*?[A-Za-z0-9_~])(?<uad_p>[-.~_])${hash}\\.(?<uad_x>${extensions.join('|')})`
+  `(?<uad_s>${VERSIONED_STEM})(?<uad_p>${HASH_SEPARATOR})${hash}\\.(?<uad_x>${extensions.join('|')})`
 
 /**
  * A location regex for the versioned assets whose name is also content-hashed by `hashToken`

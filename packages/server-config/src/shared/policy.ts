@@ -10,6 +10,9 @@ import {
   ALL_FORMATS,
   CODECS,
   DEFAULT_CACHE_CONTROL,
+  HASH_TOKEN,
+  HASHED_NAME,
+  HASHED_NAME_RE2,
   PAGE_DICTIONARY_NAME_PATTERN,
   compressibleExtensions,
   contentTypeOf,
@@ -70,32 +73,19 @@ export const PREFERENCE: readonly Encoding[] = ALL_ENCODINGS
 /** Extensions most requests end in: tried first by the generated alternations. */
 const HOT_EXTENSIONS = ['html', 'js', 'css', 'json', 'svg', 'mjs', 'map', 'txt', 'xml', 'wasm']
 
-const TOKEN = '[A-Za-z0-9_-]'
-
 /**
- * `looksContentHashed` as one regex without lookaround: a separator, then 16-64 hex digits, or
- * 8 token characters with a digit or two capitals (every position spelled out), then the
- * extension.
+ * `looksContentHashed` of @preencode/core as one RE2 regex (Caddy reads RE2: no lookaround),
+ * over the URL path. Core's `hashed-name.ts` holds the rule in every dialect.
  */
 export function hashedNamePattern(): string {
-  const run = (n: number): string => (n === 0 ? '' : n === 1 ? TOKEN : `${TOKEN}{${n}}`)
-  const tokens: string[] = []
-  for (let i = 0; i < 8; i++) tokens.push(`${run(i)}[0-9]${run(7 - i)}`)
-  for (let i = 0; i < 8; i++) {
-    for (let j = i + 1; j < 8; j++) tokens.push(`${run(i)}[A-Z]${run(j - i - 1)}[A-Z]${run(7 - j)}`)
-  }
-  return `[-.~_](?:[a-f0-9]{16,64}|${tokens.join('|')})\\.[A-Za-z0-9]+$`
+  return HASHED_NAME_RE2
 }
 
-/** The hash token of `HASHED_NAME_PCRE` alone (between the separator and the extension). */
-export const HASH_TOKEN_PCRE = '(?:[a-f0-9]{16,64}|(?=[A-Za-z_-]*[0-9]|(?:[a-z0-9_-]*[A-Z]){2})[A-Za-z0-9_-]{8})'
+/** The hash token alone (between the separator and the extension), PCRE: core's HASH_TOKEN. */
+export const HASH_TOKEN_PCRE = HASH_TOKEN
 
-/**
- * `hashedNamePattern()` (the content-hash rule of core's `looksContentHashed`) with lookahead:
- * an 8-character token needs a digit or two capitals. The same decisions (tested), a tenth of
- * the compile time. PCRE only (Apache, nginx); Caddy (RE2) keeps the long form.
- */
-export const HASHED_NAME_PCRE = `[-.~_]${HASH_TOKEN_PCRE}\\.[A-Za-z0-9]+$`
+/** The content-hash rule with lookahead (PCRE: Apache, nginx): the same decisions as `hashedNamePattern()`, a tenth of the compile time. */
+export const HASHED_NAME_PCRE = HASHED_NAME
 
 export const HTML_PATTERN = '(?:\\.[Xx]?[Hh][Tt][Mm][Ll]?|/)$'
 

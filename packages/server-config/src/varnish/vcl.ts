@@ -28,7 +28,14 @@
  *
  * Every subroutine falls through to Varnish's built-in VCL (cookies, methods, hit-for-miss).
  */
-import { AVAILABLE_DICTIONARY_PATTERN, VERSIONED_ASSET_EXTENSIONS, type Manifest } from '@preencode/core/internal'
+import {
+  AVAILABLE_DICTIONARY_PATTERN,
+  HASH_SEPARATOR,
+  HASH_TOKEN,
+  VERSIONED_ASSET_EXTENSIONS,
+  VERSIONED_STEM,
+  type Manifest,
+} from '@preencode/core/internal'
 import { acceptPattern, acceptTokenPattern, refusePattern, refuseTokenPattern } from '../shared/accept-regex.js'
 import type { Encoding } from '../http/negotiate.js'
 import { HTML_PATTERN, resolveServingPolicy } from '../shared/policy.js'
@@ -46,7 +53,6 @@ const AE = 'req.http.Accept-Encoding'
 const H = `req.http.${VARNISH_CODING_HEADER}`
 /** The query string aside. */
 const QUERY = '(?:\\?.*)?$'
-const LOOSE_HASH = '(?:[A-Za-z0-9_-]{8}|[a-f0-9]{16,64})'
 
 /** A VCL string literal; the patterns here hold no `"` (VCL strings have no escapes). */
 function str(value: string): string {
@@ -77,7 +83,7 @@ export function varnishConfig(manifest: Manifest, options: VarnishConfigOptions)
   const { host, port, keepSeconds } = resolveVarnishOptions(options)
   const policy = resolveServingPolicy(manifest, options)
   const compressible = `(?i)^[^?]*(?:/|\\.(?:${policy.extensions.join('|')}))${QUERY}`
-  const versioned = `/[A-Za-z0-9_.~-]*?[A-Za-z0-9_~][-.~_]${LOOSE_HASH}\\.(?:${VERSIONED_ASSET_EXTENSIONS.join('|')})`
+  const versioned = `/${VERSIONED_STEM}${HASH_SEPARATOR}${HASH_TOKEN}\\.(?:${VERSIONED_ASSET_EXTENSIONS.join('|')})`
   const html = HTML_PATTERN.replace(/\$$/, '')
   const deltaUrl = `^[^?]*(?:${versioned}|${html})${QUERY}`
   // The first acceptable coding not tried yet, and whether another one follows it.
