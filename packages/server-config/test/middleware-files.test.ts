@@ -49,16 +49,19 @@ afterAll(async () => {
 })
 
 describe('dotfiles', () => {
-  it('are passed on (not served), encoded or not, with or without a coding; /.well-known/ is served', async () => {
+  it('the site has are 404 (never passed on to a handler that may serve them), encoded or not; /.well-known/ is served', async () => {
     for (const path of Object.keys(DOTFILES)) {
       for (const url of [`/${path}`, `/${path.replace(/(^|\/)\./, '$1%2e')}`, `/${path}?x=1`]) {
         for (const accept of [undefined, 'gzip, deflate, br, zstd']) {
           const res = await get(site.port, url, accept ? { 'accept-encoding': accept } : {})
-          expect(res.status, `${url} ${accept}`).toBe(418)
+          expect(res.status, `${url} ${accept}`).toBe(404)
+          expect(res.body.length, url).toBe(0)
         }
       }
     }
+    // Not a file of the site: the app's (its own `/.auth/` route), as sirv and express.static pass it on.
     expect((await get(site.port, '/about/../.env')).status).toBe(418)
+    expect((await get(site.port, '/.auth/login')).status).toBe(418)
     const wellKnown = await get(site.port, `/${WELL_KNOWN}`)
     expect(wellKnown.status).toBe(200)
     expect(wellKnown.body.toString()).toContain('Contact:')
