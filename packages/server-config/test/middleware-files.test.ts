@@ -177,6 +177,36 @@ describe('a folder without a manifest (what `deploy` writes)', () => {
   })
 })
 
+describe("a user's own folder named like our delta folders (issue 29, item 6)", () => {
+  // Shaped like deltas of `my` and `notes.txt` (`<original>.dict/<base64>[.ext].dcb|dcz`),
+  // which the site does not have: the user's files, not delta storage.
+  const USER_FILES = { 'my.dict/QUJDRA=.dcb': 'a user file\n', 'notes.txt.dict/QUJDRA=.txt.dcz': 'another one\n' }
+  const url = (path: string): string => `/${path.split('/').map(encodeURIComponent).join('/')}`
+
+  it('holds files, served as they are: deltas are what the manifest lists, not what a name looks like', async () => {
+    await writeAll(site.root, USER_FILES)
+    for (const [path, text] of Object.entries(USER_FILES)) {
+      const res = await get(site.port, url(path), { 'accept-encoding': 'gzip, br, dcb, dcz' })
+      expect(res.status, path).toBe(200)
+      expect(res.body.toString(), path).toBe(text)
+      expect(res.headers['content-encoding'], path).toBeUndefined()
+    }
+  })
+
+  it('without a manifest too, while a delta beside its original is still not a file of its own', async () => {
+    const root = join(dir.path, 'user-dict')
+    await writeAll(root, { ...USER_FILES, 'app.js': 'export const app = 1\n', 'app.js.dict/QUJDRA=.js.dcb': 'delta' })
+    const served = await serve(root)
+    try {
+      for (const [path, text] of Object.entries(USER_FILES))
+        expect((await get(served.port, url(path))).body.toString(), path).toBe(text)
+      expect((await get(served.port, url('app.js.dict/QUJDRA=.js.dcb'))).status).toBe(418)
+    } finally {
+      served.server.close()
+    }
+  })
+})
+
 describe('a folder without a manifest, built with keepOriginals: false', () => {
   it('decodes the .gz beside a missing original for a client that takes no coding', async () => {
     const root = join(dir.path, 'nokeep')
