@@ -5,7 +5,7 @@
  * again); a request the handler leaves (no such file, another method) gets a plain 404 or 405.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { createSecureServer, type Http2ServerRequest } from 'node:http2'
+import { createSecureServer, type Http2ServerRequest, type SecureServerOptions } from 'node:http2'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { PreencodeHandler } from '@preencode/server-config'
@@ -77,15 +77,22 @@ export function nodeListener(handler: PreencodeHandler, origin: () => string) {
   }
 }
 
+/**
+ * HTTP/2 with HTTP/1.1 beside it. A field value with spaces around it (` gzip ;q=1.0 `) is read,
+ * as nginx, Apache and Caddy read it: nghttp2 would drop the whole field otherwise (RFC 9113
+ * §8.2.1 allows either), and a dropped Accept-Encoding gets the original.
+ */
+function secureOptions(tls: NonNullable<ListenOptions['tls']>): SecureServerOptions {
+  return { ...tls, allowHTTP1: true, strictFieldWhitespaceValidation: false } as SecureServerOptions
+}
+
 /** Starts the server; rejects with the system's error (EADDRINUSE, EACCES, a bad key). */
 export function listen(handler: PreencodeHandler, options: ListenOptions): Promise<Listening> {
   return new Promise((done, fail) => {
     let origin = ''
     const listener = nodeListener(handler, () => origin)
     const server = options.tls
-      ? createSecureServer({ ...options.tls, allowHTTP1: true }, (req, res) =>
-          listener(req, res as unknown as NodeResponse),
-        )
+      ? createSecureServer(secureOptions(options.tls), (req, res) => listener(req, res as unknown as NodeResponse))
       : createServer((req, res) => listener(req, res))
     const sockets = new Set<{ destroy(): void }>()
     server.on('connection', (socket: { destroy(): void; once(event: 'close', f: () => void): void }) => {

@@ -66,6 +66,13 @@ export {
   type StoredRepresentation,
   type StoredVariant,
 } from './http/served-file.js'
+export {
+  expectedCoding,
+  hasServingException,
+  SERVING_EXCEPTIONS,
+  type ServingException,
+  type ServingExceptionName,
+} from './exceptions.js'
 export { parseRange, type ByteRange } from './http/range.js'
 export { acceptPattern, refusePattern } from './shared/accept-regex.js'
 export { siteModel, type SiteModel, type FileModel } from './shared/site-model.js'

@@ -11,7 +11,7 @@ import {
   type ServedFile,
 } from '@preencode/server-config'
 
-const DICTIONARY = 'A'.repeat(43) + '='
+const DICTIONARY = `${'A'.repeat(43)}=`
 const LAST_MODIFIED = 'Tue, 01 Sep 2026 10:00:00 GMT'
 const FILE: ServedFile = {
   contentType: 'text/javascript; charset=utf-8',

@@ -16,9 +16,13 @@ export interface StartedPreencodeServe {
   stop(): Promise<number | null>
 }
 
-/** Runs `preencode serve <dir> ...args` and waits for its start line. */
-export function startPreencodeServe(dir: string, args: readonly string[] = []): Promise<StartedPreencodeServe> {
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', dir, '--port', '0', ...args], {
+/** Runs `preencode serve <dir> --port <port> ...args` and waits for its start line. */
+export function startPreencodeServe(
+  dir: string,
+  args: readonly string[] = [],
+  port = 0,
+): Promise<StartedPreencodeServe> {
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', dir, '--port', String(port), ...args], {
     env: { ...process.env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
