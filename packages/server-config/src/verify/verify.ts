@@ -102,7 +102,10 @@ function urlPathsOf(path: string): string[] {
 const normalizeType = (value: string): string => value.toLowerCase().replace(/\s+/g, '')
 
 /** The answer the serving specification gives to `probe` for `file`: what the server must send. */
-function expectedAnswer(file: ManifestFile, probe: EncodingProbe): { status: number; encoding?: string; vary?: string } {
+function expectedAnswer(
+  file: ManifestFile,
+  probe: EncodingProbe,
+): { status: number; encoding?: string; vary?: string } {
   if (targetOf('GET', `/${file.path}`, 'index.html').kind === 'hidden') return { status: 404 }
   const headers = probe.header === undefined ? {} : { 'accept-encoding': probe.header }
   const answer = specify({ method: 'GET', headers }, { ...servedFileOf(file), deltas: undefined })
