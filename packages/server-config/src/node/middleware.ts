@@ -34,6 +34,9 @@ export interface PreencodeMiddlewareOptions {
   index?: string
 }
 
+/** Bodies up to this size are read in one call; larger ones are streamed. */
+const READ_WHOLE_BYTES = 64 * 1024
+
 export type NextFunction = (error?: unknown) => void
 export type PreencodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void
 
@@ -112,6 +115,18 @@ async function send({ answer, handle }: Resolved, res: ServerResponse): Promise<
   const body = answer.body
   if (!body || !handle) {
     res.end()
+    return
+  }
+  const length = Number(answer.headers['Content-Length'] ?? Number.NaN)
+  if (!body.decode && length <= READ_WHOLE_BYTES) {
+    // A small body in one read and one write: a read stream costs more than the bytes.
+    const bytes = Buffer.allocUnsafe(length)
+    try {
+      const { bytesRead } = await handle.read(bytes, 0, length, body.range?.start ?? 0)
+      res.end(bytesRead === length ? bytes : bytes.subarray(0, bytesRead))
+    } finally {
+      await handle.close().catch(() => {})
+    }
     return
   }
   const stream = handle.createReadStream(body.range ? { start: body.range.start, end: body.range.end } : {})
