@@ -88,7 +88,7 @@ export interface AnswerBody {
 }
 
 export interface Answer {
-  status: 200 | 206 | 301 | 304 | 412 | 416
+  status: 200 | 206 | 301 | 304 | 404 | 412 | 416
   /** In the order sent. */
   headers: Record<string, string>
   body: AnswerBody | undefined
@@ -117,6 +117,11 @@ export function targetOf(method: string, pathname: string, index: string): Targe
   return directory || relative.startsWith('/')
     ? { kind: 'file', path: relative }
     : { kind: 'file', path: relative, directoryIndex: `${relative}/${index}` }
+}
+
+/** The answer for a dotfile the site has (`hidden`): 404, as from every generated config (a 403 would tell it exists). */
+export function hiddenFile(): Answer {
+  return { status: 404, headers: { 'Content-Length': '0', 'X-Content-Type-Options': 'nosniff' }, body: undefined }
 }
 
 /**
