@@ -113,8 +113,8 @@ export function targetOf(method: string, pathname: string, index: string): Targe
   const directory = relative === '' || relative.endsWith('/')
   if (directory) relative += index
   if (isDotPath(path)) return { kind: 'hidden', path: relative }
-  // `//host` in a Location would leave the site: no redirect for such a path.
-  return directory || relative.startsWith('/')
+  // `//host` or `/\host` in a Location would leave the site: no redirect for such a path.
+  return directory || relative.startsWith('/') || relative.includes('\\')
     ? { kind: 'file', path: relative }
     : { kind: 'file', path: relative, directoryIndex: `${relative}/${index}` }
 }
