@@ -155,6 +155,12 @@ describe('createPreencodeHandler', () => {
     expect(got.response.headers.get('content-length')).toBe(String(js.size))
   })
 
+  it('refuses an index that is not a file name inside the folder, naming the option', () => {
+    for (const index of ['../secret.html', '/etc/passwd', 'docs/', ''])
+      expect(() => createPreencodeHandler(root, { index }), index).toThrow(/`index` is .*give a file name relative/)
+    expect(() => createPreencodeHandler(root, { index: 'home.html' })).not.toThrow()
+  })
+
   it('is undefined for what is not a file of the site; 404 for a dotfile the site has', async () => {
     expect(await ask('/missing.js')).toBeUndefined()
     expect(await ask('/data.json', {}, 'POST')).toBeUndefined()

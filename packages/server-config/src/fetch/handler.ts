@@ -14,7 +14,7 @@
 import type { FileHandle } from 'node:fs/promises'
 import type { Manifest } from '@preencode/core'
 import { REQUEST_FACT_HEADERS, targetOf, type AnswerBody, type RequestFacts } from '../http/spec.js'
-import { siteOnDisk } from '../node/site.js'
+import { resolveIndex, siteOnDisk } from '../node/site.js'
 
 export interface PreencodeHandlerOptions {
   /**
@@ -49,7 +49,7 @@ export function fetchRequestFacts(request: Request): RequestFacts {
 
 /** Creates the handler for a preencode output directory. */
 export function createPreencodeHandler(dir: string, options: PreencodeHandlerOptions = {}): PreencodeHandler {
-  const index = options.index ?? 'index.html'
+  const index = resolveIndex(options.index)
   const site = siteOnDisk(dir, { manifest: options.manifest })
   return async (request) => {
     let url: URL

@@ -19,7 +19,7 @@ import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 import type { Manifest } from '@preencode/core'
 import { REQUEST_FACT_HEADERS, targetOf, type RequestFacts } from '../http/spec.js'
-import { type RequestLocation, type Resolved, siteOnDisk } from './site.js'
+import { type RequestLocation, type Resolved, resolveIndex, siteOnDisk } from './site.js'
 
 export interface PreencodeMiddlewareOptions {
   /**
@@ -66,7 +66,7 @@ function locationOf(target: string): RequestLocation | undefined {
 
 /** Creates the middleware for a preencode output directory. */
 export function createPreencodeMiddleware(root: string, options: PreencodeMiddlewareOptions = {}): PreencodeMiddleware {
-  const index = options.index ?? 'index.html'
+  const index = resolveIndex(options.index)
   const site = siteOnDisk(root, { manifest: options.manifest })
 
   return (req, res, next) => {

@@ -12,7 +12,7 @@
  */
 import { open, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Manifest } from '@preencode/core'
+import { isSafeRelativePath, userError, type Manifest } from '@preencode/core/internal'
 import { httpDate } from '../http/served-file.js'
 import {
   answer,
@@ -30,6 +30,20 @@ import { type Entry, indexSite, manifestOnDisk } from './manifest.js'
 export interface SiteOptions {
   /** The manifest to serve by; default: the one in the folder, re-read when it changes. */
   manifest?: Manifest | undefined
+}
+
+/** The default index file: served for a URL ending in `/`. */
+export const DEFAULT_INDEX = 'index.html'
+
+/** The `index` option of the middleware and the handler, checked once: a file name inside the site. */
+export function resolveIndex(value: unknown): string {
+  if (value === undefined) return DEFAULT_INDEX
+  if (typeof value !== 'string' || !isSafeRelativePath(value) || value.endsWith('/'))
+    throw userError(
+      'server-config',
+      `\`index\` is ${JSON.stringify(value)}; give a file name relative to the folder, e.g. 'index.html'.`,
+    )
+  return value
 }
 
 /** What to send: the answer, and the stored file open when it has a body (the caller closes it). */
