@@ -20,6 +20,8 @@ export type ServerKind =
   | 'caddy'
   | 'caddy-include'
   | 'node'
+  | 'fetch-node'
+  | 'preencode-serve'
   | 'cloudflare'
 
 export const INCLUDE_KINDS: readonly ServerKind[] = [
@@ -31,9 +33,12 @@ export const INCLUDE_KINDS: readonly ServerKind[] = [
 
 export { ON_THE_FLY_TYPES, type ServeOptions, type ServerFiles } from './configs/shared.ts'
 
-/** Writes the wrapper config around the generated one for `kind` (not `node`). */
+/** The kinds that are JavaScript servers run by the harness itself, with no config file. */
+export type JavaScriptKind = 'node' | 'fetch-node' | 'preencode-serve'
+
+/** Writes the wrapper config around the generated one for `kind` (not a JavaScript server). */
 export async function writeServerFiles(
-  kind: Exclude<ServerKind, 'node' | 'cloudflare'>,
+  kind: Exclude<ServerKind, JavaScriptKind | 'cloudflare'>,
   manifest: Manifest,
   root: string,
   dir: string,

@@ -1,15 +1,23 @@
 // Starts each real server on a free loopback port with a generated config in a throw-away
 // config root: apache2 (foreground, own PidFile/ErrorLog/Mutex), nginx (-p prefix, daemon off),
-// caddy (admin off, HOME/XDG in the temp root) and a Node http server with the middleware;
+// caddy (admin off, HOME/XDG in the temp root), and the JavaScript servers: a Node http server
+// with the middleware, one with the Fetch handler (fetch-node.ts), and `preencode serve`;
 // over HTTP at 127.0.0.1, or over HTTPS + HTTP/2 at TLS_HOST (tls.ts). The include kinds also
 // start the user's API server their block proxies to (user-block.ts).
 import { createServer } from 'node:http'
 import { readManifest, type Manifest } from '@preencode/core'
 import { createPreencodeMiddleware } from '@preencode/server-config'
-import { freePort, launchServer, serverRoot, type ServerRoot } from '@preencode/test-utils'
-import { INCLUDE_KINDS, writeServerFiles, type ServeOptions, type ServerKind } from './server-files.ts'
+import { freePort, launchServer, serverRoot, startPreencodeServe, type ServerRoot } from '@preencode/test-utils'
+import {
+  INCLUDE_KINDS,
+  writeServerFiles,
+  type JavaScriptKind,
+  type ServeOptions,
+  type ServerKind,
+} from './server-files.ts'
 import { originOf, tlsFiles } from './tls.ts'
 import { startCloudflareServer } from './cloudflare.ts'
+import { startFetchHandler } from './fetch-node.ts'
 import { startApiServer } from './user-block.ts'
 
 export { checkServerFiles, writeServerFiles, type ServerFiles, type ServerKind } from './server-files.ts'
@@ -75,6 +83,16 @@ export async function startServerOnPort(
     if (transport.tls) throw new Error('the Node middleware runs over HTTP only in the harness')
     return startMiddleware(root, port, manifest)
   }
+  if (kind === 'fetch-node') {
+    if (transport.tls) throw new Error('the Fetch handler under Node runs over HTTP only in the harness')
+    return startFetchHandler(root, port, manifest)
+  }
+  if (kind === 'preencode-serve') {
+    // The binary reads the manifest on disk, as users run it: a given one must be that one.
+    const tls = transport.tls ? ['--cert', tlsFiles().cert, '--key', tlsFiles().key] : []
+    const served = await startPreencodeServe(root, tls, port)
+    return { logs: served.logs, stop: async () => void (await served.stop()) }
+  }
   if (kind === 'cloudflare') {
     if (transport.tls) throw new Error('the Cloudflare Worker runs over HTTP only in the harness (Miniflare)')
     return startCloudflareServer(manifest ?? (await readManifest(root)), root, port, configDir || undefined)
@@ -89,7 +107,7 @@ export async function startServerOnPort(
  * one start-up; stopping it removes `config` if it is a temp dir, as a failed start does.
  */
 async function startConfigured(
-  kind: Exclude<ServerKind, 'node' | 'cloudflare'>,
+  kind: Exclude<ServerKind, JavaScriptKind | 'cloudflare'>,
   manifest: Manifest,
   root: string,
   config: ServerRoot,
@@ -127,7 +145,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const port = await freePort()
   const url = originOf(port, Boolean(transport.tls) || INCLUDE_KINDS.includes(kind))
-  if (kind === 'node' || kind === 'cloudflare')
+  if (kind === 'node' || kind === 'fetch-node' || kind === 'preencode-serve' || kind === 'cloudflare')
     return { kind, url, ...(await startServerOnPort(kind, root, port, '', manifest, transport)) }
   // A temp root, 0755 (workers run as www-data/nobody), removed on stop.
   const config = await serverRoot(kind)

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ManifestFile } from '@preencode/core'
-import { edgeSafeCodings, negotiate, siteModel, type Encoding } from '@preencode/server-config'
+import { expectedCoding as specCoding, hasServingException, type Encoding } from '@preencode/server-config'
 import { ACCEPT_ENCODING_SPELLINGS } from '../harness/accept-encodings.ts'
 import { expect, test, type Site } from '../harness/fixtures.ts'
 import { decode, get, type RawResponse } from '../harness/http.ts'
@@ -29,11 +29,12 @@ const ACCEPT_ENCODINGS: (string | undefined)[] = [
 const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex')
 const norm = (value: string | undefined): string | undefined => value?.toLowerCase().replace(/\s+/g, '')
 
+/** The family of a server kind (`caddy-include` -> `caddy`): what the exceptions table names. */
+const familyOf = (kind: ServerKind): string => kind.split('-')[0]!
+
 /**
- * The coding a server is expected to pick. The same rule as negotiate() for all but Caddy,
- * whose file_server takes one fixed order (the site's usual smallest-first) and ignores `*`
- * (documented in docs/servers/caddy.md), and the Cloudflare Worker, which leaves out gzip/br
- * variants that Cloudflare's front line would re-encode for this header (docs/deploy/cloudflare.md).
+ * The coding a server is expected to pick: the serving specification's, bar the differences
+ * the one table of named exceptions gives that server (SERVING_EXCEPTIONS in server-config).
  */
 function expectedCoding(
   kind: ServerKind,
@@ -41,18 +42,7 @@ function expectedCoding(
   header: string | undefined,
   file: ManifestFile,
 ): Encoding | 'identity' {
-  let order = [...file.variants].sort((a, b) => a.size - b.size).map((v) => v.encoding)
-  let value = header
-  if (kind === 'cloudflare') order = edgeSafeCodings(header, order)
-  if (kind === 'caddy' || kind === 'caddy-include') {
-    const usual = siteModel(site.manifest).defaultOrder
-    order = usual.filter((e) => order.includes(e))
-    value = header
-      ?.split(',')
-      .filter((e) => e.split(';')[0]!.trim() !== '*')
-      .join(',')
-  }
-  return negotiate(value, order) ?? 'identity'
+  return specCoding(familyOf(kind), site.manifest, header, file)
 }
 
 function urlOf(file: ManifestFile): string {
@@ -194,7 +184,10 @@ test.describe('representations', () => {
 
   test('If-Modified-Since in the future is ignored (RFC 9110 §13.1.3)', async ({ server, site, serverKind }) => {
     // Go's http.ServeContent, which Caddy's file_server uses, answers 304 (docs/servers/caddy.md).
-    test.skip(serverKind.startsWith('caddy'), "Caddy's file_server takes a future date as valid (both forms)")
+    test.skip(
+      hasServingException(familyOf(serverKind), 'futureIfModifiedSince304'),
+      'a named exception: the server takes a future date as valid',
+    )
     const file = fileWithAll(site)
     const future = new Date(Date.UTC(2999, 0, 1)).toUTCString()
     const res = await get(server.url + urlOf(file), { 'accept-encoding': 'br', 'if-modified-since': future })
@@ -323,6 +316,17 @@ test.describe('site', () => {
     }
   })
 
+  test('a directory asked for without its trailing slash is redirected to it, the query kept', async ({ server }) => {
+    for (const [path, location] of [
+      ['/about', '/about/'],
+      ['/about?x=1', '/about/?x=1'],
+    ] as const) {
+      const res = await get(server.url + path, { 'accept-encoding': 'gzip, br' })
+      expect([301, 308], path).toContain(res.status)
+      expect(new URL(res.one('location') ?? '', server.url + path).href, path).toBe(server.url + location)
+    }
+  })
+
   test('Cache-Control by class and nosniff', async ({ server, site }) => {
     const immutable = site.manifest.files.find((f) => f.cacheClass === 'immutable' && f.variants.length > 0)!
     const res = await get(server.url + urlOf(immutable), { 'accept-encoding': 'br' })
@@ -435,12 +439,12 @@ test.describe('Chromium', () => {
       for (const r of ofType) {
         // Cloudflare's front line re-encodes br for Chromium's header (it ranks gzip first), so the
         // Worker sends zstd, or its stored gzip where that is smaller (edge.ts).
-        if (serverKind === 'cloudflare')
+        if (hasServingException(familyOf(serverKind), 'edgeSafeCodings'))
           expect(r.encoding, r.url).toBe(expectedCoding(serverKind, site, CHROMIUM_ACCEPT_ENCODING, fileOf(r.url)))
         else expect(['br', 'zstd'], `${r.url}`).toContain(r.encoding)
       }
     }
-    if (serverKind === 'cloudflare')
+    if (hasServingException(familyOf(serverKind), 'edgeSafeCodings'))
       expect(seen.filter((r) => r.type === 'script').map((r) => r.encoding)).toContain('zstd')
   })
 
