@@ -7,9 +7,10 @@ import { writeApacheFiles } from './configs/apache.ts'
 import { writeCaddyFiles } from './configs/caddy.ts'
 import { writeNginxFiles } from './configs/nginx.ts'
 import type { ServeOptions, ServerFiles } from './configs/shared.ts'
+import type { RuntimeKind } from './runtimes/kinds.ts'
 
 /** `*-include`: the include form inside a user's own TLS server block (with /api, a 404 page, a redirect). */
-export type ServerKind =
+export type ConfiguredKind =
   | 'apache-htaccess'
   | 'apache-vhost'
   | 'apache-include'
@@ -19,8 +20,15 @@ export type ServerKind =
   | 'nginx-include-modules'
   | 'caddy'
   | 'caddy-include'
-  | 'node'
-  | 'cloudflare'
+
+/**
+ * Servers that run preencode's own code instead of a generated config: the Node middleware, the
+ * Worker in Miniflare (`cloudflare`) and in `wrangler dev` (`cloudflare-dev`), and the Fetch
+ * handler on each JavaScript runtime (runtimes/kinds.ts).
+ */
+export type CodeKind = 'node' | 'cloudflare' | 'cloudflare-dev' | RuntimeKind
+
+export type ServerKind = ConfiguredKind | CodeKind
 
 export const INCLUDE_KINDS: readonly ServerKind[] = [
   'nginx-include',
@@ -31,9 +39,9 @@ export const INCLUDE_KINDS: readonly ServerKind[] = [
 
 export { ON_THE_FLY_TYPES, type ServeOptions, type ServerFiles } from './configs/shared.ts'
 
-/** Writes the wrapper config around the generated one for `kind` (not `node`). */
+/** Writes the wrapper config around the generated one for `kind`. */
 export async function writeServerFiles(
-  kind: Exclude<ServerKind, 'node' | 'cloudflare'>,
+  kind: ConfiguredKind,
   manifest: Manifest,
   root: string,
   dir: string,

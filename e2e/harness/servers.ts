@@ -7,12 +7,28 @@ import { createServer } from 'node:http'
 import { readManifest, type Manifest } from '@preencode/core'
 import { createPreencodeMiddleware } from '@preencode/server-config'
 import { freePort, launchServer, serverRoot, type ServerRoot } from '@preencode/test-utils'
-import { INCLUDE_KINDS, writeServerFiles, type ServeOptions, type ServerKind } from './server-files.ts'
+import {
+  INCLUDE_KINDS,
+  writeServerFiles,
+  type CodeKind,
+  type ConfiguredKind,
+  type ServeOptions,
+  type ServerKind,
+} from './server-files.ts'
 import { originOf, tlsFiles } from './tls.ts'
-import { startCloudflareServer } from './cloudflare.ts'
+import { startCloudflareServer, startWranglerDev } from './cloudflare.ts'
+import { isRuntimeKind } from './runtimes/kinds.ts'
+import { startRuntime } from './runtimes/start.ts'
 import { startApiServer } from './user-block.ts'
 
-export { checkServerFiles, writeServerFiles, type ServerFiles, type ServerKind } from './server-files.ts'
+export {
+  checkServerFiles,
+  writeServerFiles,
+  type CodeKind,
+  type ConfiguredKind,
+  type ServerFiles,
+  type ServerKind,
+} from './server-files.ts'
 export { APACHE_MODULES_DIR, NGINX_BROTLI_MODULE } from '@preencode/test-utils'
 
 export interface RunningServer {
@@ -71,17 +87,43 @@ export async function startServerOnPort(
   manifest?: Manifest,
   transport: StartOptions = {},
 ): Promise<ServingProcess> {
-  if (kind === 'node') {
-    if (transport.tls) throw new Error('the Node middleware runs over HTTP only in the harness')
-    return startMiddleware(root, port, manifest)
-  }
-  if (kind === 'cloudflare') {
-    if (transport.tls) throw new Error('the Cloudflare Worker runs over HTTP only in the harness (Miniflare)')
-    return startCloudflareServer(manifest ?? (await readManifest(root)), root, port, configDir || undefined)
+  if (isCodeKind(kind)) {
+    if (transport.tls) throw new Error(`${kind} runs over HTTP only in the harness`)
+    return startCode(kind, root, port, configDir, manifest)
   }
   // A root the caller named (kept on stop), 0755: workers started by root run as www-data/nobody.
   const config = await serverRoot(kind, configDir)
   return startConfigured(kind, manifest ?? (await readManifest(root)), root, config, port, transport)
+}
+
+const CONFIGURED = new Set<string>([
+  'apache-htaccess',
+  'apache-vhost',
+  'apache-include',
+  'nginx-modules',
+  'nginx-stock',
+  'nginx-include',
+  'nginx-include-modules',
+  'caddy',
+  'caddy-include',
+] satisfies ConfiguredKind[])
+
+function isCodeKind(kind: ServerKind): kind is CodeKind {
+  return !CONFIGURED.has(kind)
+}
+
+/** preencode's own code serving `root`: the middleware, the Worker (Miniflare or `wrangler dev`), a runtime's script. */
+async function startCode(
+  kind: CodeKind,
+  root: string,
+  port: number,
+  configDir: string,
+  manifest?: Manifest,
+): Promise<ServingProcess> {
+  if (kind === 'node') return startMiddleware(root, port, manifest)
+  if (isRuntimeKind(kind)) return startRuntime(kind, root, port)
+  const start = kind === 'cloudflare-dev' ? startWranglerDev : undefined
+  return startCloudflareServer(manifest ?? (await readManifest(root)), root, port, configDir || undefined, start)
 }
 
 /**
@@ -89,7 +131,7 @@ export async function startServerOnPort(
  * one start-up; stopping it removes `config` if it is a temp dir, as a failed start does.
  */
 async function startConfigured(
-  kind: Exclude<ServerKind, 'node' | 'cloudflare'>,
+  kind: ConfiguredKind,
   manifest: Manifest,
   root: string,
   config: ServerRoot,
@@ -127,8 +169,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const port = await freePort()
   const url = originOf(port, Boolean(transport.tls) || INCLUDE_KINDS.includes(kind))
-  if (kind === 'node' || kind === 'cloudflare')
-    return { kind, url, ...(await startServerOnPort(kind, root, port, '', manifest, transport)) }
+  if (isCodeKind(kind)) return { kind, url, ...(await startServerOnPort(kind, root, port, '', manifest, transport)) }
   // A temp root, 0755 (workers run as www-data/nobody), removed on stop.
   const config = await serverRoot(kind)
   return { kind, url, ...(await startConfigured(kind, manifest, root, config, port, transport)) }

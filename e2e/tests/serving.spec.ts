@@ -43,7 +43,7 @@ function expectedCoding(
 ): Encoding | 'identity' {
   let order = [...file.variants].sort((a, b) => a.size - b.size).map((v) => v.encoding)
   let value = header
-  if (kind === 'cloudflare') order = edgeSafeCodings(header, order)
+  if (kind.startsWith('cloudflare')) order = edgeSafeCodings(header, order)
   if (kind === 'caddy' || kind === 'caddy-include') {
     const usual = siteModel(site.manifest).defaultOrder
     order = usual.filter((e) => order.includes(e))
@@ -53,6 +53,17 @@ function expectedCoding(
       .join(',')
   }
   return negotiate(value, order) ?? 'identity'
+}
+
+/**
+ * `wrangler dev` alone (not Miniflare's front line, not production): its dev proxy runs every
+ * text/html response through HTMLRewriter for live reload, so a page goes out chunked (no
+ * Content-Length), a gzip page is decoded and gzipped again by workerd, and a range of a page
+ * is not served. The decoded page is the same; docs/deploy/cloudflare.md lists these cases, and
+ * e2e/cloudflare/edge.spec.ts checks that they are exactly what wrangler dev does.
+ */
+function devProxyRewrites(kind: ServerKind, file: ManifestFile): boolean {
+  return kind === 'cloudflare-dev' && file.contentType.startsWith('text/html')
 }
 
 function urlOf(file: ManifestFile): string {
@@ -98,8 +109,10 @@ async function variantBytes(site: Site, file: ManifestFile, coding: Encoding): P
   return readFile(join(site.root, file.variants.find((v) => v.encoding === coding)!.path))
 }
 
-function fileWithAll(site: Site): ManifestFile {
-  const file = samples(site).find((f) => f.variants.length === 3 && new Set(f.variants.map((v) => v.size)).size === 3)
+function fileWithAll(site: Site, kind: ServerKind): ManifestFile {
+  const file = samples(site).find(
+    (f) => f.variants.length === 3 && new Set(f.variants.map((v) => v.size)).size === 3 && !devProxyRewrites(kind, f),
+  )
   if (!file) throw new Error('the site has no file with three variants of different sizes')
   return file
 }
@@ -124,7 +137,7 @@ test.describe('negotiation', () => {
         expect(norm(res.one('content-type')), `Content-Type of ${where}`).toBe(norm(file.contentType))
         expectVaryOnce(res)
         const decodedOnTheFly = !keepOriginals && coding === 'identity' && !file.originalOnDisk
-        if (!decodedOnTheFly)
+        if (!decodedOnTheFly && !devProxyRewrites(serverKind, file))
           expect(res.one('content-length'), `Content-Length of ${where}`).toBe(String(res.body.length))
         expect(sha256(decode(res.body, encoding)), `decoded body of ${where}`).toBe(file.sha256)
         expect(res.one('x-content-type-options')).toBe('nosniff')
@@ -133,8 +146,8 @@ test.describe('negotiation', () => {
     })
   }
 
-  test('HEAD answers like GET, without a body', async ({ server, site }) => {
-    for (const file of samples(site)) {
+  test('HEAD answers like GET, without a body', async ({ server, site, serverKind }) => {
+    for (const file of samples(site).filter((f) => !devProxyRewrites(serverKind, f))) {
       for (const header of ['br', 'gzip', undefined]) {
         const [g, h] = [
           await get(server.url + urlOf(file), acceptHeaders(header)),
@@ -160,7 +173,7 @@ test.describe('negotiation', () => {
 
 test.describe('representations', () => {
   test('each representation has its own ETag', async ({ server, site, serverKind }) => {
-    const file = fileWithAll(site)
+    const file = fileWithAll(site, serverKind)
     const tags = new Map<string, string>()
     for (const header of ['identity', 'gzip', 'br', 'zstd']) {
       const res = await get(server.url + urlOf(file), { 'accept-encoding': header })
@@ -172,8 +185,8 @@ test.describe('representations', () => {
     expect(new Set(tags.values()).size, JSON.stringify([...tags])).toBe(4)
   })
 
-  test('If-None-Match and If-Modified-Since per representation', async ({ server, site }) => {
-    const file = fileWithAll(site)
+  test('If-None-Match and If-Modified-Since per representation', async ({ server, site, serverKind }) => {
+    const file = fileWithAll(site, serverKind)
     const url = server.url + urlOf(file)
     const br = await get(url, { 'accept-encoding': 'br' })
     const etag = br.one('etag')!
@@ -195,7 +208,7 @@ test.describe('representations', () => {
   test('If-Modified-Since in the future is ignored (RFC 9110 §13.1.3)', async ({ server, site, serverKind }) => {
     // Go's http.ServeContent, which Caddy's file_server uses, answers 304 (docs/servers/caddy.md).
     test.skip(serverKind.startsWith('caddy'), "Caddy's file_server takes a future date as valid (both forms)")
-    const file = fileWithAll(site)
+    const file = fileWithAll(site, serverKind)
     const future = new Date(Date.UTC(2999, 0, 1)).toUTCString()
     const res = await get(server.url + urlOf(file), { 'accept-encoding': 'br', 'if-modified-since': future })
     expect(res.status).toBe(200)
@@ -203,7 +216,7 @@ test.describe('representations', () => {
   })
 
   test('Range and If-Range per representation', async ({ server, site, serverKind }) => {
-    const file = fileWithAll(site)
+    const file = fileWithAll(site, serverKind)
     const url = server.url + urlOf(file)
     for (const coding of ['br', 'gzip', 'zstd'] as const) {
       const bytes = await variantBytes(site, file, coding)
@@ -435,12 +448,12 @@ test.describe('Chromium', () => {
       for (const r of ofType) {
         // Cloudflare's front line re-encodes br for Chromium's header (it ranks gzip first), so the
         // Worker sends zstd, or its stored gzip where that is smaller (edge.ts).
-        if (serverKind === 'cloudflare')
+        if (serverKind.startsWith('cloudflare'))
           expect(r.encoding, r.url).toBe(expectedCoding(serverKind, site, CHROMIUM_ACCEPT_ENCODING, fileOf(r.url)))
         else expect(['br', 'zstd'], `${r.url}`).toContain(r.encoding)
       }
     }
-    if (serverKind === 'cloudflare')
+    if (serverKind.startsWith('cloudflare'))
       expect(seen.filter((r) => r.type === 'script').map((r) => r.encoding)).toContain('zstd')
   })
 

@@ -218,6 +218,10 @@ function finish(code: number, headers: Headers): Response {
   if (code === 304) {
     headers.delete('Content-Type')
     headers.delete('Accept-Ranges')
+  } else {
+    // 412 and 416 carry no body, so no coding: with one, the front line acts on the empty answer
+    // as on an encoded body (re-encodes it, or drops the connection for an odd Accept-Encoding).
+    headers.delete('Content-Encoding')
   }
   return respond(null, code, headers)
 }

@@ -1,0 +1,30 @@
+// Where each runtime's binary is on this machine. Bun and Deno are npm packages whose own
+// postinstall is not run (pnpm-workspace.yaml allowBuilds): the binary is taken from the
+// platform package they depend on (`@oven/bun-linux-x64`, `@deno/linux-x64-glibc`).
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import type { RuntimeBinary } from './kinds.ts'
+
+/** The platform packages the npm `bun` and `deno` packages carry, by `${platform}-${arch}`. */
+const PLATFORM_BINARIES: Record<Exclude<RuntimeBinary, 'node'>, Record<string, [string, string]>> = {
+  bun: { 'linux-x64': ['@oven/bun-linux-x64', 'bin/bun'], 'linux-arm64': ['@oven/bun-linux-aarch64', 'bin/bun'] },
+  deno: { 'linux-x64': ['@deno/linux-x64-glibc', 'deno'], 'linux-arm64': ['@deno/linux-arm64-glibc', 'deno'] },
+}
+
+/** The binary's path, or why it is missing on this machine. */
+export function runtimeBinary(binary: RuntimeBinary): { path: string } | { missing: string } {
+  if (binary === 'node') return { path: process.execPath }
+  const platform = `${process.platform}-${process.arch}`
+  const entry = PLATFORM_BINARIES[binary][platform]
+  if (!entry) return { missing: `${binary}: no platform package known for ${platform}` }
+  const [name, file] = entry
+  try {
+    // Resolved from the npm package (`bun`, `deno`) the way its own postinstall would.
+    const outer = createRequire(import.meta.url).resolve(`${binary}/package.json`)
+    const path = join(dirname(createRequire(outer).resolve(`${name}/package.json`)), file)
+    return existsSync(path) ? { path } : { missing: `${binary}: ${path} is not there` }
+  } catch {
+    return { missing: `${binary}: the npm package ${name} is not installed (pnpm install in e2e/)` }
+  }
+}
