@@ -28,6 +28,12 @@ const projects: { name: string; use: Partial<ServerOptions> }[] = [
   { name: 'apache-include', use: { serverKind: 'apache-include', keepOriginals: true, tls: true } },
   { name: 'caddy-include', use: { serverKind: 'caddy-include', keepOriginals: true, tls: true } },
   { name: 'cloudflare-worker-nokeep', use: { serverKind: 'cloudflare', keepOriginals: false } },
+  // The Fetch handler (createPreencodeHandler) under Node, and `preencode serve` on it.
+  { name: 'fetch-node', use: { serverKind: 'fetch-node', keepOriginals: true } },
+  { name: 'fetch-node-nokeep', use: { serverKind: 'fetch-node', keepOriginals: false } },
+  { name: 'preencode-serve', use: { serverKind: 'preencode-serve', keepOriginals: true } },
+  { name: 'preencode-serve-nokeep', use: { serverKind: 'preencode-serve', keepOriginals: false } },
+  { name: 'preencode-serve-https', use: { serverKind: 'preencode-serve', keepOriginals: true, tls: true } },
   // The same Worker in `wrangler dev` (its dev proxy in front of Miniflare): harness/cloudflare.ts.
   { name: 'cloudflare-wrangler-dev', use: { serverKind: 'cloudflare-dev', keepOriginals: true } },
   // The Fetch handler (createPreencodeHandler) on each runtime: harness/runtimes/.

@@ -21,12 +21,15 @@ export type ConfiguredKind =
   | 'caddy'
   | 'caddy-include'
 
+/** The JavaScript servers the harness runs itself under Node, with no config file. */
+export type JavaScriptKind = 'node' | 'fetch-node' | 'preencode-serve'
+
 /**
  * Servers that run preencode's own code instead of a generated config: the Node middleware, the
- * Worker in Miniflare (`cloudflare`) and in `wrangler dev` (`cloudflare-dev`), and the Fetch
- * handler on each JavaScript runtime (runtimes/kinds.ts).
+ * Fetch handler under Node and `preencode serve`, the Worker in Miniflare (`cloudflare`) and in
+ * `wrangler dev` (`cloudflare-dev`), and the Fetch handler on each other runtime (runtimes/kinds.ts).
  */
-export type CodeKind = 'node' | 'cloudflare' | 'cloudflare-dev' | RuntimeKind
+export type CodeKind = JavaScriptKind | 'cloudflare' | 'cloudflare-dev' | RuntimeKind
 
 export type ServerKind = ConfiguredKind | CodeKind
 

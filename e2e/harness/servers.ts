@@ -1,12 +1,14 @@
 // Starts each real server on a free loopback port with a generated config in a throw-away
 // config root: apache2 (foreground, own PidFile/ErrorLog/Mutex), nginx (-p prefix, daemon off),
-// caddy (admin off, HOME/XDG in the temp root) and a Node http server with the middleware;
-// over HTTP at 127.0.0.1, or over HTTPS + HTTP/2 at TLS_HOST (tls.ts). The include kinds also
-// start the user's API server their block proxies to (user-block.ts).
+// caddy (admin off, HOME/XDG in the temp root), and the JavaScript servers: a Node http server
+// with the middleware, one with the Fetch handler (fetch-node.ts), `preencode serve`, the Worker
+// (cloudflare.ts) and the Fetch handler on other runtimes (runtimes/); over HTTP at 127.0.0.1,
+// or over HTTPS + HTTP/2 at TLS_HOST (tls.ts). The include kinds also start the user's API
+// server their block proxies to (user-block.ts).
 import { createServer } from 'node:http'
 import { readManifest, type Manifest } from '@preencode/core'
 import { createPreencodeMiddleware } from '@preencode/server-config'
-import { freePort, launchServer, serverRoot, type ServerRoot } from '@preencode/test-utils'
+import { freePort, launchServer, serverRoot, startPreencodeServe, type ServerRoot } from '@preencode/test-utils'
 import {
   INCLUDE_KINDS,
   writeServerFiles,
@@ -17,6 +19,7 @@ import {
 } from './server-files.ts'
 import { originOf, tlsFiles } from './tls.ts'
 import { startCloudflareServer, startWranglerDev } from './cloudflare.ts'
+import { startFetchHandler } from './fetch-node.ts'
 import { isRuntimeKind } from './runtimes/kinds.ts'
 import { startRuntime } from './runtimes/start.ts'
 import { startApiServer } from './user-block.ts'
@@ -87,10 +90,7 @@ export async function startServerOnPort(
   manifest?: Manifest,
   transport: StartOptions = {},
 ): Promise<ServingProcess> {
-  if (isCodeKind(kind)) {
-    if (transport.tls) throw new Error(`${kind} runs over HTTP only in the harness`)
-    return startCode(kind, root, port, configDir, manifest)
-  }
+  if (isCodeKind(kind)) return startCode(kind, root, port, configDir, manifest, transport)
   // A root the caller named (kept on stop), 0755: workers started by root run as www-data/nobody.
   const config = await serverRoot(kind, configDir)
   return startConfigured(kind, manifest ?? (await readManifest(root)), root, config, port, transport)
@@ -112,15 +112,24 @@ function isCodeKind(kind: ServerKind): kind is CodeKind {
   return !CONFIGURED.has(kind)
 }
 
-/** preencode's own code serving `root`: the middleware, the Worker (Miniflare or `wrangler dev`), a runtime's script. */
+/** preencode's own code serving `root`: over HTTPS + HTTP/2 only `preencode serve` (given a certificate). */
 async function startCode(
   kind: CodeKind,
   root: string,
   port: number,
   configDir: string,
-  manifest?: Manifest,
+  manifest: Manifest | undefined,
+  transport: StartOptions,
 ): Promise<ServingProcess> {
+  if (kind === 'preencode-serve') {
+    // The binary reads the manifest on disk, as users run it: a given one must be that one.
+    const tls = transport.tls ? ['--cert', tlsFiles().cert, '--key', tlsFiles().key] : []
+    const served = await startPreencodeServe(root, tls, port)
+    return { logs: served.logs, stop: async () => void (await served.stop()) }
+  }
+  if (transport.tls) throw new Error(`${kind} runs over HTTP only in the harness`)
   if (kind === 'node') return startMiddleware(root, port, manifest)
+  if (kind === 'fetch-node') return startFetchHandler(root, port, manifest)
   if (isRuntimeKind(kind)) return startRuntime(kind, root, port)
   const start = kind === 'cloudflare-dev' ? startWranglerDev : undefined
   return startCloudflareServer(manifest ?? (await readManifest(root)), root, port, configDir || undefined, start)

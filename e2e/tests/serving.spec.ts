@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ManifestFile } from '@preencode/core'
-import { edgeSafeCodings, negotiate, siteModel, type Encoding } from '@preencode/server-config'
+import { expectedCoding as specCoding, hasServingException, type Encoding } from '@preencode/server-config'
 import { ACCEPT_ENCODING_SPELLINGS } from '../harness/accept-encodings.ts'
 import { expect, test, type Site } from '../harness/fixtures.ts'
 import { decode, get, type RawResponse } from '../harness/http.ts'
@@ -29,11 +29,12 @@ const ACCEPT_ENCODINGS: (string | undefined)[] = [
 const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex')
 const norm = (value: string | undefined): string | undefined => value?.toLowerCase().replace(/\s+/g, '')
 
+/** The family of a server kind (`caddy-include` -> `caddy`): what the exceptions table names. */
+const familyOf = (kind: ServerKind): string => kind.split('-')[0]!
+
 /**
- * The coding a server is expected to pick. The same rule as negotiate() for all but Caddy,
- * whose file_server takes one fixed order (the site's usual smallest-first) and ignores `*`
- * (documented in docs/servers/caddy.md), and the Cloudflare Worker, which leaves out gzip/br
- * variants that Cloudflare's front line would re-encode for this header (docs/deploy/cloudflare.md).
+ * The coding a server is expected to pick: the serving specification's, bar the differences
+ * the one table of named exceptions gives that server (SERVING_EXCEPTIONS in server-config).
  */
 function expectedCoding(
   kind: ServerKind,
@@ -41,25 +42,14 @@ function expectedCoding(
   header: string | undefined,
   file: ManifestFile,
 ): Encoding | 'identity' {
-  let order = [...file.variants].sort((a, b) => a.size - b.size).map((v) => v.encoding)
-  let value = header
-  if (kind.startsWith('cloudflare')) order = edgeSafeCodings(header, order)
-  if (kind === 'caddy' || kind === 'caddy-include') {
-    const usual = siteModel(site.manifest).defaultOrder
-    order = usual.filter((e) => order.includes(e))
-    value = header
-      ?.split(',')
-      .filter((e) => e.split(';')[0]!.trim() !== '*')
-      .join(',')
-  }
-  return negotiate(value, order) ?? 'identity'
+  return specCoding(familyOf(kind), site.manifest, header, file)
 }
 
 /**
  * `wrangler dev` alone (not Miniflare's front line, not production): its dev proxy runs every
  * text/html response through HTMLRewriter for live reload, so a page goes out chunked (no
- * Content-Length), a gzip page is decoded and gzipped again by workerd, and a range of a page
- * is not served. The decoded page is the same; docs/deploy/cloudflare.md lists these cases, and
+ * Content-Length), a gzip page is decoded and gzipped again by workerd, and a range of a gzip
+ * page is dropped. The decoded page is the same; docs/deploy/cloudflare.md lists these cases, and
  * e2e/cloudflare/edge.spec.ts checks that they are exactly what wrangler dev does.
  */
 function devProxyRewrites(kind: ServerKind, file: ManifestFile): boolean {
@@ -207,7 +197,10 @@ test.describe('representations', () => {
 
   test('If-Modified-Since in the future is ignored (RFC 9110 §13.1.3)', async ({ server, site, serverKind }) => {
     // Go's http.ServeContent, which Caddy's file_server uses, answers 304 (docs/servers/caddy.md).
-    test.skip(serverKind.startsWith('caddy'), "Caddy's file_server takes a future date as valid (both forms)")
+    test.skip(
+      hasServingException(familyOf(serverKind), 'futureIfModifiedSince304'),
+      'a named exception: the server takes a future date as valid',
+    )
     const file = fileWithAll(site, serverKind)
     const future = new Date(Date.UTC(2999, 0, 1)).toUTCString()
     const res = await get(server.url + urlOf(file), { 'accept-encoding': 'br', 'if-modified-since': future })
@@ -448,12 +441,12 @@ test.describe('Chromium', () => {
       for (const r of ofType) {
         // Cloudflare's front line re-encodes br for Chromium's header (it ranks gzip first), so the
         // Worker sends zstd, or its stored gzip where that is smaller (edge.ts).
-        if (serverKind.startsWith('cloudflare'))
+        if (hasServingException(familyOf(serverKind), 'edgeSafeCodings'))
           expect(r.encoding, r.url).toBe(expectedCoding(serverKind, site, CHROMIUM_ACCEPT_ENCODING, fileOf(r.url)))
         else expect(['br', 'zstd'], `${r.url}`).toContain(r.encoding)
       }
     }
-    if (serverKind.startsWith('cloudflare'))
+    if (hasServingException(familyOf(serverKind), 'edgeSafeCodings'))
       expect(seen.filter((r) => r.type === 'script').map((r) => r.encoding)).toContain('zstd')
   })
 

@@ -39,6 +39,7 @@ export {
 export { CADDY_GLOBAL_OPTIONS, caddyCommand, caddyGlobalOptions, startCaddy } from './servers/caddy.ts'
 export { startVarnish, varnishCommand, type StartedVarnish, type VarnishOptions } from './servers/varnish.ts'
 export { MINIO_SECRET, MINIO_USER, startMinio, type Minio, type MinioOptions } from './servers/minio.ts'
+export { startPreencodeServe, type StartedPreencodeServe } from './servers/preencode-serve.ts'
 export type { StartOptions } from './servers/launch.ts'
 export { runCollected, type CollectedRun, type CollectOptions } from './run.ts'
 export { layoutViolations, type LayoutViolations } from './layout.ts'

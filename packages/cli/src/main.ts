@@ -12,5 +12,6 @@ export const main = defineCommand({
     deploy: () => import('./commands/deploy.js').then((m) => m.deployCommand),
     verify: () => import('./commands/verify.js').then((m) => m.verifyCommand),
     report: () => import('./commands/report.js').then((m) => m.reportCommand),
+    serve: () => import('./commands/serve.js').then((m) => m.serveCommand),
   },
 })

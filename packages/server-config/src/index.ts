@@ -40,6 +40,39 @@ export {
   type PreencodeMiddlewareOptions,
   type NextFunction,
 } from './node/middleware.js'
+export {
+  createPreencodeHandler,
+  fetchRequestFacts,
+  type PreencodeHandler,
+  type PreencodeHandlerOptions,
+} from './fetch/handler.js'
+export {
+  answer,
+  chooseRepresentation,
+  specify,
+  targetOf,
+  REQUEST_FACT_HEADERS,
+  type Answer,
+  type AnswerBody,
+  type ChooseOptions,
+  type Representation,
+  type RequestFactHeader,
+  type RequestFacts,
+  type Target,
+} from './http/spec.js'
+export {
+  servedFileOf,
+  type ServedFile,
+  type StoredRepresentation,
+  type StoredVariant,
+} from './http/served-file.js'
+export {
+  expectedCoding,
+  hasServingException,
+  SERVING_EXCEPTIONS,
+  type ServingException,
+  type ServingExceptionName,
+} from './exceptions.js'
 export { parseRange, type ByteRange } from './http/range.js'
 export { acceptPattern, refusePattern } from './shared/accept-regex.js'
 export { siteModel, type SiteModel, type FileModel } from './shared/site-model.js'

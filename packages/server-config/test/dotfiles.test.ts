@@ -10,7 +10,7 @@ import {
   DOTFILE_URL_RE2,
   isDotPath,
   WELL_KNOWN_URL_RE2,
-} from '../src/shared/dotfiles.ts'
+} from '../src/http/dotfiles.ts'
 
 const REFUSED = [
   '/.env',

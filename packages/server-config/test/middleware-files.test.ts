@@ -49,16 +49,19 @@ afterAll(async () => {
 })
 
 describe('dotfiles', () => {
-  it('are passed on (not served), encoded or not, with or without a coding; /.well-known/ is served', async () => {
+  it('the site has are 404 (never passed on to a handler that may serve them), encoded or not; /.well-known/ is served', async () => {
     for (const path of Object.keys(DOTFILES)) {
       for (const url of [`/${path}`, `/${path.replace(/(^|\/)\./, '$1%2e')}`, `/${path}?x=1`]) {
         for (const accept of [undefined, 'gzip, deflate, br, zstd']) {
           const res = await get(site.port, url, accept ? { 'accept-encoding': accept } : {})
-          expect(res.status, `${url} ${accept}`).toBe(418)
+          expect(res.status, `${url} ${accept}`).toBe(404)
+          expect(res.body.length, url).toBe(0)
         }
       }
     }
+    // Not a file of the site: the app's (its own `/.auth/` route), as sirv and express.static pass it on.
     expect((await get(site.port, '/about/../.env')).status).toBe(418)
+    expect((await get(site.port, '/.auth/login')).status).toBe(418)
     const wellKnown = await get(site.port, `/${WELL_KNOWN}`)
     expect(wellKnown.status).toBe(200)
     expect(wellKnown.body.toString()).toContain('Contact:')
@@ -171,6 +174,36 @@ describe('a folder without a manifest (what `deploy` writes)', () => {
     }
     expect(deltas, 'delta responses compared').toBe(2)
     expect(await readFile(join(dir.path, 'deployed', 'assets/app-Ef56Gh78.js'))).toHaveLength(V2.length)
+  })
+})
+
+describe("a user's own folder named like our delta folders (issue 29, item 6)", () => {
+  // Shaped like deltas of `my` and `notes.txt` (`<original>.dict/<base64>[.ext].dcb|dcz`),
+  // which the site does not have: the user's files, not delta storage.
+  const USER_FILES = { 'my.dict/QUJDRA=.dcb': 'a user file\n', 'notes.txt.dict/QUJDRA=.txt.dcz': 'another one\n' }
+  const url = (path: string): string => `/${path.split('/').map(encodeURIComponent).join('/')}`
+
+  it('holds files, served as they are: deltas are what the manifest lists, not what a name looks like', async () => {
+    await writeAll(site.root, USER_FILES)
+    for (const [path, text] of Object.entries(USER_FILES)) {
+      const res = await get(site.port, url(path), { 'accept-encoding': 'gzip, br, dcb, dcz' })
+      expect(res.status, path).toBe(200)
+      expect(res.body.toString(), path).toBe(text)
+      expect(res.headers['content-encoding'], path).toBeUndefined()
+    }
+  })
+
+  it('without a manifest too, while a delta beside its original is still not a file of its own', async () => {
+    const root = join(dir.path, 'user-dict')
+    await writeAll(root, { ...USER_FILES, 'app.js': 'export const app = 1\n', 'app.js.dict/QUJDRA=.js.dcb': 'delta' })
+    const served = await serve(root)
+    try {
+      for (const [path, text] of Object.entries(USER_FILES))
+        expect((await get(served.port, url(path))).body.toString(), path).toBe(text)
+      expect((await get(served.port, url('app.js.dict/QUJDRA=.js.dcb'))).status).toBe(418)
+    } finally {
+      served.server.close()
+    }
   })
 })
 

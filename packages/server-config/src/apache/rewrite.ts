@@ -14,7 +14,7 @@
 import { ALL_ENCODINGS } from '@preencode/core'
 import { acceptPattern, refusePattern } from '../shared/accept-regex.js'
 import { fileTarget } from './file-target.js'
-import { DOTFILE_RELATIVE_PCRE, DOTFILE_URL_PCRE } from '../shared/dotfiles.js'
+import { DOTFILE_RELATIVE_PCRE, DOTFILE_URL_PCRE } from '../http/dotfiles.js'
 import { apacheDictionaryRewrites } from './dictionary.js'
 import type { Encoding } from '../http/negotiate.js'
 import { HASHED_NAME_PCRE, SUFFIX, hashedNamePattern, type ServingPolicy } from '../shared/policy.js'

@@ -12,7 +12,7 @@
  * `Vary: Accept-Encoding`, and an ETag and Range/conditional handling per sidecar file.
  */
 import type { Manifest } from '@preencode/core'
-import { DOTFILE_URL_RE2, WELL_KNOWN_URL_RE2 } from '../shared/dotfiles.js'
+import { DOTFILE_URL_RE2, WELL_KNOWN_URL_RE2 } from '../http/dotfiles.js'
 import { resolveCaddyOptions, type CaddyConfigOptions } from '../shared/options.js'
 import { resolveServingPolicy } from '../shared/policy.js'
 

@@ -6,44 +6,21 @@
  * `Use-As-Dictionary`. Generated from the manifest at `config` time and bundled into the Worker
  * by wrangler, so no request costs a round trip to find out which variants exist.
  */
-import { useAsDictionaryHeader, type Manifest } from '@preencode/core'
-import { etagOf } from '../http/conditional.js'
+import type { Manifest } from '@preencode/core'
 import type { DeltaEntry } from '../http/dictionary-delta.js'
-import type { Encoding } from '../http/negotiate.js'
+import { type ServedFile, servedFileOf, type StoredRepresentation } from '../http/served-file.js'
 
 /** Version of the data format; the runtime refuses another. */
 export const WORKER_SITE_VERSION = 1
 
 /** One stored representation: its path in the assets, its size, its ETag. */
-export interface WorkerRepresentation {
-  /** Path of the stored file relative to the assets root (no leading slash). */
-  path: string
-  size: number
-  etag: string
-}
-
-export interface WorkerVariant extends WorkerRepresentation {
-  encoding: Encoding
-}
+export type WorkerRepresentation = StoredRepresentation
 
 /** A delta (RFC 9842) as `chooseDelta` reads it. */
 export type WorkerDelta = DeltaEntry
 
-export interface WorkerFile {
-  contentType: string
-  cacheControl: string
-  /** `Last-Modified` (an HTTP date, whole seconds). */
-  lastModified: string
-  /** The original, when it is in the assets (`keepOriginals`); else the gzip variant is decoded. */
-  original?: WorkerRepresentation
-  /** The ETag of the decoded original (its sha256), for `keepOriginals: false`. */
-  originalEtag: string
-  originalSize: number
-  /** Variants, smallest first (the order `negotiate` takes). */
-  variants: WorkerVariant[]
-  deltas?: WorkerDelta[]
-  useAsDictionary?: string
-}
+/** A file as the serving specification reads it (`http/served-file.ts`). */
+export type WorkerFile = ServedFile
 
 export interface WorkerSite {
   version: typeof WORKER_SITE_VERSION
@@ -59,34 +36,7 @@ export interface WorkerSite {
 /** Builds the data from a manifest. Pure. */
 export function workerSiteData(manifest: Manifest, options: { index: string; hidden: string[] }): WorkerSite {
   const files: Record<string, WorkerFile> = {}
-  for (const file of manifest.files) {
-    const variants = [...file.variants]
-      .sort((a, b) => a.size - b.size)
-      .map((v) => ({ encoding: v.encoding, path: v.path, size: v.size, etag: etagOf(v.sha256) }))
-    const entry: WorkerFile = {
-      contentType: file.contentType,
-      cacheControl: file.cacheControl,
-      lastModified: new Date(Math.floor(file.mtimeMs / 1000) * 1000).toUTCString(),
-      originalEtag: etagOf(file.sha256),
-      originalSize: file.size,
-      variants,
-    }
-    if (file.originalOnDisk) entry.original = { path: file.path, size: file.size, etag: etagOf(file.sha256) }
-    if (file.deltas && file.deltas.length > 0)
-      entry.deltas = file.deltas.map(({ encoding, dictionary, path, size, sha256 }) => ({
-        encoding,
-        dictionary,
-        path,
-        size,
-        sha256,
-      }))
-    if (file.useAsDictionary !== undefined)
-      entry.useAsDictionary = useAsDictionaryHeader(
-        file.useAsDictionary,
-        file.matchDest ? { matchDest: file.matchDest } : {},
-      )
-    files[file.path] = entry
-  }
+  for (const file of manifest.files) files[file.path] = servedFileOf(file)
   return {
     version: WORKER_SITE_VERSION,
     generator: manifest.generator,

@@ -17,7 +17,7 @@ import {
   type ManifestDelta,
 } from '@preencode/core/internal'
 import { PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
-import { DOTFILE_URL_PCRE } from '../shared/dotfiles.js'
+import { DOTFILE_URL_PCRE } from '../http/dotfiles.js'
 import { resolveServingPolicy, SUFFIX, type ServingPolicy } from '../shared/policy.js'
 
 export interface CloudfrontFunctionOptions {

@@ -25,7 +25,7 @@ import {
   nginxDictionaryRewrite,
   type NginxDictionaryOptions,
 } from './dictionary.js'
-import { DOTFILE_URL_PCRE } from '../shared/dotfiles.js'
+import { DOTFILE_URL_PCRE } from '../http/dotfiles.js'
 import { resolveNginxOptions, type NginxConfigOptions, type ResolvedNginxOptions } from '../shared/options.js'
 import { hashedNamePattern, resolveServingPolicy, type ServingPolicy } from '../shared/policy.js'
 import { acceptMaps, stageMaps } from './accept-maps.js'

@@ -15,7 +15,6 @@
  *   the name (content-hashed versioned assets, the page dictionary), as the configs derive it.
  */
 import { stat } from 'node:fs/promises'
-import type { IncomingMessage } from 'node:http'
 import { join } from 'node:path'
 import {
   ALL_FORMATS,
@@ -37,8 +36,8 @@ import {
   type ManifestFile,
   type ManifestVariant,
 } from '@preencode/core/internal'
+import { servedFileOf } from '../http/served-file.js'
 import type { DiskContext, Entry } from './manifest.js'
-import type { Encoding } from '../http/negotiate.js'
 
 /** Files larger than this are not announced as dictionaries (core's `maxDictionaryBytes` default). */
 const MAX_DICTIONARY_BYTES = 16 * 1024 * 1024
@@ -49,11 +48,16 @@ const SIDECAR = /\.(?:br|gz|zst)$/
 /**
  * Sidecars of compressible files and deltas are representations, not files: passed on when
  * asked for by their own URL, as when the manifest lists them (`x.tar.gz` is a file: `x.tar` is
- * not compressible).
+ * not compressible). A delta is known by the manifest that lists it, never by its name alone
+ * (issue 29: a user's own `my.dict/` folder holds files); without a manifest, by its name and
+ * its original beside it, as the servers find deltas.
  */
-function isRepresentation(relative: string): boolean {
-  if (originalOfDeltaPath(relative) !== undefined) return true
-  return SIDECAR.test(relative) && isCompressible(relative.replace(SIDECAR, ''))
+async function isRepresentation(root: string, relative: string, context: DiskContext): Promise<boolean> {
+  if (context.representations.has(relative)) return true
+  if (SIDECAR.test(relative) && isCompressible(relative.replace(SIDECAR, ''))) return true
+  if (context.manifest) return false
+  const original = originalOfDeltaPath(relative)
+  return original !== undefined && (await fileInfo(join(root, original))) !== undefined
 }
 
 async function fileInfo(path: string): Promise<{ size: number; mtimeMs: number } | undefined> {
@@ -65,10 +69,10 @@ async function fileInfo(path: string): Promise<{ size: number; mtimeMs: number }
 export async function diskEntry(
   root: string,
   relative: string,
-  req: IncomingMessage,
+  availableDictionary: string | undefined,
   context: DiskContext,
 ): Promise<Entry | undefined> {
-  if (!isSafeRelativePath(relative) || isRepresentation(relative)) return undefined
+  if (!isSafeRelativePath(relative) || (await isRepresentation(root, relative, context))) return undefined
   const original = await fileInfo(join(root, relative))
   const withSidecars = !context.manifest && isCompressible(relative)
   const variants: ManifestVariant[] = []
@@ -102,20 +106,21 @@ export async function diskEntry(
       file.matchDest = [...PAGE_DICTIONARY_MATCH_DEST]
     }
   }
-  const deltas = withSidecars && original ? await deltasOnDisk(root, relative, req) : []
-  return {
-    file,
-    codings: variants.map((v) => v.encoding as Encoding),
-    deltas: new Map(deltas.length > 0 ? [[deltas[0]!.dictionary, deltas]] : []),
-    onDisk: true,
-    // Variants may exist later (the next compress): a cache must not keep this answer for every client.
-    varies: isCompressible(relative),
-  }
+  const deltas = withSidecars && original ? await deltasOnDisk(root, relative, availableDictionary) : []
+  if (deltas.length > 0) file.deltas = deltas
+  const served = servedFileOf(file)
+  // Variants may exist later (the next compress): a cache must not keep this answer for every client.
+  if (isCompressible(relative)) served.varies = true
+  return { served, mtimeMs: file.mtimeMs, onDisk: true }
 }
 
 /** The deltas on disk for the request's dictionary, smallest first (none without a valid id). */
-async function deltasOnDisk(root: string, relative: string, req: IncomingMessage): Promise<ManifestDelta[]> {
-  const id = parseAvailableDictionary(req.headers['available-dictionary'])
+async function deltasOnDisk(
+  root: string,
+  relative: string,
+  availableDictionary: string | undefined,
+): Promise<ManifestDelta[]> {
+  const id = parseAvailableDictionary(availableDictionary)
   if (id === undefined) return []
   const found: ManifestDelta[] = []
   for (const encoding of DICTIONARY_ENCODINGS) {

@@ -1,6 +1,7 @@
-// The middleware's view of the manifest: indexed by path, and read again whenever the file on
-// disk is replaced (a rebuild or a redeploy in place), without a restart; none at all when the
-// folder has no manifest (then `disk.ts` describes every file).
+// The site on disk as the Node middleware and the Fetch handler see it: the manifest indexed by
+// path, and read again whenever the file on disk is replaced (a rebuild or a redeploy in place),
+// without a restart; none at all when the folder has no manifest (then `disk.ts` describes
+// every file).
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
@@ -9,31 +10,36 @@ import {
   readManifest,
   type CacheClass,
   type Manifest,
-  type ManifestFile,
 } from '@preencode/core/internal'
-import { type DeltaIndex, deltasByDictionary } from '../http/dictionary-delta.js'
-import type { Encoding } from '../http/negotiate.js'
+import { type ServedFile, servedFileOf } from '../http/served-file.js'
 
 export interface Entry {
-  file: ManifestFile
-  /** Variants by coding, smallest first. */
-  codings: Encoding[]
-  deltas: DeltaIndex
+  /** What the serving specification reads. */
+  served: ServedFile
+  /** The modification time recorded (variants carry their original's): tells whether a file opened is the one described. */
+  mtimeMs: number
   /** Described from the disk, not the manifest (`disk.ts`): no sha256 to build an ETag from. */
   onDisk?: true
-  /** Send `Vary: Accept-Encoding` even without variants (a compressible file not yet compressed). */
-  varies?: boolean
 }
 
 /** What the entries described from the disk (`disk.ts`) need of the manifest, when there is one. */
 export interface DiskContext {
   /** True when a manifest exists: then unlisted files are served as identity only. */
   manifest: boolean
+  /**
+   * The paths of the variants and deltas the manifest lists: representations, not files of their
+   * own (issue 29: a user's `my.dict/` folder is known from ours by the manifest, not by name).
+   */
+  representations: ReadonlySet<string>
   cacheControl: Readonly<Record<CacheClass, string>>
 }
 
 /** No manifest: the default cache values. */
-const DEFAULT_DISK_CONTEXT: DiskContext = Object.freeze({ manifest: false, cacheControl: DEFAULT_CACHE_CONTROL })
+const DEFAULT_DISK_CONTEXT: DiskContext = Object.freeze({
+  manifest: false,
+  representations: new Set<string>(),
+  cacheControl: DEFAULT_CACHE_CONTROL,
+})
 
 /** The site as the middleware sees it: the manifest's entries (undefined when there is no manifest). */
 export interface SiteIndex {
@@ -44,18 +50,18 @@ export interface SiteIndex {
 export function indexSite(manifest: Manifest): SiteIndex {
   const fromManifest: Partial<Record<CacheClass, string>> = { ...manifest.settings?.cacheControl }
   for (const file of manifest.files) fromManifest[file.cacheClass] ??= file.cacheControl
+  const representations = new Set<string>()
+  for (const file of manifest.files)
+    for (const stored of [...file.variants, ...(file.deltas ?? [])]) representations.add(stored.path)
   return {
     entries: indexManifest(manifest),
-    disk: { manifest: true, cacheControl: { ...DEFAULT_CACHE_CONTROL, ...fromManifest } },
+    disk: { manifest: true, representations, cacheControl: { ...DEFAULT_CACHE_CONTROL, ...fromManifest } },
   }
 }
 
 export function indexManifest(manifest: Manifest): Map<string, Entry> {
   const byPath = new Map<string, Entry>()
-  for (const file of manifest.files) {
-    const variants = [...file.variants].sort((a, b) => a.size - b.size)
-    byPath.set(file.path, { file, codings: variants.map((v) => v.encoding), deltas: deltasByDictionary(file) })
-  }
+  for (const file of manifest.files) byPath.set(file.path, { served: servedFileOf(file), mtimeMs: file.mtimeMs })
   return byPath
 }
 

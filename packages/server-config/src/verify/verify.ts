@@ -16,7 +16,7 @@ import {
   type ManifestDelta,
   type ManifestFile,
 } from '@preencode/core/internal'
-import { isDotPath } from '../shared/dotfiles.js'
+import { isDotPath } from '../http/dotfiles.js'
 import { runCacheJob, verifyCacheJobs } from './cache.js'
 import { judgeDelta } from './deltas.js'
 import { ask, headerValues, type CheckedAnswer } from './http.js'

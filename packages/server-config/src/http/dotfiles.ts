@@ -5,8 +5,9 @@
  * `.preencode-tmp-…`) all start with a dot. The one exception is `/.well-known/` at the root
  * (RFC 8615: ACME challenges, security.txt), unless a segment below it starts with a dot too.
  *
- * Every generated config answers such a URL with 404, as sirv and express.static do (a 403
- * would tell that the file exists); the Node middleware passes it on to `next()`, as they do.
+ * Every generated config answers such a URL with 404 (a 403 would tell that the file exists);
+ * the Node middleware and the Fetch handler answer 404 when the site has such a file, and pass
+ * on a dot path it does not have (an app's own route), by the serving specification (`spec.ts`).
  * The patterns are linear (no nested quantifier backtracks on a long URL).
  */
 

@@ -1,0 +1,101 @@
+import { readFile, stat } from 'node:fs/promises'
+import { join, relative, resolve } from 'node:path'
+import { MANIFEST_FILENAME, readManifest, userError } from '@preencode/core'
+import { createPreencodeHandler } from '@preencode/server-config'
+import { defineCommand } from 'citty'
+import { assertKnownFlags, parseInteger } from '../cli-utils.js'
+import { listen, type ListenOptions } from '../serve-listener.js'
+
+const DEFAULT_HOST = '127.0.0.1'
+const DEFAULT_PORT = 8080
+
+const args = {
+  dir: { type: 'positional', description: 'The built folder (compressed by `preencode compress`)', required: true },
+  host: { type: 'string', description: `Address to listen on (default ${DEFAULT_HOST})`, valueHint: 'host' },
+  port: { type: 'string', description: `Port (default ${DEFAULT_PORT}; 0 picks a free one)`, valueHint: 'n' },
+  cert: {
+    type: 'string',
+    description: 'PEM certificate (chain): HTTPS with HTTP/2, which dictionaries need',
+    valueHint: 'file',
+  },
+  key: { type: 'string', description: "PEM private key of --cert's certificate", valueHint: 'file' },
+} as const
+
+/**
+ * `preencode serve <dir>`: a static server for a built folder on `createPreencodeHandler` (the
+ * serving specification every preencode server answers by). One line at start, the URL and
+ * what it serves; runs until interrupted.
+ */
+export const serveCommand = defineCommand({
+  meta: { name: 'serve', description: 'Serve a built folder with its precompressed variants (previews, small sites)' },
+  args,
+  async run({ args: parsed, rawArgs }) {
+    assertKnownFlags(rawArgs, args)
+    const root = resolve(parsed.dir)
+    const files = await checkSite(root, parsed.dir)
+    const host = parsed.host ?? DEFAULT_HOST
+    const port = parseInteger(parsed.port, 'port') ?? DEFAULT_PORT
+    if (port < 0 || port > 65535) throw userError('cli', `--port must be 0 to 65535; got ${port}.`)
+    const options: ListenOptions = { host, port }
+    const tls = await readTls(parsed.cert, parsed.key)
+    if (tls) options.tls = tls
+    const server = await listen(createPreencodeHandler(root), options).catch((error: NodeJS.ErrnoException) => {
+      throw listenError(error, options)
+    })
+    const shown = relative(process.cwd(), root) || '.'
+    process.stdout.write(
+      `preencode serve: ${server.url} serves ${shown} (${files} files${tls ? ', HTTPS with HTTP/2 and HTTP/1.1' : ''}); Ctrl+C stops\n`,
+    )
+    await new Promise<void>((stopped) => {
+      const stop = (): void => {
+        process.off('SIGINT', stop)
+        process.off('SIGTERM', stop)
+        server.close().then(stopped, stopped)
+      }
+      process.on('SIGINT', stop)
+      process.on('SIGTERM', stop)
+    })
+  },
+})
+
+/** The folder must exist and hold a manifest; resolves to the number of files it lists. */
+async function checkSite(root: string, given: string): Promise<number> {
+  const info = await stat(root).catch(() => undefined)
+  if (!info) throw userError('cli', `serve: ${given} does not exist; give the folder your build wrote (e.g. dist).`)
+  if (!info.isDirectory()) throw userError('cli', `serve: ${given} is not a folder; give the folder your build wrote.`)
+  const manifest = await stat(join(root, MANIFEST_FILENAME)).catch(() => undefined)
+  if (!manifest)
+    throw userError('cli', `serve: ${given} has no ${MANIFEST_FILENAME}; run \`preencode compress ${given}\` first.`)
+  return (await readManifest(root)).files.length
+}
+
+async function readTls(cert: string | undefined, key: string | undefined): Promise<ListenOptions['tls']> {
+  if (cert === undefined && key === undefined) return undefined
+  if (cert === undefined || key === undefined)
+    throw userError(
+      'cli',
+      `serve: --cert and --key go together; ${cert === undefined ? '--cert' : '--key'} is missing.`,
+    )
+  const read = (path: string, flag: string): Promise<Buffer> =>
+    readFile(path).catch((error: NodeJS.ErrnoException) => {
+      throw userError('cli', `serve: --${flag} ${path} cannot be read (${error.code ?? error.message}).`)
+    })
+  return { cert: await read(cert, 'cert'), key: await read(key, 'key') }
+}
+
+/** One line for what keeps the server from starting. */
+function listenError(error: NodeJS.ErrnoException, options: ListenOptions): Error {
+  const where = `${options.host}:${options.port}`
+  const said: Record<string, string> = {
+    EADDRINUSE: `port ${options.port} on ${options.host} is in use; pick another with --port (0 picks a free one).`,
+    EACCES: `no permission to listen on ${where} (ports below 1024 need privileges); pick another --port.`,
+    EADDRNOTAVAIL: `--host ${options.host} is not an address of this machine.`,
+    ENOTFOUND: `--host ${options.host} does not resolve to an address.`,
+  }
+  const known = error.code === undefined ? undefined : said[error.code]
+  if (known) return userError('cli', `serve: ${known}`, { cause: error })
+  // A PEM that does not parse, or a key that is not the certificate's: OpenSSL says which.
+  if (options.tls && (error.code?.startsWith('ERR_OSSL') || /PEM|key|certificate/i.test(error.message)))
+    return userError('cli', `serve: --cert/--key cannot be used: ${error.message}.`, { cause: error })
+  return error
+}

@@ -1,0 +1,123 @@
+/**
+ * `createPreencodeHandler(dir)`: the site folder served as a Fetch handler,
+ * `(request: Request) => Promise<Response | undefined>`, for any runtime with the Fetch API and
+ * `node:fs` (Node, Bun, Deno; Hono, srvx/h3, Fastify and `preencode serve` on top). It answers
+ * by the serving specification (`http/spec.ts`) from the site on disk (`node/site.ts`), exactly
+ * as the Node middleware does, and resolves `undefined` for what is not a file of the site
+ * (another method, no such file) so the app can go on.
+ *
+ * The stored bytes go out as they are, with their Content-Encoding (a runtime that compresses
+ * responses leaves one that has it alone); a small file is read whole, a large one streamed
+ * from the file handle, a range read from its offset, a gzip variant decoded by the standard
+ * `DecompressionStream` for a client that takes no coding (`keepOriginals: false`).
+ */
+import type { FileHandle } from 'node:fs/promises'
+import type { Manifest } from '@preencode/core'
+import { REQUEST_FACT_HEADERS, targetOf, type AnswerBody, type RequestFacts } from '../http/spec.js'
+import { siteOnDisk } from '../node/site.js'
+
+export interface PreencodeHandlerOptions {
+  /**
+   * The manifest to serve by. When not given, `<dir>/.preencode-manifest.json` is read on the
+   * first request and read again whenever it changes on disk (a rebuild or a redeploy in place).
+   */
+  manifest?: Manifest
+  /**
+   * File served for a URL ending in `/`.
+   * @default 'index.html'
+   */
+  index?: string
+}
+
+/** Answers a request for a file of the site; `undefined` when it is not one (let the app go on). */
+export type PreencodeHandler = (request: Request) => Promise<Response | undefined>
+
+/** Bodies up to this size are read in one call; larger ones are streamed. */
+const READ_WHOLE_BYTES = 64 * 1024
+/** Chunk size of a streamed body. */
+const CHUNK_BYTES = 64 * 1024
+
+/** The facts of a Fetch request that the specification reads. */
+export function fetchRequestFacts(request: Request): RequestFacts {
+  const headers: RequestFacts['headers'] = {}
+  for (const name of REQUEST_FACT_HEADERS) {
+    const value = request.headers.get(name)
+    if (value !== null) headers[name] = value
+  }
+  return { method: request.method, headers }
+}
+
+/** Creates the handler for a preencode output directory. */
+export function createPreencodeHandler(dir: string, options: PreencodeHandlerOptions = {}): PreencodeHandler {
+  const index = options.index ?? 'index.html'
+  const site = siteOnDisk(dir, { manifest: options.manifest })
+  return async (request) => {
+    let pathname: string
+    try {
+      pathname = new URL(request.url).pathname
+    } catch {
+      return undefined
+    }
+    const target = targetOf(request.method, pathname, index)
+    if (target.kind === 'pass') return undefined
+    const facts = fetchRequestFacts(request)
+    if (target.kind === 'hidden')
+      return (await site.has(target.path, facts))
+        ? new Response(null, { status: 404, headers: { 'X-Content-Type-Options': 'nosniff' } })
+        : undefined
+    const resolved = await site.resolve(target.path, facts)
+    if (!resolved) return undefined
+    const { answer, handle } = resolved
+    const body = answer.body && handle ? await bodyOf(handle, answer.body, answer.headers['Content-Length']) : null
+    return new Response(body, { status: answer.status, headers: answer.headers })
+  }
+}
+
+/** The bytes to send from the file opened; the handle is closed when they are read or the stream ends. */
+async function bodyOf(
+  handle: FileHandle,
+  body: AnswerBody,
+  length: string | undefined,
+): Promise<Uint8Array | ReadableStream<Uint8Array>> {
+  const start = body.range?.start ?? 0
+  const size = body.range ? body.range.end - body.range.start + 1 : Number(length ?? Number.NaN)
+  if (!body.decode && Number.isFinite(size) && size <= READ_WHOLE_BYTES) {
+    try {
+      const bytes = new Uint8Array(size)
+      const { bytesRead } = await handle.read(bytes, 0, size, start)
+      return bytesRead === size ? bytes : bytes.subarray(0, bytesRead)
+    } finally {
+      await handle.close().catch(() => {})
+    }
+  }
+  const stream = streamOf(handle, start, body.decode ? Number.POSITIVE_INFINITY : size)
+  return body.decode
+    ? stream.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>)
+    : stream
+}
+
+/** `length` bytes (Infinity: to the end) from `start`, read as the consumer pulls; closes the handle. */
+function streamOf(handle: FileHandle, start: number, length: number): ReadableStream<Uint8Array> {
+  let position = start
+  let left = length
+  const close = () => handle.close().catch(() => {})
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const chunk = new Uint8Array(Math.min(CHUNK_BYTES, left))
+        const { bytesRead } = await handle.read(chunk, 0, chunk.byteLength, position)
+        position += bytesRead
+        left -= bytesRead
+        if (bytesRead > 0) controller.enqueue(chunk.subarray(0, bytesRead))
+        if (bytesRead === 0 || left <= 0) {
+          await close()
+          controller.close()
+        }
+      } catch (error) {
+        await close()
+        controller.error(error)
+      }
+    },
+    cancel: close,
+  })
+}

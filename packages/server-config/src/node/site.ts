@@ -1,0 +1,102 @@
+/**
+ * A site folder on disk, served by the specification (`http/spec.ts`) for the Node middleware
+ * and the Fetch handler alike: the entry for a path (the manifest's, else `disk.ts`), the file
+ * of the chosen representation opened, and the answer computed from what was opened.
+ *
+ * Everything about the bytes — Content-Length, Range, ETag, Last-Modified and the body — comes
+ * from the one file handle opened here, never from the manifest alone, so a rebuild that
+ * replaces the file (atomically, by rename) mid-request cannot cut or mix a body: the handle
+ * keeps the file it opened. A file the manifest names but the disk no longer has (a rebuild
+ * removed it after the manifest was read) makes the manifest be read again; a variant removed
+ * before the new manifest is written leaves the original, which is always right.
+ */
+import { open, type FileHandle } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Manifest } from '@preencode/core'
+import { httpDate } from '../http/served-file.js'
+import { answer, chooseRepresentation, type Answer, type Representation, type RequestFacts } from '../http/spec.js'
+import { diskEntry } from './disk.js'
+import { type Entry, indexSite, manifestOnDisk } from './manifest.js'
+
+export interface SiteOptions {
+  /** The manifest to serve by; default: the one in the folder, re-read when it changes. */
+  manifest?: Manifest | undefined
+}
+
+/** What to send: the answer, and the stored file open when it has a body (the caller closes it). */
+export interface Resolved {
+  answer: Answer
+  handle: FileHandle | undefined
+}
+
+export interface SiteOnDisk {
+  /** The answer for a file of the site, or undefined when the site has no such file. */
+  resolve(path: string, facts: RequestFacts): Promise<Resolved | undefined>
+  /** Whether the site has a file at `path` (a hidden path is 404 only when it has). */
+  has(path: string, facts: RequestFacts): Promise<boolean>
+}
+
+/** What a client that takes no coding asks: the original, whatever the request's Accept-Encoding. */
+const identityOf = (facts: RequestFacts): RequestFacts => ({
+  method: facts.method,
+  headers: { ...facts.headers, 'accept-encoding': 'identity', 'available-dictionary': undefined },
+})
+
+export function siteOnDisk(root: string, options: SiteOptions = {}): SiteOnDisk {
+  const given = options.manifest ? indexSite(options.manifest) : undefined
+  const load = given ? async () => given : manifestOnDisk(root)
+  const entryOf = async (path: string, facts: RequestFacts, reload = false): Promise<Entry | undefined> => {
+    const site = await load(reload)
+    return site.entries?.get(path) ?? diskEntry(root, path, facts.headers['available-dictionary'], site.disk)
+  }
+  const attempt = async (path: string, facts: RequestFacts, reload: boolean) => {
+    const entry = await entryOf(path, facts, reload)
+    return entry ? openAnswer(root, entry, facts) : undefined
+  }
+  return {
+    async resolve(path, facts) {
+      let found = await attempt(path, facts, false)
+      if (found === 'missing') found = await attempt(path, facts, !given)
+      if (found === 'missing') found = await attempt(path, identityOf(facts), false)
+      return found === 'missing' ? undefined : found
+    },
+    has: async (path, facts) => (await entryOf(path, facts)) !== undefined,
+  }
+}
+
+/** Opens the chosen representation and answers from what was opened; 'missing' when the file is gone. */
+async function openAnswer(root: string, entry: Entry, facts: RequestFacts): Promise<Resolved | 'missing' | undefined> {
+  const chosen = chooseRepresentation(facts, entry.served)
+  if (!chosen) return undefined
+  let handle: FileHandle
+  try {
+    handle = await open(join(root, chosen.path), 'r')
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : undefined
+  }
+  let keep = false
+  try {
+    const info = await handle.stat()
+    if (!info.isFile()) return undefined
+    const opened = asOpened(entry, chosen, info)
+    const result = answer(facts, { ...entry.served, lastModified: httpDate(info.mtimeMs) }, opened)
+    keep = result.body !== undefined
+    return { answer: result, handle: keep ? handle : undefined }
+  } finally {
+    if (!keep) await handle.close().catch(() => {})
+  }
+}
+
+/**
+ * The representation as opened. The file is the one the entry describes when size and mtime
+ * agree (variants carry their original's mtime; within a millisecond, as tools that copy times
+ * round); otherwise a rebuild replaced it since: the ETag comes from what was opened, so a cache
+ * never pairs a tag with other bytes, and a decoded length is no longer known.
+ */
+function asOpened(entry: Entry, chosen: Representation, info: { size: number; mtimeMs: number }): Representation {
+  const recorded = chosen.decode ? entry.served.variants.find((v) => v.path === chosen.path)?.size : chosen.size
+  const asRecorded = !entry.onDisk && info.size === recorded && Math.abs(info.mtimeMs - entry.mtimeMs) <= 1
+  if (asRecorded) return chosen
+  const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}-${chosen.encoding ?? 'identity'}"`
+  return { ...chosen, etag, size: chosen.decode ? undefined : info.size }
+}
