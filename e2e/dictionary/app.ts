@@ -88,8 +88,8 @@ export async function expectSecureH2(page: Page, origin: string): Promise<void> 
   for (const { path, protocol } of seen.protocols) expect(`${path} ${protocol}`).toMatch(/ h2$/)
 }
 
-/** Kinds the harness serves over HTTP only (the middleware, `vite preview`, the Worker in Miniflare). */
-const HTTP_ONLY_KINDS: readonly string[] = ['node', 'vite-preview', 'cloudflare']
+/** Kinds the harness serves over HTTP only (the middleware, the Fetch handler, `vite preview`, the Worker in Miniflare). */
+const HTTP_ONLY_KINDS: readonly string[] = ['node', 'fetch-node', 'vite-preview', 'cloudflare']
 
 /** Why `kind` does not run over this transport (the include forms are HTTPS only), else undefined. */
 export function transportSkip(kind: string, tls: boolean): string | undefined {

@@ -49,6 +49,9 @@ async function start(
 const KINDS: (ServerKind | 'vite-preview')[] = [
   'vite-preview',
   'node',
+  // The Fetch handler under Node, and `preencode serve` on it (HTTP, and HTTPS + HTTP/2).
+  'fetch-node',
+  'preencode-serve',
   'nginx-stock',
   'nginx-modules',
   'apache-htaccess',

@@ -28,14 +28,29 @@ type NodeRequest = IncomingMessage | Http2ServerRequest
 type NodeResponse = Pick<ServerResponse, 'headersSent' | 'end' | 'destroy'> &
   NodeJS.WritableStream & { writeHead(status: number, headers: Record<string, string>): unknown }
 
-/** The Fetch request for a Node one: the target kept as sent (`//a` is a path, not a host). */
-function requestOf(req: NodeRequest, origin: string): Request {
+/**
+ * The path and query of a request target: origin-form as sent (`//a` is a path, not a host),
+ * absolute-form (`http://host/a`, what proxies send) by its path.
+ */
+function targetOf(url: string | undefined): string | undefined {
+  if (url === undefined || url.startsWith('/')) return url ?? '/'
+  try {
+    const parsed = new URL(url)
+    return `${parsed.pathname}${parsed.search}`
+  } catch {
+    return undefined
+  }
+}
+
+/** The Fetch request for a Node one, or undefined for a target that is not a path. */
+function requestOf(req: NodeRequest, origin: string): Request | undefined {
+  const target = targetOf(req.url)
+  if (target === undefined) return undefined
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     if (name.startsWith(':') || value === undefined) continue
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item)
   }
-  const target = req.url?.startsWith('/') ? req.url : '/'
   return new Request(`${origin}${target}`, { method: req.method ?? 'GET', headers })
 }
 
@@ -56,7 +71,8 @@ export function nodeListener(handler: PreencodeHandler, origin: () => string) {
     const answer = async (): Promise<void> => {
       const method = req.method ?? 'GET'
       if (method !== 'GET' && method !== 'HEAD') return plain(res, 405, { Allow: 'GET, HEAD' })
-      const response = await handler(requestOf(req, origin()))
+      const request = requestOf(req, origin())
+      const response = request && (await handler(request))
       if (!response) return plain(res, 404)
       const headers: Record<string, string> = {}
       response.headers.forEach((value, name) => {

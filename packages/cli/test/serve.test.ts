@@ -23,9 +23,10 @@ let server: StartedPreencodeServe
 function raw(
   url: string,
   headers: Record<string, string>,
+  path?: string,
 ): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   return new Promise((done, fail) => {
-    const req = request(url, { headers, agent: false }, (res) => {
+    const req = request(url, { headers, agent: false, ...(path === undefined ? {} : { path }) }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
       res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }))
@@ -94,6 +95,14 @@ describe('preencode serve', () => {
     expect(await part.text()).toBe('<!doctype html>')
     expect((await fetch(`${server.url}missing.js`)).status).toBe(404)
     expect((await fetch(`${server.url}.preencode-manifest.json`)).status).toBe(404)
+    // A proxy's absolute-form target is read by its path, not taken for `/`.
+    const absolute = await raw(
+      server.url,
+      { 'accept-encoding': 'identity' },
+      `http://example.test/assets/app-Ab3dEf9h.js`,
+    )
+    expect(absolute.status).toBe(200)
+    expect(absolute.body.toString()).toBe(script)
     const post = await fetch(server.url, { method: 'POST' })
     expect(post.status).toBe(405)
     expect(post.headers.get('allow')).toBe('GET, HEAD')

@@ -42,19 +42,21 @@ export const serveCommand = defineCommand({
     const server = await listen(createPreencodeHandler(root), options).catch((error: NodeJS.ErrnoException) => {
       throw listenError(error, options)
     })
-    const shown = relative(process.cwd(), root) || '.'
-    process.stdout.write(
-      `preencode serve: ${server.url} serves ${shown} (${files} files${tls ? ', HTTPS with HTTP/2 and HTTP/1.1' : ''}); Ctrl+C stops\n`,
-    )
-    await new Promise<void>((stopped) => {
+    // Listening for the signals before the start line: whoever reads it may stop us at once.
+    const stopped = new Promise<void>((done) => {
       const stop = (): void => {
         process.off('SIGINT', stop)
         process.off('SIGTERM', stop)
-        server.close().then(stopped, stopped)
+        server.close().then(done, done)
       }
       process.on('SIGINT', stop)
       process.on('SIGTERM', stop)
     })
+    const shown = relative(process.cwd(), root) || '.'
+    process.stdout.write(
+      `preencode serve: ${server.url} serves ${shown} (${files} files${tls ? ', HTTPS with HTTP/2 and HTTP/1.1' : ''}); Ctrl+C stops\n`,
+    )
+    await stopped
   },
 })
 

@@ -1,7 +1,7 @@
 // `verifySite` for RFC 9842 deltas: each delta the manifest lists is requested the way a browser
 // that holds its dictionary asks (`Available-Dictionary: :<id>:`, `Accept-Encoding: dcb|dcz`);
-// the answer must be exactly that delta (its sha256), with the coding, the original's
-// Content-Type and `Vary` on both headers. The dictionary itself (a previous deploy's file) need
+// the answer must be exactly that delta (its sha256), with the coding and the `Vary` the serving
+// specification gives (`http/spec.ts`: both headers), and the original's Content-Type. The dictionary itself (a previous deploy's file) need
 // not be at hand: the bytes are compared with the delta the manifest describes, and their
 // header must name the dictionary asked for.
 import { createHash } from 'node:crypto'
@@ -12,6 +12,8 @@ import {
   type ManifestDelta,
   type ManifestFile,
 } from '@preencode/core/internal'
+import { servedFileOf } from '../http/served-file.js'
+import { specify } from '../http/spec.js'
 
 /** The request headers that ask for `delta`. */
 export function deltaRequestHeaders(delta: ManifestDelta): Record<string, string> {
@@ -23,6 +25,13 @@ export function deltaRequestHeaders(delta: ManifestDelta): Record<string, string
 
 const normalizeType = (value: string): string => value.toLowerCase().replace(/\s+/g, '')
 
+/** The coding and Vary the serving specification answers `delta`'s request with. */
+function expectedOf(file: ManifestFile, delta: ManifestDelta): { encoding: string; vary: string[] } {
+  const answer = specify({ method: 'GET', headers: deltaRequestHeaders(delta) }, servedFileOf(file))
+  const vary = (answer?.headers.Vary ?? '').split(',').map((t) => t.trim().toLowerCase())
+  return { encoding: answer?.headers['Content-Encoding'] ?? 'identity', vary }
+}
+
 /** What must hold for the answer to a delta request; returns the problems found. */
 export function judgeDelta(
   file: ManifestFile,
@@ -33,10 +42,11 @@ export function judgeDelta(
 ): string[] {
   if (response.statusCode !== 200) return [`status ${response.statusCode ?? '?'}, expected 200`]
   const problems: string[] = []
+  const expected = expectedOf(file, delta)
   const encoding = headerValues('content-encoding').join(',').trim().toLowerCase()
-  if (encoding !== delta.encoding)
+  if (encoding !== expected.encoding)
     problems.push(
-      `Content-Encoding ${encoding || '(none)'}, expected ${delta.encoding} (the delta ${delta.path} exists and was asked for)`,
+      `Content-Encoding ${encoding || '(none)'}, expected ${expected.encoding} (the delta ${delta.path} exists and was asked for)`,
     )
   const type = response.headers['content-type']
   if (!type || normalizeType(type) !== normalizeType(file.contentType))
@@ -45,8 +55,7 @@ export function judgeDelta(
     .join(',')
     .split(',')
     .map((t) => t.trim().toLowerCase())
-  for (const name of ['accept-encoding', 'available-dictionary'])
-    if (!vary.includes(name)) problems.push(`Vary lacks ${name}`)
+  for (const name of expected.vary) if (!vary.includes(name)) problems.push(`Vary lacks ${name}`)
   if (encoding === delta.encoding) {
     const header = dictionaryStreamHeader(delta.encoding, Buffer.from(delta.dictionary, 'base64'))
     if (!body.subarray(0, header.byteLength).equals(header))

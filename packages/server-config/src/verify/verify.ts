@@ -1,6 +1,6 @@
 // `verifySite`: fetches a deployed site the way browsers do and checks what came back against the
-// manifest: Content-Encoding, Content-Type, Vary and the decoded bytes, i.e. the serving rules
-// every generated config and the middleware keep (it lives beside them, whatever deployed the site). Raw node:http(s), not
+// manifest: status, Content-Encoding and Vary as the serving specification answers (`http/spec.ts`,
+// which every preencode server keeps), Content-Type and the decoded bytes. Raw node:http(s), not
 // fetch, because fetch decodes bodies and hides what the server actually sent.
 import { createHash } from 'node:crypto'
 import { Agent as HttpAgent, type IncomingMessage } from 'node:http'
@@ -17,6 +17,8 @@ import {
   type ManifestFile,
 } from '@preencode/core/internal'
 import { isDotPath } from '../http/dotfiles.js'
+import { servedFileOf } from '../http/served-file.js'
+import { specify, targetOf } from '../http/spec.js'
 import { runCacheJob, verifyCacheJobs } from './cache.js'
 import { judgeDelta } from './deltas.js'
 import { ask, headerValues, type CheckedAnswer } from './http.js'
@@ -99,7 +101,19 @@ function urlPathsOf(path: string): string[] {
 
 const normalizeType = (value: string): string => value.toLowerCase().replace(/\s+/g, '')
 
-/** What must hold for one response; returns the problems found. */
+/** The answer the serving specification gives to `probe` for `file`: what the server must send. */
+function expectedAnswer(
+  file: ManifestFile,
+  probe: EncodingProbe,
+): { status: number; encoding?: string; vary?: string } {
+  if (targetOf('GET', `/${file.path}`, 'index.html').kind === 'hidden') return { status: 404 }
+  const headers = probe.header === undefined ? {} : { 'accept-encoding': probe.header }
+  const answer = specify({ method: 'GET', headers }, { ...servedFileOf(file), deltas: undefined })
+  if (!answer) return { status: 404 }
+  return { status: answer.status, encoding: answer.headers['Content-Encoding'], vary: answer.headers.Vary }
+}
+
+/** What must hold for one response (the specification's answer, `http/spec.ts`); returns the problems found. */
 async function judge(
   file: ManifestFile,
   probe: EncodingProbe,
@@ -107,19 +121,20 @@ async function judge(
   body: Buffer,
 ): Promise<string[]> {
   const problems: string[] = []
+  const spec = expectedAnswer(file, probe)
   // A dotfile (the manifest may list `.env`, `.well-known/…/.x`) must not be served at all.
-  if (isDotPath(`/${file.path}`))
+  if (spec.status === 404)
     return response.statusCode === 404
       ? []
       : [`status ${response.statusCode ?? '?'}: a dotfile or dot-folder is served (every generated config answers 404)`]
-  if (response.statusCode !== 200) return [`status ${response.statusCode ?? '?'}, expected 200`]
+  if (response.statusCode !== spec.status) return [`status ${response.statusCode ?? '?'}, expected ${spec.status}`]
   const available = new Set(file.variants.map((v) => v.encoding))
   const encodings = headerValues(response, 'content-encoding')
     .join(',')
     .split(',')
     .map((t) => t.trim().toLowerCase())
     .filter(Boolean)
-  const expected = probe.accepts.find((e) => available.has(e))
+  const expected = spec.encoding
   if (encodings.length > 1) problems.push(`Content-Encoding "${encodings.join(', ')}" has several codings`)
   // An alias (`x-gzip`) names the same coding as its token.
   const got = encodings[0] === undefined ? undefined : (formatOfEncoding(encodings[0])?.encoding ?? encodings[0])
@@ -134,7 +149,7 @@ async function judge(
   if (!type) problems.push(`no Content-Type, expected ${file.contentType}`)
   else if (normalizeType(type) !== normalizeType(file.contentType))
     problems.push(`Content-Type ${type}, expected ${file.contentType}`)
-  if (available.size > 0) {
+  if (spec.vary !== undefined) {
     const tokens = headerValues(response, 'vary')
       .join(',')
       .split(',')
