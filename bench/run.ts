@@ -14,6 +14,7 @@ import { renderMarkdown, type MachineInfo } from './lib/markdown.ts'
 import { REPO_ROOT } from './lib/paths.ts'
 import { renderPartText, type PartResult } from './lib/report.ts'
 import { firstLine, fmtBytes } from './lib/util.ts'
+import { runRuntimes } from './runtimes/index.ts'
 import { runServe } from './serve/index.ts'
 import { runDeltaVersions } from './versions/index.ts'
 
@@ -23,6 +24,7 @@ const PARTS = {
   deploy: runDeploy,
   dictionary: runDictionary,
   versions: runDeltaVersions,
+  runtimes: runRuntimes,
 } as const
 type PartName = keyof typeof PARTS
 const TITLES: Record<PartName, string> = {
@@ -31,6 +33,7 @@ const TITLES: Record<PartName, string> = {
   deploy: 'Deploy to MinIO',
   dictionary: 'Dictionary transport (RFC 9842): updates and page navigations',
   versions: 'Delta window: against how many deployed versions to write deltas',
+  runtimes: 'JavaScript runtimes: the preencode handler vs each runtime’s own static handler',
 }
 
 const { values } = parseArgs({

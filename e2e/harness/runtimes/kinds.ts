@@ -1,9 +1,8 @@
 // The JavaScript runtimes and frameworks the Fetch handler (`createPreencodeHandler`) is run on
-// by the serving suite: each a tiny server script in this folder, started by its binary with the
-// site's folder and a port (`start.ts`).
+// by the serving suite: each a tiny server script in this folder, started by its binary (Bun and
+// Deno from npm, e2e/package.json, pinned) with the site's folder and a port (`start.ts`).
 
-/** Which binary runs a server script. Bun and Deno come from npm (e2e/package.json, pinned). */
-export type RuntimeBinary = 'node' | 'bun' | 'deno'
+import type { RuntimeBinary } from '@preencode/test-utils'
 
 export interface RuntimeSpec {
   readonly binary: RuntimeBinary

@@ -2,8 +2,7 @@
 // machine: the runtime's binary, or the handler in the built @preencode/server-config.
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { startProcess } from '@preencode/test-utils'
-import { runtimeBinary } from './binaries.ts'
+import { runtimeBinary, startProcess } from '@preencode/test-utils'
 import { RUNTIMES, type RuntimeKind } from './kinds.ts'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
@@ -25,7 +24,7 @@ const FLAGS: Record<string, string[]> = {
 
 /** Why `kind` cannot run here (a missing binary or handler), or undefined when it can. */
 export async function runtimeMissing(kind: RuntimeKind): Promise<string | undefined> {
-  const binary = runtimeBinary(RUNTIMES[kind].binary)
+  const binary = runtimeBinary(RUNTIMES[kind].binary, import.meta.url)
   if ('missing' in binary) return binary.missing
   const config: Record<string, unknown> = await import('@preencode/server-config')
   if (typeof config.createPreencodeHandler !== 'function')
@@ -40,7 +39,7 @@ export async function startRuntime(
   port: number,
 ): Promise<{ logs(): string; stop(): Promise<void> }> {
   const spec = RUNTIMES[kind]
-  const binary = runtimeBinary(spec.binary)
+  const binary = runtimeBinary(spec.binary, import.meta.url)
   if ('missing' in binary) throw new Error(`${kind}: ${binary.missing}`)
   const script = join(HERE, spec.script)
   const proc = await startProcess(kind, binary.path, [...FLAGS[spec.binary]!, script, root, String(port)], {

@@ -1,10 +1,13 @@
-// Where each runtime's binary is on this machine. Bun and Deno are npm packages whose own
+// Where each JavaScript runtime's binary is on this machine, for the e2e runtimes projects and
+// the bench's runtimes part. Bun and Deno are npm packages (pinned in e2e/ and bench/) whose own
 // postinstall is not run (pnpm-workspace.yaml allowBuilds): the binary is taken from the
 // platform package they depend on (`@oven/bun-linux-x64`, `@deno/linux-x64-glibc`).
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import type { RuntimeBinary } from './kinds.ts'
+
+/** Which binary runs a server script. */
+export type RuntimeBinary = 'node' | 'bun' | 'deno'
 
 /** The platform packages the npm `bun` and `deno` packages carry, by `${platform}-${arch}`. */
 const PLATFORM_BINARIES: Record<Exclude<RuntimeBinary, 'node'>, Record<string, [string, string]>> = {
@@ -12,8 +15,11 @@ const PLATFORM_BINARIES: Record<Exclude<RuntimeBinary, 'node'>, Record<string, [
   deno: { 'linux-x64': ['@deno/linux-x64-glibc', 'deno'], 'linux-arm64': ['@deno/linux-arm64-glibc', 'deno'] },
 }
 
-/** The binary's path, or why it is missing on this machine. */
-export function runtimeBinary(binary: RuntimeBinary): { path: string } | { missing: string } {
+/**
+ * The binary's path, or why it is missing on this machine. `from` is a file of the package that
+ * depends on `bun`/`deno` (its `import.meta.url`): pnpm resolves them from there only.
+ */
+export function runtimeBinary(binary: RuntimeBinary, from: string): { path: string } | { missing: string } {
   if (binary === 'node') return { path: process.execPath }
   const platform = `${process.platform}-${process.arch}`
   const entry = PLATFORM_BINARIES[binary][platform]
@@ -21,10 +27,10 @@ export function runtimeBinary(binary: RuntimeBinary): { path: string } | { missi
   const [name, file] = entry
   try {
     // Resolved from the npm package (`bun`, `deno`) the way its own postinstall would.
-    const outer = createRequire(import.meta.url).resolve(`${binary}/package.json`)
+    const outer = createRequire(from).resolve(`${binary}/package.json`)
     const path = join(dirname(createRequire(outer).resolve(`${name}/package.json`)), file)
     return existsSync(path) ? { path } : { missing: `${binary}: ${path} is not there` }
   } catch {
-    return { missing: `${binary}: the npm package ${name} is not installed (pnpm install in e2e/)` }
+    return { missing: `${binary}: the npm package ${name} is not installed (pnpm install)` }
   }
 }
