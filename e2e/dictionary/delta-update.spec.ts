@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import { chmod } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Manifest } from '@preencode/core'
+import { hasServingException } from '@preencode/server-config'
 import { freePort, tempDir } from '@preencode/test-utils'
 import { get } from '../harness/http.ts'
 import { startServerOnPort, type ServerKind, type ServingProcess } from '../harness/servers.ts'
@@ -66,7 +67,8 @@ const KINDS: (ServerKind | 'vite-preview')[] = [
  * What a chunk comes as without a usable dictionary: brotli, but zstd from the Cloudflare Worker,
  * which leaves out br for Chromium's header because the edge would re-encode it (docs/deploy/cloudflare.md).
  */
-const plainCoding = (kind: ServerKind | 'vite-preview'): string => (kind === 'cloudflare' ? 'zstd' : 'br')
+const plainCoding = (kind: ServerKind | 'vite-preview'): string =>
+  hasServingException(kind.split('-')[0]!, 'edgeSafeCodings') ? 'zstd' : 'br'
 
 const brotliSize = (manifest: Manifest, urlPath: string): number =>
   manifest.files.find((f) => `/${f.path}` === urlPath)!.variants.find((v) => v.encoding === 'br')!.size

@@ -143,9 +143,10 @@ const TABLE: Row[] = [
     body: { path: 'app.js' },
   },
   {
-    name: 'If-Match of another representation: 412',
+    name: 'If-Match of another representation: 412, without a coding',
     request: facts({ 'accept-encoding': 'gzip', 'if-match': '"br"' }),
     status: 412,
+    headers: { 'Content-Encoding': undefined, 'Content-Length': '0', ETag: '"gzip"' },
   },
   {
     name: 'If-Match weak never matches (strong comparison)',
@@ -180,7 +181,7 @@ const TABLE: Row[] = [
     name: 'a range beyond the end: 416',
     request: facts({ 'accept-encoding': 'br', range: 'bytes=200-' }),
     status: 416,
-    headers: { 'Content-Range': 'bytes */200', 'Content-Length': undefined },
+    headers: { 'Content-Range': 'bytes */200', 'Content-Length': '0', 'Content-Encoding': undefined },
   },
   {
     name: 'If-Range of another representation: the whole',

@@ -19,6 +19,7 @@
  *    `Available-Dictionary` for a delta; an ETag per representation), then the preconditions of
  *    RFC 9110 §13.2.2 (If-Match / If-Unmodified-Since -> 412, If-None-Match / If-Modified-Since ->
  *    304), then a single byte range (§14, If-Range) -> 206 or 416; a decoded body has no ranges.
+ *    A 412 or 416 sends no representation: no Content-Encoding, `Content-Length: 0`.
  */
 import { isDotPath } from './dotfiles.js'
 import { etagOf, match, noneMatch, notModifiedSince } from './conditional.js'
@@ -195,16 +196,23 @@ function rangeOf(
 export function answer(facts: RequestFacts, file: ServedFile, chosen: Representation, now = Date.now()): Answer {
   const headers = representationHeaders(file, chosen)
   const failed = precondition(facts, file, chosen.etag, now)
-  if (failed !== undefined) {
-    if (failed === 304) {
-      delete headers['Content-Type']
-      delete headers['Accept-Ranges']
-    }
+  if (failed === 304) {
+    delete headers['Content-Type']
+    delete headers['Accept-Ranges']
+    return { status: failed, headers, body: undefined }
+  }
+  // 412 and 416 send no representation, so no coding (a client, or Cloudflare's front line,
+  // would take the empty body for an encoded one) and an empty body.
+  if (failed === 412) {
+    delete headers['Content-Encoding']
+    headers['Content-Length'] = '0'
     return { status: failed, headers, body: undefined }
   }
   const range = rangeOf(facts, file, chosen)
   if (range === 'unsatisfiable') {
+    delete headers['Content-Encoding']
     headers['Content-Range'] = `bytes */${chosen.size ?? 0}`
+    headers['Content-Length'] = '0'
     return { status: 416, headers, body: undefined }
   }
   if (range) {
