@@ -84,9 +84,6 @@ async function serve(request: Request, env: WorkerEnv, file: WorkerFile): Promis
   if (!chosen) return status(404)
   const { status: code, headers: fields, body: wanted } = answer(facts, file, chosen)
   const headers = new Headers(fields)
-  // 412 and 416 carry no body, so no coding: with one, the front line acts on the empty answer as
-  // on an encoded body (an empty "gzip" body, a dropped connection for an odd Accept-Encoding).
-  if (code === 412 || code === 416) headers.delete('Content-Encoding')
   if (!wanted) return respond(null, code, headers)
   // A fresh request: the binding must neither see the visitor's conditionals nor negotiate itself.
   const url = new URL(`/${wanted.path.split('/').map(encodeURIComponent).join('/')}`, request.url)

@@ -98,7 +98,9 @@ async function bodyOf(
   }
   const stream = streamOf(handle, start, body.decode ? Number.POSITIVE_INFINITY : size)
   if (!body.decode) return stream
-  const decoded = stream.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>)
+  const decoded = stream.pipeThrough(
+    new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>,
+  )
   return STREAM_KEEPS_LENGTH ? decoded : new Uint8Array(await new Response(decoded).arrayBuffer())
 }
 
