@@ -25,12 +25,19 @@ export function runtimeBinary(binary: RuntimeBinary, from: string): { path: stri
   const entry = PLATFORM_BINARIES[binary][platform]
   if (!entry) return { missing: `${binary}: no platform package known for ${platform}` }
   const [name, file] = entry
+  // Resolved from the npm package (`bun`, `deno`) the way its own postinstall would.
+  const outer = resolveFrom(from, `${binary}/package.json`)
+  if (!outer) return { missing: `${binary}: the npm package \`${binary}\` is not installed (pnpm install)` }
+  const inner = resolveFrom(outer, `${name}/package.json`)
+  if (!inner) return { missing: `${binary}: its platform package ${name} is not installed (pnpm install)` }
+  const path = join(dirname(inner), file)
+  return existsSync(path) ? { path } : { missing: `${binary}: ${path} is not there` }
+}
+
+function resolveFrom(from: string, specifier: string): string | undefined {
   try {
-    // Resolved from the npm package (`bun`, `deno`) the way its own postinstall would.
-    const outer = createRequire(from).resolve(`${binary}/package.json`)
-    const path = join(dirname(createRequire(outer).resolve(`${name}/package.json`)), file)
-    return existsSync(path) ? { path } : { missing: `${binary}: ${path} is not there` }
+    return createRequire(from).resolve(specifier)
   } catch {
-    return { missing: `${binary}: the npm package ${name} is not installed (pnpm install)` }
+    return undefined
   }
 }
