@@ -333,6 +333,17 @@ test.describe('site', () => {
     }
   })
 
+  test('a directory asked for without its trailing slash is redirected to it, the query kept', async ({ server }) => {
+    for (const [path, location] of [
+      ['/about', '/about/'],
+      ['/about?x=1', '/about/?x=1'],
+    ] as const) {
+      const res = await get(server.url + path, { 'accept-encoding': 'gzip, br' })
+      expect([301, 308], path).toContain(res.status)
+      expect(new URL(res.one('location') ?? '', server.url + path).href, path).toBe(server.url + location)
+    }
+  })
+
   test('Cache-Control by class and nosniff', async ({ server, site }) => {
     const immutable = site.manifest.files.find((f) => f.cacheClass === 'immutable' && f.variants.length > 0)!
     const res = await get(server.url + urlOf(immutable), { 'accept-encoding': 'br' })

@@ -23,6 +23,9 @@ export interface Listening {
   close(): Promise<void>
 }
 
+/** Bodies up to this size are written in one piece. */
+const WHOLE_BODY_BYTES = 64 * 1024
+
 type NodeRequest = IncomingMessage | Http2ServerRequest
 /** What both responses (http and http2 compatibility) offer that is used here. */
 type NodeResponse = Pick<ServerResponse, 'headersSent' | 'end' | 'destroy'> &
@@ -81,6 +84,11 @@ export function nodeListener(handler: PreencodeHandler, origin: () => string) {
       res.writeHead(response.status, headers)
       if (!response.body) {
         res.end()
+        return
+      }
+      // A small body whole (a web stream piped costs more than its bytes), a large one streamed.
+      if (Number(headers['content-length'] ?? Number.NaN) <= WHOLE_BODY_BYTES) {
+        res.end(Buffer.from(await response.arrayBuffer()))
         return
       }
       await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res)

@@ -49,6 +49,7 @@ export {
 export {
   answer,
   chooseRepresentation,
+  directoryRedirect,
   specify,
   targetOf,
   REQUEST_FACT_HEADERS,

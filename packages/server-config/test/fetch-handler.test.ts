@@ -69,6 +69,25 @@ describe('createPreencodeHandler', () => {
     }
   })
 
+  it('redirects a directory asked for without its slash (301, the query kept), as nginx, Apache and Caddy do', async () => {
+    for (const [path, location] of [
+      ['/about', '/about/'],
+      ['/about?x=1&y', '/about/?x=1&y'],
+      [
+        '/guides/a-rather-long-section-name/and-an-even-longer-page-name',
+        '/guides/a-rather-long-section-name/and-an-even-longer-page-name/',
+      ],
+    ]) {
+      const got = (await ask(path))!
+      expect(got.response.status, path).toBe(301)
+      expect(got.response.headers.get('location'), path).toBe(location)
+      expect(got.body.length).toBe(0)
+    }
+    // A folder without an index: not a file of the site.
+    expect(await ask('/assets')).toBeUndefined()
+    expect(await ask('/guides/a-rather-long-section-name')).toBeUndefined()
+  })
+
   it('serves the index of a directory URL, and HEAD like GET without a body', async () => {
     const get = (await ask('/about/', { 'accept-encoding': 'br' }))!
     expect(get.response.status).toBe(200)

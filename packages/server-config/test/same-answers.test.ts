@@ -21,6 +21,8 @@ import { get, serve } from './middleware-helpers.ts'
 const PATHS = [
   '/',
   '/about/',
+  '/about',
+  '/about?x=1',
   '/assets/main-Ab3dEf9h.js',
   '/assets/style-Qw3rTy12.css',
   '/data.json',
@@ -49,6 +51,7 @@ const REQUESTS: Record<string, string>[] = [
   { 'if-unmodified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' },
 ]
 const HEADERS = [
+  'location',
   'content-encoding',
   'content-type',
   'content-length',

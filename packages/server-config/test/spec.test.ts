@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import {
   answer,
   chooseRepresentation,
+  directoryRedirect,
   specify,
   targetOf,
   type RequestFacts,
@@ -268,17 +269,31 @@ describe('targetOf', () => {
   const cases: [string, string, ReturnType<typeof targetOf>][] = [
     ['GET', '/', { kind: 'file', path: 'index.html' }],
     ['HEAD', '/about/', { kind: 'file', path: 'about/index.html' }],
-    ['GET', '/a%20b%28c%29.js', { kind: 'file', path: 'a b(c).js' }],
+    ['GET', '/a%20b%28c%29.js', { kind: 'file', path: 'a b(c).js', directoryIndex: 'a b(c).js/index.html' }],
+    ['GET', '/about', { kind: 'file', path: 'about', directoryIndex: 'about/index.html' }],
+    ['GET', '//evil.test', { kind: 'file', path: '/evil.test' }],
     ['GET', '/.env', { kind: 'hidden', path: '.env' }],
     ['GET', '/%2Egit/config', { kind: 'hidden', path: '.git/config' }],
     ['GET', '/.preencode-manifest.json', { kind: 'hidden', path: '.preencode-manifest.json' }],
-    ['GET', '/.well-known/security.txt', { kind: 'file', path: '.well-known/security.txt' }],
+    [
+      'GET',
+      '/.well-known/security.txt',
+      { kind: 'file', path: '.well-known/security.txt', directoryIndex: '.well-known/security.txt/index.html' },
+    ],
     ['GET', '/.well-known/.x', { kind: 'hidden', path: '.well-known/.x' }],
-    ['GET', '/my.dict/x.js', { kind: 'file', path: 'my.dict/x.js' }],
+    ['GET', '/my.dict/x.js', { kind: 'file', path: 'my.dict/x.js', directoryIndex: 'my.dict/x.js/index.html' }],
     ['POST', '/', { kind: 'pass', status: 405 }],
     ['GET', '/%E0%A4%A', { kind: 'pass', status: 400 }],
     ['GET', '/a%00b', { kind: 'pass', status: 400 }],
   ]
   for (const [method, path, expected] of cases)
     it(`${method} ${path}`, () => expect(targetOf(method, path, 'index.html')).toEqual(expected))
+
+  it('a directory without its slash: 301 to it, the query kept', () => {
+    expect(directoryRedirect('/about', '?x=1')).toEqual({
+      status: 301,
+      headers: { Location: '/about/?x=1', 'Content-Length': '0', 'X-Content-Type-Options': 'nosniff' },
+      body: undefined,
+    })
+  })
 })

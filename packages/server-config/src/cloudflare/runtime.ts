@@ -14,7 +14,14 @@
  * not decode, 404 for no file and for every dot path).
  */
 import type { ByteRange } from '../http/range.js'
-import { answer, chooseRepresentation, targetOf, type RequestFacts, REQUEST_FACT_HEADERS } from '../http/spec.js'
+import {
+  answer,
+  chooseRepresentation,
+  directoryRedirect,
+  targetOf,
+  type RequestFacts,
+  REQUEST_FACT_HEADERS,
+} from '../http/spec.js'
 import { edgeSafeCodings } from './edge.js'
 import { WORKER_SITE_VERSION, type WorkerFile, type WorkerSite } from './site-data.js'
 
@@ -46,13 +53,13 @@ export function createWorker(site: WorkerSite): PreencodeWorker {
   const hidden = new Set(site.hidden)
   return {
     async fetch(request, env) {
-      let pathname: string
+      let url: URL
       try {
-        pathname = new URL(request.url).pathname
+        url = new URL(request.url)
       } catch {
         return status(400)
       }
-      const target = targetOf(request.method, pathname, site.index)
+      const target = targetOf(request.method, url.pathname, site.index)
       if (target.kind === 'pass')
         return target.status === 405 ? status(405, { Allow: 'GET, HEAD' }) : status(target.status)
       if (target.kind === 'hidden') return status(404)
@@ -60,7 +67,12 @@ export function createWorker(site: WorkerSite): PreencodeWorker {
       const name = relative.slice(relative.lastIndexOf('/') + 1)
       // Own keys only: `/constructor` or `/__proto__` must not find Object.prototype's members.
       const file = hidden.has(name) || !Object.hasOwn(site.files, relative) ? undefined : site.files[relative]
-      if (!file) return status(404)
+      if (!file) {
+        const index = target.directoryIndex
+        if (index === undefined || !Object.hasOwn(site.files, index)) return status(404)
+        const { status: code, headers } = directoryRedirect(url.pathname, url.search)
+        return new Response(null, { status: code, headers })
+      }
       return serve(request, env, file)
     },
   }

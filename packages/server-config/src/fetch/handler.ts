@@ -13,7 +13,7 @@
  */
 import type { FileHandle } from 'node:fs/promises'
 import type { Manifest } from '@preencode/core'
-import { REQUEST_FACT_HEADERS, targetOf, type AnswerBody, type RequestFacts } from '../http/spec.js'
+import { directoryRedirect, REQUEST_FACT_HEADERS, targetOf, type AnswerBody, type RequestFacts } from '../http/spec.js'
 import { siteOnDisk } from '../node/site.js'
 
 export interface PreencodeHandlerOptions {
@@ -58,13 +58,13 @@ export function createPreencodeHandler(dir: string, options: PreencodeHandlerOpt
   const index = options.index ?? 'index.html'
   const site = siteOnDisk(dir, { manifest: options.manifest })
   return async (request) => {
-    let pathname: string
+    let url: URL
     try {
-      pathname = new URL(request.url).pathname
+      url = new URL(request.url)
     } catch {
       return undefined
     }
-    const target = targetOf(request.method, pathname, index)
+    const target = targetOf(request.method, url.pathname, index)
     if (target.kind === 'pass') return undefined
     const facts = fetchRequestFacts(request)
     if (target.kind === 'hidden')
@@ -72,7 +72,12 @@ export function createPreencodeHandler(dir: string, options: PreencodeHandlerOpt
         ? new Response(null, { status: 404, headers: { 'X-Content-Type-Options': 'nosniff' } })
         : undefined
     const resolved = await site.resolve(target.path, facts)
-    if (!resolved) return undefined
+    if (!resolved) {
+      const directory = target.directoryIndex !== undefined && (await site.has(target.directoryIndex, facts))
+      if (!directory) return undefined
+      const { status, headers } = directoryRedirect(url.pathname, url.search)
+      return new Response(null, { status, headers })
+    }
     const { answer, handle } = resolved
     const body = answer.body && handle ? await bodyOf(handle, answer.body, answer.headers['Content-Length']) : null
     return new Response(body, { status: answer.status, headers: answer.headers })

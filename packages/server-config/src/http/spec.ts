@@ -9,7 +9,8 @@
  * 1. `targetOf`: only GET and HEAD; the path is percent-decoded (a bad escape or a NUL is not a
  *    path of the site); a URL ending in `/` is its index file; a dotfile or a file in a
  *    dot-folder (the manifest, `.env`, `.git/`, temp files) is hidden: 404 when the site has it,
- *    the app's otherwise; `/.well-known/` is served (`dotfiles.ts`).
+ *    the app's otherwise; `/.well-known/` is served (`dotfiles.ts`); a directory asked for
+ *    without its trailing `/` is redirected to it (`directoryRedirect`).
  * 2. `chooseRepresentation`: a delta the site lists for the request's valid
  *    `Available-Dictionary` and a coding named in Accept-Encoding (RFC 9842, `dictionary-delta.ts`),
  *    smallest first; else the smallest acceptable variant (RFC 9110 §12.5.3, `negotiate.ts`);
@@ -51,7 +52,15 @@ export interface RequestFacts {
 /** Where a request goes. */
 export type Target =
   /** A file of the site, by its path relative to the root. */
-  | { kind: 'file'; path: string }
+  | {
+      kind: 'file'
+      path: string
+      /**
+       * For a URL without a trailing `/`: the index file that makes it a directory. When the site
+       * has no file at `path` but has this one, the answer is `directoryRedirect`.
+       */
+      directoryIndex?: string
+    }
   /** A dotfile or something in a dot-folder: 404 when the site has it, else not the site's. */
   | { kind: 'hidden'; path: string }
   /** Not a request for a file (another method, a path that does not decode): the app's. */
@@ -79,7 +88,7 @@ export interface AnswerBody {
 }
 
 export interface Answer {
-  status: 200 | 206 | 304 | 412 | 416
+  status: 200 | 206 | 301 | 304 | 412 | 416
   /** In the order sent. */
   headers: Record<string, string>
   body: AnswerBody | undefined
@@ -101,8 +110,23 @@ export function targetOf(method: string, pathname: string, index: string): Targe
   }
   if (path.includes('\0') || !path.startsWith('/')) return { kind: 'pass', status: 400 }
   let relative = path.slice(1)
-  if (relative === '' || relative.endsWith('/')) relative += index
-  return { kind: isDotPath(path) ? 'hidden' : 'file', path: relative }
+  const directory = relative === '' || relative.endsWith('/')
+  if (directory) relative += index
+  if (isDotPath(path)) return { kind: 'hidden', path: relative }
+  // `//host` in a Location would leave the site: no redirect for such a path.
+  return directory || relative.startsWith('/')
+    ? { kind: 'file', path: relative }
+    : { kind: 'file', path: relative, directoryIndex: `${relative}/${index}` }
+}
+
+/**
+ * A directory asked for without its trailing slash (`/about` where `about/index.html` exists):
+ * 301 to the URL with it, the query kept, as nginx, Apache and Caddy answer — relative URLs in
+ * the page then resolve inside the directory. `pathname` and `search` as on the wire.
+ */
+export function directoryRedirect(pathname: string, search: string): Answer {
+  const headers = { Location: `${pathname}/${search}`, 'Content-Length': '0', 'X-Content-Type-Options': 'nosniff' }
+  return { status: 301, headers, body: undefined }
 }
 
 const DELTAS = new WeakMap<ServedFile, DeltaIndex>()

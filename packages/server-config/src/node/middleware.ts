@@ -7,7 +7,8 @@
  * would serve them), and the bytes streamed from the file opened (a gzip variant decoded on the
  * fly for `keepOriginals: false`).
  *
- * Paths with no file of the site go to `next()`, so the middleware can sit in front of any other
+ * A directory asked for without its trailing `/` is redirected to it (301), as by nginx, Apache
+ * and Caddy. Paths with no file of the site go to `next()`, so the middleware can sit in front of any other
  * handler; so do other methods and paths that do not decode. A dotfile or a file in a dot-folder
  * that the site has (the manifest, `.env`, `.git/`) is answered 404, as by every generated
  * config, never passed on to a handler that might serve it; a dot path the site does not have
@@ -17,7 +18,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 import type { Manifest } from '@preencode/core'
-import { REQUEST_FACT_HEADERS, targetOf, type RequestFacts } from '../http/spec.js'
+import { directoryRedirect, REQUEST_FACT_HEADERS, targetOf, type RequestFacts } from '../http/spec.js'
 import { type Resolved, siteOnDisk } from './site.js'
 
 export interface PreencodeMiddlewareOptions {
@@ -33,6 +34,9 @@ export interface PreencodeMiddlewareOptions {
   index?: string
 }
 
+/** Bodies up to this size are read in one call; larger ones are streamed. */
+const READ_WHOLE_BYTES = 64 * 1024
+
 export type NextFunction = (error?: unknown) => void
 export type PreencodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void
 
@@ -46,11 +50,15 @@ export function nodeRequestFacts(req: IncomingMessage): RequestFacts {
   return { method: req.method ?? 'GET', headers }
 }
 
-/** The path of a Node request target: origin-form (`/a/b?q`) as is — `//a/b` is a path, not a host; absolute-form via URL. */
-function pathnameOf(target: string): string | undefined {
-  if (target.startsWith('/')) return target.replace(/[?#].*$/s, '')
+/** The path and query of a Node request target: origin-form (`/a/b?q`) as is — `//a/b` is a path, not a host; absolute-form via URL. */
+function locationOf(target: string): { pathname: string; search: string } | undefined {
+  if (target.startsWith('/')) {
+    const pathname = target.replace(/[?#].*$/s, '')
+    return { pathname, search: target.slice(pathname.length).replace(/#.*$/s, '') }
+  }
   try {
-    return new URL(target).pathname
+    const { pathname, search } = new URL(target)
+    return { pathname, search }
   } catch {
     return undefined
   }
@@ -70,9 +78,10 @@ export function createPreencodeMiddleware(root: string, options: PreencodeMiddle
         res.end()
       }
     }
-    const pathname = pathnameOf(req.url ?? '/')
-    const target = pathname === undefined ? undefined : targetOf(req.method ?? 'GET', pathname, index)
-    if (!target || target.kind === 'pass') return pass()
+    const location = locationOf(req.url ?? '/')
+    if (!location) return pass()
+    const target = targetOf(req.method ?? 'GET', location.pathname, index)
+    if (target.kind === 'pass') return pass()
     const facts = nodeRequestFacts(req)
     if (target.kind === 'hidden') {
       site
@@ -81,9 +90,14 @@ export function createPreencodeMiddleware(root: string, options: PreencodeMiddle
         .catch(pass)
       return
     }
+    const directoryIndex = target.directoryIndex
     site
       .resolve(target.path, facts)
-      .then((resolved) => (resolved ? send(resolved, res) : pass()))
+      .then(async (resolved) => {
+        if (resolved) return send(resolved, res)
+        if (directoryIndex === undefined || !(await site.has(directoryIndex, facts))) return pass()
+        return send({ answer: directoryRedirect(location.pathname, location.search), handle: undefined }, res)
+      })
       .catch(pass)
   }
 }
@@ -101,6 +115,18 @@ async function send({ answer, handle }: Resolved, res: ServerResponse): Promise<
   const body = answer.body
   if (!body || !handle) {
     res.end()
+    return
+  }
+  const length = Number(answer.headers['Content-Length'] ?? Number.NaN)
+  if (!body.decode && length <= READ_WHOLE_BYTES) {
+    // A small body in one read and one write: a read stream costs more than the bytes.
+    const bytes = Buffer.allocUnsafe(length)
+    try {
+      const { bytesRead } = await handle.read(bytes, 0, length, body.range?.start ?? 0)
+      res.end(bytesRead === length ? bytes : bytes.subarray(0, bytesRead))
+    } finally {
+      await handle.close().catch(() => {})
+    }
     return
   }
   const stream = handle.createReadStream(body.range ? { start: body.range.start, end: body.range.end } : {})
