@@ -19,6 +19,7 @@ export const RUNTIMES = {
   'hono-bun': { binary: 'bun', script: 'hono.mjs' },
   'hono-deno': { binary: 'deno', script: 'hono.mjs' },
   fastify: { binary: 'node', script: 'fastify.mjs' },
+  h3: { binary: 'node', script: 'h3.mjs' },
 } as const satisfies Record<string, RuntimeSpec>
 
 export type RuntimeKind = keyof typeof RUNTIMES
