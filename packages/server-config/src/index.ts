@@ -50,6 +50,7 @@ export {
   answer,
   chooseRepresentation,
   directoryRedirect,
+  hiddenFile,
   specify,
   targetOf,
   REQUEST_FACT_HEADERS,

@@ -272,6 +272,7 @@ describe('targetOf', () => {
     ['GET', '/a%20b%28c%29.js', { kind: 'file', path: 'a b(c).js', directoryIndex: 'a b(c).js/index.html' }],
     ['GET', '/about', { kind: 'file', path: 'about', directoryIndex: 'about/index.html' }],
     ['GET', '//evil.test', { kind: 'file', path: '/evil.test' }],
+    ['GET', '/%5Cevil.test', { kind: 'file', path: '\\evil.test' }],
     ['GET', '/.env', { kind: 'hidden', path: '.env' }],
     ['GET', '/%2Egit/config', { kind: 'hidden', path: '.git/config' }],
     ['GET', '/.preencode-manifest.json', { kind: 'hidden', path: '.preencode-manifest.json' }],

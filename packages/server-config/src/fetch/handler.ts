@@ -13,7 +13,7 @@
  */
 import type { FileHandle } from 'node:fs/promises'
 import type { Manifest } from '@preencode/core'
-import { directoryRedirect, REQUEST_FACT_HEADERS, targetOf, type AnswerBody, type RequestFacts } from '../http/spec.js'
+import { REQUEST_FACT_HEADERS, targetOf, type AnswerBody, type RequestFacts } from '../http/spec.js'
 import { siteOnDisk } from '../node/site.js'
 
 export interface PreencodeHandlerOptions {
@@ -66,18 +66,8 @@ export function createPreencodeHandler(dir: string, options: PreencodeHandlerOpt
     }
     const target = targetOf(request.method, url.pathname, index)
     if (target.kind === 'pass') return undefined
-    const facts = fetchRequestFacts(request)
-    if (target.kind === 'hidden')
-      return (await site.has(target.path, facts))
-        ? new Response(null, { status: 404, headers: { 'X-Content-Type-Options': 'nosniff' } })
-        : undefined
-    const resolved = await site.resolve(target.path, facts)
-    if (!resolved) {
-      const directory = target.directoryIndex !== undefined && (await site.has(target.directoryIndex, facts))
-      if (!directory) return undefined
-      const { status, headers } = directoryRedirect(url.pathname, url.search)
-      return new Response(null, { status, headers })
-    }
+    const resolved = await site.answerFor(target, fetchRequestFacts(request), url)
+    if (!resolved) return undefined
     const { answer, handle } = resolved
     const body = answer.body && handle ? await bodyOf(handle, answer.body, answer.headers['Content-Length']) : null
     return new Response(body, { status: answer.status, headers: answer.headers })

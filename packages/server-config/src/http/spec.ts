@@ -88,7 +88,7 @@ export interface AnswerBody {
 }
 
 export interface Answer {
-  status: 200 | 206 | 301 | 304 | 412 | 416
+  status: 200 | 206 | 301 | 304 | 404 | 412 | 416
   /** In the order sent. */
   headers: Record<string, string>
   body: AnswerBody | undefined
@@ -113,10 +113,15 @@ export function targetOf(method: string, pathname: string, index: string): Targe
   const directory = relative === '' || relative.endsWith('/')
   if (directory) relative += index
   if (isDotPath(path)) return { kind: 'hidden', path: relative }
-  // `//host` in a Location would leave the site: no redirect for such a path.
-  return directory || relative.startsWith('/')
+  // `//host` or `/\host` in a Location would leave the site: no redirect for such a path.
+  return directory || relative.startsWith('/') || relative.includes('\\')
     ? { kind: 'file', path: relative }
     : { kind: 'file', path: relative, directoryIndex: `${relative}/${index}` }
+}
+
+/** The answer for a dotfile the site has (`hidden`): 404, as from every generated config (a 403 would tell it exists). */
+export function hiddenFile(): Answer {
+  return { status: 404, headers: { 'Content-Length': '0', 'X-Content-Type-Options': 'nosniff' }, body: undefined }
 }
 
 /**

@@ -18,8 +18,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 import type { Manifest } from '@preencode/core'
-import { directoryRedirect, REQUEST_FACT_HEADERS, targetOf, type RequestFacts } from '../http/spec.js'
-import { type Resolved, siteOnDisk } from './site.js'
+import { REQUEST_FACT_HEADERS, targetOf, type RequestFacts } from '../http/spec.js'
+import { type RequestLocation, type Resolved, siteOnDisk } from './site.js'
 
 export interface PreencodeMiddlewareOptions {
   /**
@@ -51,7 +51,7 @@ export function nodeRequestFacts(req: IncomingMessage): RequestFacts {
 }
 
 /** The path and query of a Node request target: origin-form (`/a/b?q`) as is — `//a/b` is a path, not a host; absolute-form via URL. */
-function locationOf(target: string): { pathname: string; search: string } | undefined {
+function locationOf(target: string): RequestLocation | undefined {
   if (target.startsWith('/')) {
     const pathname = target.replace(/[?#].*$/s, '')
     return { pathname, search: target.slice(pathname.length).replace(/#.*$/s, '') }
@@ -82,30 +82,11 @@ export function createPreencodeMiddleware(root: string, options: PreencodeMiddle
     if (!location) return pass()
     const target = targetOf(req.method ?? 'GET', location.pathname, index)
     if (target.kind === 'pass') return pass()
-    const facts = nodeRequestFacts(req)
-    if (target.kind === 'hidden') {
-      site
-        .has(target.path, facts)
-        .then((has) => (has ? notFound(res) : pass()))
-        .catch(pass)
-      return
-    }
-    const directoryIndex = target.directoryIndex
     site
-      .resolve(target.path, facts)
-      .then(async (resolved) => {
-        if (resolved) return send(resolved, res)
-        if (directoryIndex === undefined || !(await site.has(directoryIndex, facts))) return pass()
-        return send({ answer: directoryRedirect(location.pathname, location.search), handle: undefined }, res)
-      })
+      .answerFor(target, nodeRequestFacts(req), location)
+      .then((resolved) => (resolved ? send(resolved, res) : pass()))
       .catch(pass)
   }
-}
-
-function notFound(res: ServerResponse): void {
-  res.statusCode = 404
-  res.setHeader('X-Content-Type-Options', 'nosniff')
-  res.end()
 }
 
 /** Writes the answer; streams the body from the handle opened (which the stream closes). */

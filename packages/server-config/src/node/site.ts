@@ -14,7 +14,16 @@ import { open, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Manifest } from '@preencode/core'
 import { httpDate } from '../http/served-file.js'
-import { answer, chooseRepresentation, type Answer, type Representation, type RequestFacts } from '../http/spec.js'
+import {
+  answer,
+  chooseRepresentation,
+  directoryRedirect,
+  hiddenFile,
+  type Answer,
+  type Representation,
+  type RequestFacts,
+  type Target,
+} from '../http/spec.js'
 import { diskEntry } from './disk.js'
 import { type Entry, indexSite, manifestOnDisk } from './manifest.js'
 
@@ -29,11 +38,22 @@ export interface Resolved {
   handle: FileHandle | undefined
 }
 
+/** The path and query of the request as on the wire (for a redirect's Location). */
+export interface RequestLocation {
+  pathname: string
+  search: string
+}
+
 export interface SiteOnDisk {
-  /** The answer for a file of the site, or undefined when the site has no such file. */
-  resolve(path: string, facts: RequestFacts): Promise<Resolved | undefined>
-  /** Whether the site has a file at `path` (a hidden path is 404 only when it has). */
-  has(path: string, facts: RequestFacts): Promise<boolean>
+  /**
+   * The answer for a request `targetOf` sent to the site: the file (or 404 for a hidden one the
+   * site has, 301 for a directory without its slash); undefined when the site has no such file.
+   */
+  answerFor(
+    target: Exclude<Target, { kind: 'pass' }>,
+    facts: RequestFacts,
+    location: RequestLocation,
+  ): Promise<Resolved | undefined>
 }
 
 /** What a client that takes no coding asks: the original, whatever the request's Accept-Encoding. */
@@ -53,14 +73,21 @@ export function siteOnDisk(root: string, options: SiteOptions = {}): SiteOnDisk 
     const entry = await entryOf(path, facts, reload)
     return entry ? openAnswer(root, entry, facts) : undefined
   }
+  const resolve = async (path: string, facts: RequestFacts): Promise<Resolved | undefined> => {
+    let found = await attempt(path, facts, false)
+    if (found === 'missing') found = await attempt(path, facts, !given)
+    if (found === 'missing') found = await attempt(path, identityOf(facts), false)
+    return found === 'missing' ? undefined : found
+  }
+  const has = async (path: string, facts: RequestFacts): Promise<boolean> => (await entryOf(path, facts)) !== undefined
   return {
-    async resolve(path, facts) {
-      let found = await attempt(path, facts, false)
-      if (found === 'missing') found = await attempt(path, facts, !given)
-      if (found === 'missing') found = await attempt(path, identityOf(facts), false)
-      return found === 'missing' ? undefined : found
+    async answerFor(target, facts, location) {
+      if (target.kind === 'hidden')
+        return (await has(target.path, facts)) ? { answer: hiddenFile(), handle: undefined } : undefined
+      const resolved = await resolve(target.path, facts)
+      if (resolved || target.directoryIndex === undefined || !(await has(target.directoryIndex, facts))) return resolved
+      return { answer: directoryRedirect(location.pathname, location.search), handle: undefined }
     },
-    has: async (path, facts) => (await entryOf(path, facts)) !== undefined,
   }
 }
 
