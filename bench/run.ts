@@ -2,7 +2,7 @@
 // docs/benchmarks.md. Flags: --only build,serve,deploy (default all), --quick (smoke run with
 // small inputs), --reps N (build repetitions, default 2), --keep (keep the scratch directory),
 // --out FILE (where the Markdown goes; default docs/benchmarks.md, `-` for none).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -10,10 +10,12 @@ import { runBuild } from './build/index.ts'
 import { runDeploy } from './deploy/index.ts'
 import { runDictionary } from './dictionary/index.ts'
 import type { BenchContext } from './lib/context.ts'
+import { keptPart, type KeptPart } from './lib/kept-parts.ts'
 import { renderMarkdown, type MachineInfo } from './lib/markdown.ts'
 import { REPO_ROOT } from './lib/paths.ts'
 import { renderPartText, type PartResult } from './lib/report.ts'
 import { firstLine, fmtBytes } from './lib/util.ts'
+import { runRuntimes } from './runtimes/index.ts'
 import { runServe } from './serve/index.ts'
 import { runDeltaVersions } from './versions/index.ts'
 
@@ -23,6 +25,7 @@ const PARTS = {
   deploy: runDeploy,
   dictionary: runDictionary,
   versions: runDeltaVersions,
+  runtimes: runRuntimes,
 } as const
 type PartName = keyof typeof PARTS
 const TITLES: Record<PartName, string> = {
@@ -31,6 +34,7 @@ const TITLES: Record<PartName, string> = {
   deploy: 'Deploy to MinIO',
   dictionary: 'Dictionary transport (RFC 9842): updates and page navigations',
   versions: 'Delta window: against how many deployed versions to write deltas',
+  runtimes: 'JavaScript runtimes: the preencode handler vs each runtime’s own static handler',
 }
 
 const { values } = parseArgs({
@@ -155,6 +159,13 @@ if (machine.loadPeak > machine.cores * 2)
 machine.durationS = Math.round((Date.now() - started.getTime()) / 1000)
 const out = values.out ?? join(REPO_ROOT, 'docs', 'benchmarks.md')
 if (out !== '-') {
-  await writeFile(out, renderMarkdown(machine, results))
+  // Parts not selected keep what the page said of them (their date with them).
+  const previous = await readFile(out, 'utf8').catch(() => '')
+  const kept = new Map<string, KeptPart>()
+  for (const name of Object.keys(PARTS) as PartName[]) {
+    const earlier = selected.includes(name) ? undefined : keptPart(previous, name, TITLES[name])
+    if (earlier) kept.set(name, earlier)
+  }
+  await writeFile(out, renderMarkdown(machine, results, kept))
   ctx.log(`wrote ${out} (${machine.durationS} s in all)`)
 }

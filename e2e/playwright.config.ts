@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test'
 import type { ServerOptions } from './harness/fixtures.ts'
+import { RUNTIME_KINDS } from './harness/runtimes/kinds.ts'
 
 // One project per server and flavour; every project runs the same suite (tests/serving.spec.ts).
 // `keepOriginals: false` projects serve a second site built with only the variants on disk.
@@ -33,6 +34,12 @@ const projects: { name: string; use: Partial<ServerOptions> }[] = [
   { name: 'preencode-serve', use: { serverKind: 'preencode-serve', keepOriginals: true } },
   { name: 'preencode-serve-nokeep', use: { serverKind: 'preencode-serve', keepOriginals: false } },
   { name: 'preencode-serve-https', use: { serverKind: 'preencode-serve', keepOriginals: true, tls: true } },
+  // The same Worker in `wrangler dev` (its dev proxy in front of Miniflare): harness/cloudflare.ts.
+  { name: 'cloudflare-wrangler-dev', use: { serverKind: 'cloudflare-dev', keepOriginals: true } },
+  // The Fetch handler (createPreencodeHandler) on each runtime: harness/runtimes/.
+  ...RUNTIME_KINDS.map((kind) => ({ name: kind, use: { serverKind: kind, keepOriginals: true } })),
+  { name: 'bun-serve-nokeep', use: { serverKind: 'bun-serve', keepOriginals: false } },
+  { name: 'deno-serve-nokeep', use: { serverKind: 'deno-serve', keepOriginals: false } },
 ]
 
 export default defineConfig<object, ServerOptions>({

@@ -11,11 +11,11 @@ import { emptyPart, type PartResult, type Table } from '../lib/report.ts'
 import { firstLine, fmtBytes, fmtInt, lowerMedian as median } from '../lib/util.ts'
 import { serverConfigs, type ConfigId } from './configs.ts'
 import { generators } from './generated.ts'
-import { buildLargePage } from './page.ts'
+import { buildLargePage } from '../lib/large-page.ts'
 import { servingRatios } from './ratios.ts'
-import { largestPlaygroundScript } from './script.ts'
+import { largestPlaygroundScript } from '../lib/playground-script.ts'
 import { serverCpuSeconds, type Server } from './servers.ts'
-import { ACCEPT_ENCODING, probe, runWrk, writeWrkScript, type Probe, type WrkResult } from './wrk.ts'
+import { ACCEPT_ENCODING, probe, runWrk, writeWrkScript, type Probe, type WrkResult } from '../lib/wrk.ts'
 
 const WRK = { threads: 2, connections: 32, seconds: 3 }
 const WRK_QUICK = { threads: 2, connections: 8, seconds: 1 }

@@ -145,13 +145,14 @@ export async function startCloudflareServer(
   root: string,
   port: number,
   configDir?: string,
+  start: (dir: string, port: number) => Promise<WorkerServer> = startMiniflare,
 ): Promise<Pick<WorkerServer, 'logs' | 'stop'>> {
   const temp = configDir === undefined ? await tempDir('cloudflare') : undefined
   const dir = configDir ?? temp!.path
   const wrangler = await writeWorkerFolder(manifest, root, dir)
   let server: WorkerServer
   try {
-    server = await startMiniflare(dir, port)
+    server = await start(dir, port)
   } catch (error) {
     await temp?.remove()
     throw error

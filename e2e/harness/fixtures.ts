@@ -2,6 +2,8 @@
 // in globalSetup, stopped after; its config and output are attached to every failed test.
 import type { Manifest } from '@preencode/core'
 import { SITES_ENV } from '../global-setup.ts'
+import { isRuntimeKind } from './runtimes/kinds.ts'
+import { runtimeMissing } from './runtimes/start.ts'
 import { startServer, type RunningServer, type ServerKind } from './servers.ts'
 import { test as base, type TransportOptions } from './transport.ts'
 import { loadManifest, type BuiltSites } from './site.ts'
@@ -24,7 +26,7 @@ interface WorkerFixtures extends ServerOptions {
   server: RunningServer
 }
 
-export const test = base.extend<{ serverLogs: void }, WorkerFixtures>({
+export const test = base.extend<{ serverLogs: void; runtimeCheck: void }, WorkerFixtures>({
   serverKind: ['node', { option: true, scope: 'worker' }],
   keepOriginals: [true, { option: true, scope: 'worker' }],
   h3: [false, { option: true, scope: 'worker' }],
@@ -61,6 +63,15 @@ export const test = base.extend<{ serverLogs: void }, WorkerFixtures>({
       }
     },
     { scope: 'worker' },
+  ],
+  // A runtime missing on this machine (its binary, or the handler not built) skips, saying which.
+  runtimeCheck: [
+    async ({ serverKind }, use) => {
+      const missing = isRuntimeKind(serverKind) ? await runtimeMissing(serverKind) : undefined
+      test.skip(missing !== undefined, `missing on this machine: ${missing}`)
+      await use()
+    },
+    { auto: true },
   ],
   serverLogs: [
     async ({ server }, use, testInfo) => {

@@ -7,9 +7,10 @@ import { writeApacheFiles } from './configs/apache.ts'
 import { writeCaddyFiles } from './configs/caddy.ts'
 import { writeNginxFiles } from './configs/nginx.ts'
 import type { ServeOptions, ServerFiles } from './configs/shared.ts'
+import type { RuntimeKind } from './runtimes/kinds.ts'
 
 /** `*-include`: the include form inside a user's own TLS server block (with /api, a 404 page, a redirect). */
-export type ServerKind =
+export type ConfiguredKind =
   | 'apache-htaccess'
   | 'apache-vhost'
   | 'apache-include'
@@ -19,10 +20,18 @@ export type ServerKind =
   | 'nginx-include-modules'
   | 'caddy'
   | 'caddy-include'
-  | 'node'
-  | 'fetch-node'
-  | 'preencode-serve'
-  | 'cloudflare'
+
+/** The JavaScript servers the harness runs itself under Node, with no config file. */
+export type JavaScriptKind = 'node' | 'fetch-node' | 'preencode-serve'
+
+/**
+ * Servers that run preencode's own code instead of a generated config: the Node middleware, the
+ * Fetch handler under Node and `preencode serve`, the Worker in Miniflare (`cloudflare`) and in
+ * `wrangler dev` (`cloudflare-dev`), and the Fetch handler on each other runtime (runtimes/kinds.ts).
+ */
+export type CodeKind = JavaScriptKind | 'cloudflare' | 'cloudflare-dev' | RuntimeKind
+
+export type ServerKind = ConfiguredKind | CodeKind
 
 export const INCLUDE_KINDS: readonly ServerKind[] = [
   'nginx-include',
@@ -33,12 +42,9 @@ export const INCLUDE_KINDS: readonly ServerKind[] = [
 
 export { ON_THE_FLY_TYPES, type ServeOptions, type ServerFiles } from './configs/shared.ts'
 
-/** The kinds that are JavaScript servers run by the harness itself, with no config file. */
-export type JavaScriptKind = 'node' | 'fetch-node' | 'preencode-serve'
-
-/** Writes the wrapper config around the generated one for `kind` (not a JavaScript server). */
+/** Writes the wrapper config around the generated one for `kind`. */
 export async function writeServerFiles(
-  kind: Exclude<ServerKind, JavaScriptKind | 'cloudflare'>,
+  kind: ConfiguredKind,
   manifest: Manifest,
   root: string,
   dir: string,

@@ -1,9 +1,10 @@
 // Starts each real server on a free loopback port with a generated config in a throw-away
 // config root: apache2 (foreground, own PidFile/ErrorLog/Mutex), nginx (-p prefix, daemon off),
 // caddy (admin off, HOME/XDG in the temp root), and the JavaScript servers: a Node http server
-// with the middleware, one with the Fetch handler (fetch-node.ts), and `preencode serve`;
-// over HTTP at 127.0.0.1, or over HTTPS + HTTP/2 at TLS_HOST (tls.ts). The include kinds also
-// start the user's API server their block proxies to (user-block.ts).
+// with the middleware, one with the Fetch handler (fetch-node.ts), `preencode serve`, the Worker
+// (cloudflare.ts) and the Fetch handler on other runtimes (runtimes/); over HTTP at 127.0.0.1,
+// or over HTTPS + HTTP/2 at TLS_HOST (tls.ts). The include kinds also start the user's API
+// server their block proxies to (user-block.ts).
 import { createServer } from 'node:http'
 import { readManifest, type Manifest } from '@preencode/core'
 import { createPreencodeMiddleware } from '@preencode/server-config'
@@ -11,16 +12,26 @@ import { freePort, launchServer, serverRoot, startPreencodeServe, type ServerRoo
 import {
   INCLUDE_KINDS,
   writeServerFiles,
-  type JavaScriptKind,
+  type CodeKind,
+  type ConfiguredKind,
   type ServeOptions,
   type ServerKind,
 } from './server-files.ts'
 import { originOf, tlsFiles } from './tls.ts'
-import { startCloudflareServer } from './cloudflare.ts'
+import { startCloudflareServer, startWranglerDev } from './cloudflare.ts'
 import { startFetchHandler } from './fetch-node.ts'
+import { isRuntimeKind } from './runtimes/kinds.ts'
+import { startRuntime } from './runtimes/start.ts'
 import { startApiServer } from './user-block.ts'
 
-export { checkServerFiles, writeServerFiles, type ServerFiles, type ServerKind } from './server-files.ts'
+export {
+  checkServerFiles,
+  writeServerFiles,
+  type CodeKind,
+  type ConfiguredKind,
+  type ServerFiles,
+  type ServerKind,
+} from './server-files.ts'
 export { APACHE_MODULES_DIR, NGINX_BROTLI_MODULE } from '@preencode/test-utils'
 
 export interface RunningServer {
@@ -79,27 +90,49 @@ export async function startServerOnPort(
   manifest?: Manifest,
   transport: StartOptions = {},
 ): Promise<ServingProcess> {
-  if (kind === 'node') {
-    if (transport.tls) throw new Error('the Node middleware runs over HTTP only in the harness')
-    return startMiddleware(root, port, manifest)
-  }
-  if (kind === 'fetch-node') {
-    if (transport.tls) throw new Error('the Fetch handler under Node runs over HTTP only in the harness')
-    return startFetchHandler(root, port, manifest)
-  }
+  if (isCodeKind(kind)) return startCode(kind, root, port, configDir, manifest, transport)
+  // A root the caller named (kept on stop), 0755: workers started by root run as www-data/nobody.
+  const config = await serverRoot(kind, configDir)
+  return startConfigured(kind, manifest ?? (await readManifest(root)), root, config, port, transport)
+}
+
+const CONFIGURED = new Set<string>([
+  'apache-htaccess',
+  'apache-vhost',
+  'apache-include',
+  'nginx-modules',
+  'nginx-stock',
+  'nginx-include',
+  'nginx-include-modules',
+  'caddy',
+  'caddy-include',
+] satisfies ConfiguredKind[])
+
+function isCodeKind(kind: ServerKind): kind is CodeKind {
+  return !CONFIGURED.has(kind)
+}
+
+/** preencode's own code serving `root`: over HTTPS + HTTP/2 only `preencode serve` (given a certificate). */
+async function startCode(
+  kind: CodeKind,
+  root: string,
+  port: number,
+  configDir: string,
+  manifest: Manifest | undefined,
+  transport: StartOptions,
+): Promise<ServingProcess> {
   if (kind === 'preencode-serve') {
     // The binary reads the manifest on disk, as users run it: a given one must be that one.
     const tls = transport.tls ? ['--cert', tlsFiles().cert, '--key', tlsFiles().key] : []
     const served = await startPreencodeServe(root, tls, port)
     return { logs: served.logs, stop: async () => void (await served.stop()) }
   }
-  if (kind === 'cloudflare') {
-    if (transport.tls) throw new Error('the Cloudflare Worker runs over HTTP only in the harness (Miniflare)')
-    return startCloudflareServer(manifest ?? (await readManifest(root)), root, port, configDir || undefined)
-  }
-  // A root the caller named (kept on stop), 0755: workers started by root run as www-data/nobody.
-  const config = await serverRoot(kind, configDir)
-  return startConfigured(kind, manifest ?? (await readManifest(root)), root, config, port, transport)
+  if (transport.tls) throw new Error(`${kind} runs over HTTP only in the harness`)
+  if (kind === 'node') return startMiddleware(root, port, manifest)
+  if (kind === 'fetch-node') return startFetchHandler(root, port, manifest)
+  if (isRuntimeKind(kind)) return startRuntime(kind, root, port)
+  const start = kind === 'cloudflare-dev' ? startWranglerDev : undefined
+  return startCloudflareServer(manifest ?? (await readManifest(root)), root, port, configDir || undefined, start)
 }
 
 /**
@@ -107,7 +140,7 @@ export async function startServerOnPort(
  * one start-up; stopping it removes `config` if it is a temp dir, as a failed start does.
  */
 async function startConfigured(
-  kind: Exclude<ServerKind, JavaScriptKind | 'cloudflare'>,
+  kind: ConfiguredKind,
   manifest: Manifest,
   root: string,
   config: ServerRoot,
@@ -145,8 +178,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const port = await freePort()
   const url = originOf(port, Boolean(transport.tls) || INCLUDE_KINDS.includes(kind))
-  if (kind === 'node' || kind === 'fetch-node' || kind === 'preencode-serve' || kind === 'cloudflare')
-    return { kind, url, ...(await startServerOnPort(kind, root, port, '', manifest, transport)) }
+  if (isCodeKind(kind)) return { kind, url, ...(await startServerOnPort(kind, root, port, '', manifest, transport)) }
   // A temp root, 0755 (workers run as www-data/nobody), removed on stop.
   const config = await serverRoot(kind)
   return { kind, url, ...(await startConfigured(kind, manifest, root, config, port, transport)) }

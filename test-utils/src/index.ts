@@ -41,5 +41,6 @@ export { startVarnish, varnishCommand, type StartedVarnish, type VarnishOptions 
 export { MINIO_SECRET, MINIO_USER, startMinio, type Minio, type MinioOptions } from './servers/minio.ts'
 export { startPreencodeServe, type StartedPreencodeServe } from './servers/preencode-serve.ts'
 export type { StartOptions } from './servers/launch.ts'
+export { runtimeBinary, type RuntimeBinary } from './runtimes.ts'
 export { runCollected, type CollectedRun, type CollectOptions } from './run.ts'
 export { layoutViolations, type LayoutViolations } from './layout.ts'

@@ -107,7 +107,7 @@ export {
   WORKERS_PLANS,
   type WorkersPlan,
 } from './cloudflare/limits.js'
-export { edgeChoice, edgeSafeCodings } from './cloudflare/edge.js'
+export { edgeChoice, edgeSafeCodings, edgeView, type EdgeView } from './cloudflare/edge.js'
 export { createWorker, type PreencodeWorker, type WorkerEnv, type AssetsBinding } from './cloudflare/runtime.js'
 export { workerSiteData, WORKER_SITE_VERSION, type WorkerSite, type WorkerFile } from './cloudflare/site-data.js'
 export {

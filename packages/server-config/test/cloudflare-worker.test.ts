@@ -13,6 +13,7 @@ import {
   createWorker,
   edgeChoice,
   edgeSafeCodings,
+  edgeView,
   negotiate,
   resolveServerConfigFiles,
   workerSiteData,
@@ -50,6 +51,10 @@ describe('the edge model', () => {
     ['zstd', undefined],
     ['*', undefined],
     [undefined, undefined],
+    // Its strict grammar (issue 30 item 8): upper case, aliases and other parameters are not read.
+    ['Gzip, br', 'br'],
+    ['x-gzip, br', 'br'],
+    ['gzip;level=1, br', 'br'],
   ])('%j: the front line picks %j', (header, pick) => {
     expect(edgeChoice(header)).toBe(pick)
   })
@@ -57,6 +62,12 @@ describe('the edge model', () => {
   it('keeps zstd always and gzip or br only when the edge would pick it', () => {
     expect(edgeSafeCodings('gzip, deflate, br, zstd', ['br', 'zstd', 'gzip'])).toEqual(['zstd', 'gzip'])
     expect(edgeSafeCodings('br', ['br', 'zstd', 'gzip'])).toEqual(['br', 'zstd'])
+  })
+
+  it('leaves every coding alone when it reads no element, and refuses identity on *;q=0', () => {
+    expect(edgeSafeCodings('GZIP', ['br', 'zstd', 'gzip'])).toEqual(['br', 'zstd', 'gzip'])
+    expect(edgeView('*;q=0')).toEqual({ untouched: false, pick: undefined, refusesIdentity: true })
+    expect(edgeView('*;q=0, gzip').refusesIdentity).toBe(false)
   })
 })
 
@@ -109,6 +120,8 @@ describe('createWorker', () => {
       env,
     )
     expect(failed.status).toBe(412)
+    // An empty answer has no coding (the front line would act on one: issue 30 item 8).
+    expect(failed.headers.get('content-encoding')).toBeNull()
     expect(env.requested).toEqual([])
   })
 
@@ -123,6 +136,9 @@ describe('createWorker', () => {
     const past = await worker.fetch(new Request(urlOf(file), { headers: { range: `bytes=${stored.length}-` } }), env)
     expect(past.status).toBe(416)
     expect(past.headers.get('content-range')).toBe(`bytes */${stored.length}`)
+    const pastBr = await worker.fetch(edgeRequest(urlOf(file), 'br', { range: 'bytes=99999999-' }), env)
+    expect(pastBr.status).toBe(416)
+    expect(pastBr.headers.get('content-encoding')).toBeNull()
   })
 
   it('maps folders to index.html, hides the manifest, 404s the rest, refuses other methods', async () => {

@@ -36,6 +36,12 @@ export type PreencodeHandler = (request: Request) => Promise<Response | undefine
 const READ_WHOLE_BYTES = 64 * 1024
 /** Chunk size of a streamed body. */
 const CHUNK_BYTES = 64 * 1024
+/**
+ * Bun.serve drops a handler's Content-Length on a ReadableStream body and sends it chunked
+ * (oven-sh/bun#10507, open in Bun 1.4.5): there every body is read (and decoded) whole, so it
+ * keeps its length, still from the one handle opened (a rebuild mid-request cannot mix two files).
+ */
+const STREAM_KEEPS_LENGTH = !('Bun' in globalThis)
 
 /** The facts of a Fetch request that the specification reads. */
 export function fetchRequestFacts(request: Request): RequestFacts {
@@ -76,7 +82,7 @@ async function bodyOf(
 ): Promise<Uint8Array | ReadableStream<Uint8Array>> {
   const start = body.range?.start ?? 0
   const size = body.range ? body.range.end - body.range.start + 1 : Number(length ?? Number.NaN)
-  if (!body.decode && Number.isFinite(size) && size <= READ_WHOLE_BYTES) {
+  if (!body.decode && Number.isFinite(size) && (size <= READ_WHOLE_BYTES || !STREAM_KEEPS_LENGTH)) {
     try {
       const bytes = new Uint8Array(size)
       const { bytesRead } = await handle.read(bytes, 0, size, start)
@@ -86,9 +92,11 @@ async function bodyOf(
     }
   }
   const stream = streamOf(handle, start, body.decode ? Number.POSITIVE_INFINITY : size)
-  return body.decode
-    ? stream.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>)
-    : stream
+  if (!body.decode) return stream
+  const decoded = stream.pipeThrough(
+    new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>,
+  )
+  return STREAM_KEEPS_LENGTH ? decoded : new Uint8Array(await new Response(decoded).arrayBuffer())
 }
 
 /** `length` bytes (Infinity: to the end) from `start`, read as the consumer pulls; closes the handle. */

@@ -1,10 +1,10 @@
-// The script the serving part measures: the playground's largest, from playground/dist, else a
+// The script the serving parts measure: the playground's largest, from playground/dist, else a
 // fresh build of the playground, else bench/app's.
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { BenchContext } from '../lib/context.ts'
-import { PLAYGROUND, REPO_ROOT } from '../lib/paths.ts'
-import { firstLine, runChild } from '../lib/util.ts'
+import type { BenchContext } from './context.ts'
+import { PLAYGROUND, REPO_ROOT } from './paths.ts'
+import { firstLine, runChild } from './util.ts'
 
 /** The playground's largest script: from playground/dist, else a fresh build of it, else bench/app's. */
 export async function largestPlaygroundScript(
@@ -27,7 +27,7 @@ export async function largestPlaygroundScript(
   }
   const existing = await largest(join(PLAYGROUND, 'dist'))
   if (existing) return { ...existing, source: 'playground/dist' }
-  ctx.log('serve: playground/dist is missing; building the playground…')
+  ctx.log('playground/dist is missing; building the playground…')
   const out = join(dir, 'playground-dist')
   const run = await runChild(
     process.execPath,

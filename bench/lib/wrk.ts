@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { toolPath } from '@preencode/test-utils'
-import { runChild } from '../lib/util.ts'
+import { runChild } from './util.ts'
 
 export const ACCEPT_ENCODING = 'br, gzip'
 
