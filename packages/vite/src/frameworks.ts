@@ -1,49 +1,143 @@
 /**
- * Frameworks that run Vite for their bundles and write the final site afterwards, elsewhere or
- * later (prerendered pages, an adapter's output folder): a plugin compressing after Vite's
- * `closeBundle` would miss those pages or compress the wrong folder. Each is recognised by the
- * names of the Vite plugins it adds, and has its own integration that runs at the right time.
+ * Frameworks that run Vite for their bundles and write the final site afterwards: prerendered
+ * pages in Vite's `buildApp` step, in Nitro's public folder, or in a second `vite build`. Each
+ * is recognised by the names of the Vite plugins it adds. The plugin compresses those sites at
+ * the right time itself (`when`); the four with their own integration make it stand down.
  */
-export interface FrameworkIntegration {
+
+/** When the folder that gets deployed is final, and so when the plugin compresses it. */
+export type FrameworkTiming =
+  /** After every environment and every framework step: a `buildApp` hook of `order: 'post'`. */
+  | 'build-app'
+  /** As `build-app`, but the deployed folder is Nitro's public output, read from Nitro's build info. */
+  | 'nitro'
+  /**
+   * At the end of a separate server build that writes the pages into the client's folder
+   * (Qwik City's SSG adapters; React Router without the environment API): the client build
+   * leaves it to that one.
+   */
+  | 'server-build'
+  /** Never: the framework has its own integration (`instead`), and the plugin stands down. */
+  | 'integration'
+
+export interface Framework {
   /** The framework as users call it. */
   framework: string
-  /** What to use instead, as one would write it in that framework's config. */
+  when: FrameworkTiming
+  /** For `integration`: what to use instead, as one would write it in that framework's config. */
+  instead?: string
+}
+
+/** Vite's resolved `builder` options, as far as telling an app build apart needs them. */
+export interface BuilderOptions {
+  sharedPlugins?: boolean
+  sharedConfigBuild?: boolean
+}
+
+/** An older shape of `Framework`, kept for callers of `detectFramework` that read `instead`. */
+export interface FrameworkIntegration {
+  framework: string
   instead: string
 }
 
-const FRAMEWORKS: readonly (FrameworkIntegration & { matches: (pluginName: string) => boolean })[] = [
+interface FrameworkEntry extends Framework {
+  matches: (pluginName: string) => boolean
+  /** When outside an app build: the framework builds environment by environment (`vite.build()`). */
+  whenNotApp?: FrameworkTiming
+  /**
+   * Whether `builder` options mean Vite builds the app (`buildApp`) rather than the framework
+   * calling `vite.build()` per environment with `builder` set anyway.
+   * @default every build with `builder` options
+   */
+  isApp?: (builder: BuilderOptions) => boolean
+}
+
+const FRAMEWORKS: readonly FrameworkEntry[] = [
   {
     framework: 'Astro',
+    when: 'integration',
     matches: (name) => name.startsWith('astro:'),
     instead:
       "@preencode/astro: `integrations: [preencode()]` in astro.config (import preencode from '@preencode/astro')",
   },
   {
     framework: 'SvelteKit',
+    when: 'integration',
     matches: (name) => name.startsWith('vite-plugin-sveltekit'),
     instead:
       "@preencode/sveltekit: wrap the adapter, `adapter: preencode(adapter())` (import { preencode } from '@preencode/sveltekit')",
   },
   {
     framework: 'VitePress',
+    when: 'integration',
     matches: (name) => name === 'vitepress' || name.startsWith('vitepress:'),
     instead:
       "@preencode/vitepress: `buildEnd: preencode()` in .vitepress/config (import { preencode } from '@preencode/vitepress')",
   },
   {
     framework: 'Nuxt',
+    when: 'integration',
     matches: (name) => name.startsWith('nuxt:'),
     instead: "@preencode/nuxt: `modules: ['@preencode/nuxt']` in nuxt.config",
   },
+  // Analog and SolidStart before Nitro: they run Nitro too, and are named as users know them.
+  { framework: 'Analog', when: 'nitro', matches: (name) => name.startsWith('@analogjs/vite-plugin-nitro') },
+  { framework: 'SolidStart', when: 'nitro', matches: (name) => name.startsWith('solid-start:') },
+  { framework: 'Nitro', when: 'nitro', matches: (name) => name.startsWith('nitro:') || name === 'nitro-prerender' },
+  { framework: 'TanStack Start', when: 'build-app', matches: (name) => name.startsWith('tanstack-start-core:') },
+  // `react-router build` builds the app with `buildApp` only with `future.v8_viteEnvironmentApi`
+  // (its config then shares plugins); otherwise it runs `vite.build()` for the client, then the
+  // server, which prerenders in its writeBundle — with `builder` options set all the same.
+  {
+    framework: 'React Router',
+    when: 'build-app',
+    whenNotApp: 'server-build',
+    isApp: (builder) => builder.sharedPlugins === true,
+    matches: (name) => name.startsWith('react-router'),
+  },
+  { framework: 'Vike', when: 'build-app', matches: (name) => name.startsWith('vike:') },
+  // The adapters (`vite-plugin-qwik-city-static-generate`, …) run SSG in the server build.
+  {
+    framework: 'Qwik City',
+    when: 'server-build',
+    matches: (name) => name.startsWith('vite-plugin-qwik-city-'),
+  },
 ]
 
-/** The framework whose Vite plugins are among `pluginNames`, if any. */
-export function detectFramework(pluginNames: readonly string[]): FrameworkIntegration | undefined {
+/** What a build is: its framework (if preencode knows it) and whether Vite builds it as an app. */
+export interface BuildKind {
+  framework: Framework | undefined
+  /** Vite runs `buildApp` after building the environments: the `buildApp` hook compresses. */
+  app: boolean
+}
+
+/**
+ * The framework whose Vite plugins are among `pluginNames`, if any (first match in the table),
+ * with its timing in this build; `builder`: Vite's resolved `builder` options, if any.
+ */
+export function recogniseBuild(pluginNames: readonly string[], builder: BuilderOptions | undefined): BuildKind {
   const found = FRAMEWORKS.find((entry) => pluginNames.some((name) => entry.matches(name)))
-  return found && { framework: found.framework, instead: found.instead }
+  const app = builder !== undefined && (found?.isApp?.(builder) ?? true)
+  if (!found) return { framework: undefined, app }
+  const when = app ? found.when : (found.whenNotApp ?? found.when)
+  return { framework: { framework: found.framework, when, ...(found.instead ? { instead: found.instead } : {}) }, app }
+}
+
+/** The framework with its own integration among `pluginNames`, if any (the plugin stands down). */
+export function detectFramework(pluginNames: readonly string[]): FrameworkIntegration | undefined {
+  const found = recogniseBuild(pluginNames, undefined).framework
+  return found?.instead ? { framework: found.framework, instead: found.instead } : undefined
 }
 
 /** The build-time warning: what would go wrong, that the plugin stands down, and what to use. */
 export function frameworkWarning({ framework, instead }: FrameworkIntegration): string {
   return `[preencode] ${framework} writes its final pages after Vite's build, so @preencode/vite would compress a partial folder (or the wrong one): it does nothing in this build. Use ${instead}.`
+}
+
+/**
+ * A framework preencode knows but cannot handle in this build (no `buildApp` hook before Vite 7,
+ * no public folder found): it stands down, and names the one line that does the job.
+ */
+export function cannotHandleWarning(framework: string, why: string, folder: string): string {
+  return `[preencode] ${framework}: ${why}, so @preencode/vite does nothing in this build rather than compress part of the site. Add \`&& preencode compress ${folder}\` after the build command in package.json.`
 }

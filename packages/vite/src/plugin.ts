@@ -1,18 +1,51 @@
 import { existsSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { createBuildRunner, isPreencodeError, wantsColor, MANIFEST_FILENAME, type BuildRunner } from '@preencode/core'
 import { createPreencodeMiddleware, serverConfigWriter } from '@preencode/server-config'
-import type { Plugin, ResolvedConfig } from 'vite'
-import { detectFramework, frameworkWarning, type FrameworkIntegration } from './frameworks.js'
+import type { Logger, Plugin, ResolvedConfig, ViteBuilder } from 'vite'
+import { builtClientDirs, nitroPublicDir, serverBuildPagesDir } from './deployable.js'
+import { lookAsServer } from './final-look.js'
+import {
+  cannotHandleWarning,
+  frameworkWarning,
+  recogniseBuild,
+  type Framework,
+  type FrameworkIntegration,
+} from './frameworks.js'
 import { resolvePreencodeViteOptions, type PreencodeViteOptions, type ResolvedPreencodeViteOptions } from './options.js'
 
-/** Frameworks already warned about in this process (each build step makes a new plugin instance). */
-const warnedFrameworks = new Set<string>()
+/** Warnings already given in this process (frameworks load the Vite config once per build step). */
+const warned = new Set<string>()
 
 /**
- * Pre-compresses every client output of a Vite build (gzip, brotli and zstd beside each file)
- * once every other plugin has written, so the variants hold the final bytes. The work itself is
- * core's build runner, shared with the Rollup plugin.
+ * Environments of an app build whose `buildApp` reached preencode's hook before any was built
+ * (Vite then builds them itself, after every hook): their own `closeBundle` compresses. Kept per
+ * process: with `sharedPlugins: false` each environment has its own plugin instance.
+ */
+const builtAfterBuildApp = new WeakSet<object>()
+
+/**
+ * The client folder of a build that left it to a later server build of the same process (React
+ * Router builds the client, then the server, with `vite.build()`), by project root.
+ */
+const clientFolders = new Map<string, string>()
+
+/** Where frameworks with the `server-build` timing put the pages by default, for the stand-down line. */
+const DEFAULT_PAGES: Record<string, string> = { 'React Router': 'build/client', 'Qwik City': 'dist' }
+
+/** One compression: the folders, the folder server configs describe, where messages go. */
+interface Compression {
+  dirs: string[]
+  siteDir: string
+  environment?: string
+  logger: Logger
+}
+
+/**
+ * Pre-compresses the site a Vite build deploys (gzip, brotli and zstd beside each file) once it
+ * is final: in `closeBundle` of a plain build; after every environment and framework step
+ * (`buildApp`, order post) of an app build; where Qwik City writes its pages. Each run ends with
+ * a look at the folder as a server would see it. The work itself is core's build runner.
  */
 export function preencode(options: PreencodeViteOptions = {}): Plugin {
   let config: ResolvedConfig
@@ -20,13 +53,69 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
   let runner: BuildRunner
   /**
    * Output directories written since the last closeBundle, per environment (one per `output`
-   * entry; keyed so a plugin instance shared between environments keeps them apart). Not reset
-   * in buildStart: Rolldown runs the build hooks again for each output of a multi-output build,
-   * and only the last output's directory would be left.
+   * entry). Not reset in buildStart: Rolldown runs the build hooks again for each output of a
+   * multi-output build, and only the last output's directory would be left.
    */
   const outDirs = new Map<string, Set<string>>()
-  /** Set inside a framework that writes its pages after Vite (Astro, SvelteKit…): the plugin stands down. */
-  let framework: FrameworkIntegration | undefined
+  /** The framework of this build, if preencode knows it. */
+  let framework: Framework | undefined
+  /** Set where the plugin must do nothing: a framework with its own integration, or one it cannot handle here. */
+  let standDown = false
+  /** Vite builds an app: `buildApp` runs after the environments are built (see `recogniseBuild`). */
+  let appBuild = false
+  /** Vite 7 and later call plugins' `buildApp` hooks. */
+  let hasBuildAppHook = false
+  /** When this build started: Nitro's build info from an earlier build does not count. */
+  let startedAt = 0
+  /** Folders `closeBundle` compressed in this build; `buildApp` looks at them again, never compresses them twice. */
+  const compressed = new Set<string>()
+
+  const warnOnce = (message: string): void => {
+    if (warned.has(message)) return
+    warned.add(message)
+    config.logger.warn(message)
+  }
+
+  async function compress({ dirs, siteDir, environment, logger }: Compression): Promise<void> {
+    const print = (text: string, json: boolean): void => {
+      // The report's first line names the folder; the runner names it itself when there are several.
+      const named = dirs.length === 1 && (environment === undefined || environment === 'client')
+      logger.info(json ? text : `\n${named ? `preencode: ${relative(config.root, dirs[0]!) || '.'}\n` : ''}${text}`)
+    }
+    const results = await runner.run({
+      dirs,
+      siteDir,
+      environment,
+      watch: Boolean(config.build.watch),
+      logger,
+      print,
+      // Vite's logger prints info to stdout.
+      color: wantsColor(process.stdout),
+    })
+    // Nothing was compressed (a host that ignores sidecars, a failure in watch mode): nothing to look at.
+    if (results.length === 0) return
+    for (const dir of dirs) await lookAsServer({ dir, root: config.root, options: resolved.compress, logger })
+  }
+
+  /** Whether `buildApp` (order post) compresses after this environment's closeBundle. */
+  function deferred(environment: object): boolean {
+    // In watch mode every rebuild ends in closeBundle; `buildApp` runs once, before the first.
+    if (!hasBuildAppHook || config.build.watch || builtAfterBuildApp.has(environment)) return false
+    return appBuild
+  }
+
+  /** The folders an app build deploys, once every environment and framework step is done. */
+  async function deployable(builder: ViteBuilder): Promise<string[] | undefined> {
+    if (framework?.when !== 'nitro') return builtClientDirs(builder, resolved.environments)
+    const publicDir = await nitroPublicDir(config.root, startedAt)
+    if (publicDir) return [publicDir]
+    // Nitro points the client environments' outDir at its public folder; Analog does not.
+    if (framework.framework !== 'Analog') return builtClientDirs(builder, resolved.environments)
+    warnOnce(
+      cannotHandleWarning(framework.framework, "Nitro's build info (nitro.json) was not found", 'dist/analog/public'),
+    )
+    return undefined
+  }
 
   return {
     name: 'preencode',
@@ -42,11 +131,27 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
         if (isPreencodeError(error) && error.isUserError) this.error(error.message)
         throw error
       }
-      framework = config.command === 'build' ? detectFramework(config.plugins.map((plugin) => plugin.name)) : undefined
-      // Frameworks load the Vite config once per build step (client, server, prerender): say it once.
-      if (framework && !warnedFrameworks.has(framework.framework)) {
-        warnedFrameworks.add(framework.framework)
-        config.logger.warn(frameworkWarning(framework))
+      startedAt = Date.now()
+      // `this.meta.viteVersion` exists from Vite 7, the version that calls plugins' `buildApp`.
+      hasBuildAppHook =
+        typeof (this as { meta?: { viteVersion?: unknown } } | undefined)?.meta?.viteVersion === 'string'
+      const build = recogniseBuild(
+        config.plugins.map((plugin) => plugin.name),
+        config.builder,
+      )
+      framework = config.command === 'build' ? build.framework : undefined
+      appBuild = build.app
+      standDown = framework?.when === 'integration'
+      if (framework?.instead) warnOnce(frameworkWarning(framework as FrameworkIntegration))
+      if (framework && !hasBuildAppHook && (framework.when === 'build-app' || framework.when === 'nitro')) {
+        standDown = true
+        warnOnce(
+          cannotHandleWarning(
+            framework.framework,
+            "it writes its pages in Vite 7's `buildApp` step, and this Vite has none",
+            relative(config.root, resolve(config.root, config.build.outDir)) || '.',
+          ),
+        )
       }
       runner = createBuildRunner({
         options: resolved,
@@ -56,12 +161,14 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
     },
 
     applyToEnvironment(environment) {
+      // Qwik City's SSG, React Router's prerender: pages written in the server build, compressed at its end.
+      if (framework?.when === 'server-build' && environment.config.consumer === 'server') return true
       return resolved.environments({ name: environment.name, consumer: environment.config.consumer })
     },
 
     writeBundle(outputOptions) {
       // Standing down touches nothing else (VitePress 1 runs Vite 5, which has no `this.environment`).
-      if (framework) return
+      if (standDown) return
       // Rolldown/Rollup give the directory actually written; `file` outputs write beside it.
       const dir = outputOptions.dir ?? (outputOptions.file ? dirname(outputOptions.file) : undefined)
       if (dir === undefined) return
@@ -83,23 +190,63 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       order: 'post',
       sequential: true,
       async handler(error?: Error) {
-        if (framework) return
-        const dirs = [...(outDirs.get(this.environment.name) ?? [])]
-        outDirs.delete(this.environment.name)
+        if (standDown) return
+        const environment = this.environment
+        const dirs = [...(outDirs.get(environment.name) ?? [])]
+        outDirs.delete(environment.name)
         if (error) return
+        const logger = environment.logger
         try {
-          await runner.run({
+          if (framework?.when === 'server-build') {
+            // The client build leaves its folder to the server build that writes the pages into it.
+            if (environment.config.consumer !== 'server') {
+              clientFolders.set(config.root, resolve(config.root, environment.config.build.outDir))
+              return
+            }
+            const pages = serverBuildPagesDir(framework.framework, environment.config, clientFolders.get(config.root))
+            if (pages) await compress({ dirs: [pages], siteDir: pages, logger })
+            else
+              warnOnce(
+                cannotHandleWarning(
+                  framework.framework,
+                  'its plugin did not say where the pages are',
+                  DEFAULT_PAGES[framework.framework] ?? 'dist',
+                ),
+              )
+            return
+          }
+          if (deferred(environment)) return
+          await compress({
             dirs,
             siteDir: resolve(config.root, config.build.outDir),
-            environment: this.environment.name,
-            watch: Boolean(config.build.watch),
-            logger: this.environment.logger,
-            // Vite's logger prints info to stdout.
-            color: wantsColor(process.stdout),
+            environment: environment.name,
+            logger,
           })
+          for (const dir of dirs) compressed.add(dir)
         } catch (failure) {
           if (isPreencodeError(failure) && failure.isUserError) this.error(failure.message)
           throw failure
+        }
+      },
+    },
+
+    buildApp: {
+      // After every other step of the app build: frameworks write their pages in their own
+      // `buildApp` hooks (Nitro's is order post too, and comes first: this plugin is enforce post).
+      order: 'post',
+      async handler(builder) {
+        if (standDown || config.build.watch) return
+        const environments = Object.values(builder.environments)
+        if (!environments.some((environment) => environment.isBuilt)) {
+          // Vite builds them after this hook: each closeBundle compresses.
+          for (const environment of environments) builtAfterBuildApp.add(environment)
+          return
+        }
+        const folders = await deployable(builder)
+        for (const dir of folders ?? []) {
+          if (compressed.has(dir))
+            await lookAsServer({ dir, root: config.root, options: resolved.compress, logger: config.logger })
+          else await compress({ dirs: [dir], siteDir: dir, logger: config.logger })
         }
       },
     },

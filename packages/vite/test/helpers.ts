@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
 import { afterEach } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import type { CompressReport } from '@preencode/core'
+import { isCompressible, MANIFEST_FILENAME, type CompressReport } from '@preencode/core'
 import type { Logger } from 'vite'
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures')
@@ -90,4 +90,29 @@ export async function expectVariantsDecode(dir: string, path: string, extensions
     if (!decoded.equals(original)) throw new Error(`${path}${ext} does not decode to ${path}`)
   }
   return original
+}
+
+/**
+ * Asserts-by-throwing that `dir` is served right: every compressible file of `threshold` bytes
+ * or more has all three variants, and every variant decodes to its original's current bytes (no
+ * stale variant, none without its original). Returns the files it checked.
+ */
+export async function expectSiteCompressed(dir: string, threshold: number): Promise<string[]> {
+  const files = await listFiles(dir)
+  const checked: string[] = []
+  for (const path of files) {
+    const ext = VARIANT_EXTENSIONS.find((e) => path.endsWith(e))
+    if (ext) {
+      const original = path.slice(0, -ext.length)
+      if (!files.includes(original)) throw new Error(`${path} is left without its original`)
+      await expectVariantsDecode(dir, original, [ext])
+      continue
+    }
+    if (path === MANIFEST_FILENAME || !isCompressible(path)) continue
+    if ((await readFile(join(dir, path))).byteLength < threshold) continue
+    const missing = VARIANT_EXTENSIONS.filter((e) => !files.includes(`${path}${e}`))
+    if (missing.length > 0) throw new Error(`${path} has no ${missing.join(', ')} in ${dir}`)
+    checked.push(path)
+  }
+  return checked
 }
