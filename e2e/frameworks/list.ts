@@ -15,6 +15,8 @@ export interface Framework {
   htaccess: boolean
   /** Files written by another integration at the end of the build, which must have variants too. */
   lateFiles?: string[]
+  /** What a page load must fetch with variants, as br or zstd (default: document, script, stylesheet). */
+  fetched?: string[]
   /** The `[preencode]` warnings this build is meant to print (none unless listed). */
   warnings?: RegExp[]
 }
@@ -61,7 +63,15 @@ const VITE_PLUGIN: Framework[] = [
   // `/` is Vite's index.html, `/about` a Nitro route (no script), `/api/hello` JSON without extension.
   { name: 'Nitro', dir: 'nitro', out: '.output/public', pages: ['/'], minPages: 2 },
   // `qwik build`: the static adapter's second `vite build` writes the pages.
-  { name: 'Qwik City', dir: 'qwik-city', out: 'dist', pages: ['/', '/about/'], minPages: 2 },
+  // Qwik inlines the stylesheet into each page: nothing to fetch (its file has variants all the same).
+  {
+    name: 'Qwik City',
+    dir: 'qwik-city',
+    out: 'dist',
+    pages: ['/', '/about/'],
+    minPages: 2,
+    fetched: ['document', 'script'],
+  },
   // `static: true`: Analog's Nitro step prerenders into dist/analog/public.
   { name: 'Analog', dir: 'analog', out: 'dist/analog/public', pages: ['/', '/about'], minPages: 2 },
 ].map((framework) => ({ ...framework, htaccess: false }))
