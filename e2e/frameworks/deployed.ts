@@ -3,6 +3,7 @@
 // are stale (the original is gone, or the variant does not decode to its bytes).
 import { readdir, readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
 import { isCompressible, MANIFEST_FILENAME } from '@preencode/core'
 import { decode } from '../harness/http.ts'
 
@@ -64,10 +65,16 @@ async function decodesTo(root: string, variant: string, original: string, suffix
   }
 }
 
-/** The `[preencode]` warning lines of a build's output that are not among the intended ones. */
+/**
+ * How each host prints a preencode warning: the Vite plugin `[preencode] …`, the CLI `warning: …`,
+ * Astro `[WARN] [@preencode/astro] …`, Nuxt (consola) `[@preencode/nuxt] ⚠ …` or `WARN`.
+ */
+const WARNING_LINE = /\[preencode\]|^\s*warning: |(?=.*preencode).*(\[WARN\]|⚠|\bWARN\b)/
+
+/** The preencode warning lines of a build's output (colours removed) that are not among the intended ones. */
 export function unintendedWarnings(output: string, intended: readonly RegExp[] = []): string[] {
-  return output
+  return stripVTControlCharacters(output)
     .split('\n')
-    .filter((line) => line.includes('[preencode]'))
+    .filter((line) => WARNING_LINE.test(line))
     .filter((line) => !intended.some((pattern) => pattern.test(line)))
 }
