@@ -13,7 +13,7 @@ import type { PreencodeEnvironmentInfo } from './options.js'
  * `<output>/nitro.json` (what `nitro preview` and `nitro deploy` read): Nitro 3 names the public
  * folder there and points at the output from `node_modules/.nitro/last-build.json`; Nitro 2
  * (Analog 2) writes neither, so its output folders are tried: `.output`, and Analog's
- * `dist/<app>/analog` (its source: `dist` under the workspace, the current directory). Build info
+ * `dist/analog` (its source: `dist/<app>/analog` under the workspace, the current directory). Build info
  * older than `since` (an earlier build) does not count. Undefined when none is found.
  */
 export async function nitroPublicDir(root: string, since: number): Promise<string | undefined> {
@@ -22,6 +22,7 @@ export async function nitroPublicDir(root: string, since: number): Promise<strin
   const outputs = [
     ...(typeof pointer?.outputDir === 'string' ? [resolve(lastBuild, pointer.outputDir)] : []),
     join(root, '.output'),
+    join(root, 'dist/analog'),
     join(process.cwd(), 'dist', relative(process.cwd(), root), 'analog'),
   ]
   for (const outputDir of outputs) {

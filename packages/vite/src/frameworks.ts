@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
 /**
  * Frameworks that run Vite for their bundles and write the final site afterwards: prerendered
  * pages in Vite's `buildApp` step, in Nitro's public folder, or in a second `vite build`. Each
@@ -138,6 +141,20 @@ export function frameworkWarning({ framework, instead }: FrameworkIntegration): 
  * A framework preencode knows but cannot handle in this build (no `buildApp` hook before Vite 7,
  * no public folder found): it stands down, and names the one line that does the job.
  */
-export function cannotHandleWarning(framework: string, why: string, folder: string): string {
-  return `[preencode] ${framework}: ${why}, so @preencode/vite does nothing in this build rather than compress part of the site. Add \`&& preencode compress ${folder}\` after the build command in package.json.`
+export function cannotHandleWarning(framework: string, why: string, folder: string, root: string): string {
+  return `[preencode] ${framework}: ${why}, so @preencode/vite does nothing in this build rather than compress part of the site. ${compressAfterBuild(root, folder)}`
+}
+
+/** The line that compresses `folder` after the project's build: its `build` script, extended. */
+export function compressAfterBuild(root: string, folder: string): string {
+  const command = `preencode compress ${folder}`
+  let build: unknown
+  try {
+    build = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts?: { build?: unknown } }).scripts
+      ?.build
+  } catch {
+    build = undefined
+  }
+  if (typeof build !== 'string') return `Run \`${command}\` after the build.`
+  return `In package.json: \`"build": ${JSON.stringify(`${build} && ${command}`)}\`.`
 }

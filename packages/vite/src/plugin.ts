@@ -5,6 +5,7 @@ import { createPreencodeMiddleware, serverConfigWriter } from '@preencode/server
 import type { Logger, Plugin, ResolvedConfig, ViteBuilder } from 'vite'
 import { builtClientDirs, nitroPublicDir, serverBuildPagesDir } from './deployable.js'
 import { lookAsServer } from './final-look.js'
+import { buildAppRan, leaveToBuildApp } from './left-to-build-app.js'
 import {
   cannotHandleWarning,
   frameworkWarning,
@@ -97,6 +98,24 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
     for (const dir of dirs) await lookAsServer({ dir, root: config.root, options: resolved.compress, logger })
   }
 
+  /** What this build is (framework, app build) and whether the plugin stands down; warns once. */
+  function recognise(): void {
+    const build = recogniseBuild(
+      config.plugins.map((plugin) => plugin.name),
+      config.builder,
+    )
+    framework = build.framework
+    appBuild = build.app
+    standDown = framework?.when === 'integration'
+    if (framework?.instead) warnOnce(frameworkWarning(framework as FrameworkIntegration))
+    if (framework && !hasBuildAppHook && (framework.when === 'build-app' || framework.when === 'nitro')) {
+      standDown = true
+      const outDir = relative(config.root, resolve(config.root, config.build.outDir)) || '.'
+      const why = "it writes its pages in Vite 7's `buildApp` step, and this Vite has none"
+      warnOnce(cannotHandleWarning(framework.framework, why, outDir, config.root))
+    }
+  }
+
   /** Whether `buildApp` (order post) compresses after this environment's closeBundle. */
   function deferred(environment: object): boolean {
     // In watch mode every rebuild ends in closeBundle; `buildApp` runs once, before the first.
@@ -112,7 +131,12 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
     // Nitro points the client environments' outDir at its public folder; Analog does not.
     if (framework.framework !== 'Analog') return builtClientDirs(builder, resolved.environments)
     warnOnce(
-      cannotHandleWarning(framework.framework, "Nitro's build info (nitro.json) was not found", 'dist/analog/public'),
+      cannotHandleWarning(
+        framework.framework,
+        "Nitro's build info (nitro.json) was not found",
+        'dist/analog/public',
+        config.root,
+      ),
     )
     return undefined
   }
@@ -135,29 +159,19 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       // `this.meta.viteVersion` exists from Vite 7, the version that calls plugins' `buildApp`.
       hasBuildAppHook =
         typeof (this as { meta?: { viteVersion?: unknown } } | undefined)?.meta?.viteVersion === 'string'
-      const build = recogniseBuild(
-        config.plugins.map((plugin) => plugin.name),
-        config.builder,
-      )
-      framework = config.command === 'build' ? build.framework : undefined
-      appBuild = build.app
-      standDown = framework?.when === 'integration'
-      if (framework?.instead) warnOnce(frameworkWarning(framework as FrameworkIntegration))
-      if (framework && !hasBuildAppHook && (framework.when === 'build-app' || framework.when === 'nitro')) {
-        standDown = true
-        warnOnce(
-          cannotHandleWarning(
-            framework.framework,
-            "it writes its pages in Vite 7's `buildApp` step, and this Vite has none",
-            relative(config.root, resolve(config.root, config.build.outDir)) || '.',
-          ),
-        )
-      }
+      if (config.command === 'build') recognise()
       runner = createBuildRunner({
         options: resolved,
         root: config.root,
         writeServerConfigs: serverConfigWriter(resolved.serverConfigs),
       })
+    },
+
+    configurePreviewServer(server) {
+      // Added directly (not in a returned post hook) so it runs before Vite's own static
+      // handler; paths the manifest does not list fall through to it.
+      const dir = resolve(config.root, config.build.outDir)
+      if (existsSync(join(dir, MANIFEST_FILENAME))) server.middlewares.use(createPreencodeMiddleware(dir))
     },
 
     applyToEnvironment(environment) {
@@ -174,13 +188,6 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       if (dir === undefined) return
       const key = this.environment.name
       outDirs.set(key, (outDirs.get(key) ?? new Set()).add(resolve(config.root, dir)))
-    },
-
-    configurePreviewServer(server) {
-      // Added directly (not in a returned post hook) so it runs before Vite's own static
-      // handler; paths the manifest does not list fall through to it.
-      const dir = resolve(config.root, config.build.outDir)
-      if (existsSync(join(dir, MANIFEST_FILENAME))) server.middlewares.use(createPreencodeMiddleware(dir))
     },
 
     closeBundle: {
@@ -211,11 +218,15 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
                   framework.framework,
                   'its plugin did not say where the pages are',
                   DEFAULT_PAGES[framework.framework] ?? 'dist',
+                  config.root,
                 ),
               )
             return
           }
-          if (deferred(environment)) return
+          if (deferred(environment)) {
+            for (const dir of dirs) leaveToBuildApp(relative(config.root, dir) || '.', config.root, logger)
+            return
+          }
           await compress({
             dirs,
             siteDir: resolve(config.root, config.build.outDir),
@@ -242,6 +253,7 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
           for (const environment of environments) builtAfterBuildApp.add(environment)
           return
         }
+        buildAppRan()
         const folders = await deployable(builder)
         for (const dir of folders ?? []) {
           if (compressed.has(dir))

@@ -3,7 +3,9 @@
 // public folder filled late, Analog's rewrite of index.html, Qwik City's second build. Whatever
 // the timing, the folder that gets deployed ends with every variant and none stale.
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { execFile } from 'node:child_process'
 import { dirname, join } from 'node:path'
+import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { build, createBuilder, type InlineConfig, type Plugin, type ViteBuilder } from 'vite'
 import { readManifest } from '@preencode/core'
@@ -11,6 +13,7 @@ import preencode from '@preencode/vite'
 import { captureLogger, expectSiteCompressed, listFiles, perTestCleanup } from './helpers.js'
 
 const { app } = perTestCleanup()
+const run = promisify(execFile)
 const THRESHOLD = 200
 
 function options(root: string): Parameters<typeof preencode>[0] {
@@ -106,39 +109,47 @@ describe('@preencode/vite in frameworks that write pages after Vite', () => {
     expect(capture.lines.join('\n')).not.toMatch(/\[preencode\]/)
   })
 
-  it("compresses Analog's Nitro folder (from Nitro's build info), where index.html was deleted and rewritten: no stale .zst", async () => {
-    const root = await app()
-    const client = join(root, 'dist/client')
-    const output = join(root, 'dist/analog')
-    const analog: Plugin = {
-      name: '@analogjs/vite-plugin-nitro',
-      config: () => ({
-        builder: {
-          sharedPlugins: true,
-          buildApp: async (builder: ViteBuilder) => {
-            await builder.build(builder.environments.client!)
-            const publicDir = join(output, 'public')
-            await cp(client, publicDir, { recursive: true })
-            // Analog removes the SPA shell and its .br and .gz before it prerenders `/`.
-            for (const name of ['index.html', 'index.html.br', 'index.html.gz'])
-              await rm(join(publicDir, name), { force: true })
-            await put(join(publicDir, 'index.html'), page('prerendered home'))
-            await put(join(output, 'nitro.json'), JSON.stringify({ preset: 'static', publicDir: 'public' }))
-            await put(
-              join(root, 'node_modules/.nitro/last-build.json'),
-              JSON.stringify({ outputDir: '../../../dist/analog' }),
-            )
+  it.each([
+    ['Nitro 3', { preset: 'static', publicDir: 'public' }, true],
+    ['Nitro 2 (Analog 2.7)', { preset: 'nitro-prerender' }, false],
+  ] as const)(
+    "compresses Analog's Nitro folder (from %s's build info), where index.html was deleted and rewritten: no stale .zst",
+    async (_nitro, info, pointer) => {
+      const root = await app()
+      const client = join(root, 'dist/client')
+      const output = join(root, 'dist/analog')
+      const analog: Plugin = {
+        name: '@analogjs/vite-plugin-nitro',
+        config: () => ({
+          builder: {
+            sharedPlugins: true,
+            buildApp: async (builder: ViteBuilder) => {
+              await builder.build(builder.environments.client!)
+              const publicDir = join(output, 'public')
+              await cp(client, publicDir, { recursive: true })
+              // Analog removes the SPA shell and its .br and .gz before it prerenders `/`.
+              for (const name of ['index.html', 'index.html.br', 'index.html.gz'])
+                await rm(join(publicDir, name), { force: true })
+              await put(join(publicDir, 'index.html'), page('prerendered home'))
+              await put(join(output, 'nitro.json'), JSON.stringify(info))
+              // Nitro 3 points at its output folder; Nitro 2 does not.
+              if (pointer)
+                await put(
+                  join(root, 'node_modules/.nitro/last-build.json'),
+                  JSON.stringify({ outputDir: '../../../dist/analog' }),
+                )
+            },
           },
-        },
-        environments: { client: { build: { outDir: 'dist/client' } } },
-      }),
-    }
-    await viteBuildApp(root, [analog, preencode(options(root))])
-    const publicDir = join(output, 'public')
-    const checked = await expectSiteCompressed(publicDir, THRESHOLD)
-    expect(checked).toEqual(expect.arrayContaining(['index.html', 'data.json']))
-    expect((await readFile(join(publicDir, 'index.html'), 'utf8')).includes('prerendered home')).toBe(true)
-  })
+          environments: { client: { build: { outDir: 'dist/client' } } },
+        }),
+      }
+      await viteBuildApp(root, [analog, preencode(options(root))])
+      const publicDir = join(output, 'public')
+      const checked = await expectSiteCompressed(publicDir, THRESHOLD)
+      expect(checked).toEqual(expect.arrayContaining(['index.html', 'data.json']))
+      expect((await readFile(join(publicDir, 'index.html'), 'utf8')).includes('prerendered home')).toBe(true)
+    },
+  )
 
   it('stands down in Analog when Nitro left no build info, naming the command, and compresses no part of the site', async () => {
     const root = await app()
@@ -149,11 +160,12 @@ describe('@preencode/vite in frameworks that write pages after Vite', () => {
         environments: { client: { build: { outDir: 'dist/client' } } },
       }),
     }
+    await writeFile(join(root, 'package.json'), JSON.stringify({ scripts: { build: 'ng build' } }))
     const capture = await viteBuildApp(root, [analog, preencode(options(root))])
     const warnings = capture.lines.filter((line) => line.startsWith('[preencode]'))
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toContain('Analog')
-    expect(warnings[0]).toContain('`&& preencode compress dist/analog/public`')
+    expect(warnings[0]).toContain('`"build": "ng build && preencode compress dist/analog/public"`')
     expect(await listFiles(join(root, 'dist/client'))).not.toContainEqual(expect.stringMatching(/\.(gz|br|zst)$/))
   })
 
@@ -239,6 +251,23 @@ describe('@preencode/vite: the look at the deployed folder after it ran', () => 
     const warnings = capture.lines.filter((line) => line.startsWith('[preencode]'))
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toContain('late/index.html')
+    expect(warnings[0]).toContain('`preencode compress dist`')
+  })
+
+  it('says so when an app build never reaches buildApp (vite.build() with `builder` options), naming the command', async () => {
+    const root = await app()
+    const script = join(root, 'build.mjs')
+    const vite = import.meta.resolve('vite')
+    const plugin = import.meta.resolve('@preencode/vite')
+    await writeFile(
+      script,
+      `import { build } from ${JSON.stringify(vite)}\nimport preencode from ${JSON.stringify(plugin)}\n` +
+        `await build({ root: ${JSON.stringify(root)}, configFile: false, logLevel: 'warn', builder: {}, plugins: [preencode({ threshold: ${THRESHOLD} })] })\n`,
+    )
+    const { stdout, stderr } = await run(process.execPath, [script])
+    const warnings = `${stdout}${stderr}`.split('\n').filter((line) => line.includes('[preencode]'))
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toContain("left to Vite's buildApp step, which never ran")
     expect(warnings[0]).toContain('`preencode compress dist`')
   })
 
