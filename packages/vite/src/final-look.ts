@@ -10,6 +10,7 @@ import { isCompressible, readManifest, reconcileManifest, type Manifest } from '
 import { manifestDrift, scanDirectory } from '@preencode/core/internal'
 import type { ResolvedCompressOptions } from '@preencode/core'
 import type { Logger } from 'vite'
+import { compressAfterBuild } from './frameworks.js'
 
 /** Names shown in a warning line; the count says how many more. */
 const NAMED = 5
@@ -43,7 +44,7 @@ export async function lookAsServer({ dir: folderPath, root, options, logger }: F
   const missing = await eligible(dir, manifest, drift.added, options)
   if (missing.length === 0) return
   logger.warn(
-    `[preencode] ${missing.length} compressible file(s) in ${folder} have no compressed variants, written after preencode ran (${named(missing)}): run \`preencode compress ${folder}\` after the build.`,
+    `[preencode] ${missing.length} compressible file(s) in ${folder} have no compressed variants, written after preencode ran (${named(missing)}). ${compressAfterBuild(root, folder)}`,
   )
 }
 

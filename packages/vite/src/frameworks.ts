@@ -126,6 +126,9 @@ export function recogniseBuild(pluginNames: readonly string[], builder: BuilderO
   return { framework: { framework: found.framework, when, ...(found.instead ? { instead: found.instead } : {}) }, app }
 }
 
+/** Where frameworks with the `server-build` timing put the pages by default, for the stand-down line. */
+export const DEFAULT_PAGES: Readonly<Record<string, string>> = { 'React Router': 'build/client', 'Qwik City': 'dist' }
+
 /** The framework with its own integration among `pluginNames`, if any (the plugin stands down). */
 export function detectFramework(pluginNames: readonly string[]): FrameworkIntegration | undefined {
   const found = recogniseBuild(pluginNames, undefined).framework

@@ -1,5 +1,6 @@
 import { resolveBuildOptions, userError, type BuildOptions, type ResolvedBuildOptions } from '@preencode/core'
 import { resolveServerConfigFiles, type ServerConfigFile } from '@preencode/server-config'
+import type { ResolvedConfig } from 'vite'
 
 export type { ServerConfigFile }
 
@@ -75,4 +76,25 @@ function resolveEnvironments(
     'vite',
     "`environments` must be an array of environment names (e.g. ['client']) or a function (environment) => boolean.",
   )
+}
+
+/**
+ * The options for a folder that is served whole, Nitro's public output: Vite's backend files
+ * there (`.vite/manifest.json`) are sent to whoever asks, like the rest, so they are compressed
+ * too. Derived from the options resolved once.
+ */
+export function servedWhole(
+  resolved: ResolvedPreencodeViteOptions,
+  backendFiles: string[] = [],
+): ResolvedPreencodeViteOptions {
+  const ours = new Set<unknown>([VITE_METADATA_GLOB, ...backendFiles])
+  const exclude = resolved.compress.exclude.filter((pattern) => !ours.has(pattern))
+  return { ...resolved, compress: { ...resolved.compress, exclude } }
+}
+
+/** `build.manifest: 'assets.json'` and `build.ssrManifest: '...'` name files for a backend, not browsers. */
+export function backendFiles(config: ResolvedConfig): string[] {
+  return [config.build.manifest, config.build.ssrManifest]
+    .filter((value): value is string => typeof value === 'string')
+    .map((path) => path.replace(/^\.?\//, ''))
 }

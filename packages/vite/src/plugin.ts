@@ -2,18 +2,26 @@ import { existsSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { createBuildRunner, isPreencodeError, wantsColor, MANIFEST_FILENAME, type BuildRunner } from '@preencode/core'
 import { createPreencodeMiddleware, serverConfigWriter } from '@preencode/server-config'
-import type { Logger, Plugin, ResolvedConfig, ViteBuilder } from 'vite'
+import type { Environment, Logger, Plugin, ResolvedConfig, ViteBuilder } from 'vite'
 import { builtClientDirs, nitroPublicDir, serverBuildPagesDir } from './deployable.js'
 import { lookAsServer } from './final-look.js'
+import { withExitHeld } from './hold-exit.js'
 import { buildAppRan, leaveToBuildApp } from './left-to-build-app.js'
 import {
   cannotHandleWarning,
+  DEFAULT_PAGES,
   frameworkWarning,
   recogniseBuild,
   type Framework,
   type FrameworkIntegration,
 } from './frameworks.js'
-import { resolvePreencodeViteOptions, type PreencodeViteOptions, type ResolvedPreencodeViteOptions } from './options.js'
+import {
+  backendFiles,
+  resolvePreencodeViteOptions,
+  servedWhole,
+  type PreencodeViteOptions,
+  type ResolvedPreencodeViteOptions,
+} from './options.js'
 
 /** Warnings already given in this process (frameworks load the Vite config once per build step). */
 const warned = new Set<string>()
@@ -31,15 +39,14 @@ const builtAfterBuildApp = new WeakSet<object>()
  */
 const clientFolders = new Map<string, string>()
 
-/** Where frameworks with the `server-build` timing put the pages by default, for the stand-down line. */
-const DEFAULT_PAGES: Record<string, string> = { 'React Router': 'build/client', 'Qwik City': 'dist' }
-
 /** One compression: the folders, the folder server configs describe, where messages go. */
 interface Compression {
   dirs: string[]
   siteDir: string
   environment?: string
   logger: Logger
+  /** A folder served whole (Nitro's public output): Vite's backend files in it are compressed too. */
+  whole?: boolean
 }
 
 /**
@@ -51,7 +58,8 @@ interface Compression {
 export function preencode(options: PreencodeViteOptions = {}): Plugin {
   let config: ResolvedConfig
   let resolved: ResolvedPreencodeViteOptions
-  let runner: BuildRunner
+  /** The runner for a Vite output, and the one for a folder served whole (see `servedWhole`). */
+  let runners: Record<'output' | 'whole', { options: ResolvedPreencodeViteOptions; runner: BuildRunner }>
   /**
    * Output directories written since the last closeBundle, per environment (one per `output`
    * entry). Not reset in buildStart: Rolldown runs the build hooks again for each output of a
@@ -77,7 +85,8 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
     config.logger.warn(message)
   }
 
-  async function compress({ dirs, siteDir, environment, logger }: Compression): Promise<void> {
+  async function compress({ dirs, siteDir, environment, logger, whole = false }: Compression): Promise<void> {
+    const { options: used, runner } = runners[whole ? 'whole' : 'output']
     const print = (text: string, json: boolean): void => {
       // The report's first line names the folder; the runner names it itself when there are several.
       const named = dirs.length === 1 && (environment === undefined || environment === 'client')
@@ -95,7 +104,29 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
     })
     // Nothing was compressed (a host that ignores sidecars, a failure in watch mode): nothing to look at.
     if (results.length === 0) return
-    for (const dir of dirs) await lookAsServer({ dir, root: config.root, options: resolved.compress, logger })
+    for (const dir of dirs) await lookAsServer({ dir, root: config.root, options: used.compress, logger })
+  }
+
+  /**
+   * `server-build` timing: the client build leaves its folder to the server build of the same
+   * framework, which compresses it at its end, after writing the pages into it.
+   */
+  async function atServerBuild(name: string, environment: Environment): Promise<void> {
+    if (environment.config.consumer !== 'server') {
+      clientFolders.set(config.root, resolve(config.root, environment.config.build.outDir))
+      return
+    }
+    const pages = serverBuildPagesDir(name, environment.config, clientFolders.get(config.root))
+    if (pages) await withExitHeld(() => compress({ dirs: [pages], siteDir: pages, logger: environment.logger }))
+    else
+      warnOnce(
+        cannotHandleWarning(
+          name,
+          'its plugin did not say where the pages are',
+          DEFAULT_PAGES[name] ?? 'dist',
+          config.root,
+        ),
+      )
   }
 
   /** What this build is (framework, app build) and whether the plugin stands down; warns once. */
@@ -160,11 +191,15 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       hasBuildAppHook =
         typeof (this as { meta?: { viteVersion?: unknown } } | undefined)?.meta?.viteVersion === 'string'
       if (config.command === 'build') recognise()
-      runner = createBuildRunner({
-        options: resolved,
-        root: config.root,
-        writeServerConfigs: serverConfigWriter(resolved.serverConfigs),
+      const runner = (options: ResolvedPreencodeViteOptions) => ({
+        options,
+        runner: createBuildRunner({
+          options,
+          root: config.root,
+          writeServerConfigs: serverConfigWriter(options.serverConfigs),
+        }),
       })
+      runners = { output: runner(resolved), whole: runner(servedWhole(resolved, backendFiles(config))) }
     },
 
     configurePreviewServer(server) {
@@ -204,25 +239,7 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
         if (error) return
         const logger = environment.logger
         try {
-          if (framework?.when === 'server-build') {
-            // The client build leaves its folder to the server build that writes the pages into it.
-            if (environment.config.consumer !== 'server') {
-              clientFolders.set(config.root, resolve(config.root, environment.config.build.outDir))
-              return
-            }
-            const pages = serverBuildPagesDir(framework.framework, environment.config, clientFolders.get(config.root))
-            if (pages) await compress({ dirs: [pages], siteDir: pages, logger })
-            else
-              warnOnce(
-                cannotHandleWarning(
-                  framework.framework,
-                  'its plugin did not say where the pages are',
-                  DEFAULT_PAGES[framework.framework] ?? 'dist',
-                  config.root,
-                ),
-              )
-            return
-          }
+          if (framework?.when === 'server-build') return await atServerBuild(framework.framework, environment)
           if (deferred(environment)) {
             for (const dir of dirs) leaveToBuildApp(relative(config.root, dir) || '.', config.root, logger)
             return
@@ -257,17 +274,15 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
         const folders = await deployable(builder)
         for (const dir of folders ?? []) {
           if (compressed.has(dir))
-            await lookAsServer({ dir, root: config.root, options: resolved.compress, logger: config.logger })
-          else await compress({ dirs: [dir], siteDir: dir, logger: config.logger })
+            await lookAsServer({
+              dir,
+              root: config.root,
+              options: runners.output.options.compress,
+              logger: config.logger,
+            })
+          else await compress({ dirs: [dir], siteDir: dir, logger: config.logger, whole: framework?.when === 'nitro' })
         }
       },
     },
   }
-}
-
-/** `build.manifest: 'assets.json'` and `build.ssrManifest: '...'` name files for a backend, not browsers. */
-function backendFiles(config: ResolvedConfig): string[] {
-  return [config.build.manifest, config.build.ssrManifest]
-    .filter((value): value is string => typeof value === 'string')
-    .map((path) => path.replace(/^\.?\//, ''))
 }

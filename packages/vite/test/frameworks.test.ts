@@ -2,15 +2,15 @@
 // "Where users already are"): pages in a `buildApp` step after the environments, Nitro's own
 // public folder filled late, Analog's rewrite of index.html, Qwik City's second build. Whatever
 // the timing, the folder that gets deployed ends with every variant and none stale.
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, readFile, rm, writeFile } from 'node:fs/promises'
 import { execFile } from 'node:child_process'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { build, createBuilder, type InlineConfig, type Plugin, type ViteBuilder } from 'vite'
 import { readManifest } from '@preencode/core'
 import preencode from '@preencode/vite'
-import { captureLogger, expectSiteCompressed, listFiles, perTestCleanup } from './helpers.js'
+import { captureLogger, expectSiteCompressed, listFiles, page, perTestCleanup, put } from './helpers.js'
 
 const { app } = perTestCleanup()
 const run = promisify(execFile)
@@ -18,16 +18,6 @@ const THRESHOLD = 200
 
 function options(root: string): Parameters<typeof preencode>[0] {
   return { report: true, threshold: THRESHOLD, levels: { brotli: 5, zstd: 3 }, cache: join(root, '.test-cache') }
-}
-
-/** A prerendered page: text enough to compress well. */
-function page(title: string): string {
-  return `<!doctype html><title>${title}</title>${`<p>${title}: rendered at build time, after Vite.</p>`.repeat(40)}`
-}
-
-async function put(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true })
-  await writeFile(path, text)
 }
 
 /** What `vite build` does: a builder (app mode when the config has `builder`), then `buildApp`. */
@@ -87,7 +77,8 @@ describe('@preencode/vite in frameworks that write pages after Vite', () => {
       name: 'nitro:main',
       config: () => ({
         builder: { sharedConfigBuild: true },
-        environments: { client: { build: { outDir: '.output/public', copyPublicDir: false } } },
+        // SolidStart asks for Vite's manifest: Nitro serves .vite/manifest.json with the rest.
+        environments: { client: { build: { outDir: '.output/public', copyPublicDir: false, manifest: true } } },
       }),
       buildApp: {
         order: 'post',
@@ -101,7 +92,9 @@ describe('@preencode/vite in frameworks that write pages after Vite', () => {
     }
     const capture = await viteBuildApp(root, [nitro, preencode(options(root))])
     const checked = await expectSiteCompressed(output, THRESHOLD)
-    expect(checked).toEqual(expect.arrayContaining(['index.html', 'about/index.html', 'data.json']))
+    expect(checked).toEqual(
+      expect.arrayContaining(['index.html', 'about/index.html', 'data.json', '.vite/manifest.json']),
+    )
     // No extension, no known type: listed as application/octet-stream (nginx's default_type too), never compressed.
     expect((await listFiles(output)).filter((path) => path.startsWith('api/data'))).toEqual(['api/data'])
     const entry = (await readManifest(output)).files.find((file) => file.path === 'api/data')

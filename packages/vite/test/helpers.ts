@@ -1,6 +1,6 @@
 // Shared by the @preencode/vite suites: a throw-away copy of a fixture, a Vite logger that
 // keeps what it was told, and checks on the files a build left on disk.
-import { cp, readFile, readdir } from 'node:fs/promises'
+import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
@@ -115,4 +115,15 @@ export async function expectSiteCompressed(dir: string, threshold: number): Prom
     checked.push(path)
   }
   return checked
+}
+
+/** A prerendered page: text enough to compress well. */
+export function page(title: string): string {
+  return `<!doctype html><title>${title}</title>${`<p>${title}: rendered at build time, after Vite.</p>`.repeat(40)}`
+}
+
+/** Writes `text` to `path`, making its folder. */
+export async function put(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true })
+  await writeFile(path, text)
 }
