@@ -67,9 +67,11 @@ export default defineConfig<object, ServerOptions>({
   },
   projects: [
     ...projects,
-    // Framework fixtures (playground/frameworks/) built by their own build commands, then served
-    // by nginx to Chromium; not a server flavour, so not part of the serving suite.
-    { name: 'frameworks', testDir: './frameworks', timeout: 600_000 },
+    // Framework fixtures (playground/frameworks/) built by their own build commands, once per run
+    // and two at a time (frameworks-build), then served by nginx to Chromium; not a server
+    // flavour, so not part of the serving suite.
+    { name: 'frameworks-build', testDir: './frameworks', testMatch: /build\.setup\.ts$/, timeout: 900_000 },
+    { name: 'frameworks', testDir: './frameworks', timeout: 600_000, dependencies: ['frameworks-build'] },
     // RFC 9842 delta updates: a Vite app built twice, served by each real server to Chromium.
     { name: 'dictionary', testDir: './dictionary', timeout: 600_000 },
     // Varnish with the generated VCL in front of the generated nginx config (stock flavour).

@@ -1,63 +1,20 @@
-// Builds a framework fixture of playground/frameworks/ with its own package script (`pnpm run
+// Runs a framework fixture of playground/frameworks/ with its own package script (`pnpm run
 // build`, `pnpm run deploy`), and reads back what it left on disk: every page, script and
 // stylesheet of the final output with its manifest entry and its variants.
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { readdir, readFile } from 'node:fs/promises'
-import { extname, join, relative } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { extname, join } from 'node:path'
 import { MANIFEST_FILENAME, type Manifest, type ManifestFile } from '@preencode/core'
 import { REPO_ROOT } from '@preencode/test-utils'
 import { decode } from '../harness/http.ts'
+import { ENCODING_OF_SUFFIX, listFiles, VARIANT_SUFFIXES } from './deployed.ts'
 
 export const FIXTURES_DIR = join(REPO_ROOT, 'playground', 'frameworks')
-/** The default `threshold`: smaller files get no variants, on purpose. */
-export const THRESHOLD = 1024
-const VARIANT_SUFFIXES = ['.gz', '.br', '.zst']
 const PAGE_ASSET_EXTENSIONS = new Set(['.html', '.js', '.mjs', '.css'])
-const ENCODING_OF_SUFFIX: Record<string, string> = { '.gz': 'gzip', '.br': 'br', '.zst': 'zstd' }
-
-export interface Framework {
-  name: string
-  /** Folder under playground/frameworks/. */
-  dir: string
-  /** The final output folder, relative to the fixture. */
-  out: string
-  /** Prerendered pages to open in Chromium. */
-  pages: string[]
-  /** How many HTML pages the build must at least leave, so an empty build cannot pass. */
-  minPages: number
-  /** Its integration writes an Apache `.htaccess` into the output (`serverConfigs`); the CLI route does not. */
-  htaccess: boolean
-  /** Files written by another integration at the end of the build, which must have variants too. */
-  lateFiles?: string[]
-}
 
 /** The Apache config the integrations write into their output (`serverConfigs`). */
 export const HTACCESS = '.htaccess'
-
-export const FRAMEWORKS: Framework[] = [
-  {
-    name: 'Astro',
-    dir: 'astro',
-    out: 'dist',
-    pages: ['/', '/blog/first/'],
-    minPages: 4,
-    htaccess: true,
-    lateFiles: ['feed.xml'],
-  },
-  { name: 'SvelteKit', dir: 'sveltekit', out: 'build', pages: ['/', '/blog/first/'], minPages: 5, htaccess: true },
-  {
-    name: 'VitePress',
-    dir: 'vitepress',
-    out: '.vitepress/dist',
-    pages: ['/guide/deploy.html'],
-    minPages: 4,
-    htaccess: true,
-  },
-  { name: 'Nuxt', dir: 'nuxt', out: '.output/public', pages: ['/', '/blog/first/'], minPages: 5, htaccess: true },
-  // Not Vite: `eleventy && preencode compress _site` as the package's build script.
-  { name: 'Eleventy', dir: 'eleventy', out: '_site', pages: ['/', '/blog/first/'], minPages: 4, htaccess: false },
-]
 
 /** Telemetry off: nothing but the package registries is reachable here, and tests should not phone home. */
 const QUIET_ENV = { ASTRO_TELEMETRY_DISABLED: '1', NUXT_TELEMETRY_DISABLED: '1', NO_COLOR: '1' }
@@ -99,8 +56,7 @@ export async function readOutput(root: string): Promise<{ manifest: Manifest; fi
 /** The pages, scripts and stylesheets under `root` with their decoded variants (a deployed copy has no manifest). */
 export async function readPageAssets(root: string, manifest?: Manifest): Promise<OutputFile[]> {
   const byPath = new Map(manifest?.files.map((file) => [file.path, file]))
-  const all = (await readdir(root, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile())
-  const names = new Set(all.map((entry) => relative(root, join(entry.parentPath, entry.name)).split('\\').join('/')))
+  const names = new Set(await listFiles(root))
   const files: OutputFile[] = []
   for (const path of [...names].sort()) {
     if (!PAGE_ASSET_EXTENSIONS.has(extname(path))) continue

@@ -1,0 +1,79 @@
+// The framework fixtures of playground/frameworks/ the `frameworks` project builds and checks:
+// where each one's deployed folder is and which prerendered pages Chromium opens.
+
+export interface Framework {
+  name: string
+  /** Folder under playground/frameworks/. */
+  dir: string
+  /** The folder that gets deployed, relative to the fixture. */
+  out: string
+  /** Prerendered pages to open in Chromium; each runs the fixture's script (`#script-status`). */
+  pages: string[]
+  /** How many HTML pages the build must at least leave, so an empty build cannot pass. */
+  minPages: number
+  /** Its integration writes an Apache `.htaccess` into the output (`serverConfigs`); the CLI route does not. */
+  htaccess: boolean
+  /** Files written by another integration at the end of the build, which must have variants too. */
+  lateFiles?: string[]
+  /** What a page load must fetch with variants, as br or zstd (default: document, script, stylesheet). */
+  fetched?: string[]
+  /** The `[preencode]` warnings this build is meant to print (none unless listed). */
+  warnings?: RegExp[]
+}
+
+/** With an integration of their own (or, for Eleventy, the CLI after the build). */
+const INTEGRATIONS: Framework[] = [
+  {
+    name: 'Astro',
+    dir: 'astro',
+    out: 'dist',
+    pages: ['/', '/blog/first/'],
+    minPages: 4,
+    htaccess: true,
+    lateFiles: ['feed.xml'],
+  },
+  { name: 'SvelteKit', dir: 'sveltekit', out: 'build', pages: ['/', '/blog/first/'], minPages: 5, htaccess: true },
+  {
+    name: 'VitePress',
+    dir: 'vitepress',
+    out: '.vitepress/dist',
+    pages: ['/guide/deploy.html'],
+    minPages: 4,
+    htaccess: true,
+  },
+  { name: 'Nuxt', dir: 'nuxt', out: '.output/public', pages: ['/', '/blog/first/'], minPages: 5, htaccess: true },
+  // Not Vite: `eleventy && preencode compress _site` as the package's build script.
+  { name: 'Eleventy', dir: 'eleventy', out: '_site', pages: ['/', '/blog/first/'], minPages: 4, htaccess: false },
+]
+
+/**
+ * Their official starters (pinned in pnpm-lock.yaml) plus a second prerendered page, with
+ * `preencode()` from @preencode/vite added last to `plugins`, as the README says.
+ */
+const VITE_PLUGIN: Framework[] = [
+  // Prerendered after every environment is built (Vite's buildApp).
+  { name: 'TanStack Start', dir: 'tanstack-start', out: 'dist/client', pages: ['/', '/about'], minPages: 2 },
+  // `ssr: false` + `prerender: true`: HTML per route, written after the environments are built.
+  { name: 'React Router', dir: 'react-router', out: 'build/client', pages: ['/', '/about'], minPages: 2 },
+  // SPA mode (`ssr: false`, no prerender): one index.html shell.
+  { name: 'React Router SPA', dir: 'react-router-spa', out: 'build/client', pages: ['/'], minPages: 1 },
+  { name: 'Vike', dir: 'vike', out: 'dist/client', pages: ['/', '/about'], minPages: 2 },
+  // Nitro 3 prerenders into its own public folder.
+  { name: 'SolidStart', dir: 'solid-start', out: '.output/public', pages: ['/', '/about'], minPages: 2 },
+  // `/` is Vite's index.html, `/about` a Nitro route (no script), `/api/hello` JSON without extension.
+  { name: 'Nitro', dir: 'nitro', out: '.output/public', pages: ['/'], minPages: 2 },
+  // `qwik build`: the static adapter's second `vite build` writes the pages.
+  // Qwik inlines the stylesheet into each page: nothing to fetch (its file has variants all the same).
+  {
+    name: 'Qwik City',
+    dir: 'qwik-city',
+    out: 'dist',
+    pages: ['/', '/about/'],
+    minPages: 2,
+    fetched: ['document', 'script'],
+  },
+  // `static: true`: Analog's Nitro step prerenders into dist/analog/public.
+  { name: 'Analog', dir: 'analog', out: 'dist/analog/public', pages: ['/', '/about'], minPages: 2 },
+].map((framework) => ({ ...framework, htaccess: false }))
+
+export const FRAMEWORKS: Framework[] = [...INTEGRATIONS, ...VITE_PLUGIN]

@@ -1,0 +1,3 @@
+import { defineHandler } from 'nitro/h3'
+
+export default defineHandler(() => ({ message: 'Hello World' }))

@@ -1,0 +1,8 @@
+import { qwikCity } from '@builder.io/qwik-city/vite'
+import { qwikVite } from '@builder.io/qwik/optimizer'
+import preencode from '@preencode/vite'
+import { defineConfig } from 'vite'
+
+export default defineConfig({
+  plugins: [qwikCity(), qwikVite(), preencode()],
+})

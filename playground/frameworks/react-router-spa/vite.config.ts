@@ -1,0 +1,7 @@
+import preencode from '@preencode/vite'
+import { reactRouter } from '@react-router/dev/vite'
+import { defineConfig } from 'vite'
+
+export default defineConfig({
+  plugins: [reactRouter(), preencode()],
+})

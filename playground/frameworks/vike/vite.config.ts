@@ -1,0 +1,8 @@
+import preencode from '@preencode/vite'
+import react from '@vitejs/plugin-react'
+import vike from 'vike/plugin'
+import { defineConfig } from 'vite'
+
+export default defineConfig({
+  plugins: [vike(), react(), preencode()],
+})
