@@ -16,7 +16,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { MANIFEST_FILENAME, userError, type Manifest } from '@preencode/core'
-import { isDotPath } from '../shared/dotfiles.js'
+import { isDotPath } from '../http/dotfiles.js'
 import { DIRECT_CALL, optionFailure, type OptionSource } from '../shared/option-error.js'
 import { checkWorkerLimits, WORKERS_PLANS, type WorkersPlan } from './limits.js'
 import { workerSiteData } from './site-data.js'
