@@ -5,7 +5,7 @@ import { createPreencodeMiddleware, serverConfigWriter } from '@preencode/server
 import type { Environment, Logger, Plugin, ResolvedConfig, ViteBuilder } from 'vite'
 import { builtClientDirs, nitroPublicDir, serverBuildPagesDir } from './deployable.js'
 import { lookAsServer } from './final-look.js'
-import { withExitHeld } from './hold-exit.js'
+import { holdExit } from './hold-exit.js'
 import { buildAppRan, leaveToBuildApp } from './left-to-build-app.js'
 import {
   cannotHandleWarning,
@@ -78,6 +78,8 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
   let startedAt = 0
   /** Folders `closeBundle` compressed in this build; `buildApp` looks at them again, never compresses them twice. */
   const compressed = new Set<string>()
+  /** Lets the process exit again: held during a server build that writes pages (see `holdExit`). */
+  let releaseExit: (() => void) | undefined
 
   const warnOnce = (message: string): void => {
     if (warned.has(message)) return
@@ -117,7 +119,7 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       return
     }
     const pages = serverBuildPagesDir(name, environment.config, clientFolders.get(config.root))
-    if (pages) await withExitHeld(() => compress({ dirs: [pages], siteDir: pages, logger: environment.logger }))
+    if (pages) await compress({ dirs: [pages], siteDir: pages, logger: environment.logger })
     else
       warnOnce(
         cannotHandleWarning(
@@ -218,6 +220,8 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
     writeBundle(outputOptions) {
       // Standing down touches nothing else (VitePress 1 runs Vite 5, which has no `this.environment`).
       if (standDown) return
+      if (framework?.when === 'server-build' && this.environment.config.consumer === 'server')
+        releaseExit ??= holdExit()
       // Rolldown/Rollup give the directory actually written; `file` outputs write beside it.
       const dir = outputOptions.dir ?? (outputOptions.file ? dirname(outputOptions.file) : undefined)
       if (dir === undefined) return
@@ -236,9 +240,9 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
         const environment = this.environment
         const dirs = [...(outDirs.get(environment.name) ?? [])]
         outDirs.delete(environment.name)
-        if (error) return
         const logger = environment.logger
         try {
+          if (error) return
           if (framework?.when === 'server-build') return await atServerBuild(framework.framework, environment)
           if (deferred(environment)) {
             for (const dir of dirs) leaveToBuildApp(relative(config.root, dir) || '.', config.root, logger)
@@ -254,6 +258,9 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
         } catch (failure) {
           if (isPreencodeError(failure) && failure.isUserError) this.error(failure.message)
           throw failure
+        } finally {
+          releaseExit?.()
+          releaseExit = undefined
         }
       },
     },
