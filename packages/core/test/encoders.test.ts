@@ -66,7 +66,7 @@ describe('encodeBuffer / decodeBuffer', () => {
     }
   })
 
-  it('brotli above 4 MiB is never larger than at brotli\'s default window 22, nor at the fitted window', async () => {
+  it("brotli above 4 MiB is never larger than at brotli's default window 22, nor at the fitted window", async () => {
     // On this text window 22 beats the fitted 23 by a few bytes at quality 5 (as on a real 6.2 MB
     // app chunk at 11, issue 28): both are tried and the smaller kept.
     const data = textOf(4.5 * 1024 * 1024, 1)
