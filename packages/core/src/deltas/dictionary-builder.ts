@@ -58,9 +58,10 @@ const TABLE_BITS = 22
  * worth a segment among whole pages, so without one of their own a 1-2 KB page's dcb, header
  * included, is no smaller than its brotli: measured on the Rust book with 40 mdBook-style
  * redirect pages added, 8 of them gained before, all 40 with a 1 KiB segment of their own (their
- * bytes from 9,668 to 3,297), the other pages within 0.01 point, the dictionary's own brotli
- * within 0.3 KB. The segment is kept only when an average d-mer of it is in at least 4 small
- * samples: a template, not one page's text.
+ * bytes from 9,668 to 3,297; all 469 pages, brotli 9 with and without: 25.15% -> 24.87%, the
+ * dictionary's own brotli 12.6 -> 12.5 KB). The segment is kept only when an average d-mer of it
+ * is in at least 4 small samples: a template, not one page's text (the book as shipped has none,
+ * and its dictionary is unchanged).
  */
 const SMALL_SAMPLE_BYTES = 4096
 const SMALL_SEGMENT_BYTES = 1024
