@@ -105,12 +105,11 @@ export function buildDictionary(samples: readonly Uint8Array[], options: Diction
   if (total <= size) return Buffer.concat(usable)
 
   // 1. Document frequency of each d-mer (slot): counted once per sample.
-  const worth = documentFrequency(usable, d)
+  const corpus = Buffer.concat(usable)
+  const slots = slotsOf(corpus, d)
+  const worth = documentFrequency(usable, slots, d)
 
   // 2. One best segment per epoch, over the samples laid end to end.
-  const corpus = Buffer.concat(usable)
-  const slots = new Uint32Array(Math.max(0, corpus.byteLength - d + 1))
-  for (let i = 0; i < slots.length; i++) slots[i] = slotOf(corpus, i, d)
   const inWindow = new Uint16Array(1 << TABLE_BITS)
   const segments = Math.floor(size / k)
   const epoch = Math.max(k, Math.floor(corpus.byteLength / segments))
@@ -148,29 +147,40 @@ function smallPagesSegment(
 ): Buffer | undefined {
   const small = samples.filter((s) => s.byteLength <= SMALL_SAMPLE_BYTES)
   if (small.length < 2) return undefined
-  const worth = documentFrequency(small, d)
-  for (const part of parts) for (let i = 0; i + d <= part.byteLength; i++) worth[slotOf(part, i, d)] = 0
   const corpus = Buffer.concat(small)
+  const slots = slotsOf(corpus, d)
+  const worth = documentFrequency(small, slots, d)
+  for (const part of parts) for (let i = 0; i + d <= part.byteLength; i++) worth[slotOf(part, i, d)] = 0
   const length = Math.min(size, corpus.byteLength)
-  const slots = new Uint32Array(Math.max(0, corpus.byteLength - d + 1))
-  for (let i = 0; i < slots.length; i++) slots[i] = slotOf(corpus, i, d)
   const best = bestWindow(slots, 0, corpus.byteLength, length, d, worth, inWindow)
   if (length < d || !best || best.score < SMALL_SEGMENT_MIN_SHARE * (length - d + 1)) return undefined
   return corpus.subarray(best.at, best.at + length)
 }
 
-/** How many samples hold each d-mer (slot), zero for those in one sample only. */
-function documentFrequency(samples: readonly Uint8Array[], d: number): Uint32Array {
+/** The slot of the d-mer at every position of `corpus`: hashed once, read by every pass. */
+function slotsOf(corpus: Uint8Array, d: number): Uint32Array {
+  const slots = new Uint32Array(Math.max(0, corpus.byteLength - d + 1))
+  for (let i = 0; i < slots.length; i++) slots[i] = slotOf(corpus, i, d)
+  return slots
+}
+
+/**
+ * How many samples hold each d-mer (slot), zero for those in one sample only. `slots` are those
+ * of the samples laid end to end; d-mers across two samples are not counted.
+ */
+function documentFrequency(samples: readonly Uint8Array[], slots: Uint32Array, d: number): Uint32Array {
   const worth = new Uint32Array(1 << TABLE_BITS)
   const lastSample = new Uint32Array(1 << TABLE_BITS)
+  let offset = 0
   samples.forEach((sample, index) => {
-    for (let i = 0; i + d <= sample.byteLength; i++) {
-      const slot = slotOf(sample, i, d)
+    for (let i = offset; i + d <= offset + sample.byteLength; i++) {
+      const slot = slots[i]!
       if (lastSample[slot] !== index + 1) {
         lastSample[slot] = index + 1
         worth[slot]!++
       }
     }
+    offset += sample.byteLength
   })
   // A d-mer in only one document is worth nothing for the others.
   for (let slot = 0; slot < worth.length; slot++) if (worth[slot] === 1) worth[slot] = 0
