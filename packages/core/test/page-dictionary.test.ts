@@ -141,6 +141,38 @@ describe('page dictionary', () => {
     }
   }
 
+  it('a rerun on the pages the last run linked reads its dictionary back instead of building it again', async () => {
+    await writePages('')
+    const cache = join(site.path, '..', `${site.path.split('/').pop()}-cache`)
+    const options = resolveDeltaOptions({ pages: true })
+    const build = async () => {
+      const prepared = await preparePageDictionary(site.path, options.pageDictionaryBytes)
+      const { manifest } = await compressDirectory(site.path, { cache })
+      await writeDeltas(site.path, manifest, options, { cacheDir: cache })
+      return prepared!
+    }
+    const first = await build()
+    expect(first.reused).toBe(false)
+    const bytes = await readFile(join(site.path, first.path))
+    const second = await build()
+    expect(second).toMatchObject({ path: first.path, reused: true, linked: 0 })
+    // A dictionary file that is not what the manifest records is built again, and restored.
+    await writeFile(join(site.path, first.path), 'not the dictionary')
+    expect(await preparePageDictionary(site.path, options.pageDictionaryBytes)).toMatchObject({
+      path: first.path,
+      reused: false,
+    })
+    expect((await readFile(join(site.path, first.path))).equals(bytes)).toBe(true)
+    // Another size, or an edited page: built again.
+    expect(await preparePageDictionary(site.path, 4096)).toMatchObject({ reused: false })
+    await preparePageDictionary(site.path, options.pageDictionaryBytes)
+    await build()
+    await writeFile(join(site.path, 'docs/page-3/index.html'), pageOf(3, ' (edited)'))
+    const edited = await preparePageDictionary(site.path, options.pageDictionaryBytes)
+    expect(edited).toMatchObject({ reused: false })
+    expect(edited!.path).not.toBe(first.path)
+  })
+
   it('links every page to its content-hashed name and writes page deltas that decode', async () => {
     await writePages('')
     const cache = join(site.path, '..', `${site.path.split('/').pop()}-cache`)
