@@ -37,7 +37,7 @@ export async function compareBytes(part: PartResult, inputs: BytesInputs): Promi
       const peer = variantsOf(peerFiles, format)
       const peerTotal = [...peer.values()].reduce((a, b) => a + b, 0)
       if (!preFiles) {
-        rows.push([format, 'skipped', String(peer.size), '', '', fmtBytes(peerTotal), '', ''])
+        rows.push([format, 'skipped', String(peer.size), '', '', fmtBytes(peerTotal), '', '', ''])
         continue
       }
       const pre = variantsOf(preFiles, format)
@@ -57,6 +57,8 @@ export async function compareBytes(part: PartResult, inputs: BytesInputs): Promi
       const preCommon = common.reduce((a, p) => a + pre.get(p)!, 0)
       const peerCommon = common.reduce((a, p) => a + peer.get(p)!, 0)
       const preTotal = [...pre.values()].reduce((a, b) => a + b, 0)
+      // Per file, not only in total: a sum can hide one file that lost (issue 28).
+      const larger = common.filter((p) => pre.get(p)! > peer.get(p)!)
       const r = ratio(preCommon, peerCommon)
       // Four decimals and the difference in bytes: both tools use the same zlib, so the ratios
       // sit near 1 and "1.000×" alone would hide which way they lean.
@@ -72,6 +74,7 @@ export async function compareBytes(part: PartResult, inputs: BytesInputs): Promi
         fmtInt(preCommon),
         fmtInt(peerCommon),
         measured,
+        String(larger.length),
         `${fmtBytes(preTotal)} / ${fmtBytes(peerTotal)}`,
       ])
       part.targets.push({
@@ -80,6 +83,19 @@ export async function compareBytes(part: PartResult, inputs: BytesInputs): Promi
         measured,
         pass: Number.isFinite(r) ? r <= 1 : undefined,
       })
+      part.targets.push({
+        part: 'build',
+        target: `${format}: no file larger than the peer's`,
+        measured: `${larger.length} of ${common.length} larger`,
+        pass: common.length > 0 ? larger.length === 0 : undefined,
+      })
+      if (larger.length)
+        notes.push(
+          `${format}: larger than the peer's: ${larger
+            .slice(0, 6)
+            .map((p) => `${p} (+${fmtInt(pre.get(p)! - peer.get(p)!)} B)`)
+            .join(', ')}${larger.length > 6 ? `, … ${larger.length - 6} more` : ''}`,
+        )
       const onlyPre = [...pre.keys()].filter((p) => !peer.has(p))
       const onlyPeer = [...peer.keys()].filter((p) => !pre.has(p))
       if (onlyPre.length)
@@ -103,6 +119,7 @@ export async function compareBytes(part: PartResult, inputs: BytesInputs): Promi
         'preencode bytes (common)',
         'peer bytes (common)',
         'preencode / peer',
+        'files larger than the peer’s',
         'all variants preencode / peer',
       ],
       rows,

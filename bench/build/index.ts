@@ -14,6 +14,7 @@ import { APP_ROOT } from '../lib/paths.ts'
 import { emptyPart, type PartResult, type Table } from '../lib/report.ts'
 import { firstLine, fmtBytes, fmtMs, fmtRatio, listFiles, median, ratio } from '../lib/util.ts'
 import { compareBytes } from './bytes.ts'
+import { measureGzipMax } from './gzip-max.ts'
 import { cliCold, reportFloor } from './floor/index.ts'
 import { measureLargeSite } from './large-site/index.ts'
 import { measureMemoryScaling, MEMORY_TARGET } from './memory/index.ts'
@@ -169,6 +170,10 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
     preDir: outDir('preencode'),
     preencodeWhy,
   })
+
+  // gzip 'max' against zlib 9 on the plain output (issue 28).
+  if (!('why' in core) && runs.some((r) => r.config === 'baseline' && !r.error))
+    await measureGzipMax(part, core.mod, outDir('baseline'))
 
   // The floor of a cold compress on this machine, measured now, and the plugin against the CLI.
   if (!preencodeWhy && cliMs.length > 0)

@@ -51,6 +51,25 @@ async function readPages(root: string): Promise<Buffer[]> {
   return Promise.all((await htmlFiles(root)).map((f) => readFile(f)))
 }
 
+/** Where Debian's `rust-doc` package puts The Rust Programming Language (`apt-get install rust-doc`). */
+const RUST_BOOK = '/usr/share/doc/rust-doc/html/book'
+
+/**
+ * The Rust book as Debian ships it (mdBook's HTML: a sidebar of every chapter on every page, the
+ * whole book again in print.html, and the redirect pages of older editions): a real site nobody
+ * here wrote. Measured only where the package is installed.
+ */
+export async function rustBookCorpus(): Promise<PageCorpus> {
+  const pages = await readPages(RUST_BOOK).catch(() => {
+    throw new Error(`${RUST_BOOK} is missing (apt-get install rust-doc)`)
+  })
+  return {
+    name: 'Rust book (Debian rust-doc)',
+    description: `the ${pages.length} HTML pages of ${RUST_BOOK} (mdBook: every chapter in the sidebar of every page, print.html, redirect pages of the older editions)`,
+    pages,
+  }
+}
+
 /** npm's own HTML rendering of its docs (no site navigation). */
 export async function npmHtmlCorpus(): Promise<PageCorpus> {
   const npm = await benchDependency('npm')

@@ -11,10 +11,11 @@ import type { BenchContext } from '../lib/context.ts'
 import { importBuilt } from '../lib/packages.ts'
 import { emptyPart, type PartResult } from '../lib/report.ts'
 import { firstLine, fmtBytes, fmtInt, fmtMs } from '../lib/util.ts'
-import { generatedCorpus, npmHtmlCorpus, type PageCorpus, vitepressCorpus } from './docs-corpus.ts'
+import { generatedCorpus, npmHtmlCorpus, type PageCorpus, rustBookCorpus, vitepressCorpus } from './docs-corpus.ts'
 import { measureNavigation } from './page-navigation.ts'
 const UPDATE_TARGET = 0.05
-const PAGES_TARGET = 0.4
+// Issue 28: a real documentation site, summed over its held-out pages.
+const PAGES_TARGET = 0.35
 const DICTIONARY_BYTES = 65536
 /** Sizes measured side by side (the default among them). */
 const DICTIONARY_SIZES = [32768, 65536, 131072] as const
@@ -113,6 +114,7 @@ async function pages(ctx: BenchContext, core: Core, dir: string, part: PartResul
   const corpora: { corpus: () => Promise<PageCorpus>; realistic: boolean }[] = [
     { corpus: () => vitepressCorpus(dir), realistic: true },
     { corpus: npmHtmlCorpus, realistic: true },
+    { corpus: rustBookCorpus, realistic: true },
     { corpus: async () => generatedCorpus(ctx.quick ? 80 : 400), realistic: false },
   ]
   for (const [index, { corpus: load, realistic }] of corpora.entries()) {

@@ -16,6 +16,7 @@ import {
   userError,
   type CompressOptions,
   type Format,
+  type LevelOption,
 } from '@preencode/core/internal'
 import { parseInteger, parseList } from './cli-utils.js'
 
@@ -68,14 +69,18 @@ function fromFlags(flags: CompressFlags, rawArgs: readonly string[]): CompressOp
   const formats = parseList(flags.formats, 'formats')
   // Core validates the names, so the message lists the accepted formats in one place.
   if (formats) options.formats = formats as Format[]
-  const levels: Partial<Record<Format, number>> = {}
+  const levels: Partial<Record<Format, LevelOption>> = {}
   for (const format of ALL_FORMATS) {
     const flag = `level-${format}` as const
-    const level = parseInteger(flags[flag], flag)
-    if (level === undefined) continue
+    if (String(flags[flag] ?? '').trim() === 'max') {
+      levels[format] = 'max'
+      continue
+    }
     const [min, max] = CODECS[format].levels
+    const level = parseLevel(flags[flag], flag, `${min}-${max}`)
+    if (level === undefined) continue
     if (level < min || level > max)
-      throw userError('cli', `--${flag} is ${level}; ${format} accepts a whole number from ${min} to ${max}.`)
+      throw userError('cli', `--${flag} is ${level}; ${format} accepts a whole number from ${min} to ${max}, or max.`)
     levels[format] = level
   }
   if (Object.keys(levels).length > 0) options.levels = levels
@@ -171,4 +176,12 @@ function splitOutsideBraces(text: string): string[] {
   }
   parts.push(text.slice(start))
   return parts
+}
+
+/** A `--level-<format>` value other than `max`: a whole number. */
+function parseLevel(value: string | undefined, flag: string, range: string): number | undefined {
+  if (value === undefined) return undefined
+  if (!/^-?\d+$/.test(String(value).trim()))
+    throw userError('cli', `--${flag} must be a whole number (${range}) or max; got \`${String(value)}\`.`)
+  return parseInteger(value, flag)
 }

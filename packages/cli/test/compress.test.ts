@@ -167,7 +167,7 @@ describe('preencode compress', () => {
     const bad = cli(['compress', dir], work)
     expect(bad.status).toBe(1)
     expect(bad.stderr.trim()).toBe(
-      `[preencode] [cli] ${join(work, 'preencode.config.json')}: \`compress.levels.brotli\` is 12; brotli accepts a whole number from 0 to 11.`,
+      `[preencode] [cli] ${join(work, 'preencode.config.json')}: \`compress.levels.brotli\` is 12; brotli accepts a whole number from 0 to 11, or 'max'.`,
     )
   })
 
@@ -283,11 +283,15 @@ describe('preencode compress', () => {
     expect(high.status).toBe(1)
     // The flag's name, not the plugin option's (`levels.brotli`).
     expect(high.stderr.trim()).toBe(
-      '[preencode] [cli] --level-brotli is 12; brotli accepts a whole number from 0 to 11.',
+      '[preencode] [cli] --level-brotli is 12; brotli accepts a whole number from 0 to 11, or max.',
     )
-    const word = cli(['compress', dir, '--level-gzip', 'max'], work)
+    const word = cli(['compress', dir, '--level-gzip', 'best'], work)
     expect(word.status).toBe(1)
-    expect(word.stderr).toMatch(/--level-gzip must be a whole number; got `max`/)
+    expect(word.stderr).toMatch(/--level-gzip must be a whole number \(1-9\) or max; got `best`/)
+    const max = cli(['compress', dir, '--formats', 'gzip', '--level-gzip', 'max', '--no-cache', '--quiet'], work)
+    expect(max.status, max.stderr).toBe(0)
+    const page = await readFile(join(dir, 'index.html'))
+    expect(gunzipSync(await readFile(join(dir, 'index.html.gz'))).equals(page)).toBe(true)
   })
 
   it('a missing directory, or a file where a directory is expected, fails with exit 1', async () => {

@@ -102,7 +102,7 @@ export {
   type Format,
 } from './codecs/table.js'
 export type { Codec } from './codecs/codec.js'
-export { decodeBuffer, encodeBuffer } from './codecs/encode.js'
+export { decodeBuffer, encodeBuffer, type LevelOption } from './codecs/encode.js'
 export { contentTypeOf, isCompressible } from './http/media-types.js'
 
 // Errors: every user error names the option, file or server and says what to do.

@@ -18,7 +18,16 @@ export type { Codec, CodecFile, EncoderParams } from './codecs/codec.js'
 export type { BrotliMode, BrotliParams } from './codecs/brotli.js'
 export type { GzipParams } from './codecs/gzip.js'
 export type { ZstdParams } from './codecs/zstd.js'
-export { encoderParams, encoderSettings, encodeWithParams, ENGINE_VERSION, type EncodeHints } from './codecs/encode.js'
+export {
+  encoderParams,
+  encoderSettings,
+  encodeWithParams,
+  ENGINE_VERSION,
+  isLevel,
+  levelNumber,
+  type EncodeHints,
+} from './codecs/encode.js'
+export { GZIP_MAX_LEVEL, LIBDEFLATE_ENGINE } from './codecs/gzip.js'
 
 // Options
 export { peerFormatName, peerOptionHint } from './options/peer-options.js'

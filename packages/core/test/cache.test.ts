@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm, truncate, utimes, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
@@ -95,8 +95,8 @@ describe('the persistent cache', () => {
     const cache = openCache(dir.path, 2500)
     for (const n of [1, 2, 3, 4]) {
       await cache.set(key(n), payload)
-      // Spread the mtimes out: 1 oldest, 4 newest.
-      const when = new Date(Date.now() - (10 - n) * 60_000)
+      // Spread the mtimes out over hours (the LRU clock's resolution): 1 oldest, 4 newest.
+      const when = new Date(Date.now() - (10 - n) * 3_600_000)
       await utimes(entryPath(dir.path, key(n)), when, when)
     }
     expect(await cache.get(key(1))).toBeDefined()
@@ -107,6 +107,15 @@ describe('the persistent cache', () => {
     expect(await cache.get(key(2))).toBeUndefined()
     expect(await cache.get(key(3))).toBeUndefined()
     expect(await cache.get(key(4))).toBeDefined()
+  })
+
+  it('a hit leaves the mtime of an entry touched within the hour alone (no inode write per warm rebuild)', async () => {
+    const cache = openCache(dir.path, 1 << 20)
+    await cache.set(key(1), Buffer.from('young'))
+    const when = new Date(Date.now() - 10 * 60_000)
+    await utimes(entryPath(dir.path, key(1)), when, when)
+    expect((await cache.get(key(1)))?.toString()).toBe('young')
+    expect((await stat(entryPath(dir.path, key(1)))).mtimeMs).toBe(when.getTime())
   })
 
   it('does nothing when disabled', async () => {

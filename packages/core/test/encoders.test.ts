@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { constants, gzipSync, zstdCompress } from 'node:zlib'
+import { brotliCompressSync, constants, gzipSync, zstdCompress } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
 import {
@@ -64,6 +64,43 @@ describe('encodeBuffer / decodeBuffer', () => {
       expect(encoded.length).toBeLessThanOrEqual(gzipSync(data, { level: 9, memLevel: 8 }).length)
       expect(encoded.length).toBeLessThanOrEqual(gzipSync(data, { level: 9, memLevel: 9 }).length)
     }
+  })
+
+  it("brotli above 4 MiB is never larger than at brotli's default window 22, nor at the fitted window", async () => {
+    // On this text window 22 beats the fitted 23 by a few bytes at quality 5 (as on a real 6.2 MB
+    // app chunk at 11, issue 28): both are tried and the smaller kept.
+    const data = textOf(4.5 * 1024 * 1024, 1)
+    const encoded = await encodeBuffer('brotli', data, 5, { path: 'big.js' })
+    const atWindow = (lgwin: number): number =>
+      brotliCompressSync(data, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: 5,
+          [constants.BROTLI_PARAM_LGWIN]: lgwin,
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_SIZE_HINT]: data.byteLength,
+        },
+      }).length
+    expect(encoded.length).toBeLessThanOrEqual(atWindow(22))
+    expect(encoded.length).toBeLessThanOrEqual(atWindow(23))
+    expect((await decodeBuffer('brotli', encoded)).equals(data)).toBe(true)
+    const file = join(dir.path, 'big.js.br')
+    await writeFile(file, encoded)
+    expect(decodeWithCli('brotli', file).equals(data)).toBe(true)
+    // Only files above 4 MiB pay for two encodes; the windows tried are part of the cache key.
+    expect(encoderParams('brotli', { size: data.byteLength }, 5)).toMatchObject({ lgwins: [23, 22] })
+    expect(encoderParams('brotli', { size: 1_000_000 }, 11)).toMatchObject({ lgwins: [20] })
+  })
+
+  it('brotli on small files is never larger than brotli 11 at its defaults (what vite-plugin-compression2 runs)', async () => {
+    // A window fitted below 2^16 costs 3 more header bits than window 16 (RFC 7932 §9.2).
+    for (const size of [1_100, 1_500, 2_000, 2_500, 3_000, 5_000, 9_000, 20_000]) {
+      const data = textOf(size, size)
+      const encoded = await encodeBuffer('brotli', data, 11, { path: 'small.js' })
+      const peer = brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })
+      expect(encoded.length, `${size} B`).toBeLessThanOrEqual(peer.length)
+      expect((await decodeBuffer('brotli', encoded)).equals(data)).toBe(true)
+    }
+    expect(encoderParams('brotli', { size: 2_000 }, 11)).toMatchObject({ lgwins: [16] })
   })
 
   it('zstd frames carry no content-size field: the size hint costs no bytes', async () => {

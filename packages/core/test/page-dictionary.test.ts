@@ -82,6 +82,40 @@ describe('buildDictionary', () => {
     }
   })
 
+  it('gives small pages that share a template (redirect pages) a delta smaller than their brotli', async () => {
+    // Whole pages with their navigation, and redirect pages of about 1.5 KB among them: the
+    // navigation fills the segments; the redirects' own template gets a small segment in front.
+    const redirect = (n: number): Buffer =>
+      Buffer.from(
+        `<!DOCTYPE HTML>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Redirecting…</title>\n<meta http-equiv="refresh" content="0; URL=../page-${n}/">\n<link rel="canonical" href="../page-${n}/">\n</head>\n<body>\n<p>Redirecting to <a href="../page-${n}/">../page-${n}/</a>.</p>\n<p>This page moved: the documentation is updated with each release, and the page you looked for is now part of another chapter. ${'Update your bookmarks and links to the new address. '.repeat(12)}</p>\n<script>window.location.replace("../page-${n}/" + window.location.hash);</script>\n</body>\n</html>\n`,
+      )
+    // A sidebar larger than the dictionary, the same on every whole page and hardly repetitive:
+    // whole pages could fill the dictionary on their own.
+    let seed = 7
+    const letter = (): string => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff
+      return String.fromCharCode(97 + (seed % 26))
+    }
+    const toc = Array.from(
+      { length: 1200 },
+      (_, i) => `<li><a href="/book/${i}.html">${Array.from({ length: 10 }, letter).join('')}</a></li>`,
+    ).join('')
+    const whole = (n: number): Buffer => Buffer.from(pageOf(n).replace('<nav>', `<nav><ol>${toc}</ol>`))
+    const pages = Array.from({ length: 160 }, (_, i) => (i % 3 === 0 ? redirect(i) : whole(i)))
+    const train = pages.filter((_, i) => i % 2 === 0)
+    const held = pages.filter((_, i) => i % 2 === 1 && i % 3 === 0)
+    expect(held[0]!.byteLength).toBeLessThan(2048)
+    const dictionary = buildDictionary(train, { size: 8192 })
+    expect(dictionary.byteLength).toBeLessThanOrEqual(8192)
+    for (const page of held) {
+      const br = (await encodeBuffer('brotli', page, 11)).byteLength
+      const body = await encodeWithDictionary('dcb', page, dictionary)
+      expect((await decodeWithDictionary('dcb', body, dictionary)).equals(page)).toBe(true)
+      // The 36-byte dcb header included.
+      expect(36 + body.byteLength).toBeLessThan(br)
+    }
+  })
+
   it('returns the samples themselves when they fit, and nothing without samples', () => {
     expect(
       buildDictionary([Buffer.from('a'.repeat(2000)), Buffer.from('b'.repeat(2000))], { size: 65536 }).byteLength,
@@ -106,6 +140,38 @@ describe('page dictionary', () => {
       await writeFile(path, pageOf(n, edition))
     }
   }
+
+  it('a rerun on the pages the last run linked reads its dictionary back instead of building it again', async () => {
+    await writePages('')
+    const cache = join(site.path, '..', `${site.path.split('/').pop()}-cache`)
+    const options = resolveDeltaOptions({ pages: true })
+    const build = async () => {
+      const prepared = await preparePageDictionary(site.path, options.pageDictionaryBytes)
+      const { manifest } = await compressDirectory(site.path, { cache })
+      await writeDeltas(site.path, manifest, options, { cacheDir: cache })
+      return prepared!
+    }
+    const first = await build()
+    expect(first.reused).toBe(false)
+    const bytes = await readFile(join(site.path, first.path))
+    const second = await build()
+    expect(second).toMatchObject({ path: first.path, reused: true, linked: 0 })
+    // A dictionary file that is not what the manifest records is built again, and restored.
+    await writeFile(join(site.path, first.path), 'not the dictionary')
+    expect(await preparePageDictionary(site.path, options.pageDictionaryBytes)).toMatchObject({
+      path: first.path,
+      reused: false,
+    })
+    expect((await readFile(join(site.path, first.path))).equals(bytes)).toBe(true)
+    // Another size, or an edited page: built again.
+    expect(await preparePageDictionary(site.path, 4096)).toMatchObject({ reused: false })
+    await preparePageDictionary(site.path, options.pageDictionaryBytes)
+    await build()
+    await writeFile(join(site.path, 'docs/page-3/index.html'), pageOf(3, ' (edited)'))
+    const edited = await preparePageDictionary(site.path, options.pageDictionaryBytes)
+    expect(edited).toMatchObject({ reused: false })
+    expect(edited!.path).not.toBe(first.path)
+  })
 
   it('links every page to its content-hashed name and writes page deltas that decode', async () => {
     await writePages('')

@@ -92,7 +92,11 @@ function levelArgs(): Record<`level-${Format}`, { type: 'string'; description: s
     } = CODECS[format]
     return [
       `level-${format}`,
-      { type: 'string', description: `${format} level, ${min}-${max} (default ${defaultLevel})`, valueHint: 'n' },
+      {
+        type: 'string',
+        description: `${format} level, ${min}-${max} or max${format === 'gzip' ? ' (zopfli-class, slow: see docs/performance.md)' : ''} (default ${defaultLevel})`,
+        valueHint: 'n',
+      },
     ] as const
   })
   return Object.fromEntries(entries) as Record<

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { mkdir, open, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createDebug } from '../debug.js'
 import { ENGINE_VERSION } from '../codecs/encode.js'
@@ -52,6 +52,12 @@ const LAYOUT = 'v1'
 const MAGIC = Buffer.from('PEC2')
 const HEADER_BYTES = MAGIC.length + 32
 const ENTRY_NAME = /^[0-9a-f]{64}$/
+/**
+ * The LRU clock's resolution: a hit makes an entry young again (its mtime), but an entry touched
+ * within the last hour is left alone. A rebuild loop (watch mode, a warm rerun) then reads its
+ * entries without writing an inode each; pruning by size does not need finer order.
+ */
+const TOUCH_AFTER_MS = 60 * 60 * 1000
 const debug = createDebug('preencode:cache')
 
 export interface CacheHooks {
@@ -118,8 +124,9 @@ export function openCache(dir: string | false, maxBytes: number, hooks: CacheHoo
     async get(key, verify) {
       const path = entryPath(key)
       let entry: Buffer
+      let mtimeMs: number
       try {
-        entry = await withOpenFiles(1, () => readFile(path))
+        ;({ entry, mtimeMs } = await withOpenFiles(1, () => readEntry(path)))
       } catch (error) {
         debug('miss %s (%s)', key.slice(0, 12), (error as NodeJS.ErrnoException).code)
         return undefined
@@ -140,8 +147,10 @@ export function openCache(dir: string | false, maxBytes: number, hooks: CacheHoo
         return undefined
       }
       // The mtime is the LRU clock: a hit makes the entry young again.
-      const now = new Date()
-      await utimes(path, now, now).catch(() => {})
+      if (Date.now() - mtimeMs > TOUCH_AFTER_MS) {
+        const now = new Date()
+        await utimes(path, now, now).catch(() => {})
+      }
       return payload
     },
 
@@ -210,5 +219,23 @@ export function openCache(dir: string | false, maxBytes: number, hooks: CacheHoo
       debug('pruned %d entries (%d bytes); %d bytes kept of %d allowed', removedEntries, removedBytes, total, maxBytes)
       return { removedEntries, removedBytes, keptBytes: total }
     },
+  }
+}
+
+/** An entry's bytes and mtime, through one handle (as many system calls as `readFile`). */
+async function readEntry(path: string): Promise<{ entry: Buffer; mtimeMs: number }> {
+  const handle = await open(path, 'r')
+  try {
+    const { size, mtimeMs } = await handle.stat()
+    const entry = Buffer.allocUnsafe(size)
+    let filled = 0
+    while (filled < size) {
+      const { bytesRead } = await handle.read(entry, filled, size - filled, filled)
+      if (bytesRead === 0) break
+      filled += bytesRead
+    }
+    return { entry: entry.subarray(0, filled), mtimeMs }
+  } finally {
+    await handle.close()
   }
 }

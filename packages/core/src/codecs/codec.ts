@@ -36,6 +36,12 @@ export interface Codec<P extends EncoderParams = EncoderParams> {
   readonly levels: readonly [min: number, max: number]
   readonly defaultLevel: number
   /**
+   * The level users name `'max'`: the codec's smallest output at any cost. Beyond `levels` when
+   * it takes another engine (gzip: `GZIP_MAX_LEVEL`), else the top of `levels`.
+   * @default levels[1]
+   */
+  readonly maxLevel?: number
+  /**
    * Roughly how long one encode takes at `level`, in microseconds per MB: the pool starts the
    * longest first, so only the order matters (`encodeCost`).
    */

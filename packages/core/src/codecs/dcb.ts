@@ -29,9 +29,10 @@ export const dcb = {
   // brotli's parameters, the window fitted to dictionary + file.
   params: (file, level, dictionarySize) => ({
     ...brotli.params(file, level),
-    lgwin: brotliWindowBits(dictionarySize + file.size),
+    lgwins: [brotliWindowBits(dictionarySize + file.size)],
   }),
   accepts: (dictionary) => dictionary.byteLength > 0,
-  encode: (data, params, dictionary) => brotliAsync(data, { dictionary, params: brotliZlibParams(params) }),
+  encode: (data, params, dictionary) =>
+    brotliAsync(data, { dictionary, params: brotliZlibParams(params, params.lgwins[0]!) }),
   decode: (stream, dictionary) => unbrotliAsync(stream, { dictionary }),
 } as const satisfies DictionaryCodec<DcbParams>

@@ -24,10 +24,31 @@ export interface EncodeHints {
 export function encoderParams(format: Format, file: CodecFile, level: number): EncoderParams {
   const codec = codecOf(format)
   const [min, max] = codec.levels
-  if (!Number.isInteger(level) || level < min || level > max) {
+  if (!isLevel(format, level)) {
     throw new PreencodeError('core', 'INTERNAL', `encodeBuffer: ${format} level ${level} is outside ${min}-${max}`)
   }
   return codec.params(file, level)
+}
+
+/** A level as users write it: a number in the codec's range, or `'max'` (`Codec.maxLevel`). */
+export type LevelOption = number | 'max'
+
+/** Whether `level` is one `format` runs: in its range, or its `'max'`. */
+export function isLevel(format: Format, level: number): boolean {
+  const codec = codecOf(format)
+  const [min, max] = codec.levels
+  return Number.isInteger(level) && ((level >= min && level <= max) || level === codec.maxLevel)
+}
+
+/** `'max'` -> the codec's `maxLevel`; a number as it is (check it with `isLevel`). */
+export function levelNumber(format: Format, level: LevelOption): number {
+  const codec = codecOf(format)
+  return level === 'max' ? (codec.maxLevel ?? codec.levels[1]) : level
+}
+
+/** The level as users write it: `'max'` for a level beyond the range, else the number. */
+export function levelOption(format: Format, level: number): LevelOption {
+  return level > codecOf(format).levels[1] ? 'max' : level
 }
 
 /**

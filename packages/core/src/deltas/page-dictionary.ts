@@ -21,6 +21,7 @@ import { readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { glob } from 'tinyglobby'
 import { buildDictionary } from './dictionary-builder.js'
+import { previousPageDictionary } from './page-dictionary-reuse.js'
 import { isPageDictionary, pageDictionaryName } from '../http/page-dictionary-name.js'
 import { writeFileAtomically } from '../fs/write.js'
 
@@ -41,6 +42,8 @@ export interface PageDictionaryResult {
   /** Pages whose HTML got the link this run. */
   linked: number
   bytes: number
+  /** The previous run's dictionary, read back: the pages are those it was built from. */
+  reused: boolean
   durationMs: number
 }
 
@@ -63,11 +66,14 @@ export async function preparePageDictionary(dir: string, size: number): Promise<
   ).sort()
   if (pages.length < MIN_PAGES) return undefined
   const texts = await Promise.all(pages.map((page) => readFile(join(dir, page), 'utf8')))
+  const reused = await previousPageDictionary(dir, pages, texts, size)
   // Without our link: the dictionary (and so its name) depends on the pages alone.
-  const dictionary = buildDictionary(
-    texts.map((html) => Buffer.from(html.replace(OUR_LINK, ''))),
-    { size },
-  )
+  const dictionary =
+    reused?.bytes ??
+    buildDictionary(
+      texts.map((html) => Buffer.from(html.replace(OUR_LINK, ''))),
+      { size },
+    )
   if (dictionary.byteLength === 0) return undefined
   const name = pageDictionaryName(dictionary)
   const target = join(dir, name)
@@ -93,6 +99,7 @@ export async function preparePageDictionary(dir: string, size: number): Promise<
     pages: pages.length,
     linked,
     bytes: dictionary.byteLength,
+    reused: reused !== undefined,
     durationMs: performance.now() - started,
   }
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { userError } from '../errors.js'
 import type { Encoding, Format } from '../codecs/table.js'
+import type { LevelOption } from '../codecs/encode.js'
 import type { DictionaryEncoding } from '../codecs/dictionary.js'
 import type { CacheClass } from '../http/cache-policy.js'
 import type { ResolvedDeltaOptions } from '../options/delta-options.js'
@@ -142,7 +143,8 @@ export function manifestPaths(manifest: Manifest): string[] {
  * build itself would have written.
  */
 export interface ManifestSettings {
-  levels: Record<Format, number>
+  /** As users write them: a number, or `'max'`. */
+  levels: Record<Format, LevelOption>
   threshold: number
   minSaving: number
   /** Globs as written; a RegExp as `{ regexp: source, flags }` (JSON has no RegExp). */

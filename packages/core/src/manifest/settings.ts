@@ -10,6 +10,8 @@ import {
 } from '../options/compress-options.js'
 import type { ResolvedBuildOptions } from '../options/build-options.js'
 import { dictionaryNodeProblem, supportsDictionaryCompression } from '../codecs/dictionary.js'
+import { levelOption } from '../codecs/encode.js'
+import type { Format } from '../codecs/table.js'
 import { resolveDeltaOptions, type ResolvedDeltaOptions } from '../options/delta-options.js'
 
 /** What to record for delta options. */
@@ -53,7 +55,10 @@ const patternOf = (p: RecordedPattern): FilePattern => (typeof p === 'string' ? 
 /** What to record for `options`. */
 export function recordSettings(options: ResolvedCompressOptions): ManifestSettings {
   return {
-    levels: { ...options.levels },
+    // `'max'` as users write it: a level beyond a codec's range (gzip's) is not one they can give.
+    levels: Object.fromEntries(
+      Object.entries(options.levels).map(([format, level]) => [format, levelOption(format as Format, level)]),
+    ) as ManifestSettings['levels'],
     threshold: options.threshold,
     minSaving: options.minSaving,
     include: options.include.map(recordPattern),

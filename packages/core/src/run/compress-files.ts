@@ -51,6 +51,7 @@ export async function compressWithCache(
     cache,
     pool,
     existingVariants: variantsOnDisk,
+    previousFiles: new Map(state.previous?.files.map((file) => [file.path, file])),
     included: scan.included,
     excluded: scan.excluded,
     signal: controller.signal,

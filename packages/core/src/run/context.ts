@@ -1,6 +1,6 @@
 import type { CompressionCache } from '../cache/cache.js'
 import type { CompressLogger } from '../logger.js'
-import type { Manifest } from '../manifest/manifest.js'
+import type { Manifest, ManifestFile } from '../manifest/manifest.js'
 import type { Shard } from '../options/shard.js'
 import type { ProgressBytes } from '../report/progress.js'
 import type { CompressReport } from '../report/report.js'
@@ -17,6 +17,12 @@ export interface FileJobContext {
   pool: WorkPool
   /** Variant paths found on disk by the scan: rewritten only when their bytes differ. */
   existingVariants: ReadonlySet<string>
+  /**
+   * The previous manifest's files by path: a cache hit equal to the variant it records for the
+   * same original, still on disk, needs no decode (`known-variant.ts`).
+   * @default none
+   */
+  previousFiles?: ReadonlyMap<string, ManifestFile>
   included: ReadonlySet<string>
   excluded: ReadonlySet<string>
   signal: AbortSignal

@@ -9,13 +9,24 @@ import { PreencodeError } from '../errors.js'
 import type { FileJobContext } from './context.js'
 import { codecOf, type Format } from '../codecs/table.js'
 import type { SlotTicket } from '../pool/pool.js'
+import type { ManifestVariant } from '../manifest/manifest.js'
+import { isKnownVariant } from './known-variant.js'
 
 const debugEncode = createDebug('preencode:encode')
+
+export interface EncodeOutcome {
+  bytes: Buffer
+  hit: boolean
+  encodeMs: number
+  /** The bytes are those of the `known` variant on disk (checked byte for byte): nothing to write. */
+  onDisk: boolean
+}
 
 /**
  * Cache first; on a miss, encode in a pool slot and store the result (even if not smaller: the
  * next run then skips the work too). `ticket` is the slot reserved for this encode, released on
- * a hit; without one the encode queues now.
+ * a hit; without one the encode queues now. `known`: the variant a previous run wrote for these
+ * bytes and left on disk (`knownVariant`).
  */
 export async function encodeWithCache(
   ctx: FileJobContext,
@@ -24,16 +35,22 @@ export async function encodeWithCache(
   sha256: string,
   path: string,
   ticket?: SlotTicket,
-): Promise<{ bytes: Buffer; hit: boolean; encodeMs: number }> {
+  known?: ManifestVariant,
+): Promise<EncodeOutcome> {
   const level = ctx.options.levels[format]
   const params = encoderParams(format, { size: data.byteLength, path }, level)
   const key = cacheKey({ contentSha256: sha256, format, settings: encoderSettings(format, params) })
   // A cache folder can be swapped, restored from another branch or written by someone else: an
-  // entry is used only if it decodes to these very bytes (local and shared alike).
-  const cached = await ctx.cache.get(key, async (payload) => (await decodeBuffer(format, payload)).equals(data))
+  // entry is used only if it decodes to these very bytes (local and shared alike), or is exactly
+  // the variant the previous run wrote and left on disk (a rerun in place: no decode needed).
+  let onDisk = false
+  const cached = await ctx.cache.get(key, async (payload) => {
+    onDisk = known !== undefined && (await isKnownVariant(ctx, known, payload))
+    return onDisk || (await decodeBuffer(format, payload)).equals(data)
+  })
   if (cached) {
     ticket?.release()
-    return { bytes: cached, hit: true, encodeMs: 0 }
+    return { bytes: cached, hit: true, encodeMs: 0, onDisk }
   }
   const queued = performance.now()
   let started = queued
@@ -61,7 +78,7 @@ export async function encodeWithCache(
       Math.round(started - queued),
     )
   await ctx.cache.set(key, encoded)
-  return { bytes: encoded, hit: false, encodeMs: ms }
+  return { bytes: encoded, hit: false, encodeMs: ms, onDisk: false }
 }
 
 /**

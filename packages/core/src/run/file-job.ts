@@ -11,6 +11,7 @@ import type { SlotTicket } from '../pool/pool.js'
 import type { SkipReason } from '../report/report.js'
 import type { FileJobContext } from './context.js'
 import { encodeCost, encodeWithCache } from './encode-with-cache.js'
+import { knownVariant } from './known-variant.js'
 import { variantsToWrite } from './variant-order.js'
 import { withOpenFiles } from '../fs/open-files.js'
 import { writeFileAtomically, writeVariantAtomically } from '../fs/write.js'
@@ -146,7 +147,8 @@ async function processBytes(
     const results = await Promise.all(
       options.formats.map((format) => encodeCached(ctx, outcome, format, data, sha256, job.path, tickets.get(format))),
     )
-    const candidates = options.formats.map((format, index) => ({ format, bytes: results[index]! }))
+    const candidates = options.formats.map((format, index) => ({ format, bytes: results[index]!.bytes }))
+    const onDisk = new Set(options.formats.filter((_, index) => results[index]!.onDisk))
     const { kept, marked } = variantsToWrite(
       candidates.filter(({ bytes }) => isWorthWriting(ctx, bytes.byteLength, size)),
     )
@@ -160,7 +162,7 @@ async function processBytes(
       const ties = kept.slice(0, index).filter((v) => v.bytes.byteLength === bytes.byteLength).length
       const changed = ctx.cacheOnly
         ? false
-        : await writeIfChanged(ctx, variantPath, bytes, mtimeMs + ties * 1000, marked.has(format))
+        : await writeIfChanged(ctx, variantPath, bytes, mtimeMs + ties * 1000, marked.has(format), onDisk.has(format))
       if (changed) outcome.written++
       else outcome.unchanged++
       outcome.entry.variants.push({
@@ -201,13 +203,14 @@ async function encodeCached(
   sha256: string,
   path: string,
   ticket: SlotTicket | undefined,
-): Promise<Buffer> {
-  const { bytes, hit, encodeMs } = await encodeWithCache(ctx, format, data, sha256, path, ticket)
+): Promise<{ bytes: Buffer; onDisk: boolean }> {
+  const known = knownVariant(ctx, path, sha256, format)
+  const { bytes, hit, encodeMs, onDisk } = await encodeWithCache(ctx, format, data, sha256, path, ticket, known)
   if (hit) outcome.cacheHits++
   else outcome.cacheMisses++
   outcome.encodeMs += encodeMs
   outcome.longestEncodeMs = Math.max(outcome.longestEncodeMs, encodeMs)
-  return bytes
+  return { bytes, onDisk }
 }
 
 /** Whether a variant of `size` bytes for an original of `originalSize` bytes is worth writing. */
@@ -216,23 +219,28 @@ export function isWorthWriting(ctx: FileJobContext, size: number, originalSize: 
   return size < originalSize && 1 - size / originalSize >= ctx.options.minSaving
 }
 
-/** Leaves an identical variant (same bytes, same mtime) alone: a warm rebuild then writes nothing. */
+/**
+ * Leaves an identical variant (same bytes, same mtime) alone: a warm rebuild then writes nothing.
+ * `sameBytes`: the bytes on disk were just compared with these (`isKnownVariant`).
+ */
 async function writeIfChanged(
   ctx: FileJobContext,
   variantPath: string,
   bytes: Buffer,
   mtimeMs: number,
   executable: boolean,
+  sameBytes: boolean,
 ): Promise<boolean> {
   const absolute = join(ctx.root, variantPath)
-  let changed = true
+  let unchangedMode: number | undefined
   if (ctx.existingVariants.has(variantPath)) {
     const current = await stat(absolute).catch(() => undefined)
     if (current?.isFile() && current.size === bytes.byteLength && Math.abs(current.mtimeMs - mtimeMs) < 1) {
-      const onDisk = await withOpenFiles(1, () => readFile(absolute)).catch(() => undefined)
-      if (onDisk?.equals(bytes)) changed = false
+      const onDisk = sameBytes ? bytes : await withOpenFiles(1, () => readFile(absolute)).catch(() => undefined)
+      if (onDisk?.equals(bytes)) unchangedMode = current.mode
     }
   }
+  const changed = unchangedMode === undefined
   if (changed) {
     // Journaled first: a run killed after the rename leaves a file the next run knows is ours.
     await ctx.journal?.record(variantPath, bytes)
@@ -240,7 +248,7 @@ async function writeIfChanged(
   }
   // The u+x mark of a variant smaller than its sibling the servers would try first
   // (`variantsToWrite`), set or cleared whether or not the bytes changed.
-  const { mode } = await stat(absolute)
+  const mode = unchangedMode ?? (await stat(absolute)).mode
   if (((mode & 0o100) !== 0) !== executable) await chmod(absolute, executable ? mode | 0o100 : mode & ~0o111)
   return changed
 }
