@@ -22,7 +22,8 @@ import {
   type ManifestDelta,
   type ManifestFile,
 } from '@preencode/core'
-import { ask, type Agents, type CheckedAnswer } from './http.js'
+import type { RunBounds } from './bounds.js'
+import { ask, bodyLimit, oversizeProblem, type Agents, type CheckedAnswer } from './http.js'
 
 /** One request of a sequence. */
 export interface CacheStep {
@@ -77,7 +78,7 @@ export function verifyCacheJobs(files: readonly ManifestFile[]): CacheJob[] {
 export async function runCacheJob(
   job: CacheJob,
   target: URL,
-  timeoutMs: number,
+  bounds: RunBounds,
   agents: Agents,
 ): Promise<CacheStepResult[]> {
   const url = new URL(target)
@@ -102,8 +103,11 @@ export async function runCacheJob(
       problems: [],
     }
     results.push(result)
+    const size = delta?.size ?? job.file.size
+    const limit = bodyLimit(size)
     try {
-      const { body, seen } = await ask(url, step.acceptEncoding, delta, timeoutMs, agents)
+      const answer = await ask(url, step.acceptEncoding, delta, { ...bounds, maxBodyBytes: limit }, agents)
+      const { body, seen } = answer
       const encoding = seen.contentEncoding?.trim().toLowerCase() || undefined
       Object.assign(result, seen, { contentEncoding: encoding })
       if (result.status !== 200) {
@@ -121,9 +125,10 @@ export async function runCacheJob(
         result.problems.push(
           `no Vary: ${missing.join(', ')}: a cache or browser may hand this ${got ?? 'uncompressed'} answer to any request`,
         )
-      const bytes = await bodyProblem(job.file, delta, got, body)
+      const bytes = oversizeProblem(answer, limit, size) ?? (await bodyProblem(job.file, delta, got, body))
       if (bytes) result.problems.push(bytes)
     } catch (error) {
+      bounds.check(error, url.href, label)
       result.problems.push(`request failed: ${(error as Error).message}`)
     }
   }

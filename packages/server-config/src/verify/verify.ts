@@ -17,9 +17,10 @@ import {
   type ManifestFile,
 } from '@preencode/core/internal'
 import { isDotPath } from '../shared/dotfiles.js'
+import { checkDuration, DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS, runBounds } from './bounds.js'
 import { runCacheJob, verifyCacheJobs } from './cache.js'
 import { judgeDelta } from './deltas.js'
-import { ask, headerValues, type CheckedAnswer } from './http.js'
+import { ask, bodyLimit, headerValues, oversizeProblem, type CheckedAnswer } from './http.js'
 
 /** One Accept-Encoding probe: the header sent (undefined: none) and what each available encoding means for it. */
 export interface EncodingProbe {
@@ -51,10 +52,16 @@ export interface VerifyOptions {
   /** @default DEFAULT_PROBES */
   probes?: readonly EncodingProbe[]
   /**
-   * Per-request timeout in ms.
-   * @default 15000
+   * The time one answer (headers and body) may take, in ms. The first request that gets no
+   * complete answer in time stops the run with one error naming its URL.
+   * @default 30000
    */
   timeoutMs?: number
+  /**
+   * The time the whole run may take, in ms; then it stops with one error naming the site.
+   * @default 600000
+   */
+  deadlineMs?: number
   /**
    * Also check what a shared cache in front can get wrong (cache.ts): codings it strips,
    * a coding stored for another request, deltas not served, a missing Vary. Asks in a fixed
@@ -180,7 +187,8 @@ export async function verifySite(
     throw userError('verify', `"${url}" must be http:// or https://.`)
   const prefix = base.pathname.replace(/\/+$/, '')
   const probes = options.probes ?? DEFAULT_PROBES
-  const timeoutMs = options.timeoutMs ?? 15_000
+  const timeoutMs = checkDuration(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS)
+  const deadlineMs = checkDuration(options.deadlineMs, 'deadlineMs', DEFAULT_DEADLINE_MS)
   const files = sampleFiles(manifest.files, options.limit)
   if (files.length === 0) throw userError('verify', `The manifest of ${root} lists no files.`, { code: 'BAD_INPUT' })
   const jobs: { file: ManifestFile; path: string; probe: EncodingProbe; delta?: ManifestDelta }[] = files.flatMap(
@@ -195,6 +203,7 @@ export async function verifySite(
   const checks: VerifyCheck[] = []
   /** In the order each sequence asked (the order is what they test). */
   const cacheChecks: VerifyCheck[] = []
+  const bounds = runBounds(base.href, timeoutMs, deadlineMs)
   try {
     await runPool(jobs, options.concurrency ?? 8, async ({ file, path, probe, delta }) => {
       const target = new URL(`${prefix}${path}${base.search}`, base)
@@ -208,13 +217,20 @@ export async function verifySite(
         vary: undefined,
         problems: [],
       }
+      const size = delta?.size ?? file.size
+      const limit = bodyLimit(size)
       try {
-        const { response, body, seen } = await ask(target, probe.header, delta, timeoutMs, agents)
+        const answer = await ask(target, probe.header, delta, { ...bounds, maxBodyBytes: limit }, agents)
+        const { response, body, seen } = answer
         Object.assign(check, seen)
-        check.problems = delta
-          ? judgeDelta(file, delta, response, body, (name) => headerValues(response, name))
-          : await judge(file, probe, response, body)
+        const oversize = oversizeProblem(answer, limit, size)
+        if (oversize) check.problems = [oversize]
+        else
+          check.problems = delta
+            ? judgeDelta(file, delta, response, body, (name) => headerValues(response, name))
+            : await judge(file, probe, response, body)
       } catch (error) {
+        bounds.check(error, target.href, probe.header)
         check.problems = [`request failed: ${(error as Error).message}`]
       }
       checks.push(check)
@@ -223,11 +239,12 @@ export async function verifySite(
       // The sequences run one request at a time each (their order is the test), several at once.
       await runPool(verifyCacheJobs(served), options.concurrency ?? 8, async (job) => {
         const target = new URL(`${prefix}${urlPathsOf(job.file.path)[0]!}${base.search}`, base)
-        for (const step of await runCacheJob(job, target, timeoutMs, agents))
+        for (const step of await runCacheJob(job, target, bounds, agents))
           cacheChecks.push({ path: job.file.path, ...step })
       })
     }
   } finally {
+    bounds.close()
     agents.http.destroy()
     agents.https.destroy()
   }
