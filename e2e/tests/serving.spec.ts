@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ManifestFile } from '@preencode/core'
-import { edgeSafeCodings, negotiate, siteModel, type Encoding } from '@preencode/server-config'
+import { edgeChoice, edgeSafeCodings, negotiate, siteModel, type Encoding } from '@preencode/server-config'
 import { ACCEPT_ENCODING_SPELLINGS } from '../harness/accept-encodings.ts'
 import { expect, test, type Site } from '../harness/fixtures.ts'
 import { decode, get, type RawResponse } from '../harness/http.ts'
@@ -31,9 +31,10 @@ const norm = (value: string | undefined): string | undefined => value?.toLowerCa
 
 /**
  * The coding a server is expected to pick. The same rule as negotiate() for all but Caddy,
- * whose file_server takes one fixed order (the site's usual smallest-first) and ignores `*`
- * (documented in docs/servers/caddy.md), and the Cloudflare Worker, which leaves out gzip/br
- * variants that Cloudflare's front line would re-encode for this header (docs/deploy/cloudflare.md).
+ * whose file_server takes one fixed order (the site's usual smallest-first), ignores `*` and
+ * reads a malformed weight as 1 (documented in docs/servers/caddy.md), and the Cloudflare Worker,
+ * which leaves out gzip/br variants that Cloudflare's front line would re-encode for this header,
+ * and whose original the front line encodes into its own pick (docs/deploy/cloudflare.md).
  */
 function expectedCoding(
   kind: ServerKind,
@@ -41,18 +42,48 @@ function expectedCoding(
   header: string | undefined,
   file: ManifestFile,
 ): Encoding | 'identity' {
-  let order = [...file.variants].sort((a, b) => a.size - b.size).map((v) => v.encoding)
-  let value = header
-  if (kind === 'cloudflare') order = edgeSafeCodings(header, order)
+  const order = [...file.variants].sort((a, b) => a.size - b.size).map((v) => v.encoding)
+  const value = header
+  if (kind === 'cloudflare') {
+    const pick = negotiate(header, edgeSafeCodings(header, order)) ?? 'identity'
+    return pick === 'identity' ? (edgeChoice(header) ?? 'identity') : pick
+  }
   if (kind === 'caddy' || kind === 'caddy-include') {
     const usual = siteModel(site.manifest).defaultOrder
-    order = usual.filter((e) => order.includes(e))
-    value = header
-      ?.split(',')
-      .filter((e) => e.split(';')[0]!.trim() !== '*')
-      .join(',')
+    return caddyPick(
+      header ?? '',
+      usual.filter((e) => order.includes(e)),
+    )
   }
   return negotiate(value, order) ?? 'identity'
+}
+
+/**
+ * What Caddy's encode.AcceptedEncodings picks: `*` ignored; of each entry only its first
+ * parameter, a weight strconv.ParseFloat reads within [0, 1], else 1 (`q=0x1`, `q=2`, a bare
+ * `q`: Caddy reads a malformed weight as 1); below 0.00001 refused; the highest weight first,
+ * ties in the fixed order `order`.
+ */
+function caddyPick(header: string, order: Encoding[]): Encoding | 'identity' {
+  const weights = new Map<string, number>()
+  for (const entry of header.split(',')) {
+    const [token = '', first] = entry.split(';')
+    const name = token.trim().toLowerCase()
+    const param = first?.trim().toLowerCase()
+    const text = param?.startsWith('q=') ? param.slice(2) : ''
+    const parsed = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/.test(text) ? Number(text) : Number.NaN
+    const q = parsed >= 0 && parsed <= 1 ? parsed : 1
+    if (name && name !== '*' && q >= 0.00001) weights.set(name === 'x-gzip' ? 'gzip' : name, q)
+  }
+  const candidates = order.filter((e) => weights.has(e)).sort((a, b) => weights.get(b)! - weights.get(a)!)
+  return candidates[0] ?? 'identity'
+}
+
+/** Whether Cloudflare's front line encodes the original the Worker sent (no Content-Length then). */
+function edgeEncodes(kind: ServerKind, header: string | undefined, file: ManifestFile): boolean {
+  if (kind !== 'cloudflare') return false
+  const order = [...file.variants].sort((a, b) => a.size - b.size).map((v) => v.encoding)
+  return (negotiate(header, edgeSafeCodings(header, order)) ?? 'identity') === 'identity' && !!edgeChoice(header)
 }
 
 function urlOf(file: ManifestFile): string {
@@ -123,7 +154,8 @@ test.describe('negotiation', () => {
         expect(encoding ?? 'identity', `Content-Encoding of ${where}`).toBe(coding)
         expect(norm(res.one('content-type')), `Content-Type of ${where}`).toBe(norm(file.contentType))
         expectVaryOnce(res)
-        const decodedOnTheFly = !keepOriginals && coding === 'identity' && !file.originalOnDisk
+        const decodedOnTheFly =
+          (!keepOriginals && coding === 'identity' && !file.originalOnDisk) || edgeEncodes(serverKind, header, file)
         if (!decodedOnTheFly)
           expect(res.one('content-length'), `Content-Length of ${where}`).toBe(String(res.body.length))
         expect(sha256(decode(res.body, encoding)), `decoded body of ${where}`).toBe(file.sha256)

@@ -197,6 +197,8 @@ describe('cloudfrontFunction', () => {
     expect(() => cloudfrontKeyValueStore({ ...manifest, files })).toThrow(
       /KeyValueStore data is \d+ bytes, above CloudFront's 5242880/,
     )
+    // Raising `threshold` would list more files (issue 30): the advice is to lower it.
+    expect(() => cloudfrontKeyValueStore({ ...manifest, files })).toThrow(/Lower `threshold` and `minSaving`/)
   })
 
   it('refuses a site built without originals, which CloudFront could not serve to every client', () => {

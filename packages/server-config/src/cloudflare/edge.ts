@@ -13,15 +13,34 @@
  * br out for such a client and serves zstd (or the stored gzip) byte for byte.
  */
 import type { Encoding } from '../http/negotiate.js'
-import { parseAcceptEncoding } from '../http/negotiate.js'
 
 /** The codings the edge itself may choose for a visitor, and what it passes through. */
 const EDGE_CODINGS = new Set(['gzip', 'br'])
 
+/**
+ * One entry as the front line reads its weight (Miniflare's `acceptEncodingElement`): `;q=` and
+ * digits, `.` being any character, read with parseFloat. Not RFC 9110's qvalue, which the
+ * Worker itself applies (an entry with a malformed weight is ignored): the edge takes
+ * `br;q=1.0001` or `br;q=2` as above 1 and `br;q=0x1` as 0, and drops `br;q=.5` or a bare `br;q`.
+ * Tokens are read as negotiate() reads them (any case, `x-gzip`).
+ */
+const EDGE_ENTRY = /^([^\s;]+)(?:\s*;\s*q=(\d+(?:.\d+)?))?$/
+
+function edgeEntries(acceptEncoding: string): [string, number][] {
+  const entries: [string, number][] = []
+  for (const element of acceptEncoding.split(',')) {
+    const match = EDGE_ENTRY.exec(element.trim())
+    if (!match) continue
+    const token = match[1]!.toLowerCase()
+    entries.push([token === 'x-gzip' ? 'gzip' : token, match[2] === undefined ? 1 : Number.parseFloat(match[2])])
+  }
+  return entries
+}
+
 /** The edge's own choice for a visitor: `gzip`, `br`, or undefined (it sends identity, or leaves the response alone). */
 export function edgeChoice(acceptEncoding: string | undefined): 'gzip' | 'br' | undefined {
   if (acceptEncoding === undefined) return undefined
-  const entries = [...parseAcceptEncoding(acceptEncoding).codings].filter(([, q]) => q > 0)
+  const entries = edgeEntries(acceptEncoding).filter(([, q]) => q > 0)
   // A stable sort: among equal q-values the header's order decides.
   entries.sort((a, b) => b[1] - a[1])
   const first = entries.find(([coding]) => EDGE_CODINGS.has(coding) || coding === 'identity')

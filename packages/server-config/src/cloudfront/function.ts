@@ -204,7 +204,7 @@ export function cloudfrontKeyValueStore(manifest: Manifest, options: CloudfrontF
   if (total > KEY_VALUE_STORE_MAX_BYTES) {
     throw userError(
       'server-config',
-      `The CloudFront KeyValueStore data is ${total} bytes, above CloudFront's ${KEY_VALUE_STORE_MAX_BYTES}: ${lines.length} files lack some coding or have deltas. Raise \`threshold\` or lower \`minSaving\` so fewer files differ, lower \`deltas.versions\`, or serve from an origin that negotiates itself.`,
+      `The CloudFront KeyValueStore data is ${total} bytes, above CloudFront's ${KEY_VALUE_STORE_MAX_BYTES}: ${lines.length} files are listed (a file is listed when it lacks a coding, its variants' sizes are in another order than ${encodings.join(', ')}, or it has deltas). Lower \`threshold\` and \`minSaving\` so more files have every coding, lower \`deltas.versions\` (--delta-versions), or serve from an origin that negotiates itself.`,
     )
   }
   return text
