@@ -130,6 +130,24 @@ describe('cloudfrontFunction', () => {
     expect([...keys].every((key) => key === 'identity' || ['br', 'zstd', 'gzip'].includes(key!))).toBe(true)
   })
 
+  it("viewer response: a delta is what S3 stored as one (dcb/dcz), never a user's own my.dict/ folder (issue 29)", async () => {
+    const respond = async (uri: string, encoding: string | undefined) => {
+      const headers: Record<string, { value: string }> = encoding ? { 'content-encoding': { value: encoding } } : {}
+      const answer = await handler({
+        context: { eventType: 'viewer-response' },
+        request: { uri, headers: {} },
+        response: { statusCode: 200, headers },
+      })
+      return answer.headers.vary?.value
+    }
+    const id = 'AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE='
+    expect(await respond('/my.dict/page.html.br', 'br')).toBe('Accept-Encoding')
+    expect(await respond('/my.dict/page.html', undefined)).toBe('Accept-Encoding')
+    expect(await respond('/my.dict/app.js.gz', 'gzip')).toBe('Accept-Encoding')
+    expect(await respond(`/my.dict/app.js.dict/${id}.js.dcb`, 'dcb')).toBe('Accept-Encoding, Available-Dictionary')
+    expect(await respond(`/assets/app.js.dict/${id}.js.dcz`, 'dcz')).toBe('Accept-Encoding, Available-Dictionary')
+  })
+
   it('honours the encodings option and its preference order', async () => {
     const gzipFirst = load(
       cloudfrontFunction(manifest, { encodings: ['gzip', 'br'] }),

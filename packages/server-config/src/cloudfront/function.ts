@@ -134,8 +134,9 @@ function header(r){var h=r.headers&&r.headers['accept-encoding'];if(!h)return ''
 function dictionary(r){var h=r.headers['available-dictionary'];if(!h||h.multiValue&&h.multiValue.length>1)return null;var m=D.exec((h.value||'').replace(/^[ \\t]+|[ \\t]+$/g,''));return m?m[1]:null}
 function delta(u,p,e,id,qf){for(var i=1;i<e.length;i++){if(e[i].slice(0,44)!==id)continue;for(var j=44;j<e[i].length;j++){var c=DC[e[i].charAt(j)];
 if(c&&qf(c,true)>0){var n=p.slice(p.lastIndexOf('/')+1),d=n.lastIndexOf('.');return [(u+'.dict/'+id.replace(/\\+/g,'%2B').replace(/=/g,'%3D')+(d>0?n.slice(d):'')+'.'+c).replace(/\\/{2,}/g,'/'),c]}}}return null}
-function respond(event){var s=event.response,h=s.headers,c=h['content-encoding'],e=c?c.value:'',u=event.request.uri,i;try{u=decodeURIComponent(u)}catch(x){}i=u.indexOf('.dict/');
-if(i>0)u=u.slice(0,i);else if(e)u=u.replace(/\\.(?:br|zst|gz)$/,'');if(u.charAt(u.length-1)==='/')u+=I;
+function respond(event){var s=event.response,h=s.headers,c=h['content-encoding'],e=c?c.value:'',u=event.request.uri,i;try{u=decodeURIComponent(u)}catch(x){}
+// A delta is what the deploy stored as one (Content-Encoding dcb/dcz, from the manifest), never a name: a user's my.dict/ is a folder like any other.
+if(e==='dcb'||e==='dcz'){i=u.lastIndexOf('.dict/');if(i>0)u=u.slice(0,i)}else if(e)u=u.replace(/\\.(?:br|zst|gz)$/,'');if(u.charAt(u.length-1)==='/')u+=I;
 if(e==='dcb'||e==='dcz')h.vary={value:'Accept-Encoding, Available-Dictionary'};else if(X.test(u))h.vary={value:'Accept-Encoding'};
 if(s.statusCode<400){var m=V.exec(u.slice(u.lastIndexOf('/')+1));if(m)h['use-as-dictionary']={value:'match="'+m[1]+m[2]+'*.'+m[3]+'"'};
 else if(PD.test(u))h['use-as-dictionary']={value:PH}}return s}
