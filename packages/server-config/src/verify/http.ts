@@ -7,6 +7,7 @@ import { type Agent as HttpAgent, request as httpRequest, type IncomingMessage }
 import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { ManifestDelta } from '@preencode/core/internal'
 import { deltaRequestHeaders } from './deltas.js'
+import { bodyDigester, type BodyDigest } from './digest.js'
 
 export interface Agents {
   http: HttpAgent
@@ -33,14 +34,14 @@ export function bodyLimit(size: number): number {
   return size + 1024 * 1024 + Math.ceil(size / 64)
 }
 
-/** A raw answer: `body` holds at most `maxBodyBytes`; `truncated` says the server sent more. */
+/** A raw answer: its body's digest (of at most `maxBodyBytes`); `truncated` says the server sent more. */
 export interface RawAnswer {
   response: IncomingMessage
-  body: Buffer
+  digest: BodyDigest
   truncated: boolean
 }
 
-/** GET `url` with `acceptEncoding` (undefined: no header) and `extra` headers; the raw body. */
+/** GET `url` with `acceptEncoding` (undefined: no header) and `extra` headers; the body's digest. */
 export function get(
   url: URL,
   acceptEncoding: string | undefined,
@@ -53,6 +54,8 @@ export function get(
     if (acceptEncoding !== undefined) headers['accept-encoding'] = acceptEncoding
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest
     let settled = false
+    /** Set when verify itself dropped the connection at the body limit: the errors that follow are its own. */
+    let truncated = false
     const finish = (error: Error | undefined, answer?: RawAnswer): void => {
       if (settled) return
       settled = true
@@ -72,26 +75,34 @@ export function get(
       url,
       { method: 'GET', headers, agent: url.protocol === 'https:' ? agents.https : agents.http },
       (response) => {
-        const chunks: Buffer[] = []
+        const codings = headerValues(response, 'content-encoding')
+          .join(',')
+          .split(',')
+          .map((t) => t.trim().toLowerCase())
+          .filter(Boolean)
+        const digester = bodyDigester(codings.length === 0 ? undefined : codings.join(', '), bounds.maxBodyBytes)
         let size = 0
+        const done = (): void =>
+          void digester.end().then((digest) => finish(undefined, { response, digest, truncated }), finish)
         response.on('data', (chunk: Buffer) => {
+          if (truncated) return
           if (size + chunk.byteLength > bounds.maxBodyBytes) {
-            chunks.push(chunk.subarray(0, bounds.maxBodyBytes - size))
+            digester.write(chunk.subarray(0, bounds.maxBodyBytes - size))
+            truncated = true
             // Dropping the connection is the only way to stop a server that keeps sending.
-            finish(undefined, { response, body: Buffer.concat(chunks), truncated: true })
             req.destroy()
-            return
+            return done()
           }
           size += chunk.byteLength
-          chunks.push(chunk)
+          digester.write(chunk)
         })
-        response.on('end', () => finish(undefined, { response, body: Buffer.concat(chunks), truncated: false }))
-        response.on('error', (error) => finish(error))
+        response.on('end', done)
+        response.on('error', (error) => truncated || finish(error))
       },
     )
     if (bounds.signal.aborted) return onAbort()
     bounds.signal.addEventListener('abort', onAbort, { once: true })
-    req.on('error', (error) => finish(error))
+    req.on('error', (error) => truncated || finish(error))
     req.end()
   })
 }
@@ -132,7 +143,7 @@ export async function ask(
   bounds: RequestBounds,
   agents: Agents,
 ): Promise<RawAnswer & { seen: AnswerHeaders }> {
-  const { response, body, truncated } = delta
+  const { response, digest, truncated } = delta
     ? await get(url, undefined, bounds, agents, deltaRequestHeaders(delta))
     : await get(url, acceptEncoding, bounds, agents)
   const seen: AnswerHeaders = {
@@ -141,7 +152,7 @@ export async function ask(
     contentType: response.headers['content-type'],
     vary: headerValues(response, 'vary').join(', ') || undefined,
   }
-  return { response, body, truncated, seen }
+  return { response, digest, truncated, seen }
 }
 
 /** The problem of an answer whose body went past its limit (only a 200's body is checked). */

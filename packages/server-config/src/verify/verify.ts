@@ -2,12 +2,10 @@
 // manifest: Content-Encoding, Content-Type, Vary and the decoded bytes, i.e. the serving rules
 // every generated config and the middleware keep (it lives beside them, whatever deployed the site). Raw node:http(s), not
 // fetch, because fetch decodes bodies and hides what the server actually sent.
-import { createHash } from 'node:crypto'
 import { Agent as HttpAgent, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent } from 'node:https'
 import {
   ALL_ENCODINGS,
-  decodeBuffer,
   formatOfEncoding,
   runPool,
   userError,
@@ -20,6 +18,7 @@ import { isDotPath } from '../shared/dotfiles.js'
 import { checkDuration, DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS, runBounds } from './bounds.js'
 import { runCacheJob, verifyCacheJobs } from './cache.js'
 import { judgeDelta } from './deltas.js'
+import type { BodyDigest } from './digest.js'
 import { ask, bodyLimit, headerValues, oversizeProblem, type CheckedAnswer } from './http.js'
 
 /** One Accept-Encoding probe: the header sent (undefined: none) and what each available encoding means for it. */
@@ -107,12 +106,7 @@ function urlPathsOf(path: string): string[] {
 const normalizeType = (value: string): string => value.toLowerCase().replace(/\s+/g, '')
 
 /** What must hold for one response; returns the problems found. */
-async function judge(
-  file: ManifestFile,
-  probe: EncodingProbe,
-  response: IncomingMessage,
-  body: Buffer,
-): Promise<string[]> {
+function judge(file: ManifestFile, probe: EncodingProbe, response: IncomingMessage, body: BodyDigest): string[] {
   const problems: string[] = []
   // A dotfile (the manifest may list `.env`, `.well-known/…/.x`) must not be served at all.
   if (isDotPath(`/${file.path}`))
@@ -151,16 +145,10 @@ async function judge(
       problems.push(count === 0 ? 'Vary lacks Accept-Encoding' : `Vary names Accept-Encoding ${count} times`)
   }
   if (problems.some((p) => p.startsWith('Content-Encoding') && p.includes('several'))) return problems
-  let decoded: Buffer
-  try {
-    decoded = got ? await decodeBuffer(got, body) : body
-  } catch (error) {
-    problems.push(`body does not decode as ${got}: ${(error as Error).message}`)
-    return problems
-  }
-  const sha = createHash('sha256').update(decoded).digest('hex')
-  if (sha !== file.sha256)
-    problems.push(`decoded body (${decoded.length} bytes) differs from the original (${file.size} bytes)`)
+  const decoded = body.decoded
+  if ('error' in decoded) problems.push(`body does not decode as ${got}: ${decoded.error}`)
+  else if (decoded.sha256 !== file.sha256)
+    problems.push(`decoded body (${decoded.bytes} bytes) differs from the original (${file.size} bytes)`)
   return problems
 }
 
@@ -221,14 +209,14 @@ export async function verifySite(
       const limit = bodyLimit(size)
       try {
         const answer = await ask(target, probe.header, delta, { ...bounds, maxBodyBytes: limit }, agents)
-        const { response, body, seen } = answer
+        const { response, digest, seen } = answer
         Object.assign(check, seen)
         const oversize = oversizeProblem(answer, limit, size)
         if (oversize) check.problems = [oversize]
         else
           check.problems = delta
-            ? judgeDelta(file, delta, response, body, (name) => headerValues(response, name))
-            : await judge(file, probe, response, body)
+            ? judgeDelta(file, delta, response, digest, (name) => headerValues(response, name))
+            : judge(file, probe, response, digest)
       } catch (error) {
         bounds.check(error, target.href, probe.header)
         check.problems = [`request failed: ${(error as Error).message}`]
