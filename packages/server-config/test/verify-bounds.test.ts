@@ -3,6 +3,7 @@
 // runs on loopback and stops with the test; verify must end with one error naming the URL, or
 // stop reading a body at the limit the manifest implies. Each test has 30 s (the code before
 // issue 29 hung in the first two: their only bound).
+import { gzipSync } from 'node:zlib'
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest } from '@preencode/core'
@@ -110,6 +111,28 @@ describe('verifySite bounds', () => {
       )
       // Well short of what the server would send: the reader stopped at the file's size plus its margin.
       expect(sent).toBeLessThan(largest + 32 * 1024 * 1024)
+    },
+    BOUND,
+  )
+
+  it(
+    'stops decoding a small body that inflates past the limit (decoded as it arrives)',
+    async () => {
+      const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024))
+      const url = await hostile((socket) => {
+        socket.write(
+          `HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-encoding: gzip\r\nvary: Accept-Encoding\r\ncontent-length: ${bomb.byteLength}\r\n\r\n`,
+        )
+        socket.end(bomb)
+      })
+      const result = await verifySite(url, site.manifest, site.root, {
+        limit: 1,
+        concurrency: 1,
+        probes: [{ header: 'gzip', accepts: ['gzip'] }],
+      })
+      expect(result.failures[0]!.problems.join('\n')).toMatch(
+        /body does not decode as gzip: decoded body longer than \d+ bytes/,
+      )
     },
     BOUND,
   )
