@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { userError, type CompressOptions } from '@preencode/core'
 import { checkDeployLimits, type KeepPolicy } from '@preencode/deploy'
+import type { VerifyConfig } from './verify-config.js'
 
 /** The `deploy` section of the config file; every field is optional. */
 export interface DeployConfig {
@@ -59,6 +60,8 @@ export interface PreencodeConfig {
   /** What `preencode compress` uses: every option of the plugins, size `budgets` included; flags win. */
   compress?: CompressOptions
   deploy?: DeployConfig
+  /** What `preencode verify` uses (timeouts for CI); flags win. */
+  verify?: VerifyConfig
   [section: string]: unknown
 }
 

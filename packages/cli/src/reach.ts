@@ -11,11 +11,11 @@ const REASONS: Readonly<Record<string, string>> = {
   ECONNRESET: 'the connection was reset',
   EHOSTUNREACH: 'the host is unreachable',
   ENETUNREACH: 'the network is unreachable',
-  ETIMEDOUT: 'no answer',
+  ETIMEDOUT: 'no complete answer in time (--timeout)',
 }
 
 /** Resolves once the server at `url` answers anything at all (any status); fails in one line otherwise. */
-export async function assertReachable(url: string, timeoutMs = 15_000): Promise<void> {
+export async function assertReachable(url: string, timeoutMs = 30_000): Promise<void> {
   let parsed: URL
   try {
     parsed = new URL(url)
@@ -30,15 +30,15 @@ export async function assertReachable(url: string, timeoutMs = 15_000): Promise<
   }
   const request = parsed.protocol === 'https:' ? httpsRequest : httpRequest
   await new Promise<void>((resolve, reject) => {
-    const req = request(
-      parsed,
-      { method: 'HEAD', timeout: timeoutMs, headers: { 'user-agent': 'preencode-verify' } },
-      (res) => {
-        res.resume()
-        resolve()
-      },
-    )
-    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })))
+    // A whole-answer timer, not an idle timeout: a server sending its headers a byte at a time
+    // never lets a socket go idle.
+    const timer = setTimeout(() => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), timeoutMs)
+    const req = request(parsed, { method: 'HEAD', headers: { 'user-agent': 'preencode-verify' } }, (res) => {
+      clearTimeout(timer)
+      res.resume()
+      resolve()
+    })
+    req.on('close', () => clearTimeout(timer))
     req.on('error', (error: NodeJS.ErrnoException) => {
       const why = (error.code && REASONS[error.code]) ?? error.message
       reject(

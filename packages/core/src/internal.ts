@@ -17,7 +17,7 @@ export {
 export type { Codec, CodecFile, EncoderParams } from './codecs/codec.js'
 export type { BrotliMode, BrotliParams } from './codecs/brotli.js'
 export type { GzipParams } from './codecs/gzip.js'
-export type { ZstdParams } from './codecs/zstd.js'
+export { ZSTD_MAX_WINDOW_LOG, type ZstdParams } from './codecs/zstd.js'
 export {
   encoderParams,
   encoderSettings,

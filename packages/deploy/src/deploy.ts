@@ -54,6 +54,12 @@ export interface DeployOptions extends Omit<PlanOptions, 'now'> {
    * @default false
    */
   deleteUnknown?: boolean
+  /**
+   * Checks the manifest the deploy goes by (with the deltas it just wrote) before anything is
+   * uploaded, in a dry run too: a throw stops the deploy with nothing uploaded or deleted. The
+   * CLI checks CloudFront's KeyValueStore limits here (`--key-value-store`).
+   */
+  check?: (manifest: Manifest) => void | Promise<void>
   /** Progress and diagnostics. */
   onEvent?: (event: DeployEvent) => void
 }
@@ -140,6 +146,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
           message: `${target.description} cannot list its previous versions (no previousVersions()): no deltas were written; pass deltas.previous (a folder holding the live site).`,
         })
     }
+    await options.check?.(manifest)
     const isEntry = options.isEntry ?? isDefaultEntry
     const remote = await target.readRemote(siteObjects(manifest, isEntry, options.includeDotfiles), context)
     context.emit({ type: 'remote', objects: remote.objects.size })

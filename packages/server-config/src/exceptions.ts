@@ -6,8 +6,8 @@
  * A difference not in this table is a bug.
  */
 import type { Manifest, ManifestFile } from '@preencode/core'
-import { edgeSafeCodings } from './cloudflare/edge.js'
-import type { Encoding } from './http/negotiate.js'
+import { edgeSafeCodings, edgeView } from './cloudflare/edge.js'
+import { parseAcceptEncoding, type Encoding } from './http/negotiate.js'
 import { servedFileOf } from './http/served-file.js'
 import { chooseRepresentation, type ChooseOptions } from './http/spec.js'
 import { servedCodings } from './shared/policy.js'
@@ -21,16 +21,22 @@ export interface ServingException {
 }
 
 export const SERVING_EXCEPTIONS = {
-  /** Caddy's `precompressed br zstd gzip` is one fixed order: not each file's smallest variant. */
+  /** Caddy ranks by weight, then `precompressed br zstd gzip`'s one fixed order: not each file's smallest variant. */
   fixedCodingOrder: {
     servers: ['caddy'],
-    what: "Caddy tries the codings in one fixed order (br, zstd, gzip among the site's formats); it cannot read the marks with which nginx and Apache follow a file's own sizes.",
+    what: "Caddy takes the highest weight first (`br;q=0.5, gzip` gets gzip), then the codings in one fixed order (br, zstd, gzip among the site's formats); it cannot read the marks with which nginx and Apache follow a file's own sizes.",
     docs: 'docs/servers/caddy.md',
   },
   /** Caddy does not read `*` in Accept-Encoding: the original (identity stays acceptable under `*`). */
   starIgnored: {
     servers: ['caddy'],
     what: '`*` in Accept-Encoding is not understood: such a client gets the original, which `*` allows.',
+    docs: 'docs/servers/caddy.md',
+  },
+  /** Caddy's `encode.AcceptedEncodings` reads weights with strconv.ParseFloat, not RFC 9110's grammar. */
+  weightAsParsed: {
+    servers: ['caddy'],
+    what: "A weight outside RFC 9110's qvalue grammar is read, not ignored: `br;q=.5` as 0.5, one it cannot read or outside [0, 1] (`br;q=0x1`, `br;q=2`, a bare `br;q`) as 1; only an entry's first parameter counts.",
     docs: 'docs/servers/caddy.md',
   },
   /** Go's `http.ServeContent` answers 304 to an If-Modified-Since later than its clock. */
@@ -45,6 +51,12 @@ export const SERVING_EXCEPTIONS = {
     what: "gzip and br variants are sent only when they are the edge's own pick for the header (zstd always): the edge would decode and re-encode any other (cloudflare/edge.ts).",
     docs: 'docs/deploy/cloudflare.md',
   },
+  /** Cloudflare's front line encodes an original (identity) response into its own pick. */
+  edgeEncodesOriginal: {
+    servers: ['cloudflare'],
+    what: "Where the Worker sends the original (RFC 9110's reading accepts no safe variant) and the front line, reading weights its own way, has a pick (`br;q=1.0001`), the visitor gets the edge's encoding of it (cloudflare/edge.ts).",
+    docs: 'docs/deploy/cloudflare.md',
+  },
 } as const satisfies Record<string, ServingException>
 
 export type ServingExceptionName = keyof typeof SERVING_EXCEPTIONS
@@ -55,10 +67,28 @@ export function hasServingException(server: string, name: ServingExceptionName):
 }
 
 /**
- * The coding `server` sends for `acceptEncoding`: the specification's choice, with the server's
- * named exceptions applied. `manifest` gives the fixed order of Caddy's form.
+ * Caddy's reading of each entry's weight (`encode.AcceptedEncodings`: the first parameter, a weight
+ * ParseFloat reads within [0, 1], else 1; below 0.00001 refused), written back as RFC 9110 qvalues.
  */
-export function expectedCoding(
+function caddyWeights(header: string): string {
+  const entries: string[] = []
+  for (const entry of header.split(',')) {
+    const [token = '', first] = entry.split(';')
+    if (token.trim() === '') continue
+    const param = first?.trim().toLowerCase()
+    const text = param?.startsWith('q=') ? param.slice(2) : ''
+    const parsed = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/.test(text) ? Number(text) : Number.NaN
+    const q = parsed >= 0 && parsed <= 1 ? parsed : 1
+    entries.push(`${token.trim()};q=${q < 0.00001 ? '0' : Math.max(q, 0.001).toFixed(3)}`)
+  }
+  return entries.join(',')
+}
+
+/**
+ * The coding `server` itself sends for `acceptEncoding`: the specification's choice, with the
+ * server's named exceptions applied. `manifest` gives the fixed order of Caddy's form.
+ */
+export function serverCoding(
   server: string,
   manifest: Manifest,
   acceptEncoding: string | undefined,
@@ -68,16 +98,37 @@ export function expectedCoding(
   let header = acceptEncoding
   if (hasServingException(server, 'fixedCodingOrder')) {
     const order = servedCodings(manifest)
-    options.codings = (_, available) => order.filter((e) => available.includes(e))
+    // Caddy ranks by weight (where the specification takes the smallest acceptable); ties keep the order.
+    options.codings = (ae, available) => {
+      const weights = ae === undefined ? new Map<string, number>() : parseAcceptEncoding(ae).codings
+      const weight = (e: Encoding): number => weights.get(e) ?? 0
+      return order.filter((e) => available.includes(e)).sort((a, b) => weight(b) - weight(a))
+    }
   }
   if (hasServingException(server, 'starIgnored'))
     header = header
       ?.split(',')
       .filter((e) => e.split(';')[0]!.trim() !== '*')
       .join(',')
+  if (header !== undefined && hasServingException(server, 'weightAsParsed')) header = caddyWeights(header)
   if (hasServingException(server, 'edgeSafeCodings')) options.codings = edgeSafeCodings
   const headers = header === undefined ? {} : { 'accept-encoding': header }
   const served = { ...servedFileOf(file), deltas: undefined }
   const chosen = chooseRepresentation({ method: 'GET', headers }, served, options)
   return (chosen?.encoding as Encoding | undefined) ?? 'identity'
+}
+
+/**
+ * The coding the client receives from `server`: `serverCoding`, or the coding an edge in front of
+ * it encodes the original into (`edgeEncodesOriginal`).
+ */
+export function expectedCoding(
+  server: string,
+  manifest: Manifest,
+  acceptEncoding: string | undefined,
+  file: ManifestFile,
+): Encoding | 'identity' {
+  const sent = serverCoding(server, manifest, acceptEncoding, file)
+  if (sent !== 'identity' || !hasServingException(server, 'edgeEncodesOriginal')) return sent
+  return edgeView(acceptEncoding).pick ?? 'identity'
 }

@@ -71,6 +71,7 @@ export {
 export {
   expectedCoding,
   hasServingException,
+  serverCoding,
   SERVING_EXCEPTIONS,
   type ServingException,
   type ServingExceptionName,

@@ -55,6 +55,11 @@ describe('the edge model', () => {
     ['Gzip, br', 'br'],
     ['x-gzip, br', 'br'],
     ['gzip;level=1, br', 'br'],
+    // The front line's own reading of weights (Miniflare), not RFC 9110's (issue 29).
+    ['br;q=1.0001, gzip;q=0.5', 'br'],
+    ['gzip, br;q=2', 'br'],
+    ['br;q=0x1, gzip;q=0.5', 'gzip'],
+    ['br;q=.5, gzip;q=0.5', 'gzip'],
   ])('%j: the front line picks %j', (header, pick) => {
     expect(edgeChoice(header)).toBe(pick)
   })

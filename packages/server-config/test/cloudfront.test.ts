@@ -56,6 +56,18 @@ describe('cloudfrontFunction', () => {
     ['/assets/app-Ab1Cd34E.js', '*;q=0', '/assets/app-Ab1Cd34E.js'],
     ['/assets/app-Ab1Cd34E.js', 'gzip, *;q=0', '/assets/app-Ab1Cd34E.js.gz'],
     ['/assets/app-Ab1Cd34E.js', 'br;q=abc, gzip', '/assets/app-Ab1Cd34E.js.gz'],
+    // A malformed weight (RFC 9110 qvalue) ignores its entry (issue 29): never read as 1.
+    ['/assets/app-Ab1Cd34E.js', 'br;q=0x1', '/assets/app-Ab1Cd34E.js'],
+    ['/assets/app-Ab1Cd34E.js', 'br;q=.5', '/assets/app-Ab1Cd34E.js'],
+    ['/assets/app-Ab1Cd34E.js', 'br;q', '/assets/app-Ab1Cd34E.js'],
+    ['/assets/app-Ab1Cd34E.js', 'br;q=1.0001', '/assets/app-Ab1Cd34E.js'],
+    ['/assets/app-Ab1Cd34E.js', 'br;q=2', '/assets/app-Ab1Cd34E.js'],
+    ['/assets/app-Ab1Cd34E.js', 'br;q=0x1, gzip', '/assets/app-Ab1Cd34E.js.gz'],
+    ['/assets/app-Ab1Cd34E.js', 'br;q=.5, zstd;q=1.0001, gzip;q=0.5', '/assets/app-Ab1Cd34E.js.gz'],
+    ['/assets/app-Ab1Cd34E.js', 'br ; q = 0.5', '/assets/app-Ab1Cd34E.js.br'],
+    ['/assets/app-Ab1Cd34E.js', 'br ; q = 0', '/assets/app-Ab1Cd34E.js'],
+    // A percent-encoded dot is the same object name for S3.
+    ['/assets/app-Ab1Cd34E%2ejs', 'br', '/assets/app-Ab1Cd34E%2ejs.br'],
     ['/assets/gz-only.css', 'br, zstd', '/assets/gz-only.css'],
     ['/assets/gz-only.css', 'br, gzip', '/assets/gz-only.css.gz'],
     ['/assets/tiny.js', 'br, gzip', '/assets/tiny.js'],
@@ -99,6 +111,41 @@ describe('cloudfrontFunction', () => {
   it('normalizes Accept-Encoding to the chosen token for the cache key', async () => {
     expect((await run('/assets/style.css', 'gzip, deflate, br, zstd')).headers['accept-encoding']!.value).toBe('br')
     expect((await run('/assets/style.css', 'deflate')).headers['accept-encoding']!.value).toBe('identity')
+  })
+
+  it.each([
+    '/img/logo.png',
+    '/downloads/data.tar.gz',
+    '/extensionless',
+    '/assets/app-Ab1Cd34E%2ejs',
+    '/assets/app-Ab1Cd34E.js',
+    '/bad%escape.js',
+    '/',
+  ])('keeps no client spelling of Accept-Encoding in the cache key of %s (issue 30)', async (uri) => {
+    const keys = new Set<string | undefined>()
+    for (const ae of ['gzip, deflate, br, zstd', 'GZIP', 'x-gzip;q=0.9, foo', 'deflate', 'br;q=0x1', '', undefined]) {
+      const request = await run(uri, ae)
+      keys.add(request.headers['accept-encoding']?.value)
+    }
+    expect([...keys].every((key) => key === 'identity' || ['br', 'zstd', 'gzip'].includes(key!))).toBe(true)
+  })
+
+  it("viewer response: a delta is what S3 stored as one (dcb/dcz), never a user's own my.dict/ folder (issue 29)", async () => {
+    const respond = async (uri: string, encoding: string | undefined) => {
+      const headers: Record<string, { value: string }> = encoding ? { 'content-encoding': { value: encoding } } : {}
+      const answer = await handler({
+        context: { eventType: 'viewer-response' },
+        request: { uri, headers: {} },
+        response: { statusCode: 200, headers },
+      })
+      return answer.headers.vary?.value
+    }
+    const id = 'AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE='
+    expect(await respond('/my.dict/page.html.br', 'br')).toBe('Accept-Encoding')
+    expect(await respond('/my.dict/page.html', undefined)).toBe('Accept-Encoding')
+    expect(await respond('/my.dict/app.js.gz', 'gzip')).toBe('Accept-Encoding')
+    expect(await respond(`/my.dict/app.js.dict/${id}.js.dcb`, 'dcb')).toBe('Accept-Encoding, Available-Dictionary')
+    expect(await respond(`/assets/app.js.dict/${id}.js.dcz`, 'dcz')).toBe('Accept-Encoding, Available-Dictionary')
   })
 
   it('honours the encodings option and its preference order', async () => {
@@ -168,6 +215,8 @@ describe('cloudfrontFunction', () => {
     expect(() => cloudfrontKeyValueStore({ ...manifest, files })).toThrow(
       /KeyValueStore data is \d+ bytes, above CloudFront's 5242880/,
     )
+    // Raising `threshold` would list more files (issue 30): the advice is to lower it.
+    expect(() => cloudfrontKeyValueStore({ ...manifest, files })).toThrow(/Lower `threshold` and `minSaving`/)
   })
 
   it('refuses a site built without originals, which CloudFront could not serve to every client', () => {

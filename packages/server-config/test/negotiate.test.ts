@@ -39,6 +39,15 @@ const CASES: [string | undefined, Encoding[], Negotiated][] = [
   ['br', ['gzip'], 'identity'],
   ['gzip;q=2', ALL, 'identity'], // malformed q: entry ignored
   ['gzip;q=abc, br', ALL, 'br'],
+  // RFC 9110 qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] ): anything else ignores its entry.
+  ['br;q=0x1', ALL, 'identity'],
+  ['br;q=.5', ALL, 'identity'],
+  ['br;q', ALL, 'identity'],
+  ['br;q=1.0001', ALL, 'identity'],
+  ['br;q=0.0001', ALL, 'identity'],
+  ['br;q=0x1, gzip', ALL, 'gzip'],
+  ['br;q=.5, *;q=0', ALL, null],
+  ['br;q=0x1, *', ALL, 'br'], // the entry is ignored, so `*` covers br
   ['gzip;q=0.5, gzip;q=0', ALL, 'identity'], // listed twice: any q=0 refuses
   [' zstd , gzip ', ALL, 'zstd'],
   ['gzip,,br', ALL, 'br'],

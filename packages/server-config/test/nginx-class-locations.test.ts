@@ -162,7 +162,7 @@ describe.each(['stock', 'modules'] as const)('nginx %s: the class locations answ
 
   it('no location before the delta location takes a delta URL (it comes after them)', () => {
     const config = nginxConfig(manifest, { root: '/srv/site', flavor })
-    const deltaAt = config.indexOf('\n    location ~ "\\\\.dict/')
+    const deltaAt = config.search(/\n {4}location ~ "[^\n]*\\\\\.dict\//)
     expect(deltaAt).toBeGreaterThan(0)
     const before = [...config.slice(0, deltaAt).matchAll(/\n {4}location (~\*?) ("(?:[^"\\]|\\.)*") \{/g)]
     expect(before.length).toBeGreaterThanOrEqual(3)
@@ -171,5 +171,23 @@ describe.each(['stock', 'modules'] as const)('nginx %s: the class locations answ
       for (const [, op, pattern] of before)
         expect(regex(op!, unquote(pattern!)).test(url), `${pattern} ${url}`).toBe(false)
     }
+  })
+
+  it("takes for a delta only the exact shape of one, never a user's own my.dict/ folder (issue 29)", () => {
+    const config = nginxConfig(manifest, { root: '/srv/site', flavor })
+    const line = config.slice(config.search(/\n {4}location ~ "[^\n]*\\\\\.dict\//)).split('\n')[1]!
+    const [, op, pattern] = /location (~\*?) ("(?:[^"\\]|\\.)*") \{/.exec(line)!
+    const delta = regex(op!, unquote(pattern!))
+    const id = 'AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE='
+    for (const url of [`/assets/app-Bx3k9LmQ.js.dict/${id}.js.dcb`, `/a/index.html.dict/AQ/EB/${id.slice(4)}.html.dcz`])
+      expect(delta.test(url), url).toBe(true)
+    for (const url of [
+      '/my.dict/notes.dcb',
+      '/my.dict/page.html',
+      '/my.dict/app.js.dcb',
+      `/my.dict/${id}.dcb`,
+      `/app.js.dict/${id}.css.dcb`,
+    ])
+      expect(delta.test(url), url).toBe(false)
   })
 })

@@ -2,10 +2,12 @@ import { mkdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import {
   formatDeltaReport,
+  isPreencodeError,
   readManifest,
   resolveDeltaOptions,
   userError,
   writeFileAtomically,
+  type Manifest,
 } from '@preencode/core/internal'
 import {
   checkDeployLimits,
@@ -119,6 +121,9 @@ export const deployCommand = defineCommand({
       includeDotfiles: settings.includeDotfiles,
       keep: settings.keep,
       deltas: deployDeltas(parsed),
+      // CloudFront's KeyValueStore limits, before any upload (and in a dry run): the store is
+      // written after the upload, when a failure would leave live objects and no store.
+      check: parsed['key-value-store'] === undefined ? undefined : checkKeyValueStore,
       onEvent: (event) => {
         if (event.type === 'note') process.stderr.write(`${event.message}\n`)
         if (event.type === 'warning') process.stderr.write(`warning: ${event.message}\n`)
@@ -162,6 +167,17 @@ export const deployCommand = defineCommand({
     process.stdout.write(`${formatSummary(summary)}\n`)
   },
 })
+
+/** CloudFront's KeyValueStore limits, checked before anything is uploaded. */
+function checkKeyValueStore(site: Manifest): void {
+  try {
+    cloudfrontKeyValueStore(site)
+  } catch (cause) {
+    if (!isPreencodeError(cause) || !cause.isUserError) throw cause
+    const reason = cause.message.replace(/^\[preencode\] \[[^\]]+\] /, '')
+    throw userError('deploy', `--key-value-store: ${reason} Nothing was uploaded.`, { cause, code: 'BAD_INPUT' })
+  }
+}
 
 /** `--no-deltas` turns them off; `--delta-versions n` asks for them; else the build's setting decides. */
 function deployDeltas(parsed: ParsedDeployArgs): DeployOptions['deltas'] {

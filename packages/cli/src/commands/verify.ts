@@ -3,8 +3,10 @@ import { reconcileManifest, userError } from '@preencode/core'
 import { verifySite } from '@preencode/server-config'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger, parseInteger, printJson } from '../cli-utils.js'
+import { loadConfig } from '../config-file.js'
 import { assertReachable } from '../reach.js'
 import { formatVerifyReport } from '../render.js'
+import { parseSeconds, validateVerifyConfig } from '../verify-config.js'
 
 const args = {
   url: { type: 'positional', description: 'Where the site is served, e.g. https://example.com/', required: true },
@@ -20,6 +22,12 @@ const args = {
     description:
       'The URL is a shared cache or CDN: also ask in an order that exposes stripped codings, a coding stored for another request, deltas not served, a missing Vary',
   },
+  timeout: {
+    type: 'string',
+    description: 'Seconds one answer (headers and body) may take; the first slower one stops the run (default 30)',
+    valueHint: 'seconds',
+  },
+  deadline: { type: 'string', description: 'Seconds the whole run may take (default 600)', valueHint: 'seconds' },
   json: { type: 'boolean', description: 'Print every check as JSON' },
 } as const
 
@@ -34,15 +42,27 @@ export const verifyCommand = defineCommand({
   async run({ args: parsed, rawArgs }) {
     assertKnownFlags(rawArgs, args)
     const root = resolve(parsed.dir)
-    const limit = parseInteger(parsed.limit, 'limit')
+    const loaded = await loadConfig(process.cwd())
+    const fromFile = validateVerifyConfig(loaded?.config.verify, loaded?.path ?? 'config')
+    const limit = parseInteger(parsed.limit, 'limit') ?? fromFile.limit
     if (limit !== undefined && limit < 1) throw userError('cli', `--limit must be at least 1; got ${limit}.`)
-    const concurrency = parseInteger(parsed.concurrency, 'concurrency')
+    const concurrency = parseInteger(parsed.concurrency, 'concurrency') ?? fromFile.concurrency
     if (concurrency !== undefined && concurrency < 1)
       throw userError('cli', `--concurrency must be at least 1; got ${concurrency}.`)
-    await assertReachable(parsed.url)
+    const timeout = parseSeconds(parsed.timeout, 'timeout') ?? fromFile.timeout
+    const deadline = parseSeconds(parsed.deadline, 'deadline') ?? fromFile.deadline
+    const timeoutMs = timeout === undefined ? undefined : timeout * 1000
+    const deadlineMs = deadline === undefined ? undefined : deadline * 1000
+    await assertReachable(parsed.url, timeoutMs)
     // Brought up to date with the disk first, so the checks compare against the files as they are.
     const { manifest } = await reconcileManifest(root, { logger: createLogger({ quiet: parsed.json === true }) })
-    const result = await verifySite(parsed.url, manifest, root, { limit, concurrency, cache: parsed.cache === true })
+    const result = await verifySite(parsed.url, manifest, root, {
+      limit,
+      concurrency,
+      timeoutMs,
+      deadlineMs,
+      cache: parsed.cache === true,
+    })
     if (parsed.json === true) printJson(result)
     else process.stdout.write(`${formatVerifyReport(result)}\n`)
     if (result.failures.length > 0) {

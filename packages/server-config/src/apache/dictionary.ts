@@ -85,13 +85,15 @@ export function apacheDictionaryFileRules(
   const lines = ['', "# RFC 9842 deltas (<file>.dict/<hash><.ext>.dcb|dcz): the original's type, their own coding."]
   for (const [type, extensions] of byType) {
     lines.push(
-      `<FilesMatch "(?i)\\.(?:${extensions.map(escapeRegex).join('|')})\\.dc[bz]$">`,
+      `<FilesMatch "(?i)=\\.(?:${extensions.map(escapeRegex).join('|')})\\.dc[bz]$">`,
       `    ForceType ${quote(type)}`,
       '</FilesMatch>',
     )
   }
   lines.push(
-    '<FilesMatch "\\.dc[bz]$">',
+    // A delta's file name ends its dictionary's base64 id (`…=`) + the original's extension: a
+    // user's own `notes.dcb` (or anything in a `my.dict/` folder of theirs) is a file like any other.
+    '<FilesMatch "^[A-Za-z0-9+]*=\\.[A-Za-z0-9]+\\.dc[bz]$">',
     '    RemoveType .dcb .dcz',
     '    AddEncoding dcb .dcb',
     '    AddEncoding dcz .dcz',
@@ -100,7 +102,7 @@ export function apacheDictionaryFileRules(
     '    Header set Vary "Accept-Encoding, Available-Dictionary"',
     `    Header set Cache-Control ${quote(cacheControl.immutable)}`,
     '</FilesMatch>',
-    '<FilesMatch "(?i)\\.html?\\.dc[bz]$">',
+    '<FilesMatch "(?i)^[A-Za-z0-9+]*=\\.html?\\.dc[bz]$">',
     `    Header set Cache-Control ${quote(cacheControl.html)}`,
     '</FilesMatch>',
     '# Use-As-Dictionary, set by the RewriteRule above (REDIRECT_ after a rewrite to a sidecar or delta).',

@@ -30,7 +30,13 @@ export interface EdgeView {
   refusesIdentity: boolean
 }
 
-/** One element as the front line reads it: a lower-case token or `*`, an optional q. */
+/**
+ * One element as the front line reads it (Miniflare's `acceptEncodingElement`): a lower-case token
+ * or `*`, an optional `;q=` of digits, `.` being any character, read with parseFloat. Not RFC
+ * 9110's qvalue, which the Worker itself applies (an entry with a malformed weight is ignored):
+ * the edge takes `br;q=1.0001` or `br;q=2` as above 1 and `br;q=0x1` as 0, and drops `br;q=.5`
+ * or a bare `br;q` as unreadable.
+ */
 const ELEMENT = /^([a-z]+|\*)(?:\s*;\s*q=(\d+(?:.\d+)?))?$/
 
 /** The codings the edge itself may choose for a visitor; it passes the others through. */

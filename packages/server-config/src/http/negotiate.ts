@@ -25,8 +25,12 @@ export type { Encoding }
 /** What `negotiate` picked: a coding, the original (`identity`), or `null` when nothing is acceptable. */
 export type Negotiated = Encoding | 'identity' | null
 
-/** Per RFC 9110 §12.4.2: `0` to `1` with at most three decimals. */
-const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/
+/**
+ * Per RFC 9110 §12.4.2: `0` to `1` with at most three decimals. An entry whose weight does not
+ * match (`q=.5`, `q=0x1`, `q=1.0001`, `q=2`, a bare `q`) is ignored, as if absent: the safer
+ * reading, since taking it as 1 would send a coding the client never clearly accepted.
+ */
+export const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/
 
 /** Tokens that name the same coding (`x-gzip`), from core's codec table. */
 const ALIASES: Readonly<Record<string, string>> = Object.fromEntries(

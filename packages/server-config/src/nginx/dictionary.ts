@@ -185,13 +185,18 @@ export function nginxDeltaCheckLocation(options: NginxDictionaryOptions): string
   ]
 }
 
+/** A delta's URL (core's deltaPath): no file a user names by hand has this shape. */
+export const DELTA_URL_PCRE = '(\\.[A-Za-z0-9]+)\\.dict/[A-Za-z0-9+/]+=\\1\\.dc[bz]$'
+
 /** The location serving deltas, one nested location per Content-Type. */
 export function nginxDictionaryLocation(options: NginxDictionaryOptions): string[] {
   const p = options.prefix
   const byType = new Map<string, string[]>()
   for (const [extension, type] of options.types) byType.set(type, [...(byType.get(type) ?? []), extension])
   const lines = [
-    `location ~ ${q('\\.dict/[A-Za-z0-9+/=]+(?:\\.[A-Za-z0-9]+)?\\.dc[bz]$')} {`,
+    // Only the exact shape of core's deltaPath: `<file.ext>.dict/<base64 id, ending =>.ext.dcb|dcz`,
+    // the original's extension repeated. A user's own `my.dict/` folder is a folder like any other.
+    `location ~ ${q(DELTA_URL_PCRE)} {`,
     '    gzip off;',
     `    set $${p}_url $uri;`,
     `    add_header Content-Encoding $${p}_delta_ce;`,

@@ -4,7 +4,10 @@
  * serve zstd, know neither `x-gzip` nor `*`, allow no Range, and pick br then gzip by what
  * exists, so a request where that could differ from the fixed order (zstd acceptable, br or
  * gzip acceptable only through `x-gzip`/`*`, br refused with q=0, a Range) takes the stages of
- * locations.ts instead, through `return 418`.
+ * locations.ts instead, through `return 418`. So does a br or gzip entry with parameters: the
+ * modules read weights their own way (brotli_static takes `br;q=.5`, a bare `br;q` or
+ * `br;q=1.0001` as accepting br, gzip_static a bare `gzip;q`), where an entry whose weight is not
+ * an RFC 9110 qvalue is ignored (negotiate.ts); browsers send no parameters.
  */
 import type { ServingPolicy } from '../shared/policy.js'
 import { aeValues, type AeValue } from './accept-maps.js'
@@ -30,6 +33,11 @@ export function modulesMaps(n: NginxNames, policy: ServingPolicy): string[] {
     }
   }
   return [
+    '# 1 when br or gzip has parameters: the modules read weights their own way, the stages by RFC 9110.',
+    `map $http_accept_encoding ${n.v('weighted')} {`,
+    '    default "";',
+    `    ${q('~*(?:^|,)\\s*(?:x-)?(?:br|gzip)\\s*;')} 1;`,
+    '}',
     '# 1 when the request must take the stages instead of brotli_static/gzip_static.',
     `map "${n.v('ae')}:${n.v('range')}" ${n.v('stages')} {`,
     '    default "";',
@@ -46,6 +54,7 @@ export function modulesEntry(n: NginxNames, policy: ServingPolicy): FlavourEntry
       ...(has('gzip') ? ['gzip_static on;', 'gzip_vary off;', 'gzip_proxied any;', 'gzip_http_version 1.0;'] : []),
       ...(has('br') ? ['brotli_static on;'] : []),
       `if (${n.v('stages')}) { return 418; }`,
+      `if (${n.v('weighted')}) { return 418; }`,
       // A miss goes to stage d: the decoded gzip variant (keepOriginals: false), else a 404 that
       // the server's own `error_page 404` answers (this location's error_page 418 stops nginx
       // from inheriting it here; stage d inherits it).

@@ -60,6 +60,8 @@ function str(value: string): string {
   return `"${value}"`
 }
 
+/** Where a passed HEAD's Content-Encoding waits from vcl_backend_response to vcl_deliver. */
+const CE_KEPT = 'X-Preencode-Content-Encoding'
 /** The client's header, saved before the first pass rewrites Accept-Encoding (restarts read it again). */
 const ORIG = 'req.http.X-Preencode-Orig-AE'
 /** The codings already asked for in this request's earlier passes, space-separated. */
@@ -182,6 +184,12 @@ export function varnishConfig(manifest: Manifest, options: VarnishConfigOptions)
     '}',
     '',
     'sub vcl_deliver {',
+    '    # A passed HEAD (a Cookie or Authorization header): Varnish drops Content-Encoding from an',
+    '    # answer without a body; vcl_backend_response kept it aside. Put it back before it is read.',
+    `    if (resp.http.${CE_KEPT}) {`,
+    `        set resp.http.Content-Encoding = resp.http.${CE_KEPT};`,
+    `        unset resp.http.${CE_KEPT};`,
+    '    }',
     '    # The file has no variant in that coding (it came back uncompressed): ask again with the',
     "    # client's next acceptable coding. Each pass is a lookup of its own key.",
     '    if ((resp.status == 200 || resp.status == 206) && !resp.http.Content-Encoding &&',
@@ -207,6 +215,11 @@ export function varnishConfig(manifest: Manifest, options: VarnishConfigOptions)
     '}',
     '',
     'sub vcl_backend_response {',
+    '    # A HEAD reaches the origin only when passed; its answer has no body, and Varnish then drops',
+    '    # Content-Encoding (it would take the variant for the original, and restart for another).',
+    '    if (bereq.method == "HEAD" && beresp.http.Content-Encoding) {',
+    `        set beresp.http.${CE_KEPT} = beresp.http.Content-Encoding;`,
+    '    }',
     '    # no-cache (HTML pages): stored, but revalidated with the origin before each use (RFC 9111',
     '    # §5.2.2.4): Varnish sends If-None-Match / If-Modified-Since and keeps the body on a 304.',
     '    if (beresp.http.Cache-Control ~ "(?i)(^|,)\\s*no-cache\\s*(,|$)" &&',

@@ -13,16 +13,11 @@
 // - every answer: the Vary it needs (Accept-Encoding; and Available-Dictionary on a delta) and
 //   bytes that decode to the original (or are the delta).
 // Each fault is one line of the check that found it.
-import { createHash, randomUUID } from 'node:crypto'
-import {
-  ALL_ENCODINGS,
-  decodeBuffer,
-  formatOfEncoding,
-  type Encoding,
-  type ManifestDelta,
-  type ManifestFile,
-} from '@preencode/core'
-import { ask, type Agents, type CheckedAnswer } from './http.js'
+import { randomUUID } from 'node:crypto'
+import { ALL_ENCODINGS, formatOfEncoding, type Encoding, type ManifestDelta, type ManifestFile } from '@preencode/core'
+import type { RunBounds } from './bounds.js'
+import type { BodyDigest } from './digest.js'
+import { ask, bodyLimit, oversizeProblem, type Agents, type CheckedAnswer } from './http.js'
 
 /** One request of a sequence. */
 export interface CacheStep {
@@ -77,7 +72,7 @@ export function verifyCacheJobs(files: readonly ManifestFile[]): CacheJob[] {
 export async function runCacheJob(
   job: CacheJob,
   target: URL,
-  timeoutMs: number,
+  bounds: RunBounds,
   agents: Agents,
 ): Promise<CacheStepResult[]> {
   const url = new URL(target)
@@ -102,8 +97,11 @@ export async function runCacheJob(
       problems: [],
     }
     results.push(result)
+    const size = delta?.size ?? job.file.size
+    const limit = bodyLimit(size)
     try {
-      const { body, seen } = await ask(url, step.acceptEncoding, delta, timeoutMs, agents)
+      const answer = await ask(url, step.acceptEncoding, delta, { ...bounds, maxBodyBytes: limit }, agents)
+      const { digest, seen } = answer
       const encoding = seen.contentEncoding?.trim().toLowerCase() || undefined
       Object.assign(result, seen, { contentEncoding: encoding })
       if (result.status !== 200) {
@@ -121,9 +119,10 @@ export async function runCacheJob(
         result.problems.push(
           `no Vary: ${missing.join(', ')}: a cache or browser may hand this ${got ?? 'uncompressed'} answer to any request`,
         )
-      const bytes = await bodyProblem(job.file, delta, got, body)
+      const bytes = oversizeProblem(answer, limit, size) ?? bodyProblem(job.file, delta, got, digest)
       if (bytes) result.problems.push(bytes)
     } catch (error) {
+      bounds.check(error, url.href, label)
       result.problems.push(`request failed: ${(error as Error).message}`)
     }
   }
@@ -149,25 +148,19 @@ function judgeCoding(
   return `Content-Encoding ${got} sent to a request that accepts no coding`
 }
 
-async function bodyProblem(
+function bodyProblem(
   file: ManifestFile,
   delta: ManifestDelta | undefined,
   got: string | undefined,
-  body: Buffer,
-): Promise<string | undefined> {
+  body: BodyDigest,
+): string | undefined {
   if (delta && got === delta.encoding) {
-    return createHash('sha256').update(body).digest('hex') === delta.sha256
-      ? undefined
-      : `the body (${body.length} bytes) is not the delta ${delta.path}`
+    return body.sha256 === delta.sha256 ? undefined : `the body (${body.bytes} bytes) is not the delta ${delta.path}`
   }
   if (got === 'dcb' || got === 'dcz') return undefined // a delta where none was asked: reported above
-  let decoded: Buffer
-  try {
-    decoded = got ? await decodeBuffer(got, body) : body
-  } catch (error) {
-    return `body does not decode as ${got}: ${(error as Error).message}`
-  }
-  return createHash('sha256').update(decoded).digest('hex') === file.sha256
+  const decoded = body.decoded
+  if ('error' in decoded) return `body does not decode as ${got}: ${decoded.error}`
+  return decoded.sha256 === file.sha256
     ? undefined
-    : `decoded body (${decoded.length} bytes) differs from the original (${file.size} bytes)`
+    : `decoded body (${decoded.bytes} bytes) differs from the original (${file.size} bytes)`
 }

@@ -4,7 +4,6 @@
 // specification gives (`http/spec.ts`: both headers), and the original's Content-Type. The dictionary itself (a previous deploy's file) need
 // not be at hand: the bytes are compared with the delta the manifest describes, and their
 // header must name the dictionary asked for.
-import { createHash } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import {
   availableDictionaryValue,
@@ -14,6 +13,7 @@ import {
 } from '@preencode/core/internal'
 import { servedFileOf } from '../http/served-file.js'
 import { specify } from '../http/spec.js'
+import type { BodyDigest } from './digest.js'
 
 /** The request headers that ask for `delta`. */
 export function deltaRequestHeaders(delta: ManifestDelta): Record<string, string> {
@@ -37,7 +37,7 @@ export function judgeDelta(
   file: ManifestFile,
   delta: ManifestDelta,
   response: IncomingMessage,
-  body: Buffer,
+  body: BodyDigest,
   headerValues: (name: string) => string[],
 ): string[] {
   if (response.statusCode !== 200) return [`status ${response.statusCode ?? '?'}, expected 200`]
@@ -58,10 +58,10 @@ export function judgeDelta(
   for (const name of expected.vary) if (!vary.includes(name)) problems.push(`Vary lacks ${name}`)
   if (encoding === delta.encoding) {
     const header = dictionaryStreamHeader(delta.encoding, Buffer.from(delta.dictionary, 'base64'))
-    if (!body.subarray(0, header.byteLength).equals(header))
+    if (!body.head.subarray(0, header.byteLength).equals(header))
       problems.push(`the ${delta.encoding} body does not start with the header naming dictionary ${delta.dictionary}`)
-    else if (createHash('sha256').update(body).digest('hex') !== delta.sha256)
-      problems.push(`the body (${body.length} bytes) is not the delta ${delta.path} (${delta.size} bytes)`)
+    else if (body.sha256 !== delta.sha256)
+      problems.push(`the body (${body.bytes} bytes) is not the delta ${delta.path} (${delta.size} bytes)`)
   }
   return problems
 }

@@ -2,12 +2,10 @@
 // manifest: status, Content-Encoding and Vary as the serving specification answers (`http/spec.ts`,
 // which every preencode server keeps), Content-Type and the decoded bytes. Raw node:http(s), not
 // fetch, because fetch decodes bodies and hides what the server actually sent.
-import { createHash } from 'node:crypto'
 import { Agent as HttpAgent, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent } from 'node:https'
 import {
   ALL_ENCODINGS,
-  decodeBuffer,
   formatOfEncoding,
   runPool,
   userError,
@@ -19,9 +17,11 @@ import {
 import { isDotPath } from '../http/dotfiles.js'
 import { servedFileOf } from '../http/served-file.js'
 import { specify, targetOf } from '../http/spec.js'
+import { checkDuration, DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS, runBounds } from './bounds.js'
 import { runCacheJob, verifyCacheJobs } from './cache.js'
 import { judgeDelta } from './deltas.js'
-import { ask, headerValues, type CheckedAnswer } from './http.js'
+import type { BodyDigest } from './digest.js'
+import { ask, bodyLimit, headerValues, oversizeProblem, type CheckedAnswer } from './http.js'
 
 /** One Accept-Encoding probe: the header sent (undefined: none) and what each available encoding means for it. */
 export interface EncodingProbe {
@@ -53,10 +53,16 @@ export interface VerifyOptions {
   /** @default DEFAULT_PROBES */
   probes?: readonly EncodingProbe[]
   /**
-   * Per-request timeout in ms.
-   * @default 15000
+   * The time one answer (headers and body) may take, in ms. The first request that gets no
+   * complete answer in time stops the run with one error naming its URL.
+   * @default 30000
    */
   timeoutMs?: number
+  /**
+   * The time the whole run may take, in ms; then it stops with one error naming the site.
+   * @default 600000
+   */
+  deadlineMs?: number
   /**
    * Also check what a shared cache in front can get wrong (cache.ts): codings it strips,
    * a coding stored for another request, deltas not served, a missing Vary. Asks in a fixed
@@ -114,12 +120,7 @@ function expectedAnswer(
 }
 
 /** What must hold for one response (the specification's answer, `http/spec.ts`); returns the problems found. */
-async function judge(
-  file: ManifestFile,
-  probe: EncodingProbe,
-  response: IncomingMessage,
-  body: Buffer,
-): Promise<string[]> {
+function judge(file: ManifestFile, probe: EncodingProbe, response: IncomingMessage, body: BodyDigest): string[] {
   const problems: string[] = []
   const spec = expectedAnswer(file, probe)
   // A dotfile (the manifest may list `.env`, `.well-known/…/.x`) must not be served at all.
@@ -159,16 +160,10 @@ async function judge(
       problems.push(count === 0 ? 'Vary lacks Accept-Encoding' : `Vary names Accept-Encoding ${count} times`)
   }
   if (problems.some((p) => p.startsWith('Content-Encoding') && p.includes('several'))) return problems
-  let decoded: Buffer
-  try {
-    decoded = got ? await decodeBuffer(got, body) : body
-  } catch (error) {
-    problems.push(`body does not decode as ${got}: ${(error as Error).message}`)
-    return problems
-  }
-  const sha = createHash('sha256').update(decoded).digest('hex')
-  if (sha !== file.sha256)
-    problems.push(`decoded body (${decoded.length} bytes) differs from the original (${file.size} bytes)`)
+  const decoded = body.decoded
+  if ('error' in decoded) problems.push(`body does not decode as ${got}: ${decoded.error}`)
+  else if (decoded.sha256 !== file.sha256)
+    problems.push(`decoded body (${decoded.bytes} bytes) differs from the original (${file.size} bytes)`)
   return problems
 }
 
@@ -195,7 +190,8 @@ export async function verifySite(
     throw userError('verify', `"${url}" must be http:// or https://.`)
   const prefix = base.pathname.replace(/\/+$/, '')
   const probes = options.probes ?? DEFAULT_PROBES
-  const timeoutMs = options.timeoutMs ?? 15_000
+  const timeoutMs = checkDuration(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS)
+  const deadlineMs = checkDuration(options.deadlineMs, 'deadlineMs', DEFAULT_DEADLINE_MS)
   const files = sampleFiles(manifest.files, options.limit)
   if (files.length === 0) throw userError('verify', `The manifest of ${root} lists no files.`, { code: 'BAD_INPUT' })
   const jobs: { file: ManifestFile; path: string; probe: EncodingProbe; delta?: ManifestDelta }[] = files.flatMap(
@@ -210,6 +206,7 @@ export async function verifySite(
   const checks: VerifyCheck[] = []
   /** In the order each sequence asked (the order is what they test). */
   const cacheChecks: VerifyCheck[] = []
+  const bounds = runBounds(base.href, timeoutMs, deadlineMs)
   try {
     await runPool(jobs, options.concurrency ?? 8, async ({ file, path, probe, delta }) => {
       const target = new URL(`${prefix}${path}${base.search}`, base)
@@ -223,13 +220,20 @@ export async function verifySite(
         vary: undefined,
         problems: [],
       }
+      const size = delta?.size ?? file.size
+      const limit = bodyLimit(size)
       try {
-        const { response, body, seen } = await ask(target, probe.header, delta, timeoutMs, agents)
+        const answer = await ask(target, probe.header, delta, { ...bounds, maxBodyBytes: limit }, agents)
+        const { response, digest, seen } = answer
         Object.assign(check, seen)
-        check.problems = delta
-          ? judgeDelta(file, delta, response, body, (name) => headerValues(response, name))
-          : await judge(file, probe, response, body)
+        const oversize = oversizeProblem(answer, limit, size)
+        if (oversize) check.problems = [oversize]
+        else
+          check.problems = delta
+            ? judgeDelta(file, delta, response, digest, (name) => headerValues(response, name))
+            : judge(file, probe, response, digest)
       } catch (error) {
+        bounds.check(error, target.href, probe.header)
         check.problems = [`request failed: ${(error as Error).message}`]
       }
       checks.push(check)
@@ -238,11 +242,12 @@ export async function verifySite(
       // The sequences run one request at a time each (their order is the test), several at once.
       await runPool(verifyCacheJobs(served), options.concurrency ?? 8, async (job) => {
         const target = new URL(`${prefix}${urlPathsOf(job.file.path)[0]!}${base.search}`, base)
-        for (const step of await runCacheJob(job, target, timeoutMs, agents))
+        for (const step of await runCacheJob(job, target, bounds, agents))
           cacheChecks.push({ path: job.file.path, ...step })
       })
     }
   } finally {
+    bounds.close()
     agents.http.destroy()
     agents.https.destroy()
   }

@@ -15,24 +15,28 @@ var V = new RegExp("^([A-Za-z0-9_.~-]*?[A-Za-z0-9_~])([-.~_])(?:[a-f0-9]{16,64}|
 var PD = new RegExp("^/preencode-dictionary-[0-9a-f]{16}\\.txt$"), PH = "match=\"*\", match-dest=(\"document\")";
 // Dotfiles and dot-folders (.env, the deploy state, temp files) are never served; /.well-known/ is.
 var DF = new RegExp("^/(?!\\.well-known/)\\.|/[^/]*/\\.");
+// RFC 9110's qvalue; an entry with a malformed weight (q=.5, q=0x1, a bare q) is ignored, as negotiate() does.
+var QV = new RegExp("^(?:0(?:\\.\\d{0,3})?|1(?:\\.0{0,3})?)$");
 function accepted(h){var q={},star=-1,parts=h.split(','),i,j;for(i=0;i<parts.length;i++){var t=parts[i].split(';'),name=t[0].trim().toLowerCase(),v=1;if(!name)continue;
-for(j=1;j<t.length;j++){var kv=t[j].trim().toLowerCase();if(kv.indexOf('q=')===0){v=Number(kv.slice(2).trim());if(!(v>=0&&v<=1)||kv.length<3){v=-1}}}
+for(j=1;j<t.length;j++){var kv=t[j],e=kv.indexOf('=');if(e<0){v=-1;break}if(kv.slice(0,e).trim().toLowerCase()==='q'){var s=kv.slice(e+1).trim();v=QV.test(s)?Number(s):-1;if(v<0)break}}
 if(v<0)continue;if(name==='x-gzip')name='gzip';if(name==='*')star=v;else if(!Object.prototype.hasOwnProperty.call(q,name)||v<q[name])q[name]=v}
 return function(n,named){return Object.prototype.hasOwnProperty.call(q,n)?q[n]:(star>=0&&!named?star:0)}}
 function header(r){var h=r.headers&&r.headers['accept-encoding'];if(!h)return '';var v=h.value||'';if(h.multiValue){var a=[];for(var i=0;i<h.multiValue.length;i++)a.push(h.multiValue[i].value);v=a.join(',')}return v}
 function dictionary(r){var h=r.headers['available-dictionary'];if(!h||h.multiValue&&h.multiValue.length>1)return null;var m=D.exec((h.value||'').replace(/^[ \t]+|[ \t]+$/g,''));return m?m[1]:null}
 function delta(u,p,e,id,qf){for(var i=1;i<e.length;i++){if(e[i].slice(0,44)!==id)continue;for(var j=44;j<e[i].length;j++){var c=DC[e[i].charAt(j)];
 if(c&&qf(c,true)>0){var n=p.slice(p.lastIndexOf('/')+1),d=n.lastIndexOf('.');return [(u+'.dict/'+id.replace(/\+/g,'%2B').replace(/=/g,'%3D')+(d>0?n.slice(d):'')+'.'+c).replace(/\/{2,}/g,'/'),c]}}}return null}
-function respond(event){var s=event.response,h=s.headers,c=h['content-encoding'],e=c?c.value:'',u=event.request.uri,i=u.indexOf('.dict/');
-if(i>0)u=u.slice(0,i);else if(e)u=u.replace(/\.(?:br|zst|gz)$/,'');if(u.charAt(u.length-1)==='/')u+=I;
+function respond(event){var s=event.response,h=s.headers,c=h['content-encoding'],e=c?c.value:'',u=event.request.uri,i;try{u=decodeURIComponent(u)}catch(x){}
+// A delta is what the deploy stored as one (Content-Encoding dcb/dcz, from the manifest), never a name: a user's my.dict/ is a folder like any other.
+if(e==='dcb'||e==='dcz'){i=u.lastIndexOf('.dict/');if(i>0)u=u.slice(0,i)}else if(e)u=u.replace(/\.(?:br|zst|gz)$/,'');if(u.charAt(u.length-1)==='/')u+=I;
 if(e==='dcb'||e==='dcz')h.vary={value:'Accept-Encoding, Available-Dictionary'};else if(X.test(u))h.vary={value:'Accept-Encoding'};
 if(s.statusCode<400){var m=V.exec(u.slice(u.lastIndexOf('/')+1));if(m)h['use-as-dictionary']={value:'match="'+m[1]+m[2]+'*.'+m[3]+'"'};
 else if(PD.test(u))h['use-as-dictionary']={value:PH}}return s}
 async function handler(event){if(event.context&&event.context.eventType==='viewer-response')return respond(event);
-var r=event.request,u=r.uri,id=dictionary(r),d;delete r.headers['available-dictionary'];try{d=decodeURIComponent(u)}catch(x){d=u}
-if(DF.test(d))return {statusCode:404,statusDescription:'Not Found'};if(u.charAt(u.length-1)==='/'){u+=I;r.uri=u}
-if(!X.test(u))return r;var h=header(r);if(!h)return r;var p;try{p=decodeURIComponent(u.slice(1))}catch(x){return r}
+var r=event.request,u=r.uri,id=dictionary(r),h=header(r),d;delete r.headers['available-dictionary'];try{d=decodeURIComponent(u)}catch(x){d=u}
+if(DF.test(d))return {statusCode:404,statusDescription:'Not Found'};if(u.charAt(u.length-1)==='/'){u+=I;r.uri=u;d+=I}
+// The cache key holds the coding picked, never the client's spelling: identity unless a variant is.
+r.headers['accept-encoding']={value:'identity'};if(!h||!X.test(d))return r;var p;try{p=decodeURIComponent(u.slice(1))}catch(x){return r}
 var o=O,e=null;try{e=(await kvs.get(p)).split('|');var k=e[0];o=[];for(var j=0;j<k.length;j++)for(var i=0;i<O.length;i++)if(O[i][1]===k.charAt(j))o.push(O[i])}catch(x){}
 var qf=accepted(h),t=id&&e?delta(u,p,e,id,qf):null;if(t){r.uri=t[0];r.headers['accept-encoding']={value:t[1]};r.headers['available-dictionary']={value:':'+id+':'};return r}
 var best=null,bq=0;for(var i=0;i<o.length;i++){var v=qf(o[i][0]);if(v>bq){bq=v;best=o[i]}}
-if(best){r.uri=u+best[2];r.headers['accept-encoding']={value:best[0]}}else{r.headers['accept-encoding']={value:'identity'}}return r}
+if(best){r.uri=u+best[2];r.headers['accept-encoding']={value:best[0]}}return r}

@@ -102,6 +102,12 @@ sub vcl_hash {
 }
 
 sub vcl_deliver {
+    # A passed HEAD (a Cookie or Authorization header): Varnish drops Content-Encoding from an
+    # answer without a body; vcl_backend_response kept it aside. Put it back before it is read.
+    if (resp.http.X-Preencode-Content-Encoding) {
+        set resp.http.Content-Encoding = resp.http.X-Preencode-Content-Encoding;
+        unset resp.http.X-Preencode-Content-Encoding;
+    }
     # The file has no variant in that coding (it came back uncompressed): ask again with the
     # client's next acceptable coding. Each pass is a lookup of its own key.
     if ((resp.status == 200 || resp.status == 206) && !resp.http.Content-Encoding &&
@@ -127,6 +133,11 @@ sub vcl_backend_fetch {
 }
 
 sub vcl_backend_response {
+    # A HEAD reaches the origin only when passed; its answer has no body, and Varnish then drops
+    # Content-Encoding (it would take the variant for the original, and restart for another).
+    if (bereq.method == "HEAD" && beresp.http.Content-Encoding) {
+        set beresp.http.X-Preencode-Content-Encoding = beresp.http.Content-Encoding;
+    }
     # no-cache (HTML pages): stored, but revalidated with the origin before each use (RFC 9111
     # §5.2.2.4): Varnish sends If-None-Match / If-Modified-Since and keeps the body on a 304.
     if (beresp.http.Cache-Control ~ "(?i)(^|,)\s*no-cache\s*(,|$)" &&
