@@ -1,14 +1,15 @@
 // `pnpm bench` — runs the benchmark parts, prints each part's tables and ratios, and writes
 // docs/benchmarks.md. Flags: --only build,serve,deploy (default all), --quick (smoke run with
 // small inputs), --reps N (build repetitions, default 2), --keep (keep the scratch directory),
-// --out FILE (where the Markdown goes; default docs/benchmarks.md, `-` for none).
+// --out FILE (where the Markdown goes, with the charts beside it; default docs/benchmarks.md, `-` for none).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { runBuild } from './build/index.ts'
 import { runDeploy } from './deploy/index.ts'
 import { runDictionary } from './dictionary/index.ts'
+import { runHistory } from './history/index.ts'
 import type { BenchContext } from './lib/context.ts'
 import { renderMarkdown, type MachineInfo } from './lib/markdown.ts'
 import { REPO_ROOT } from './lib/paths.ts'
@@ -23,6 +24,7 @@ const PARTS = {
   deploy: runDeploy,
   dictionary: runDictionary,
   versions: runDeltaVersions,
+  history: runHistory,
 } as const
 type PartName = keyof typeof PARTS
 const TITLES: Record<PartName, string> = {
@@ -31,6 +33,7 @@ const TITLES: Record<PartName, string> = {
   deploy: 'Deploy to MinIO',
   dictionary: 'Dictionary transport (RFC 9842): updates and page navigations',
   versions: 'Delta window: against how many deployed versions to write deltas',
+  history: "Deploy history: what a returning visitor downloads across real sites' releases",
 }
 
 const { values } = parseArgs({
@@ -156,5 +159,7 @@ machine.durationS = Math.round((Date.now() - started.getTime()) / 1000)
 const out = values.out ?? join(REPO_ROOT, 'docs', 'benchmarks.md')
 if (out !== '-') {
   await writeFile(out, renderMarkdown(machine, results))
+  for (const figure of results.flatMap((r) => r.figures ?? []))
+    await writeFile(join(dirname(out), figure.file), figure.svg)
   ctx.log(`wrote ${out} (${machine.durationS} s in all)`)
 }

@@ -79,6 +79,7 @@ export function renderMarkdown(machine: MachineInfo, parts: PartResult[]): strin
       continue
     }
     for (const table of part.tables) out.push(renderMarkdownTable(table), '')
+    for (const figure of part.figures ?? []) out.push(`![${figure.alt}](${figure.file})`, '')
     for (const note of part.notes) out.push(`- ${note}`)
   }
   return `${out
