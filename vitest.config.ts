@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config'
 
-// One Vitest run over every package's test/ folder. Packages are imported by name, i.e. from
+// One Vitest run over every package's test/ folder (and the bench's pure pieces, bench/<part>/*.test.ts). Packages are imported by name, i.e. from
 // their built dist/, exactly as users get them: scripts/test.sh builds first.
 export default defineConfig({
   test: {
