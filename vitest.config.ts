@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config'
 
-// One Vitest run over every package's test/ folder (and the bench's pure pieces, bench/<part>/*.test.ts). Packages are imported by name, i.e. from
-// their built dist/, exactly as users get them: scripts/test.sh builds first.
+// One Vitest run over every package's test/ folder and the bench's pure pieces
+// (bench/<part>/*.test.ts). Packages are imported by name, i.e. from their built dist/, exactly
+// as users get them: scripts/test.sh builds first.
 export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.ts', 'test-utils/test/**/*.test.ts', 'bench/*/*.test.ts'],
