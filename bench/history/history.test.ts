@@ -86,4 +86,17 @@ describe('renderLineChart', () => {
     for (const points of svg.matchAll(/points="([^"]+)"/g))
       for (const xy of points[1]!.split(' ')) expect(xy).toMatch(/^\d+(\.\d)?,\d+(\.\d)?$/)
   })
+
+  it('puts the ticks on round multiples of the unit', () => {
+    const svg = renderLineChart({
+      title: 't',
+      xLabel: 'x',
+      formatY: (v) => `${v / 1024} KiB`,
+      yUnit: 1024,
+      xLabels: ['a', 'b'],
+      series: [{ name: 's', color: '#000', values: [0, 290 * 1024] }],
+    })
+    const ticks = [...svg.matchAll(/text-anchor="end">([^<]+)</g)].map((m) => m[1])
+    expect(ticks).toEqual(['0 KiB', '100 KiB', '200 KiB', '300 KiB'])
+  })
 })

@@ -130,6 +130,7 @@ function chart(site: HistorySite, records: DeployRecord[], returns: Record<Metho
     title: `${site.slug}: bytes a returning visitor downloads after each deploy`,
     xLabel: `${site.packageName} release`,
     formatY: fmtBytes,
+    yUnit: 1024,
     xLabels: records.slice(1).map((r) => r.version),
     series: METHODS.map((m) => ({ name: LABELS[m], color: COLORS[m], values: returns.map((r) => r[m]) })),
   })

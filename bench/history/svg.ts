@@ -13,19 +13,24 @@ export interface LineChart {
   xLabel: string
   /** Formats a y value for the axis ticks (e.g. bytes as KiB). */
   formatY(value: number): string
+  /** Ticks fall on round multiples of this unit (1024 for bytes shown in KiB/MiB). @default 1 */
+  yUnit?: number
   xLabels: readonly string[]
   series: readonly Series[]
 }
 
 const W = 760
 const H = 360
-const PAD = { left: 78, right: 16, top: 40, bottom: 78 }
+const PAD = { left: 78, right: 16, top: 72, bottom: 78 }
 
 const esc = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
-/** A round step giving about `count` ticks up to `max`. */
-function tickStep(max: number, count: number): number {
+/** A round step (in whole `unit`s, or powers of 1024 of it) giving about `count` ticks up to `max`. */
+function tickStep(max: number, count: number, unit: number): number {
+  if (unit > 1 && max < unit) return tickStep(max, count, 1)
+  if (unit > 1 && max / unit >= unit) return unit * tickStep(max / unit, count, unit)
+  if (unit > 1) return unit * tickStep(max / unit, count, 1)
   const raw = max / count
   const magnitude = 10 ** Math.floor(Math.log10(raw))
   return ([1, 2, 2.5, 5, 10].find((m) => m * magnitude >= raw) ?? 10) * magnitude
@@ -33,7 +38,7 @@ function tickStep(max: number, count: number): number {
 
 export function renderLineChart(chart: LineChart): string {
   const finite = chart.series.flatMap((s) => s.values.filter(Number.isFinite))
-  const step = tickStep(Math.max(1, ...finite), 5)
+  const step = tickStep(Math.max(1, ...finite), 5, chart.yUnit ?? 1)
   const top = Math.max(step, Math.ceil(Math.max(1, ...finite) / step) * step)
   const plotW = W - PAD.left - PAD.right
   const plotH = H - PAD.top - PAD.bottom
@@ -73,10 +78,12 @@ export function renderLineChart(chart: LineChart): string {
       const [cx, cy] = p.split(',')
       out.push(`<circle cx="${cx}" cy="${cy}" r="2.5" fill="${s.color}"/>`)
     }
-    const ly = PAD.top + 4 + k * 15
+    // The legend: two columns above the plot, clear of the lines.
+    const lx = PAD.left + (k % 2) * 330
+    const ly = 36 + Math.floor(k / 2) * 15
     out.push(
-      `<line x1="${PAD.left + 10}" x2="${PAD.left + 30}" y1="${ly}" y2="${ly}" stroke="${s.color}" stroke-width="2"/>`,
-      `<text x="${PAD.left + 36}" y="${ly + 4}">${esc(s.name)}</text>`,
+      `<line x1="${lx}" x2="${lx + 20}" y1="${ly}" y2="${ly}" stroke="${s.color}" stroke-width="2"/>`,
+      `<text x="${lx + 26}" y="${ly + 4}">${esc(s.name)}</text>`,
     )
   }
   out.push('</svg>')
