@@ -46,7 +46,8 @@ export function renderLineChart(chart: LineChart): string {
   const x = (i: number): number => PAD.left + (n > 1 ? (i / (n - 1)) * plotW : plotW / 2)
   const y = (v: number): number => PAD.top + plotH - (v / top) * plotH
   const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" font-family="sans-serif" font-size="11">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" font-family="sans-serif" font-size="11" role="img">`,
+    `<title>${esc(chart.title)}</title>`,
     `<rect width="${W}" height="${H}" fill="#fff"/>`,
     `<text x="${W / 2}" y="20" text-anchor="middle" font-size="14">${esc(chart.title)}</text>`,
   ]
