@@ -55,9 +55,7 @@ export function htmlReportData(manifest: Manifest, options: HtmlReportOptions = 
  * an asset or a previous page dictionary): the smallest such delta of each, against its brotli
  * (else its smallest variant, else the file). Undefined when no file has one.
  */
-export function returningVisitor(
-  manifest: Manifest,
-): { files: number; deltaBytes: number; brotliBytes: number } | undefined {
+function returningVisitor(manifest: Manifest): { files: number; deltaBytes: number; brotliBytes: number } | undefined {
   const current = new Set(manifest.files.map((f) => Buffer.from(f.sha256, 'hex').toString('base64')))
   let files = 0
   let deltaBytes = 0
