@@ -1,14 +1,15 @@
 // `pnpm bench` — runs the benchmark parts, prints each part's tables and ratios, and writes
 // docs/benchmarks.md. Flags: --only build,serve,deploy (default all), --quick (smoke run with
 // small inputs), --reps N (build repetitions, default 2), --keep (keep the scratch directory),
-// --out FILE (where the Markdown goes; default docs/benchmarks.md, `-` for none).
+// --out FILE (where the Markdown goes, with the charts beside it; default docs/benchmarks.md, `-` for none).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { runBuild } from './build/index.ts'
 import { runDeploy } from './deploy/index.ts'
 import { runDictionary } from './dictionary/index.ts'
+import { runHistory } from './history/index.ts'
 import type { BenchContext } from './lib/context.ts'
 import { keptPart, type KeptPart } from './lib/kept-parts.ts'
 import { renderMarkdown, type MachineInfo } from './lib/markdown.ts'
@@ -26,6 +27,7 @@ const PARTS = {
   dictionary: runDictionary,
   versions: runDeltaVersions,
   runtimes: runRuntimes,
+  history: runHistory,
 } as const
 type PartName = keyof typeof PARTS
 const TITLES: Record<PartName, string> = {
@@ -35,6 +37,7 @@ const TITLES: Record<PartName, string> = {
   dictionary: 'Dictionary transport (RFC 9842): updates and page navigations',
   versions: 'Delta window: against how many deployed versions to write deltas',
   runtimes: 'JavaScript runtimes: the preencode handler vs each runtime’s own static handler',
+  history: "Deploy history: what a returning visitor downloads across real sites' releases",
 }
 
 const { values } = parseArgs({
@@ -167,5 +170,7 @@ if (out !== '-') {
     if (earlier) kept.set(name, earlier)
   }
   await writeFile(out, renderMarkdown(machine, results, kept))
+  for (const figure of results.flatMap((r) => r.figures ?? []))
+    await writeFile(join(dirname(out), figure.file), figure.svg)
   ctx.log(`wrote ${out} (${machine.durationS} s in all)`)
 }

@@ -98,6 +98,7 @@ export function renderMarkdown(
       continue
     }
     for (const table of part.tables) out.push(renderMarkdownTable(table), '')
+    for (const figure of part.figures ?? []) out.push(`![${figure.alt}](${figure.file})`, '')
     for (const note of part.notes) out.push(`- ${note}`)
   }
   return `${out

@@ -32,6 +32,16 @@ export interface PartResult {
   tables: Table[]
   targets: TargetCheck[]
   notes: string[]
+  /** Charts written beside the Markdown page (`file` relative to it) and shown under the tables. */
+  figures?: Figure[]
+}
+
+/** A standalone SVG document the page links as an image. */
+export interface Figure {
+  /** File name beside the page, e.g. `benchmarks-history-npm-docs.svg`. */
+  file: string
+  alt: string
+  svg: string
 }
 
 export function emptyPart(name: string, title: string): PartResult {

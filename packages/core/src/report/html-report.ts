@@ -8,6 +8,7 @@ import { ALL_FORMATS, type Format } from '../codecs/table.js'
 import { HTML_REPORT_CLIENT } from './html-report-client.js'
 import { HTML_REPORT_STYLE } from './html-report-style.js'
 import type { Manifest } from '../manifest/manifest.js'
+import { formatBytes } from './units.js'
 
 export interface HtmlReportOptions {
   /**
@@ -48,6 +49,33 @@ export function htmlReportData(manifest: Manifest, options: HtmlReportOptions = 
   }
 }
 
+/**
+ * What a visitor back from the previous deploy downloads for the changed files that have deltas
+ * against an earlier version (a dictionary that is no file of this build: a previous version of
+ * an asset or a previous page dictionary): the smallest such delta of each, against its brotli
+ * (else its smallest variant, else the file). Undefined when no file has one.
+ */
+function returningVisitor(manifest: Manifest): { files: number; deltaBytes: number; brotliBytes: number } | undefined {
+  const current = new Set(manifest.files.map((f) => Buffer.from(f.sha256, 'hex').toString('base64')))
+  let files = 0
+  let deltaBytes = 0
+  let brotliBytes = 0
+  for (const file of manifest.files) {
+    const earlier = (file.deltas ?? []).filter((d) => !current.has(d.dictionary)).map((d) => d.size)
+    if (earlier.length === 0) continue
+    files++
+    deltaBytes += Math.min(...earlier)
+    brotliBytes += (file.variants.find((v) => v.format === 'brotli') ?? file.variants[0] ?? file).size
+  }
+  return files === 0 ? undefined : { files, deltaBytes, brotliBytes }
+}
+
+function returningLine(manifest: Manifest): string {
+  const back = returningVisitor(manifest)
+  if (!back) return ''
+  return `\n  <p class="meta" id="returning">A returning visitor downloads ${formatBytes(back.deltaBytes)} instead of ${formatBytes(back.brotliBytes)} (brotli) for the ${back.files} changed file${back.files === 1 ? '' : 's'} with deltas (RFC 9842).</p>`
+}
+
 /** The whole report page as one string. Pure. */
 export function renderHtmlReport(manifest: Manifest, options: HtmlReportOptions = {}): string {
   const data = htmlReportData(manifest, options)
@@ -64,7 +92,7 @@ export function renderHtmlReport(manifest: Manifest, options: HtmlReportOptions 
 <body>
 <header>
   <h1>${escapeHtml(data.title)}</h1>
-  <p class="meta">${data.files.length} files · ${escapeHtml(data.generator)} · <time datetime="${data.generatedAt}">${data.generatedAt.replace('T', ' ').slice(0, 19)} UTC</time></p>
+  <p class="meta">${data.files.length} files · ${escapeHtml(data.generator)} · <time datetime="${data.generatedAt}">${data.generatedAt.replace('T', ' ').slice(0, 19)} UTC</time></p>${returningLine(manifest)}
 </header>
 <section id="totals" aria-label="Totals"></section>
 <nav id="formats" aria-label="Size by"></nav>

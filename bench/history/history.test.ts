@@ -1,0 +1,102 @@
+// The history part's pure pieces: the returning visitor's byte accounting on a tiny synthetic
+// history, and the SVG chart.
+import { describe, expect, it } from 'vitest'
+import { replayVisitor, type VisitedFile } from './replay.ts'
+import { renderLineChart } from './svg.ts'
+
+const file = (
+  path: string,
+  hash: string,
+  full: number,
+  deltas?: { dictionary: string; size: number }[],
+): VisitedFile => ({
+  path,
+  hash,
+  bytes: deltas ? { full, deltas } : { full },
+})
+
+describe('replayVisitor', () => {
+  it('charges nothing for held bytes, the newest held dictionary’s delta, else the full response', () => {
+    const methods = ['pre', 'br'] as const
+    const result = replayVisitor(methods, [
+      // Deploy 0: first visit.
+      {
+        pre: [file('index.html', 'h0', 100), file('a-1.js', 'a1', 1000)],
+        br: [file('index.html', 'h0', 100), file('a-1.js', 'a1', 1000)],
+      },
+      // Deploy 1: the script changed (new hashed name); preencode has deltas against a1 and an unknown version.
+      {
+        pre: [
+          file('index.html', 'h1', 100),
+          file('a-2.js', 'a2', 1000, [
+            { dictionary: 'a1', size: 30 },
+            { dictionary: 'a1', size: 40 },
+            { dictionary: 'zz', size: 5 },
+          ]),
+        ],
+        br: [file('index.html', 'h1', 100), file('a-2.js', 'a2', 1000)],
+      },
+      // Deploy 2: nothing changed but the page; deltas against a1 (older) and a2 (newest held).
+      {
+        pre: [file('index.html', 'h2', 100, [{ dictionary: 'h1', size: 10 }]), file('a-2.js', 'a2', 1000)],
+        br: [file('index.html', 'h2', 100), file('a-2.js', 'a2', 1000)],
+      },
+      // Deploy 3: a new script with deltas against both versions held: the newest (a2) is the one advertised.
+      {
+        pre: [
+          file('index.html', 'h2', 100),
+          file('a-3.js', 'a3', 1000, [
+            { dictionary: 'a1', size: 7 },
+            { dictionary: 'a2', size: 20 },
+          ]),
+        ],
+        br: [file('index.html', 'h2', 100), file('a-3.js', 'a3', 1000)],
+      },
+    ])
+    expect(result.returns).toEqual([
+      { pre: 0, br: 0 },
+      { pre: 130, br: 1100 },
+      { pre: 10, br: 100 },
+      { pre: 20, br: 1000 },
+    ])
+    expect(result.firstVisit.map((v) => v.pre)).toEqual([1100, 1100, 1100, 1100])
+  })
+})
+
+describe('renderLineChart', () => {
+  it('writes one well-formed SVG with a point per finite value and a gap at a missing one', () => {
+    const svg = renderLineChart({
+      title: 'bytes <per> deploy & more',
+      xLabel: 'release',
+      formatY: (v) => `${v} B`,
+      xLabels: ['1.0.0', '1.0.1', '1.0.2', '1.1.0'],
+      series: [
+        { name: 'a', color: '#000', values: [10, 20, 30, 40] },
+        { name: 'b', color: '#f00', values: [5, Number.NaN, 15, 25] },
+      ],
+    })
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true)
+    expect(svg.trimEnd().endsWith('</svg>')).toBe(true)
+    expect(svg).toContain('bytes &lt;per&gt; deploy &amp; more')
+    expect(svg.match(/<circle /g)).toHaveLength(7)
+    expect(svg.match(/<polyline /g)).toHaveLength(3)
+    // Every tag opened is closed or self-closed: no stray `<` from a label.
+    const opened = svg.match(/<(?!\/)(\w+)[^>]*[^/]>/g)?.length ?? 0
+    expect(svg.match(/<\/\w+>/g)?.length).toBe(opened)
+    for (const points of svg.matchAll(/points="([^"]+)"/g))
+      for (const xy of points[1]!.split(' ')) expect(xy).toMatch(/^\d+(\.\d)?,\d+(\.\d)?$/)
+  })
+
+  it('puts the ticks on round multiples of the unit', () => {
+    const svg = renderLineChart({
+      title: 't',
+      xLabel: 'x',
+      formatY: (v) => `${v / 1024} KiB`,
+      yUnit: 1024,
+      xLabels: ['a', 'b'],
+      series: [{ name: 's', color: '#000', values: [0, 290 * 1024] }],
+    })
+    const ticks = [...svg.matchAll(/text-anchor="end">([^<]+)</g)].map((m) => m[1])
+    expect(ticks).toEqual(['0 KiB', '100 KiB', '200 KiB', '300 KiB'])
+  })
+})

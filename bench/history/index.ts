@@ -1,0 +1,138 @@
+// Deploy history part: real sites' successive npm releases, each compressed and deployed by the
+// preencode CLI as a user would, and a visitor who returns after every deploy (see replay.ts for
+// the byte accounting, deploys.ts for one deploy). Per site: bytes per return visit with
+// preencode against brotli 11, gzip 9 and a CDN compressing on the fly at brotli 4; first-visit
+// bytes; the build time preencode adds; and a chart of the bytes per deploy.
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { BenchContext } from '../lib/context.ts'
+import { importBuilt } from '../lib/packages.ts'
+import { emptyPart, type Figure, type PartResult, type Table } from '../lib/report.ts'
+import { firstLine, fmtBytes, fmtMs, lowerMedian } from '../lib/util.ts'
+import { type DeployRecord, deployRelease, METHODS, type Method, type SiteRun } from './deploys.ts'
+import { consecutiveReleases, publishedVersions, unpackedRelease } from './releases.ts'
+import { replayVisitor } from './replay.ts'
+import { type HistorySite, SITES } from './sites.ts'
+import { renderLineChart } from './svg.ts'
+
+/** Consecutive releases replayed per site (the issue asks for at least 20); --quick: 4. */
+const RELEASES = 20
+const QUICK_RELEASES = 4
+
+const LABELS: Record<Method, string> = {
+  preencode: 'preencode (deltas, page dictionary, else br/zstd)',
+  br11: 'brotli 11 alone',
+  gzip9: 'gzip 9 alone',
+  cdn4: 'CDN on the fly (brotli 4)',
+}
+const COLORS: Record<Method, string> = { preencode: '#1a7f37', br11: '#0969da', gzip9: '#bf8700', cdn4: '#cf222e' }
+
+export async function runHistory(ctx: BenchContext): Promise<PartResult> {
+  const part = emptyPart('history', "Deploy history: what a returning visitor downloads across real sites' releases")
+  const count = ctx.quick ? QUICK_RELEASES : RELEASES
+  part.description = [
+    `Real sites' build histories: ${count} consecutive stable npm releases of each package below, downloaded with \`npm pack\``,
+    '(kept in bench/node_modules/.cache/history). Each release is laid out as the site folder, compressed with',
+    '`preencode compress <dir> --cache-dir <cache>` (the cache kept from deploy to deploy, so deltas come from the build',
+    'history; `--pages` for the docs site) and deployed with `preencode deploy <dir> --to <folder>` (deltas against what',
+    'the folder holds). A visitor comes first at the oldest release and returns after every deploy: for an app they fetch',
+    'the entry page and every script and style it loads, for the docs site a fixed sample (every 4th page of the first',
+    'release, by path) plus every page that changed, and the page dictionary the pages link. A file whose bytes they',
+    'hold at that URL costs 0 for every method (the browser cache); preencode sends the smallest dcb/dcz delta against',
+    'what they hold, else the smaller of br and zstd; the others send brotli 11, gzip 9 or brotli 4 of the original',
+    "(never more than the file). preencode's pages carry the dictionary link, so they change whenever the dictionary does,",
+    'and its visitors pay for that and for fetching the dictionary.',
+  ].join(' ')
+  const core = await importBuilt('@preencode/core', ['supportsDictionaryCompression'])
+  if ('why' in core) return { ...part, skipped: core.why }
+  if (!core.mod.supportsDictionaryCompression())
+    return { ...part, skipped: `Node ${process.versions.node} has no brotli dictionary support (needs 24.15)` }
+  part.figures = []
+  for (const site of SITES) {
+    try {
+      const records = await replaySite(ctx, site, count)
+      report(part, site, records)
+    } catch (error) {
+      ctx.log(`history: ${site.slug} failed: ${(error as Error).stack ?? error}`)
+      part.notes.push(`${site.slug}: not measured: ${firstLine(error)}`)
+    }
+  }
+  return part
+}
+
+async function replaySite(ctx: BenchContext, site: HistorySite, count: number): Promise<DeployRecord[]> {
+  const versions = consecutiveReleases(await publishedVersions(site.packageName), site.last, count)
+  const run: SiteRun = { site, scratch: join(ctx.tmp, 'history', site.slug) }
+  await mkdir(run.scratch, { recursive: true })
+  const records: DeployRecord[] = []
+  for (const version of versions) {
+    const record = await deployRelease(run, version, await unpackedRelease(site.packageName, version))
+    ctx.log(
+      `history: ${site.slug} ${version}: ${record.changed} visited files changed, compress ${fmtMs(record.compressMs)}`,
+    )
+    records.push(record)
+  }
+  return records
+}
+
+function report(part: PartResult, site: HistorySite, records: DeployRecord[]): void {
+  const replay = replayVisitor(
+    METHODS,
+    records.map((r) => r.visit),
+  )
+  const returns = replay.returns.slice(1)
+  const total = (m: Method): number => returns.reduce((n, r) => n + r[m], 0)
+  const first = replay.firstVisit.at(-1)!
+  const span = `${site.packageName} ${records[0]!.version} → ${records.at(-1)!.version}`
+  const pct = (a: number, b: number): string => `${((a / Math.max(1, b)) * 100).toFixed(1)}%`
+  const summary: Table = {
+    title: `${site.slug}: ${returns.length} return visits over ${span}`,
+    columns: [
+      'method',
+      'return visits, total',
+      'of brotli 11',
+      'per return visit, median',
+      'first visit (newest release)',
+    ],
+    rows: METHODS.map((m) => [
+      LABELS[m],
+      fmtBytes(total(m)),
+      pct(total(m), total('br11')),
+      fmtBytes(lowerMedian(returns.map((r) => r[m]))),
+      fmtBytes(first[m]),
+    ]),
+    notes: [
+      `site: ${site.description}`,
+      `build time preencode adds per deploy (\`preencode compress\`, a child process: variants${site.pages ? ', page dictionary' : ''}, deltas), median ${fmtMs(lowerMedian(records.map((r) => r.compressMs)))}, total ${fmtMs(records.reduce((n, r) => n + r.compressMs, 0))}; \`preencode deploy\` to the folder (deltas against it, copy): median ${fmtMs(lowerMedian(records.map((r) => r.deployMs)))}`,
+    ],
+  }
+  const perDeploy: Table = {
+    title: `${site.slug}: bytes of the return visit after each deploy`,
+    columns: ['release', 'changed files visited', ...METHODS.map((m) => LABELS[m]), 'compress time'],
+    rows: records
+      .slice(1)
+      .map((r, i) => [
+        r.version,
+        String(r.changed),
+        ...METHODS.map((m) => fmtBytes(returns[i]![m])),
+        fmtMs(r.compressMs),
+      ]),
+  }
+  part.tables.push(summary, perDeploy)
+  part.notes.push(
+    `**${site.slug}: a returning visitor downloads ${fmtBytes(total('preencode'))} instead of ${fmtBytes(total('br11'))} (brotli 11), ${fmtBytes(total('gzip9'))} (gzip 9) or ${fmtBytes(total('cdn4'))} (a CDN at brotli 4)** over ${returns.length} deploys of ${span}`,
+  )
+  part.figures!.push(chart(site, records, returns))
+}
+
+function chart(site: HistorySite, records: DeployRecord[], returns: Record<Method, number>[]): Figure {
+  const svg = renderLineChart({
+    title: `${site.slug}: bytes a returning visitor downloads after each deploy`,
+    xLabel: `${site.packageName} release`,
+    formatY: fmtBytes,
+    yUnit: 1024,
+    xLabels: records.slice(1).map((r) => r.version),
+    series: METHODS.map((m) => ({ name: LABELS[m], color: COLORS[m], values: returns.map((r) => r[m]) })),
+  })
+  return { file: `benchmarks-history-${site.slug}.svg`, alt: `${site.slug}: bytes per return visit, per deploy`, svg }
+}
