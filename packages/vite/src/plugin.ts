@@ -21,7 +21,7 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
   const build = new ViteBuild()
 
   return {
-    name: 'preencode',
+    name: 'preencode:vite',
     // Builds compress; `vite preview` serves the variants through the same middleware as Node.
     apply: (_config, env) => env.command === 'build' || env.isPreview === true,
     enforce: 'post',
