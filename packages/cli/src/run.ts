@@ -3,6 +3,7 @@ import { userError } from '@preencode/core'
 import { renderUsage, runCommand, type CommandDef } from 'citty'
 import { wantsColor, type OutputStream } from './cli-utils.js'
 import { main } from './main.js'
+import { tidyUsage } from './usage.js'
 
 /**
  * Runs `preencode` with `rawArgs` and resolves to the exit code; throws what the command threw
@@ -70,7 +71,7 @@ async function resolveCommand(
   return resolveCommand(await resolve(sub), rawArgs.slice(rawArgs.indexOf(name) + 1), command)
 }
 
-/** citty colours its usage unless NO_COLOR/CI is set; a pipe or a file gets plain text. */
+/** citty colours its usage unless NO_COLOR/CI is set; a pipe or a file gets plain text. Lines fit 80 columns. */
 function usageFor(stream: OutputStream, usage: string): string {
-  return wantsColor(stream) ? usage : stripVTControlCharacters(usage)
+  return tidyUsage(wantsColor(stream) ? usage : stripVTControlCharacters(usage))
 }

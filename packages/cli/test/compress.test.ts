@@ -333,6 +333,14 @@ describe('preencode compress', () => {
     ]) {
       expect(sub.stdout).toContain(flag)
     }
+    // Fits an 80-column terminal: no padding to the longest description, long lines wrapped.
+    for (const line of sub.stdout.split('\n')) {
+      expect(line).not.toMatch(/\s$/)
+      expect(line.length).toBeLessThanOrEqual(80)
+    }
+    expect(sub.stdout).toMatch(
+      /^ +--formats=<list> +Comma-separated formats: brotli,zstd,gzip\n {20,}\(default: all\)$/m,
+    )
     const main = cli(['--help'], work)
     expect(main.stderr).toBe('')
     expect(main.status).toBe(0)

@@ -17,7 +17,7 @@ export function preencode(options: PreencodeRollupOptions = {}): Plugin {
   let outDirs = new Set<string>()
 
   return {
-    name: 'preencode',
+    name: 'preencode:rollup',
 
     buildStart() {
       if (runner) return

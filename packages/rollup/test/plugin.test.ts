@@ -73,7 +73,7 @@ describe('@preencode/rollup', () => {
   it('exports the plugin as default and named, closing last and alone', () => {
     expect(preencode).toBe(namedPreencode)
     const plugin = preencode()
-    expect(plugin.name).toBe('preencode')
+    expect(plugin.name).toBe('preencode:rollup')
     expect(plugin.closeBundle).toMatchObject({ order: 'post', sequential: true })
   })
 

@@ -20,7 +20,7 @@ let reports: CompressReport[]
 async function buildPlayground(): Promise<CompressReport[]> {
   const { default: playgroundConfig } = (await import(join(PLAYGROUND, 'vite.config.ts'))) as { default: UserConfig }
   const plugins = (playgroundConfig.plugins ?? []).filter(
-    (p: PluginOption) => (p as Plugin | null)?.name !== 'preencode',
+    (p: PluginOption) => (p as Plugin | null)?.name !== 'preencode:vite',
   )
   const capture = captureLogger()
   await build({

@@ -45,7 +45,7 @@ describe('@preencode/vite', () => {
   it('exports the plugin as default and named, with the expected shape', () => {
     expect(preencode).toBe(namedPreencode)
     const plugin = preencode()
-    expect(plugin.name).toBe('preencode')
+    expect(plugin.name).toBe('preencode:vite')
     // Builds compress, `vite preview` serves the variants, the dev server is left alone.
     const apply = plugin.apply as (
       config: object,

@@ -34,7 +34,8 @@ const args = {
 /**
  * `preencode verify <url> <dir>`: requests each file with Accept-Encoding br, gzip, zstd,
  * identity, none and `br;q=0, gzip`, and checks the answers against the manifest (with `--cache`,
- * also the sequences of verify-cache.ts). Prints a table of what failed; any failure exits non-zero.
+ * also the sequences of server-config's `verify/cache.ts`). Prints a table of what failed; any
+ * failure exits non-zero.
  */
 export const verifyCommand = defineCommand({
   meta: { name: 'verify', description: 'Check a deployed site serves the right variants, types, Vary and bytes' },

@@ -1,5 +1,5 @@
 /**
- * The shape of one entry of the codec table (`CODECS` in `../formats.ts`). A coding is one file
+ * The shape of one entry of the codec table (`CODECS` in `table.ts`). A coding is one file
  * under `codecs/` exporting one of these, plus one line in the table; every package iterates
  * the table instead of spelling `br` or `.zst` itself.
  */

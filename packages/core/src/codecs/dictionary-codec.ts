@@ -1,5 +1,5 @@
 /**
- * The shape of one entry of the dictionary codec table (`DICTIONARY_CODECS` in `../formats.ts`):
+ * The shape of one entry of the dictionary codec table (`DICTIONARY_CODECS` in `table.ts`):
  * the RFC 9842 codings, which compress a file against a dictionary the browser already holds.
  * Like `Codec`, one `params()` feeds both the cache key and the encoder; unlike it, encoding
  * and decoding take the dictionary, and each body starts with a header naming the dictionary.

@@ -15,7 +15,7 @@ import { dcz } from './dcz.js'
 export const CODECS = Object.freeze({ brotli, zstd, gzip })
 
 /**
- * The dictionary codings of RFC 9842 (`dictionary-codecs.ts`), in the same form: one file under
+ * The dictionary codings of RFC 9842 (`dictionary-codec.ts`), in the same form: one file under
  * `codecs/` and one entry each. Kept apart from `CODECS` because they need a dictionary: they
  * are deltas against a version the browser holds, never per-file sidecars a user lists in `formats`.
  */

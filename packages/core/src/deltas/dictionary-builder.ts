@@ -19,7 +19,7 @@
  * Choosing windows over the whole corpus each time (no epochs) was measured too: no better
  * (24.7 / 35.0 / 47.4% at k = 4096) and 5-10 times slower.
  *
- * `bench/parts/dictionary.ts` measures it against `zstd --train` at the same size.
+ * `bench/dictionary/` measures it against `zstd --train` at the same size.
  */
 
 export interface DictionaryBuildOptions {

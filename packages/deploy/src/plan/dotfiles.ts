@@ -1,7 +1,7 @@
 // Which files of the site stay on this machine: dotfiles and whatever is inside a dot-folder
 // (`.env`, `docs/.secret.json`, `.git/`, an editor's swap file) are not uploaded by any target
 // unless the deploy asks for them (`includeDotfiles`). The generated configs never serve them
-// anyway (server-config `shared/dotfiles.ts`), but a bucket or folder may be served by something
+// anyway (server-config `http/dotfiles.ts`), but a bucket or folder may be served by something
 // else too, and a secret that never left cannot leak. The same rule for `wrangler deploy` is the
 // generated `.assetsignore` (server-config `cloudflare/generate.ts`).
 

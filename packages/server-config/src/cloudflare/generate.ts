@@ -73,7 +73,7 @@ export const CLOUDFLARE_HIDDEN_FILES: readonly string[] = [
 /**
  * `.assetsignore` lines (gitignore syntax, read by wrangler) after preencode's own files: every
  * dotfile and dot-folder, at any depth, then `/.well-known/` at the root back in (RFC 8615); a
- * dotfile under it stays out. The same rule as the generated configs' (`shared/dotfiles.ts`).
+ * dotfile under it stays out. The same rule as the generated configs' (`http/dotfiles.ts`).
  */
 const DOTFILE_IGNORE_LINES: readonly string[] = ['.*', '!/.well-known/']
 

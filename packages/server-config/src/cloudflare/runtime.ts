@@ -8,7 +8,7 @@
  * Which representations exist comes from the imported site data (`site-data.ts`); the bytes come
  * from the static-assets binding and go out as they are stored: `encodeBody: 'manual'` tells the
  * runtime not to encode them again, and only codings the edge passes through are chosen
- * (`edge.ts`, a named exception in `http/exceptions.ts`). Bodies are streamed from the binding,
+ * (`edge.ts`, a named exception in `exceptions.ts`). Bodies are streamed from the binding,
  * never buffered; a range is cut from the stream. A Worker has no app behind it: what the
  * specification passes on is answered here (405 for another method, 400 for a path that does
  * not decode, 404 for no file and for every dot path).

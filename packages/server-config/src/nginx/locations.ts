@@ -97,12 +97,11 @@ function stage(n: NginxNames, name: string, body: string[]): string[] {
   return [`location ~ ${q(n.stagePattern(name))} {`, ...indent(['internal;', ...body]), '}']
 }
 
-export function compressibleLocation(
-  n: NginxNames,
-  policy: ServingPolicy,
-  root: string,
-  flavour: FlavourEntry,
-): string[] {
+/**
+ * The internal stage locations: one per coding in the order of preference, then the original
+ * (`o`) and the last resort (`d`).
+ */
+function stageLocations(n: NginxNames, policy: ServingPolicy, root: string, flavour: FlavourEntry): string[] {
   const url = n.v('url')
   const stages: string[] = []
   for (let i = 1; i <= 3; i++) {
@@ -144,6 +143,17 @@ export function compressibleLocation(
           ],
     ),
   )
+  return stages
+}
+
+export function compressibleLocation(
+  n: NginxNames,
+  policy: ServingPolicy,
+  root: string,
+  flavour: FlavourEntry,
+): string[] {
+  const url = n.v('url')
+  const stages = stageLocations(n, policy, root, flavour)
   const settings = [
     'gzip off;',
     'recursive_error_pages on;',

@@ -17,11 +17,11 @@ import {
 import { isDotPath } from '../http/dotfiles.js'
 import { servedFileOf } from '../http/served-file.js'
 import { specify, targetOf } from '../http/spec.js'
-import { checkDuration, DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS, runBounds } from './bounds.js'
+import { checkDuration, DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS, runBounds, type RunBounds } from './bounds.js'
 import { runCacheJob, verifyCacheJobs } from './cache.js'
 import { judgeDelta } from './deltas.js'
 import type { BodyDigest } from './digest.js'
-import { ask, bodyLimit, headerValues, oversizeProblem, type CheckedAnswer } from './http.js'
+import { type Agents, ask, bodyLimit, headerValues, oversizeProblem, type CheckedAnswer } from './http.js'
 
 /** One Accept-Encoding probe: the header sent (undefined: none) and what each available encoding means for it. */
 export interface EncodingProbe {
@@ -167,6 +167,77 @@ function judge(file: ManifestFile, probe: EncodingProbe, response: IncomingMessa
   return problems
 }
 
+/** One request of the run: a file, the URL path it is asked on, the probe, and the delta asked for. */
+interface ProbeJob {
+  file: ManifestFile
+  path: string
+  probe: EncodingProbe
+  delta?: ManifestDelta
+}
+
+/** The site's URL, checked: http or https. */
+function siteBase(url: string): URL {
+  let base: URL
+  try {
+    base = new URL(url)
+  } catch (cause) {
+    throw userError('verify', `"${url}" is not a URL; expected e.g. https://example.com/ or http://127.0.0.1:8080/.`, {
+      cause,
+    })
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:')
+    throw userError('verify', `"${url}" must be http:// or https://.`)
+  return base
+}
+
+/** Every probe on every URL path of each file, then every delta of the files served (RFC 9842, deltas.ts). */
+function probeJobs(files: readonly ManifestFile[], served: readonly ManifestFile[], probes: readonly EncodingProbe[]) {
+  const jobs: ProbeJob[] = files.flatMap((file) =>
+    urlPathsOf(file.path).flatMap((path) => probes.map((probe) => ({ file, path, probe }))),
+  )
+  // Every delta, asked for as a browser holding its dictionary would.
+  for (const file of served)
+    for (const delta of file.deltas ?? [])
+      jobs.push({ file, path: urlPathsOf(file.path)[0]!, probe: { header: delta.encoding, accepts: [] }, delta })
+  return jobs
+}
+
+/** Asks `target` for one job and judges the answer. */
+async function checkJob(
+  { file, probe, delta }: ProbeJob,
+  target: URL,
+  bounds: RunBounds,
+  agents: Agents,
+): Promise<VerifyCheck> {
+  const check: VerifyCheck = {
+    path: file.path,
+    url: target.href,
+    acceptEncoding: probe.header,
+    status: 0,
+    contentEncoding: undefined,
+    contentType: undefined,
+    vary: undefined,
+    problems: [],
+  }
+  const size = delta?.size ?? file.size
+  const limit = bodyLimit(size)
+  try {
+    const answer = await ask(target, probe.header, delta, { ...bounds, maxBodyBytes: limit }, agents)
+    const { response, digest, seen } = answer
+    Object.assign(check, seen)
+    const oversize = oversizeProblem(answer, limit, size)
+    if (oversize) check.problems = [oversize]
+    else
+      check.problems = delta
+        ? judgeDelta(file, delta, response, digest, (name) => headerValues(response, name))
+        : judge(file, probe, response, digest)
+  } catch (error) {
+    bounds.check(error, target.href, probe.header)
+    check.problems = [`request failed: ${(error as Error).message}`]
+  }
+  return check
+}
+
 /**
  * Fetches every manifest file (or a sample) of the site deployed at `url` with each probe and
  * checks the answers. `root` is the local site the manifest describes (named in errors).
@@ -178,65 +249,23 @@ export async function verifySite(
   options: VerifyOptions = {},
 ): Promise<VerifyResult> {
   const started = performance.now()
-  let base: URL
-  try {
-    base = new URL(url)
-  } catch (cause) {
-    throw userError('verify', `"${url}" is not a URL; expected e.g. https://example.com/ or http://127.0.0.1:8080/.`, {
-      cause,
-    })
-  }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:')
-    throw userError('verify', `"${url}" must be http:// or https://.`)
+  const base = siteBase(url)
   const prefix = base.pathname.replace(/\/+$/, '')
-  const probes = options.probes ?? DEFAULT_PROBES
   const timeoutMs = checkDuration(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS)
   const deadlineMs = checkDuration(options.deadlineMs, 'deadlineMs', DEFAULT_DEADLINE_MS)
   const files = sampleFiles(manifest.files, options.limit)
   if (files.length === 0) throw userError('verify', `The manifest of ${root} lists no files.`, { code: 'BAD_INPUT' })
-  const jobs: { file: ManifestFile; path: string; probe: EncodingProbe; delta?: ManifestDelta }[] = files.flatMap(
-    (file) => urlPathsOf(file.path).flatMap((path) => probes.map((probe) => ({ file, path, probe }))),
-  )
-  // RFC 9842: every delta, asked for as a browser holding its dictionary would (deltas.ts).
   const served = files.filter((file) => !isDotPath(`/${file.path}`))
-  for (const file of served)
-    for (const delta of file.deltas ?? [])
-      jobs.push({ file, path: urlPathsOf(file.path)[0]!, probe: { header: delta.encoding, accepts: [] }, delta })
+  const jobs = probeJobs(files, served, options.probes ?? DEFAULT_PROBES)
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) }
   const checks: VerifyCheck[] = []
   /** In the order each sequence asked (the order is what they test). */
   const cacheChecks: VerifyCheck[] = []
   const bounds = runBounds(base.href, timeoutMs, deadlineMs)
   try {
-    await runPool(jobs, options.concurrency ?? 8, async ({ file, path, probe, delta }) => {
-      const target = new URL(`${prefix}${path}${base.search}`, base)
-      const check: VerifyCheck = {
-        path: file.path,
-        url: target.href,
-        acceptEncoding: probe.header,
-        status: 0,
-        contentEncoding: undefined,
-        contentType: undefined,
-        vary: undefined,
-        problems: [],
-      }
-      const size = delta?.size ?? file.size
-      const limit = bodyLimit(size)
-      try {
-        const answer = await ask(target, probe.header, delta, { ...bounds, maxBodyBytes: limit }, agents)
-        const { response, digest, seen } = answer
-        Object.assign(check, seen)
-        const oversize = oversizeProblem(answer, limit, size)
-        if (oversize) check.problems = [oversize]
-        else
-          check.problems = delta
-            ? judgeDelta(file, delta, response, digest, (name) => headerValues(response, name))
-            : judge(file, probe, response, digest)
-      } catch (error) {
-        bounds.check(error, target.href, probe.header)
-        check.problems = [`request failed: ${(error as Error).message}`]
-      }
-      checks.push(check)
+    await runPool(jobs, options.concurrency ?? 8, async (job) => {
+      const target = new URL(`${prefix}${job.path}${base.search}`, base)
+      checks.push(await checkJob(job, target, bounds, agents))
     })
     if (options.cache === true) {
       // The sequences run one request at a time each (their order is the test), several at once.
