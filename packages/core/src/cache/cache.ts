@@ -116,110 +116,140 @@ export function openCache(dir: string | false, maxBytes: number, hooks: CacheHoo
       prune: async () => ({ removedEntries: 0, removedBytes: 0, keptBytes: 0 }),
     }
   }
-  const root = join(dir, LAYOUT)
-  const entryPath = (key: string): string => join(root, key.slice(0, 2), key)
+  return new LocalCache(dir, maxBytes, hooks)
+}
 
-  return {
-    dir,
-    async get(key, verify) {
-      const path = entryPath(key)
-      let entry: Buffer
-      let mtimeMs: number
-      try {
-        ;({ entry, mtimeMs } = await withOpenFiles(1, () => readEntry(path)))
-      } catch (error) {
-        debug('miss %s (%s)', key.slice(0, 12), (error as NodeJS.ErrnoException).code)
-        return undefined
-      }
-      const payload = entry.subarray(HEADER_BYTES)
-      const intact =
-        entry.length >= HEADER_BYTES &&
-        entry.subarray(0, MAGIC.length).equals(MAGIC) &&
-        entryDigest(key, payload).equals(entry.subarray(MAGIC.length, HEADER_BYTES))
-      if (!intact) {
-        debug('corrupt or misplaced entry %s treated as a miss and removed', path)
-        await rm(path, { force: true }).catch(() => {})
-        return undefined
-      }
-      if (verify && !(await verify(payload).catch(() => false))) {
-        debug('entry %s does not decode to its original: treated as a miss and removed', path)
-        await rm(path, { force: true }).catch(() => {})
-        return undefined
-      }
-      // The mtime is the LRU clock: a hit makes the entry young again.
-      if (Date.now() - mtimeMs > TOUCH_AFTER_MS) {
-        const now = new Date()
-        await utimes(path, now, now).catch(() => {})
-      }
-      return payload
-    },
+/** An entry file of the cache, as `prune` finds it. */
+interface EntryFile {
+  path: string
+  size: number
+  mtimeMs: number
+}
 
-    async set(key, payload) {
-      const path = entryPath(key)
-      const temp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`
-      const digest = entryDigest(key, payload)
-      try {
-        await mkdir(join(root, key.slice(0, 2)), { recursive: true })
-        await withOpenFiles(1, () => writeFile(temp, Buffer.concat([MAGIC, digest, payload])))
-        // rename is atomic: a concurrent reader sees the old entry, the new one, or none.
-        await rename(temp, path)
-      } catch (error) {
-        // A cache that cannot be written (read-only, full disk) slows the next run; it must
-        // not fail this one.
-        debug('cannot store %s: %s', path, (error as Error).message)
-        hooks.onWriteError?.(error)
-        await rm(temp, { force: true }).catch(() => {})
-      }
-    },
+/** The cache in a local folder: `<dir>/v1/<2 hex>/<64 hex>`. */
+class LocalCache implements CompressionCache {
+  private readonly root: string
 
-    async prune() {
-      const entries: { path: string; size: number; mtimeMs: number }[] = []
-      let total = 0
-      let shards: string[] = []
-      try {
-        shards = await readdir(root)
-      } catch {
-        return { removedEntries: 0, removedBytes: 0, keptBytes: 0 }
-      }
-      for (const shard of shards) {
-        let names: string[] = []
-        try {
-          names = await readdir(join(root, shard))
-        } catch {
-          continue
-        }
-        for (const name of names) {
-          const path = join(root, shard, name)
-          try {
-            const info = await stat(path)
-            if (!ENTRY_NAME.test(name)) {
-              // Temp files left by a killed run: old ones are garbage, young ones may be in use.
-              if (Date.now() - info.mtimeMs > 60 * 60 * 1000) await rm(path, { force: true })
-              continue
-            }
-            entries.push({ path, size: info.size, mtimeMs: info.mtimeMs })
-            total += info.size
-          } catch {
-            // Removed by a concurrent prune: nothing to count.
-          }
-        }
-      }
-      let removedEntries = 0
-      let removedBytes = 0
-      if (total > maxBytes) {
-        entries.sort((a, b) => a.mtimeMs - b.mtimeMs)
-        for (const entry of entries) {
-          if (total <= maxBytes) break
-          await rm(entry.path, { force: true }).catch(() => {})
-          total -= entry.size
-          removedBytes += entry.size
-          removedEntries++
-        }
-      }
-      debug('pruned %d entries (%d bytes); %d bytes kept of %d allowed', removedEntries, removedBytes, total, maxBytes)
-      return { removedEntries, removedBytes, keptBytes: total }
-    },
+  constructor(
+    readonly dir: string,
+    private readonly maxBytes: number,
+    private readonly hooks: CacheHooks,
+  ) {
+    this.root = join(dir, LAYOUT)
   }
+
+  private entryPath(key: string): string {
+    return join(this.root, key.slice(0, 2), key)
+  }
+
+  async get(key: string, verify?: VerifyEntry): Promise<Buffer | undefined> {
+    const path = this.entryPath(key)
+    let entry: Buffer
+    let mtimeMs: number
+    try {
+      ;({ entry, mtimeMs } = await withOpenFiles(1, () => readEntry(path)))
+    } catch (error) {
+      debug('miss %s (%s)', key.slice(0, 12), (error as NodeJS.ErrnoException).code)
+      return undefined
+    }
+    const payload = entry.subarray(HEADER_BYTES)
+    const intact =
+      entry.length >= HEADER_BYTES &&
+      entry.subarray(0, MAGIC.length).equals(MAGIC) &&
+      entryDigest(key, payload).equals(entry.subarray(MAGIC.length, HEADER_BYTES))
+    if (!intact) {
+      debug('corrupt or misplaced entry %s treated as a miss and removed', path)
+      await rm(path, { force: true }).catch(() => {})
+      return undefined
+    }
+    if (verify && !(await verify(payload).catch(() => false))) {
+      debug('entry %s does not decode to its original: treated as a miss and removed', path)
+      await rm(path, { force: true }).catch(() => {})
+      return undefined
+    }
+    // The mtime is the LRU clock: a hit makes the entry young again.
+    if (Date.now() - mtimeMs > TOUCH_AFTER_MS) {
+      const now = new Date()
+      await utimes(path, now, now).catch(() => {})
+    }
+    return payload
+  }
+
+  async set(key: string, payload: Uint8Array): Promise<void> {
+    const path = this.entryPath(key)
+    const temp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`
+    const digest = entryDigest(key, payload)
+    try {
+      await mkdir(join(this.root, key.slice(0, 2)), { recursive: true })
+      await withOpenFiles(1, () => writeFile(temp, Buffer.concat([MAGIC, digest, payload])))
+      // rename is atomic: a concurrent reader sees the old entry, the new one, or none.
+      await rename(temp, path)
+    } catch (error) {
+      // A cache that cannot be written (read-only, full disk) slows the next run; it must
+      // not fail this one.
+      debug('cannot store %s: %s', path, (error as Error).message)
+      this.hooks.onWriteError?.(error)
+      await rm(temp, { force: true }).catch(() => {})
+    }
+  }
+
+  async prune(): Promise<{ removedEntries: number; removedBytes: number; keptBytes: number }> {
+    const { maxBytes } = this
+    const entries = await this.entries()
+    if (!entries) return { removedEntries: 0, removedBytes: 0, keptBytes: 0 }
+    let total = entries.reduce((sum, entry) => sum + entry.size, 0)
+    let removedEntries = 0
+    let removedBytes = 0
+    if (total > maxBytes) {
+      entries.sort((a, b) => a.mtimeMs - b.mtimeMs)
+      for (const entry of entries) {
+        if (total <= maxBytes) break
+        await rm(entry.path, { force: true }).catch(() => {})
+        total -= entry.size
+        removedBytes += entry.size
+        removedEntries++
+      }
+    }
+    debug('pruned %d entries (%d bytes); %d bytes kept of %d allowed', removedEntries, removedBytes, total, maxBytes)
+    return { removedEntries, removedBytes, keptBytes: total }
+  }
+
+  /** Every entry file, old temp files removed on the way; undefined when the cache has no folder yet. */
+  private async entries(): Promise<EntryFile[] | undefined> {
+    let shards: string[] = []
+    try {
+      shards = await readdir(this.root)
+    } catch {
+      return undefined
+    }
+    const entries: EntryFile[] = []
+    for (const shard of shards) {
+      let names: string[] = []
+      try {
+        names = await readdir(join(this.root, shard))
+      } catch {
+        continue
+      }
+      for (const name of names) {
+        const entry = await entryFile(join(this.root, shard, name), name)
+        if (entry) entries.push(entry)
+      }
+    }
+    return entries
+  }
+}
+
+/** An entry's size and mtime; a temp file left by a killed run is removed when old. */
+async function entryFile(path: string, name: string): Promise<EntryFile | undefined> {
+  try {
+    const info = await stat(path)
+    if (ENTRY_NAME.test(name)) return { path, size: info.size, mtimeMs: info.mtimeMs }
+    // Temp files left by a killed run: old ones are garbage, young ones may be in use.
+    if (Date.now() - info.mtimeMs > 60 * 60 * 1000) await rm(path, { force: true })
+  } catch {
+    // Removed by a concurrent prune: nothing to count.
+  }
+  return undefined
 }
 
 /** An entry's bytes and mtime, through one handle (as many system calls as `readFile`). */

@@ -165,71 +165,12 @@ export function resolveCompressOptions(
   for (const key of Object.keys(options)) {
     if (!OPTION_KEYS.has(key)) fail(unknownOptionMessage(key, OPTION_KEYS))
   }
-  const formats = options.formats ?? [...DEFAULT_COMPRESS_OPTIONS.formats]
-  if (!Array.isArray(formats) || formats.length === 0)
-    fail(`\`formats\` must be a non-empty array of ${ALL_FORMATS.join(', ')}.`)
-  for (const format of formats) {
-    if (!isFormat(format)) {
-      const peer = peerFormatName(String(format))
-      fail(
-        `Unknown format \`${String(format)}\` in \`formats\`${peer ? ` (use \`${peer}\`)` : ''}. Accepted: ${ALL_FORMATS.join(', ')}.`,
-      )
-    }
-  }
-  const levels = { ...DEFAULT_COMPRESS_OPTIONS.levels }
-  for (const [format, level] of Object.entries(options.levels ?? {})) {
-    if (!isFormat(format)) fail(`Unknown format \`${format}\` in \`levels\`. Accepted: ${ALL_FORMATS.join(', ')}.`)
-    if (level === 'max') {
-      levels[format] = levelNumber(format, level)
-      continue
-    }
-    const [min, max] = CODECS[format].levels
-    if (typeof level !== 'number' || !Number.isInteger(level) || level < min || level > max) {
-      fail(
-        `\`levels.${format}\` is ${JSON.stringify(level) ?? String(level)}; ${format} accepts a whole number from ${min} to ${max}, or 'max'.`,
-      )
-    }
-    levels[format] = level
-  }
-  const threshold = options.threshold ?? DEFAULT_COMPRESS_OPTIONS.threshold
-  if (!isNonNegativeInteger(threshold))
-    fail(`\`threshold\` is ${String(threshold)}; it must be a whole number of bytes >= 0.`)
-  const minSaving = options.minSaving ?? DEFAULT_COMPRESS_OPTIONS.minSaving
-  if (typeof minSaving !== 'number' || !(minSaving >= 0 && minSaving < 1))
-    fail(`\`minSaving\` is ${String(minSaving)}; it must be a fraction from 0 to below 1.`)
-  const concurrency = options.concurrency ?? availableParallelism()
-  if (!isNonNegativeInteger(concurrency) || concurrency < 1)
-    fail(`\`concurrency\` is ${String(concurrency)}; it must be a whole number >= 1.`)
-  const cacheMaxBytes = options.cacheMaxBytes ?? DEFAULT_COMPRESS_OPTIONS.cacheMaxBytes
-  if (!isNonNegativeInteger(cacheMaxBytes))
-    fail(`\`cacheMaxBytes\` is ${String(cacheMaxBytes)}; it must be a whole number of bytes >= 0.`)
-  const patterns = (key: 'include' | 'exclude'): FilePattern[] => {
-    const value: unknown = options[key]
-    const list: unknown[] = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]
-    for (const p of list) {
-      if (!((typeof p === 'string' && p !== '') || p instanceof RegExp))
-        fail(
-          `\`${key}\` has ${JSON.stringify(p) ?? String(p)}; it takes globs ('assets/**/*.js') and RegExps (/\\.js$/), alone or in an array.`,
-        )
-    }
-    for (const p of list) {
-      const problem = typeof p === 'string' ? globProblem(p) : undefined
-      if (problem)
-        fail(
-          `\`${key}\` has the glob '${String(p)}', which has ${problem}: it would match no file. Close it, or escape the character with \\.`,
-        )
-    }
-    return list as FilePattern[]
-  }
-  const include = patterns('include')
-  const exclude = patterns('exclude')
-  const cache = options.cache ?? true
-  if (typeof cache !== 'boolean' && typeof cache !== 'string')
-    fail('`cache` must be true, false, a directory path or s3://bucket/prefix.')
-  if (options.cacheEndpoint !== undefined && typeof options.cacheEndpoint !== 'string')
-    fail('`cacheEndpoint` must be a URL string such as http://127.0.0.1:9000.')
-  const sharedCache = isSharedCacheUrl(cache) ? parseSharedCacheUrl(cache, options.cacheEndpoint) : false
-  const cacheDir = cache === false ? false : cache === true || sharedCache ? defaultCacheDir(cwd) : resolve(cwd, cache)
+  const formats = resolveFormats(options.formats)
+  const levels = resolveLevels(options.levels)
+  const { threshold, minSaving, concurrency, cacheMaxBytes } = resolveNumbers(options)
+  const include = resolvePatterns(options, 'include')
+  const exclude = resolvePatterns(options, 'exclude')
+  const { cacheDir, sharedCache } = resolveCacheLocation(options, cwd)
   const keepOriginals = options.keepOriginals ?? DEFAULT_COMPRESS_OPTIONS.keepOriginals
   if (typeof keepOriginals !== 'boolean') fail('`keepOriginals` must be true or false.')
   if (!keepOriginals && !formats.includes(FALLBACK_FORMAT))
@@ -251,4 +192,90 @@ export function resolveCompressOptions(
     cachePolicy: resolveCachePolicy(options.cachePolicy),
     budgets: resolveBudgets(options.budgets),
   }
+}
+
+function resolveFormats(value: CompressOptions['formats']): Format[] {
+  const formats = value ?? [...DEFAULT_COMPRESS_OPTIONS.formats]
+  if (!Array.isArray(formats) || formats.length === 0)
+    fail(`\`formats\` must be a non-empty array of ${ALL_FORMATS.join(', ')}.`)
+  for (const format of formats) {
+    if (!isFormat(format)) {
+      const peer = peerFormatName(String(format))
+      fail(
+        `Unknown format \`${String(format)}\` in \`formats\`${peer ? ` (use \`${peer}\`)` : ''}. Accepted: ${ALL_FORMATS.join(', ')}.`,
+      )
+    }
+  }
+  return formats
+}
+
+function resolveLevels(value: CompressOptions['levels']): Record<Format, number> {
+  const levels = { ...DEFAULT_COMPRESS_OPTIONS.levels }
+  for (const [format, level] of Object.entries(value ?? {})) {
+    if (!isFormat(format)) fail(`Unknown format \`${format}\` in \`levels\`. Accepted: ${ALL_FORMATS.join(', ')}.`)
+    if (level === 'max') {
+      levels[format] = levelNumber(format, level)
+      continue
+    }
+    const [min, max] = CODECS[format].levels
+    if (typeof level !== 'number' || !Number.isInteger(level) || level < min || level > max) {
+      fail(
+        `\`levels.${format}\` is ${JSON.stringify(level) ?? String(level)}; ${format} accepts a whole number from ${min} to ${max}, or 'max'.`,
+      )
+    }
+    levels[format] = level
+  }
+  return levels
+}
+
+function resolveNumbers(
+  options: CompressOptions,
+): Pick<ResolvedCompressOptions, 'threshold' | 'minSaving' | 'concurrency' | 'cacheMaxBytes'> {
+  const threshold = options.threshold ?? DEFAULT_COMPRESS_OPTIONS.threshold
+  if (!isNonNegativeInteger(threshold))
+    fail(`\`threshold\` is ${String(threshold)}; it must be a whole number of bytes >= 0.`)
+  const minSaving = options.minSaving ?? DEFAULT_COMPRESS_OPTIONS.minSaving
+  if (typeof minSaving !== 'number' || !(minSaving >= 0 && minSaving < 1))
+    fail(`\`minSaving\` is ${String(minSaving)}; it must be a fraction from 0 to below 1.`)
+  const concurrency = options.concurrency ?? availableParallelism()
+  if (!isNonNegativeInteger(concurrency) || concurrency < 1)
+    fail(`\`concurrency\` is ${String(concurrency)}; it must be a whole number >= 1.`)
+  const cacheMaxBytes = options.cacheMaxBytes ?? DEFAULT_COMPRESS_OPTIONS.cacheMaxBytes
+  if (!isNonNegativeInteger(cacheMaxBytes))
+    fail(`\`cacheMaxBytes\` is ${String(cacheMaxBytes)}; it must be a whole number of bytes >= 0.`)
+  return { threshold, minSaving, concurrency, cacheMaxBytes }
+}
+
+function resolvePatterns(options: CompressOptions, key: 'include' | 'exclude'): FilePattern[] {
+  const value: unknown = options[key]
+  const list: unknown[] = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]
+  for (const p of list) {
+    if (!((typeof p === 'string' && p !== '') || p instanceof RegExp))
+      fail(
+        `\`${key}\` has ${JSON.stringify(p) ?? String(p)}; it takes globs ('assets/**/*.js') and RegExps (/\\.js$/), alone or in an array.`,
+      )
+  }
+  for (const p of list) {
+    const problem = typeof p === 'string' ? globProblem(p) : undefined
+    if (problem)
+      fail(
+        `\`${key}\` has the glob '${String(p)}', which has ${problem}: it would match no file. Close it, or escape the character with \\.`,
+      )
+  }
+  return list as FilePattern[]
+}
+
+/** The local cache folder (also the shared cache's local layer) and the shared cache, if any. */
+function resolveCacheLocation(
+  options: CompressOptions,
+  cwd: string,
+): Pick<ResolvedCompressOptions, 'cacheDir' | 'sharedCache'> {
+  const cache = options.cache ?? true
+  if (typeof cache !== 'boolean' && typeof cache !== 'string')
+    fail('`cache` must be true, false, a directory path or s3://bucket/prefix.')
+  if (options.cacheEndpoint !== undefined && typeof options.cacheEndpoint !== 'string')
+    fail('`cacheEndpoint` must be a URL string such as http://127.0.0.1:9000.')
+  const sharedCache = isSharedCacheUrl(cache) ? parseSharedCacheUrl(cache, options.cacheEndpoint) : false
+  const cacheDir = cache === false ? false : cache === true || sharedCache ? defaultCacheDir(cwd) : resolve(cwd, cache)
+  return { cacheDir, sharedCache }
 }

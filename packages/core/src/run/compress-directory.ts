@@ -16,6 +16,7 @@ import { scanDirectory } from './scan.js'
 import { assertWritableDirectory } from '../fs/write.js'
 import type { CompressResult, CompressRun } from './context.js'
 import { compressWithCache } from './compress-files.js'
+import { runAbort } from './run-abort.js'
 import { withSiteLock } from '../fs/site-lock.js'
 
 export type { CompressLogger, CompressResult, CompressRun }
@@ -85,12 +86,9 @@ async function compressLocked(
       pending.push({ path: file.path, recoverFromGzip: true, expectedSize: file.size })
     }
   }
-  // One controller for the run: the first failure stops queued work instead of letting it run on.
-  const controller = new AbortController()
-  const abortRun = (): void => controller.abort(run.signal?.reason)
-  run.signal?.addEventListener('abort', abortRun, { once: true })
-  if (run.signal?.aborted) abortRun()
-  const pool = new WorkPool({ concurrency: options.concurrency, signal: controller.signal })
+  // One abort for the run: the first failure stops queued work instead of letting it run on.
+  const abort = runAbort(run.signal)
+  const pool = new WorkPool({ concurrency: options.concurrency, signal: abort.signal })
   if (run.shard && options.cacheDir === false)
     throw userError(
       'options',
@@ -101,14 +99,8 @@ async function compressLocked(
   // A shard writes nothing into the site: nothing to journal.
   const journal = run.shard ? undefined : openJournal(root)
   try {
-    return await compressWithCache(root, options, run, logger, controller, abortRun, runCache.cache, journal, {
-      started,
-      previous,
-      scan,
-      pending,
-      variantsOnDisk,
-      pool,
-    })
+    const state = { started, previous, scan, pending, variantsOnDisk, pool }
+    return await compressWithCache({ root, options, run, logger, abort, cache: runCache.cache, journal, state })
   } finally {
     // Removed once the manifest is written (compressWithCache); kept for the next run otherwise.
     await journal?.close()

@@ -88,44 +88,64 @@ async function processReserved(ctx: FileJobContext, job: StatedFileJob): Promise
       tickets.set(format, ctx.pool.reserve(encodeCost(format, ctx.options.levels[format], job.weight)))
   }
   try {
-    return await processBytes(ctx, job, join(ctx.root, job.path), job.sourcePath, job.mtimeMs, tickets)
+    return await processBytes(ctx, job, tickets)
   } finally {
     for (const ticket of tickets.values()) ticket.release()
   }
 }
 
+/** One file's bytes on their way through: read, encoded, written, recorded in `outcome`. */
+interface FileWork {
+  ctx: FileJobContext
+  job: StatedFileJob
+  /** The original's path (the job's `sourcePath` is its .gz when recovering). */
+  absolute: string
+  data: Buffer
+  outcome: FileOutcome
+}
+
 async function processBytes(
   ctx: FileJobContext,
-  job: FileJob,
-  absolute: string,
-  sourcePath: string,
-  mtimeMs: number,
+  job: StatedFileJob,
   tickets: ReadonlyMap<Format, SlotTicket>,
 ): Promise<FileOutcome> {
-  const { options } = ctx
+  const absolute = join(ctx.root, job.path)
+  const data = await readOriginal(job, absolute)
+  const work: FileWork = { ctx, job, absolute, data, outcome: newOutcome(ctx, job, data) }
+  const skip = skipReason(ctx, job.path, data.byteLength)
+  if (skip) work.outcome.skipped = skip
+  else await writeVariants(work, tickets)
+  return await settleOriginal(work)
+}
+
+/** The original's bytes: read, or decoded from its .gz when `keepOriginals: false` removed it. */
+async function readOriginal(job: StatedFileJob, absolute: string): Promise<Buffer> {
+  const { sourcePath } = job
   const raw = await withOpenFiles(1, () => readFile(sourcePath)).catch((cause: unknown) => {
     throw unreadable(sourcePath, cause)
   })
-  const data = job.recoverFromGzip
-    ? await decodeBuffer(FALLBACK_FORMAT, raw).catch((cause: unknown) => {
-        throw userError(
-          'core',
-          `${absolute} is missing and its gzip variant ${sourcePath} does not decode; restore the original and rerun.`,
-          { cause, code: 'BAD_INPUT' },
-        )
-      })
-    : raw
-  const size = data.byteLength
-  const sha256 = sha256Hex(data)
-  const outcome: FileOutcome = {
+  if (!job.recoverFromGzip) return raw
+  return await decodeBuffer(FALLBACK_FORMAT, raw).catch((cause: unknown) => {
+    throw userError(
+      'core',
+      `${absolute} is missing and its gzip variant ${sourcePath} does not decode; restore the original and rerun.`,
+      { cause, code: 'BAD_INPUT' },
+    )
+  })
+}
+
+function newOutcome(ctx: FileJobContext, job: StatedFileJob, data: Buffer): FileOutcome {
+  const { options } = ctx
+  const cacheClass = cacheClassOf(job.path, options.cachePolicy)
+  return {
     entry: {
       path: job.path,
-      size,
-      sha256,
-      mtimeMs,
+      size: data.byteLength,
+      sha256: sha256Hex(data),
+      mtimeMs: job.mtimeMs,
       contentType: contentTypeOf(job.path),
-      cacheClass: cacheClassOf(job.path, options.cachePolicy),
-      cacheControl: '',
+      cacheClass,
+      cacheControl: options.cachePolicy.headers[cacheClass],
       originalOnDisk: true,
       variants: [],
     },
@@ -138,52 +158,56 @@ async function processBytes(
     longestEncodeMs: 0,
     removeOriginal: false,
   }
-  outcome.entry.cacheControl = options.cachePolicy.headers[outcome.entry.cacheClass]
+}
 
-  const skip = skipReason(ctx, job.path, size)
-  if (skip) {
-    outcome.skipped = skip
-  } else {
-    const results = await Promise.all(
-      options.formats.map((format) => encodeCached(ctx, outcome, format, data, sha256, job.path, tickets.get(format))),
-    )
-    const candidates = options.formats.map((format, index) => ({ format, bytes: results[index]!.bytes }))
-    const onDisk = new Set(options.formats.filter((_, index) => results[index]!.onDisk))
-    const { kept, marked } = variantsToWrite(
-      candidates.filter(({ bytes }) => isWorthWriting(ctx, bytes.byteLength, size)),
-    )
-    for (const format of options.formats) if (!kept.some((v) => v.format === format)) outcome.rejected.push(format)
-    for (const [index, { format, bytes }] of kept.entries()) {
-      ctx.signal.throwIfAborted()
-      const variantPath = `${job.path}${CODECS[format].extension}`
-      // Servers build ETags from mtime + size (nginx: whole seconds): a variant as large as one
-      // before it gets the original's mtime plus whole seconds, so every representation keeps its
-      // own ETag (docs/servers/README.md, "Equal sizes").
-      const ties = kept.slice(0, index).filter((v) => v.bytes.byteLength === bytes.byteLength).length
-      const changed = ctx.cacheOnly
-        ? false
-        : await writeIfChanged(ctx, variantPath, bytes, mtimeMs + ties * 1000, marked.has(format), onDisk.has(format))
-      if (changed) outcome.written++
-      else outcome.unchanged++
-      outcome.entry.variants.push({
-        format,
-        encoding: CODECS[format].encoding,
-        path: variantPath,
-        size: bytes.byteLength,
-        sha256: sha256Hex(bytes),
-      } satisfies ManifestVariant)
-    }
-    if (outcome.entry.variants.length === 0) outcome.skipped = 'no-saving'
+/** Encodes (or finds in the cache) every format, then writes the variants worth writing. */
+async function writeVariants(work: FileWork, tickets: ReadonlyMap<Format, SlotTicket>): Promise<void> {
+  const { ctx, job, data, outcome } = work
+  const { formats } = ctx.options
+  const { size, sha256 } = outcome.entry
+  const results = await Promise.all(
+    formats.map((format) => encodeCached(ctx, outcome, format, data, sha256, job.path, tickets.get(format))),
+  )
+  const candidates = formats.map((format, index) => ({ format, bytes: results[index]!.bytes }))
+  const onDisk = new Set(formats.filter((_, index) => results[index]!.onDisk))
+  const { kept, marked } = variantsToWrite(
+    candidates.filter(({ bytes }) => isWorthWriting(ctx, bytes.byteLength, size)),
+  )
+  for (const format of formats) if (!kept.some((v) => v.format === format)) outcome.rejected.push(format)
+  for (const [index, { format, bytes }] of kept.entries()) {
+    ctx.signal.throwIfAborted()
+    const variantPath = `${job.path}${CODECS[format].extension}`
+    // Servers build ETags from mtime + size (nginx: whole seconds): a variant as large as one
+    // before it gets the original's mtime plus whole seconds, so every representation keeps its
+    // own ETag (docs/servers/README.md, "Equal sizes").
+    const ties = kept.slice(0, index).filter((v) => v.bytes.byteLength === bytes.byteLength).length
+    const mtimeMs = job.mtimeMs + ties * 1000
+    const changed = ctx.cacheOnly
+      ? false
+      : await writeIfChanged(ctx, variantPath, bytes, mtimeMs, marked.has(format), onDisk.has(format))
+    if (changed) outcome.written++
+    else outcome.unchanged++
+    outcome.entry.variants.push({
+      format,
+      encoding: CODECS[format].encoding,
+      path: variantPath,
+      size: bytes.byteLength,
+      sha256: sha256Hex(bytes),
+    } satisfies ManifestVariant)
   }
+  if (outcome.entry.variants.length === 0) outcome.skipped = 'no-saving'
+}
 
+/** `keepOriginals: false` with a gzip variant: the original goes; else a recovered one comes back. */
+async function settleOriginal({ ctx, job, absolute, data, outcome }: FileWork): Promise<FileOutcome> {
   const hasGzip = outcome.entry.variants.some((v) => v.format === FALLBACK_FORMAT)
   if (ctx.cacheOnly) return outcome
-  if (!options.keepOriginals && hasGzip) {
+  if (!ctx.options.keepOriginals && hasGzip) {
     outcome.entry.originalOnDisk = false
     outcome.removeOriginal = !job.recoverFromGzip
   } else if (job.recoverFromGzip) {
     // The original is needed on disk again (keepOriginals back to true, or no gzip variant now).
-    await writeFileAtomically(absolute, data, mtimeMs)
+    await writeFileAtomically(absolute, data, job.mtimeMs)
   }
   return outcome
 }
