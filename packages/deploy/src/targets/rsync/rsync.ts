@@ -25,6 +25,7 @@ import type { PreviousVersionSource } from '@preencode/core/internal'
 import { checkDeployLimits } from '../../plan/limits.js'
 import { acquireFolderLock, makeFolders, type FolderLock } from '../folder-lock.js'
 import { assertSeparateFolders } from '../separate-folders.js'
+import { plainTarget } from '../plain-target.js'
 import { liveRelease } from './releases.js'
 import { rsyncPreviousVersions } from './previous.js'
 import { RsyncRemote } from './remote.js'
@@ -47,7 +48,7 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
   const ssh = destination.kind === 'ssh' ? (options.ssh ?? 'ssh') : undefined
   const description = `rsync ${dest}${release ? ' (release mode)' : ''}`
   const remote = new RsyncRemote(dest, destination, description, options.rsyncPath ?? 'rsync', ssh)
-  return new RsyncTarget(remote, options, release, keepReleases)
+  return plainTarget(new RsyncTarget(remote, options, release, keepReleases))
 }
 
 class RsyncTarget implements DeployTarget {

@@ -11,6 +11,7 @@ import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject
 import { runPool } from '@preencode/core/internal'
 import { s3Client } from './client.js'
 import { unfinishedUploads } from './unfinished.js'
+import { plainTarget } from '../plain-target.js'
 import { type ListedObject, S3Bucket } from './bucket.js'
 import { DEPLOY_STATE_FILENAME, type DeployState, type StoredObject } from '../../plan/state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from '../../plan/target.js'
@@ -67,7 +68,7 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
     retry: options.retry,
   })
   const threshold = options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD
-  return new S3Target(bucket, description, { partSize, threshold }, requestCount)
+  return plainTarget(new S3Target(bucket, description, { partSize, threshold }, requestCount))
 }
 
 class S3Target implements DeployTarget {
