@@ -2,12 +2,19 @@
 // starts, the release (if any) goes live after the last phase, the deploy state is written, and
 // only then are stale objects deleted. A failure at any point leaves the old site served; a
 // rerun plans again from what the target holds, so it converges.
-import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { reconcileManifest, userError, type DeltaOptions, type DeltaReport, type Manifest } from '@preencode/core'
 import { resolveDeployDeltas, writeDeployDeltas } from './deploy-deltas.js'
+import { assertSiteFolder, unknownFilesMessage } from './deploy-checks.js'
 import { checkDeployLimits } from './plan/limits.js'
-import { isDefaultEntry, planDeploy, siteObjects, type DeployPlan, type PlanOptions } from './plan/plan.js'
+import {
+  isDefaultEntry,
+  planDeploy,
+  siteObjects,
+  type DeployPlan,
+  type PlanOptions,
+  type RemoteState,
+} from './plan/plan.js'
 import { isDeltaKey } from './plan/stale-deltas.js'
 import { newDeployId, nextDeployState, type KeepPolicy } from './plan/state.js'
 import type { DeployEvent, DeployTarget, TargetContext } from './plan/target.js'
@@ -111,63 +118,32 @@ function checkOptions(options: DeployOptions): void {
   }
 }
 
+/** One deploy's state, built by the steps below: `openRun → writeDeltas → planRun → applyPlan`. */
+interface Run {
+  options: DeployOptions
+  target: DeployTarget
+  context: TargetContext
+  keep: KeepPolicy
+  manifest: Manifest
+  deltas?: DeltaReport | undefined
+  deltaOptions?: ReturnType<typeof resolveDeployDeltas>
+}
+
 /** Deploys the site in `dir` to `target`; see the module comment for the guarantees. */
 export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const started = performance.now()
   checkOptions(options)
-  const { target } = options
-  const root = resolve(options.dir ?? DEFAULT_DEPLOY_OPTIONS.dir)
-  const concurrency = options.concurrency ?? DEFAULT_DEPLOY_OPTIONS.concurrency
-  const deployId = newDeployId()
-  const context: TargetContext = { root, deployId, concurrency, emit: options.onEvent ?? (() => {}) }
-  if (!options.manifest) await assertSiteFolder(root)
-  let manifest =
-    options.manifest ??
-    (
-      await reconcileManifest(root, {
-        logger: {
-          info: (message) => context.emit({ type: 'note', message }),
-          warn: (message) => context.emit({ type: 'warning', message }),
-        },
-      })
-    ).manifest
-  const keep: KeepPolicy = options.keep ?? {}
+  const run = await openRun(options)
+  const { target } = run
   try {
     // The lock first: two deploys into one folder would each plan from the state before the other's copies.
-    if (!options.dryRun) await target.begin?.(context)
-    const deltaOptions = resolveDeployDeltas(options.deltas, manifest)
-    let deltas: DeltaReport | undefined
-    if (deltaOptions && !options.dryRun) {
-      const written = await writeDeployDeltas(root, manifest, deltaOptions, target, context)
-      if (written) ({ manifest, report: deltas } = written)
-      else if (options.deltas !== undefined)
-        context.emit({
-          type: 'warning',
-          message: `${target.description} cannot list its previous versions (no previousVersions()): no deltas were written; pass deltas.previous (a folder holding the live site).`,
-        })
-    }
-    await options.check?.(manifest)
-    const isEntry = options.isEntry ?? isDefaultEntry
-    const remote = await target.readRemote(siteObjects(manifest, isEntry, options.includeDotfiles), context)
-    context.emit({ type: 'remote', objects: remote.objects.size })
-    const now = Date.now()
-    const plan = planDeploy(manifest, remote, {
-      delete: options.delete,
-      keep,
-      isEntry,
-      now,
-      includeDotfiles: options.includeDotfiles,
-    })
-    // Stale deltas are preencode's own and go whatever the target's history (plan.ts).
-    const unknown = plan.deletions.filter((key) => !isDeltaKey(key))
-    if (!remote.state && unknown.length > 0 && !options.deleteUnknown) {
-      const message = unknownFilesMessage(target.description, unknown)
-      if (!options.dryRun) throw userError('deploy', message, { code: 'BAD_INPUT' })
-      context.emit({ type: 'warning', message: `without --dry-run this deploy would stop: ${message}` })
-    }
+    if (!options.dryRun) await target.begin?.(run.context)
+    await writeDeltas(run)
+    await options.check?.(run.manifest)
+    const { plan, remote, now } = await planRun(run)
     const summary: DeploySummary = {
       target: target.description,
-      deployId,
+      deployId: run.context.deployId,
       dryRun: options.dryRun ?? false,
       uploaded: 0,
       uploadedBytes: 0,
@@ -177,7 +153,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
       leftOut: plan.leftOut.length,
       requests: 0,
       durationMs: 0,
-      deltas,
+      deltas: run.deltas,
     }
     if (options.dryRun) {
       summary.uploaded = plan.phases.reduce((n, p) => n + p.uploads.length, 0)
@@ -185,49 +161,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
       // What the plan lists is what would go: the summary must say the same.
       summary.deleted = plan.deletions.length
     } else {
-      for (const phase of plan.phases) {
-        if (phase.uploads.length === 0 && phase.unchanged.length === 0) continue
-        if (phase.uploads.length > 0) {
-          context.emit({
-            type: 'phase',
-            phase: phase.phase,
-            uploads: phase.uploads.length,
-            bytes: phase.uploads.reduce((n, u) => n + u.size, 0),
-          })
-        }
-        const result = await target.uploadPhase(phase, context)
-        summary.uploaded += result.uploaded
-        summary.uploadedBytes += result.bytes
-      }
-      // rsync checks files the plan could not hash itself and may find them identical.
-      summary.skipped += plan.phases.reduce((n, p) => n + p.uploads.length, 0) - summary.uploaded
-      await target.commit?.(deployId, context)
-      const learnt = target.storedObjects?.() ?? {}
-      const changed =
-        summary.uploaded > 0 ||
-        plan.deletions.length > 0 ||
-        !sameKeys(remote.state?.deploys[0]?.keys, plan.keys) ||
-        Object.entries(learnt).some(([key, stored]) => {
-          const known = remote.state?.objects[key]
-          return !known || known.sha256 !== stored.sha256 || known.etag !== stored.etag
-        })
-      if (changed) {
-        const remaining = [...plan.keys, ...plan.kept]
-        const state = nextDeployState(
-          remote.state,
-          { id: deployId, time: now, keys: plan.keys },
-          learnt,
-          remaining,
-          keep,
-          deltaOptions?.versions,
-        )
-        await target.writeState(state, context)
-      }
-      if (plan.deletions.length > 0) {
-        await target.deleteKeys(plan.deletions, context)
-        context.emit({ type: 'delete', keys: plan.deletions })
-        summary.deleted = plan.deletions.length
-      }
+      await applyPlan(run, plan, remote, now, summary)
     }
     summary.requests = target.requestCount()
     summary.durationMs = Math.round(performance.now() - started)
@@ -237,27 +171,119 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   }
 }
 
-async function assertSiteFolder(root: string): Promise<void> {
-  const info = await stat(root).catch(() => undefined)
-  if (!info)
-    throw userError(
-      'deploy',
-      `The site folder ${root} does not exist. Build the site (and \`preencode compress\` it) first, or pass the folder that holds .preencode-manifest.json.`,
-      { code: 'BAD_INPUT' },
-    )
-  if (!info.isDirectory())
-    throw userError(
-      'deploy',
-      `${root} is not a folder; pass the built site's folder (the one holding .preencode-manifest.json).`,
-      { code: 'BAD_INPUT' },
-    )
+/** The run's context and the manifest it goes by (brought up to date with the disk unless given). */
+async function openRun(options: DeployOptions): Promise<Run> {
+  const root = resolve(options.dir ?? DEFAULT_DEPLOY_OPTIONS.dir)
+  const concurrency = options.concurrency ?? DEFAULT_DEPLOY_OPTIONS.concurrency
+  const deployId = newDeployId()
+  const context: TargetContext = { root, deployId, concurrency, emit: options.onEvent ?? (() => {}) }
+  if (!options.manifest) await assertSiteFolder(root)
+  const manifest =
+    options.manifest ??
+    (
+      await reconcileManifest(root, {
+        logger: {
+          info: (message) => context.emit({ type: 'note', message }),
+          warn: (message) => context.emit({ type: 'warning', message }),
+        },
+      })
+    ).manifest
+  return { options, target: options.target, context, keep: options.keep ?? {}, manifest }
 }
 
-/** A first deploy with `delete` would remove files preencode did not write. */
-function unknownFilesMessage(target: string, keys: readonly string[]): string {
-  const shown = keys.slice(0, 3).join(', ')
-  const more = keys.length > 3 ? ` and ${keys.length - 3} more` : ''
-  return `${target} has no deploy state (preencode never deployed there), and --delete would remove ${keys.length} file${keys.length === 1 ? '' : 's'} there that the site does not have: ${shown}${more}. Nothing was uploaded or deleted. Pass --delete-unknown (deleteUnknown: true) to delete them too, or deploy without --delete.`
+/** Deltas against the target's previous versions, written into the site; the manifest gains them. */
+async function writeDeltas(run: Run): Promise<void> {
+  const { options, target, context } = run
+  run.deltaOptions = resolveDeployDeltas(options.deltas, run.manifest)
+  if (!run.deltaOptions || options.dryRun) return
+  const written = await writeDeployDeltas(context.root, run.manifest, run.deltaOptions, target, context)
+  if (written) {
+    run.manifest = written.manifest
+    run.deltas = written.report
+  } else if (options.deltas !== undefined)
+    context.emit({
+      type: 'warning',
+      message: `${target.description} cannot list its previous versions (no previousVersions()): no deltas were written; pass deltas.previous (a folder holding the live site).`,
+    })
+}
+
+/** What the target holds and the plan against it; refuses to delete files preencode did not write. */
+async function planRun(run: Run): Promise<{ plan: DeployPlan; remote: RemoteState; now: number }> {
+  const { options, target, context } = run
+  const isEntry = options.isEntry ?? isDefaultEntry
+  const remote = await target.readRemote(siteObjects(run.manifest, isEntry, options.includeDotfiles), context)
+  context.emit({ type: 'remote', objects: remote.objects.size })
+  const now = Date.now()
+  const plan = planDeploy(run.manifest, remote, {
+    delete: options.delete,
+    keep: run.keep,
+    isEntry,
+    now,
+    includeDotfiles: options.includeDotfiles,
+  })
+  // Stale deltas are preencode's own and go whatever the target's history (plan.ts).
+  const unknown = plan.deletions.filter((key) => !isDeltaKey(key))
+  if (!remote.state && unknown.length > 0 && !options.deleteUnknown) {
+    const message = unknownFilesMessage(target.description, unknown)
+    if (!options.dryRun) throw userError('deploy', message, { code: 'BAD_INPUT' })
+    context.emit({ type: 'warning', message: `without --dry-run this deploy would stop: ${message}` })
+  }
+  return { plan, remote, now }
+}
+
+/** Every phase in order, the release live, the state written, and only then the deletions. */
+async function applyPlan(
+  run: Run,
+  plan: DeployPlan,
+  remote: RemoteState,
+  now: number,
+  summary: DeploySummary,
+): Promise<void> {
+  const { target, context } = run
+  for (const phase of plan.phases) {
+    if (phase.uploads.length === 0 && phase.unchanged.length === 0) continue
+    if (phase.uploads.length > 0) {
+      const bytes = phase.uploads.reduce((n, u) => n + u.size, 0)
+      context.emit({ type: 'phase', phase: phase.phase, uploads: phase.uploads.length, bytes })
+    }
+    const result = await target.uploadPhase(phase, context)
+    summary.uploaded += result.uploaded
+    summary.uploadedBytes += result.bytes
+  }
+  // rsync checks files the plan could not hash itself and may find them identical.
+  summary.skipped += plan.phases.reduce((n, p) => n + p.uploads.length, 0) - summary.uploaded
+  await target.commit?.(context.deployId, context)
+  await writeState(run, plan, remote, now, summary)
+  if (plan.deletions.length > 0) {
+    await target.deleteKeys(plan.deletions, context)
+    context.emit({ type: 'delete', keys: plan.deletions })
+    summary.deleted = plan.deletions.length
+  }
+}
+
+/** The deploy state, written only when this deploy changed something it records. */
+async function writeState(
+  run: Run,
+  plan: DeployPlan,
+  remote: RemoteState,
+  now: number,
+  summary: DeploySummary,
+): Promise<void> {
+  const learnt = run.target.storedObjects?.() ?? {}
+  const changed =
+    summary.uploaded > 0 ||
+    plan.deletions.length > 0 ||
+    !sameKeys(remote.state?.deploys[0]?.keys, plan.keys) ||
+    Object.entries(learnt).some(([key, stored]) => {
+      const known = remote.state?.objects[key]
+      return !known || known.sha256 !== stored.sha256 || known.etag !== stored.etag
+    })
+  if (!changed) return
+  const remaining = [...plan.keys, ...plan.kept]
+  const { deployId } = run.context
+  const entry = { id: deployId, time: now, keys: plan.keys }
+  const state = nextDeployState(remote.state, entry, learnt, remaining, run.keep, run.deltaOptions?.versions)
+  await run.target.writeState(state, run.context)
 }
 
 function sameKeys(a: readonly string[] | undefined, b: readonly string[]): boolean {

@@ -17,27 +17,44 @@ import {
   writeFile,
 } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import { folderVersionSource, isPreencodeError, sha256File, userError, withOpenFiles } from '@preencode/core/internal'
-import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from '../plan/plan.js'
+import {
+  folderVersionSource,
+  isPreencodeError,
+  type PreviousVersionSource,
+  sha256File,
+  userError,
+  withOpenFiles,
+} from '@preencode/core/internal'
+import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from '../plan/plan.js'
 import { runPool } from '@preencode/core/internal'
 import { acquireFolderLock, tempName, TEMP_MARK, TEMP_NAME, type FolderLock } from './folder-lock.js'
 import { assertSeparateFolders } from './separate-folders.js'
+import { plainTarget } from './plain-target.js'
 import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState } from '../plan/state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from '../plan/target.js'
 
 /** Deploys into `dir` (created if missing) on this machine. */
 export function localTarget(dir: string): DeployTarget {
-  const root = resolve(dir)
-  const description = `local folder ${root}`
-  let operations = 0
-  let lock: FolderLock | undefined
+  return plainTarget(new LocalTarget(resolve(dir)))
+}
 
-  async function fail<T>(action: string, run: () => Promise<T>): Promise<T> {
+class LocalTarget implements DeployTarget {
+  readonly kind = 'local'
+  readonly description: string
+  private operations = 0
+  private lock: FolderLock | undefined
+  private rootReady: Promise<void> | undefined
+
+  constructor(private readonly root: string) {
+    this.description = `local folder ${root}`
+  }
+
+  private async fail<T>(action: string, run: () => Promise<T>): Promise<T> {
     try {
       return await run()
     } catch (cause) {
       if (isPreencodeError(cause)) throw cause
-      throw userError('deploy', `${description}: ${action} failed: ${(cause as Error).message}`, {
+      throw userError('deploy', `${this.description}: ${action} failed: ${(cause as Error).message}`, {
         cause,
         code: 'TARGET_FAILED',
       })
@@ -49,109 +66,116 @@ export function localTarget(dir: string): DeployTarget {
    * non-recursively, a typo fails at once, and a path under /proc, where Node's recursive mkdir
    * never returns, cannot hang the deploy.
    */
-  let rootReady: Promise<void> | undefined
-  const ensureRoot = (): Promise<void> => {
-    rootReady ??= mkdir(root).catch((error: NodeJS.ErrnoException) => {
+  private ensureRoot(): Promise<void> {
+    this.rootReady ??= mkdir(this.root).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'EEXIST') throw error
     })
-    return rootReady
+    return this.rootReady
   }
 
-  return {
-    kind: 'local',
-    description,
+  // The folder is the deployed site: its deploy state names each deploy's keys.
+  async previousVersions(): Promise<PreviousVersionSource> {
+    return folderVersionSource(this.root)
+  }
 
-    // The folder is the deployed site: its deploy state names each deploy's keys.
-    previousVersions: async () => folderVersionSource(root),
+  async begin(context: TargetContext): Promise<void> {
+    await assertSeparateFolders(context.root, this.root, this.description)
+    await assertParentFolder(this.root)
+    await this.fail('creating the folder', () => this.ensureRoot())
+    this.lock = await this.fail('locking', () =>
+      acquireFolderLock(this.root, context.deployId, this.description, (message) =>
+        context.emit({ type: 'note', message }),
+      ),
+    )
+  }
 
-    async begin(context: TargetContext): Promise<void> {
-      await assertSeparateFolders(context.root, root, description)
-      await assertParentFolder(root)
-      await fail('creating the folder', ensureRoot)
-      lock = await fail('locking', () =>
-        acquireFolderLock(root, context.deployId, description, (message) => context.emit({ type: 'note', message })),
-      )
-    },
-
-    async readRemote(objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
-      await assertSeparateFolders(context.root, root, description)
-      await assertParentFolder(root)
-      const leftovers: string[] = []
-      const files = await fail('listing', () => listFiles(root, leftovers))
-      // A killed deploy's temporary files: removed under the lock (a dry run changes nothing).
-      if (lock && leftovers.length > 0) {
-        for (const path of leftovers) await fail(`removing ${path}`, () => rm(path, { force: true }))
-        operations += leftovers.length
-        context.emit({
-          type: 'note',
-          message: `${description}: removed ${leftovers.length} temporary file${leftovers.length === 1 ? '' : 's'} left by an interrupted deploy.`,
-        })
-      }
-      const remote = new Map<string, RemoteObject>()
-      for (const [key, size] of files) remote.set(key, { size })
-      // Hash only where it can matter: same key, same size.
-      const candidates = objects.filter((o) => files.get(o.key) === o.size)
-      await runPool(candidates, context.concurrency, async (object) => {
-        operations++
-        remote.set(object.key, { size: object.size, sha256: await sha256File(join(root, object.key)) })
-      })
-      let state: DeployState | undefined
-      if (files.has(DEPLOY_STATE_FILENAME)) {
-        const path = join(root, DEPLOY_STATE_FILENAME)
-        state = parseDeployState(await readFile(path, 'utf8'), path)
-      }
-      return { objects: remote, state }
-    },
-
-    async uploadPhase(phase: PlannedPhase, context: TargetContext): Promise<PhaseResult> {
-      let bytes = 0
-      await runPool(phase.uploads, context.concurrency, async (object) => {
-        const to = join(root, object.key)
-        await fail(`copying ${object.key}`, async () => {
-          await ensureRoot()
-          await mkdir(dirname(to), { recursive: true })
-          const temp = tempName(dirname(to))
-          try {
-            await withOpenFiles(2, () => copyFile(join(context.root, object.key), temp))
-            const time = new Date(object.mtimeMs)
-            await utimes(temp, time, time)
-            await rename(temp, to)
-          } catch (error) {
-            await rm(temp, { force: true })
-            throw error
-          }
-        })
-        operations++
-        bytes += object.size
-        context.emit({ type: 'upload', key: object.key, bytes: object.size, phase: phase.phase })
-      })
-      return { uploaded: phase.uploads.length, bytes }
-    },
-
-    async writeState(state: DeployState): Promise<void> {
+  async readRemote(objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
+    const root = this.root
+    await assertSeparateFolders(context.root, root, this.description)
+    await assertParentFolder(root)
+    const leftovers: string[] = []
+    const files = await this.fail('listing', () => listFiles(root, leftovers))
+    await this.removeLeftovers(leftovers, context)
+    const remote = new Map<string, RemoteObject>()
+    for (const [key, size] of files) remote.set(key, { size })
+    // Hash only where it can matter: same key, same size.
+    const candidates = objects.filter((o) => files.get(o.key) === o.size)
+    await runPool(candidates, context.concurrency, async (object) => {
+      this.operations++
+      remote.set(object.key, { size: object.size, sha256: await sha256File(join(root, object.key)) })
+    })
+    let state: DeployState | undefined
+    if (files.has(DEPLOY_STATE_FILENAME)) {
       const path = join(root, DEPLOY_STATE_FILENAME)
-      const temp = tempName(root)
-      await fail(`writing ${DEPLOY_STATE_FILENAME}`, async () => {
-        await ensureRoot()
-        await writeFile(temp, `${JSON.stringify(state)}\n`)
-        await rename(temp, path)
-      })
-      operations++
-    },
+      state = parseDeployState(await readFile(path, 'utf8'), path)
+    }
+    return { objects: remote, state }
+  }
 
-    async deleteKeys(keys: readonly string[]): Promise<void> {
-      for (const key of keys) {
-        await fail(`deleting ${key}`, () => unlink(join(root, key)).catch(ignoreMissing))
-        operations++
-        await removeEmptyParents(root, dirname(join(root, key)))
-      }
-    },
+  /** A killed deploy's temporary files: removed under the lock (a dry run changes nothing). */
+  private async removeLeftovers(leftovers: readonly string[], context: TargetContext): Promise<void> {
+    if (!this.lock || leftovers.length === 0) return
+    for (const path of leftovers) await this.fail(`removing ${path}`, () => rm(path, { force: true }))
+    this.operations += leftovers.length
+    context.emit({
+      type: 'note',
+      message: `${this.description}: removed ${leftovers.length} temporary file${leftovers.length === 1 ? '' : 's'} left by an interrupted deploy.`,
+    })
+  }
 
-    requestCount: () => operations,
+  async uploadPhase(phase: PlannedPhase, context: TargetContext): Promise<PhaseResult> {
+    let bytes = 0
+    await runPool(phase.uploads, context.concurrency, async (object) => {
+      await this.fail(`copying ${object.key}`, () => this.copy(object, context))
+      this.operations++
+      bytes += object.size
+      context.emit({ type: 'upload', key: object.key, bytes: object.size, phase: phase.phase })
+    })
+    return { uploaded: phase.uploads.length, bytes }
+  }
 
-    async close(): Promise<void> {
-      await lock?.release()
-    },
+  /** One file to a temporary name in its folder, given the original's mtime, renamed over the old. */
+  private async copy(object: PlannedUpload, context: TargetContext): Promise<void> {
+    const to = join(this.root, object.key)
+    await this.ensureRoot()
+    await mkdir(dirname(to), { recursive: true })
+    const temp = tempName(dirname(to))
+    try {
+      await withOpenFiles(2, () => copyFile(join(context.root, object.key), temp))
+      const time = new Date(object.mtimeMs)
+      await utimes(temp, time, time)
+      await rename(temp, to)
+    } catch (error) {
+      await rm(temp, { force: true })
+      throw error
+    }
+  }
+
+  async writeState(state: DeployState): Promise<void> {
+    const path = join(this.root, DEPLOY_STATE_FILENAME)
+    const temp = tempName(this.root)
+    await this.fail(`writing ${DEPLOY_STATE_FILENAME}`, async () => {
+      await this.ensureRoot()
+      await writeFile(temp, `${JSON.stringify(state)}\n`)
+      await rename(temp, path)
+    })
+    this.operations++
+  }
+
+  async deleteKeys(keys: readonly string[]): Promise<void> {
+    for (const key of keys) {
+      await this.fail(`deleting ${key}`, () => unlink(join(this.root, key)).catch(ignoreMissing))
+      this.operations++
+      await removeEmptyParents(this.root, dirname(join(this.root, key)))
+    }
+  }
+
+  requestCount(): number {
+    return this.operations
+  }
+
+  async close(): Promise<void> {
+    await this.lock?.release()
   }
 }
 

@@ -3,32 +3,32 @@
 // run. In release mode the site goes into `releases/<id>` (unchanged files hard-linked from the
 // live release) and becomes live by an atomic `current` symlink swap. Into a local path, a
 // deploy holds the folder's lock (folder-lock.ts), as the local target does.
-import { mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { isPreencodeError, userError } from '@preencode/core'
 import { isSafeRelativePath } from '@preencode/core/internal'
 import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from '../../plan/plan.js'
 import {
   deleteArgs,
-  parseListing,
   parseRsyncDestination,
+  type RsyncDestination,
   releasesToPrune,
   rsyncUrl,
   shellQuote,
-  sshScriptArgs,
   swapScript,
   transferArgs,
   transferredFiles,
 } from './command.js'
-import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState, type StoredObject } from '../../plan/state.js'
+import { DEPLOY_STATE_FILENAME, type DeployState, type StoredObject } from '../../plan/state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from '../../plan/target.js'
+import type { PreviousVersionSource } from '@preencode/core/internal'
 import { checkDeployLimits } from '../../plan/limits.js'
 import { acquireFolderLock, makeFolders, type FolderLock } from '../folder-lock.js'
 import { assertSeparateFolders } from '../separate-folders.js'
+import { plainTarget } from '../plain-target.js'
 import { liveRelease } from './releases.js'
 import { rsyncPreviousVersions } from './previous.js'
-import { spawnCollected, type RunResult } from './process.js'
+import { RsyncRemote } from './remote.js'
 import { DEFAULT_KEEP_RELEASES, type RsyncTargetOptions } from './options.js'
 
 export { DEFAULT_KEEP_RELEASES, type RsyncTargetOptions } from './options.js'
@@ -45,248 +45,229 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
   }
   const keepReleases = options.keepReleases ?? DEFAULT_KEEP_RELEASES
   checkDeployLimits({ keepReleases }, (option) => option)
-  const rsync = options.rsyncPath ?? 'rsync'
   const ssh = destination.kind === 'ssh' ? (options.ssh ?? 'ssh') : undefined
   const description = `rsync ${dest}${release ? ' (release mode)' : ''}`
-  let runs = 0
-  let work: string | undefined
-  let releaseId: string | undefined
-  let live: string | undefined
-  let releases: string[] = []
-  const learnt: Record<string, StoredObject> = {}
-  let lock: FolderLock | undefined
+  const remote = new RsyncRemote(dest, destination, description, options.rsyncPath ?? 'rsync', ssh)
+  return plainTarget(new RsyncTarget(remote, options, release, keepReleases))
+}
 
-  async function run(command: string, args: string[], action: string, okCodes: number[] = [0]): Promise<RunResult> {
-    runs++
-    const result = await spawnCollected(command, args).catch((cause: unknown) => {
+class RsyncTarget implements DeployTarget {
+  readonly kind = 'rsync'
+  readonly description: string
+  private readonly destination: RsyncDestination
+  private releaseId: string | undefined
+  /** The release `current` points at, in release mode. */
+  private live: string | undefined
+  private releases: string[] = []
+  private readonly learnt: Record<string, StoredObject> = {}
+  private lock: FolderLock | undefined
+
+  constructor(
+    private readonly remote: RsyncRemote,
+    private readonly options: RsyncTargetOptions,
+    private readonly release: boolean,
+    private readonly keepReleases: number,
+  ) {
+    this.description = remote.description
+    this.destination = remote.destination
+  }
+
+  previousVersions(): Promise<PreviousVersionSource> {
+    const remote = this.remote
+    return rsyncPreviousVersions({
+      description: this.description,
+      release: this.release,
+      list: (sub, recursive) => remote.list(sub, recursive),
+      readState: () => remote.readState(),
+      fetch: (path) => remote.fetchFile(path),
+    })
+  }
+
+  async begin(context: TargetContext): Promise<void> {
+    // Over ssh or to a daemon there is no lock: run one deploy per target (docs/deploy/rsync.md).
+    const destination = this.destination
+    if (destination.kind !== 'local') return
+    await assertSeparateFolders(context.root, destination.path, this.description)
+    try {
+      await makeFolders(destination.path)
+      this.lock = await acquireFolderLock(destination.path, context.deployId, this.description, (message) =>
+        context.emit({ type: 'note', message }),
+      )
+    } catch (cause) {
+      if (isPreencodeError(cause)) throw cause
       throw userError(
         'deploy',
-        `${description}: ${action} failed: cannot run ${command} (${(cause as Error).message}).`,
-        { cause, code: 'TARGET_FAILED' },
-      )
-    })
-    if (!okCodes.includes(result.code)) {
-      const detail = result.stderr.trim().split('\n').slice(-3).join(' | ')
-      throw userError('deploy', `${description}: ${action} failed (${command} exit ${result.code}): ${detail}`, {
-        code: 'TARGET_FAILED',
-      })
-    }
-    return result
-  }
-
-  async function workDir(): Promise<string> {
-    work ??= await mkdtemp(join(tmpdir(), 'preencode-rsync-'))
-    return work
-  }
-
-  async function fileList(name: string, keys: readonly string[]): Promise<string> {
-    const path = join(await workDir(), name)
-    await writeFile(path, keys.map((k) => `${k}\0`).join(''))
-    return path
-  }
-
-  async function list(sub: string, recursive: boolean): Promise<ReturnType<typeof parseListing> | undefined> {
-    const args = ['--list-only', ...(recursive ? ['-r'] : []), ...(ssh ? ['-e', ssh] : []), rsyncUrl(destination, sub)]
-    // 23: partial transfer, here "no such file or directory": an empty destination.
-    const result = await run(rsync, args, `listing ${rsyncUrl(destination, sub)}`, [0, 23])
-    if (result.code === 23) {
-      if (/No such file or directory|change_dir.*failed/i.test(result.stderr)) return undefined
-      throw userError('deploy', `${description}: listing failed: ${result.stderr.trim()}`, { code: 'TARGET_FAILED' })
-    }
-    return parseListing(result.stdout)
-  }
-
-  async function readState(): Promise<DeployState | undefined> {
-    const dir = await workDir()
-    const args = [
-      ...(ssh ? ['-e', ssh] : []),
-      rsyncUrl(destination).replace(/\/$/, `/${DEPLOY_STATE_FILENAME}`),
-      `${dir}/`,
-    ]
-    await run(rsync, args, `reading ${DEPLOY_STATE_FILENAME}`)
-    return parseDeployState(
-      await readFile(join(dir, DEPLOY_STATE_FILENAME), 'utf8'),
-      `${dest}/${DEPLOY_STATE_FILENAME}`,
-    )
-  }
-
-  /** One remote file into the work folder; undefined when the target does not have it. */
-  let fetched = 0
-  async function fetchFile(path: string): Promise<Buffer | undefined> {
-    const local = join(await workDir(), 'previous', String(fetched++))
-    await mkdir(dirname(join(local, 'file')), { recursive: true })
-    const source = rsyncUrl(destination, path).replace(/\/$/, '')
-    const result = await run(
-      rsync,
-      [...(ssh ? ['-e', ssh] : []), source, join(local, 'file')],
-      `reading ${path}`,
-      [0, 23],
-    )
-    if (result.code === 23) {
-      if (/No such file or directory/i.test(result.stderr)) return undefined
-      throw userError('deploy', `${description}: reading ${path} failed: ${result.stderr.trim()}`, {
-        code: 'TARGET_FAILED',
-      })
-    }
-    return readFile(join(local, 'file'))
-  }
-
-  async function runScript(script: string, action: string): Promise<void> {
-    if (destination.kind !== 'ssh') return
-    const { command, args } = sshScriptArgs(ssh ?? 'ssh', destination.host, script)
-    await run(command, args, action)
-  }
-
-  return {
-    kind: 'rsync',
-    description,
-
-    previousVersions: () => rsyncPreviousVersions({ description, release, list, readState, fetch: fetchFile }),
-
-    async begin(context: TargetContext): Promise<void> {
-      // Over ssh or to a daemon there is no lock: run one deploy per target (docs/deploy/rsync.md).
-      if (destination.kind !== 'local') return
-      await assertSeparateFolders(context.root, destination.path, description)
-      try {
-        await makeFolders(destination.path)
-        lock = await acquireFolderLock(destination.path, context.deployId, description, (message) =>
-          context.emit({ type: 'note', message }),
-        )
-      } catch (cause) {
-        if (isPreencodeError(cause)) throw cause
-        throw userError('deploy', `${description}: locking ${destination.path} failed: ${(cause as Error).message}`, {
+        `${this.description}: locking ${destination.path} failed: ${(cause as Error).message}`,
+        {
           cause,
           code: 'TARGET_FAILED',
-        })
-      }
-    },
-
-    async readRemote(_objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
-      if (destination.kind === 'local') await assertSeparateFolders(context.root, destination.path, description)
-      const remote = new Map<string, RemoteObject>()
-      if (release) {
-        const top = (await list('', false)) ?? []
-        const current = top.find((e) => e.path === 'current' && e.type === 'link')
-        releases = ((await list('releases', false)) ?? [])
-          .filter((e) => e.type === 'dir' && e.path !== '.')
-          .map((e) => e.path)
-        if (current) live = await liveRelease(destination, releases)
-        const state = top.some((e) => e.path === DEPLOY_STATE_FILENAME) ? await readState() : undefined
-        // The live release holds what the last deploy recorded; a new release links those files.
-        if (live && state && !options.checksum) {
-          for (const [key, stored] of Object.entries(state.objects))
-            remote.set(key, { size: stored.size, sha256: stored.sha256 })
-        }
-        return { objects: remote, state }
-      }
-      const entries = (await list('', true)) ?? []
-      for (const entry of entries) {
-        if (entry.type === 'file' && !entry.path.includes('.~tmp~/')) remote.set(entry.path, { size: entry.size })
-      }
-      const state = remote.has(DEPLOY_STATE_FILENAME) ? await readState() : undefined
-      // rsync's quick check (size + mtime) misses an edit that keeps the size within the same
-      // second; the state's sha256 of what the last deploy wrote is the reliable comparison.
-      if (state && !options.checksum) {
-        for (const [key, item] of remote) {
-          const stored = state.objects[key]
-          if (stored && stored.size === item.size) remote.set(key, { size: item.size, sha256: stored.sha256 })
-        }
-      }
-      return { objects: remote, state }
-    },
-
-    async uploadPhase(phase: PlannedPhase, context: TargetContext): Promise<PhaseResult> {
-      if (release) releaseId ??= context.deployId
-      const to = release ? rsyncUrl(destination, `releases/${releaseId}`) : rsyncUrl(destination)
-      // Known to differ (or missing): transferred whatever size and mtime say. Unknown (and, in
-      // release mode, unchanged ones to hard-link from the live release): rsync decides.
-      const forced = phase.uploads.filter((u) => u.reason !== 'unknown').map((u) => u.key)
-      const checked = [...phase.uploads.filter((u) => u.reason === 'unknown'), ...(release ? phase.unchanged : [])].map(
-        (u) => u.key,
+        },
       )
-      const sent = new Set<string>()
-      for (const [keys, ignoreTimes] of [
-        [checked, false],
-        [forced, true],
-      ] as const) {
-        if (keys.length === 0) continue
-        const filesFrom = await fileList(`phase-${phase.phase}-${ignoreTimes ? 'forced' : 'checked'}`, keys)
-        const args = transferArgs(context.root, to, {
-          filesFrom,
-          ssh,
-          checksum: options.checksum,
-          ignoreTimes,
-          mkpath: true,
-          linkDest: release && live ? `../${live}` : undefined,
-          extra: options.extraArgs,
-        })
-        const result = await run(rsync, args, `uploading the ${phase.phase} phase (${keys.length} files)`)
-        for (const file of transferredFiles(result.stdout)) sent.add(file)
-      }
-      for (const object of [...phase.uploads, ...phase.unchanged])
-        learnt[object.key] = { sha256: object.sha256, size: object.size }
-      let bytes = 0
-      for (const upload of phase.uploads) {
-        if (!sent.has(upload.key)) continue
-        bytes += upload.size
-        context.emit({ type: 'upload', key: upload.key, bytes: upload.size, phase: phase.phase })
-      }
-      return { uploaded: sent.size, bytes }
-    },
+    }
+  }
 
-    async commit(_deployId: string, context: TargetContext): Promise<void> {
-      if (!release || !releaseId) return
-      if (destination.kind === 'local') {
-        const tmp = join(destination.path, 'current.tmp')
-        await rm(tmp, { force: true })
-        await symlink(`releases/${releaseId}`, tmp)
-        await rename(tmp, join(destination.path, 'current'))
-        runs++
-      } else if (destination.kind === 'ssh') {
-        await runScript(swapScript(destination.path, releaseId), 'switching the current symlink')
-      }
-      context.emit({ type: 'commit', release: releaseId })
-      const prune = releasesToPrune([...releases, releaseId], keepReleases, releaseId)
-      if (prune.length === 0) return
-      if (destination.kind === 'local') {
-        for (const id of prune) await rm(join(destination.path, 'releases', id), { recursive: true, force: true })
-      } else if (destination.kind === 'ssh') {
-        const paths = prune.map((id) => `releases/${id}`)
-        await runScript(
-          `cd ${shellQuote(destination.path)} && rm -rf -- ${paths.map(shellQuote).join(' ')}`,
-          'pruning old releases',
-        )
-      }
-    },
+  async readRemote(_objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
+    if (this.destination.kind === 'local')
+      await assertSeparateFolders(context.root, this.destination.path, this.description)
+    return this.release ? this.readReleases() : this.readTree()
+  }
 
-    storedObjects: () => ({ ...learnt }),
+  /** Release mode: the releases there, the live one, and what the last deploy recorded of it. */
+  private async readReleases(): Promise<RemoteState> {
+    const remote = new Map<string, RemoteObject>()
+    const top = (await this.remote.list('', false)) ?? []
+    const current = top.find((e) => e.path === 'current' && e.type === 'link')
+    this.releases = ((await this.remote.list('releases', false)) ?? [])
+      .filter((e) => e.type === 'dir' && e.path !== '.')
+      .map((e) => e.path)
+    if (current) this.live = await liveRelease(this.destination, this.releases)
+    const state = top.some((e) => e.path === DEPLOY_STATE_FILENAME) ? await this.remote.readState() : undefined
+    // The live release holds what the last deploy recorded; a new release links those files.
+    if (this.live && state && !this.options.checksum) {
+      for (const [key, stored] of Object.entries(state.objects))
+        remote.set(key, { size: stored.size, sha256: stored.sha256 })
+    }
+    return { objects: remote, state }
+  }
 
-    async writeState(state: DeployState): Promise<void> {
-      const dir = await workDir()
-      await writeFile(join(dir, DEPLOY_STATE_FILENAME), `${JSON.stringify(state)}\n`)
-      const filesFrom = await fileList('state', [DEPLOY_STATE_FILENAME])
-      await run(
-        rsync,
-        transferArgs(dir, rsyncUrl(destination), { filesFrom, ssh, mkpath: true }),
-        `writing ${DEPLOY_STATE_FILENAME}`,
+  /** In place: every file there, with the state's sha256 where the size still matches. */
+  private async readTree(): Promise<RemoteState> {
+    const remote = new Map<string, RemoteObject>()
+    const entries = (await this.remote.list('', true)) ?? []
+    for (const entry of entries) {
+      if (entry.type === 'file' && !entry.path.includes('.~tmp~/')) remote.set(entry.path, { size: entry.size })
+    }
+    const state = remote.has(DEPLOY_STATE_FILENAME) ? await this.remote.readState() : undefined
+    // rsync's quick check (size + mtime) misses an edit that keeps the size within the same
+    // second; the state's sha256 of what the last deploy wrote is the reliable comparison.
+    if (state && !this.options.checksum) {
+      for (const [key, item] of remote) {
+        const stored = state.objects[key]
+        if (stored && stored.size === item.size) remote.set(key, { size: item.size, sha256: stored.sha256 })
+      }
+    }
+    return { objects: remote, state }
+  }
+
+  async uploadPhase(phase: PlannedPhase, context: TargetContext): Promise<PhaseResult> {
+    if (this.release) this.releaseId ??= context.deployId
+    // Known to differ (or missing): transferred whatever size and mtime say. Unknown (and, in
+    // release mode, unchanged ones to hard-link from the live release): rsync decides.
+    const forced = phase.uploads.filter((u) => u.reason !== 'unknown').map((u) => u.key)
+    const checked = [
+      ...phase.uploads.filter((u) => u.reason === 'unknown'),
+      ...(this.release ? phase.unchanged : []),
+    ].map((u) => u.key)
+    const sent = new Set<string>()
+    for (const [keys, ignoreTimes] of [
+      [checked, false],
+      [forced, true],
+    ] as const) {
+      if (keys.length === 0) continue
+      for (const file of await this.transfer(phase, keys, ignoreTimes, context)) sent.add(file)
+    }
+    for (const object of [...phase.uploads, ...phase.unchanged])
+      this.learnt[object.key] = { sha256: object.sha256, size: object.size }
+    let bytes = 0
+    for (const upload of phase.uploads) {
+      if (!sent.has(upload.key)) continue
+      bytes += upload.size
+      context.emit({ type: 'upload', key: upload.key, bytes: upload.size, phase: phase.phase })
+    }
+    return { uploaded: sent.size, bytes }
+  }
+
+  /** One rsync run over `keys` of a phase; the files it actually transferred. */
+  private async transfer(
+    phase: PlannedPhase,
+    keys: readonly string[],
+    ignoreTimes: boolean,
+    context: TargetContext,
+  ): Promise<string[]> {
+    const to = this.release ? rsyncUrl(this.destination, `releases/${this.releaseId}`) : rsyncUrl(this.destination)
+    const filesFrom = await this.remote.fileList(`phase-${phase.phase}-${ignoreTimes ? 'forced' : 'checked'}`, keys)
+    const args = transferArgs(context.root, to, {
+      filesFrom,
+      ssh: this.remote.ssh,
+      checksum: this.options.checksum,
+      ignoreTimes,
+      mkpath: true,
+      linkDest: this.release && this.live ? `../${this.live}` : undefined,
+      extra: this.options.extraArgs,
+    })
+    const action = `uploading the ${phase.phase} phase (${keys.length} files)`
+    const result = await this.remote.run(this.remote.rsync, args, action)
+    return transferredFiles(result.stdout)
+  }
+
+  async commit(_deployId: string, context: TargetContext): Promise<void> {
+    const releaseId = this.releaseId
+    if (!this.release || !releaseId) return
+    await this.switchCurrent(releaseId)
+    context.emit({ type: 'commit', release: releaseId })
+    await this.pruneReleases(releasesToPrune([...this.releases, releaseId], this.keepReleases, releaseId))
+  }
+
+  /** Points `current` at the new release in one atomic rename. */
+  private async switchCurrent(releaseId: string): Promise<void> {
+    const destination = this.destination
+    if (destination.kind === 'local') {
+      const tmp = join(destination.path, 'current.tmp')
+      await rm(tmp, { force: true })
+      await symlink(`releases/${releaseId}`, tmp)
+      await rename(tmp, join(destination.path, 'current'))
+      this.remote.runs++
+    } else if (destination.kind === 'ssh') {
+      await this.remote.runScript(swapScript(destination.path, releaseId), 'switching the current symlink')
+    }
+  }
+
+  private async pruneReleases(prune: readonly string[]): Promise<void> {
+    const destination = this.destination
+    if (prune.length === 0) return
+    if (destination.kind === 'local') {
+      for (const id of prune) await rm(join(destination.path, 'releases', id), { recursive: true, force: true })
+    } else if (destination.kind === 'ssh') {
+      const paths = prune.map((id) => `releases/${id}`)
+      await this.remote.runScript(
+        `cd ${shellQuote(destination.path)} && rm -rf -- ${paths.map(shellQuote).join(' ')}`,
+        'pruning old releases',
       )
-    },
+    }
+  }
 
-    async deleteKeys(keys: readonly string[]): Promise<void> {
-      if (release) return
-      const filesFrom = await fileList('delete', keys)
-      // The source holds each key's folders and no file: every key is a missing argument, and no
-      // implied folder is (a stale delta's `.dict/` folder may be gone from the site: rsync exit 24).
-      const source = join(await workDir(), 'delete-source')
-      for (const key of keys) if (isSafeRelativePath(key)) await mkdir(join(source, dirname(key)), { recursive: true })
-      await run(rsync, deleteArgs(source, rsyncUrl(destination), filesFrom, ssh), `deleting ${keys.length} stale files`)
-    },
+  storedObjects(): Record<string, StoredObject> {
+    return { ...this.learnt }
+  }
 
-    requestCount: () => runs,
+  async writeState(state: DeployState): Promise<void> {
+    const dir = await this.remote.workDir()
+    await writeFile(join(dir, DEPLOY_STATE_FILENAME), `${JSON.stringify(state)}\n`)
+    const filesFrom = await this.remote.fileList('state', [DEPLOY_STATE_FILENAME])
+    await this.remote.run(
+      this.remote.rsync,
+      transferArgs(dir, rsyncUrl(this.destination), { filesFrom, ssh: this.remote.ssh, mkpath: true }),
+      `writing ${DEPLOY_STATE_FILENAME}`,
+    )
+  }
 
-    async close(): Promise<void> {
-      await lock?.release()
-      if (work) await rm(work, { recursive: true, force: true })
-    },
+  async deleteKeys(keys: readonly string[]): Promise<void> {
+    if (this.release) return
+    const filesFrom = await this.remote.fileList('delete', keys)
+    // The source holds each key's folders and no file: every key is a missing argument, and no
+    // implied folder is (a stale delta's `.dict/` folder may be gone from the site: rsync exit 24).
+    const source = join(await this.remote.workDir(), 'delete-source')
+    for (const key of keys) if (isSafeRelativePath(key)) await mkdir(join(source, dirname(key)), { recursive: true })
+    const args = deleteArgs(source, rsyncUrl(this.destination), filesFrom, this.remote.ssh)
+    await this.remote.run(this.remote.rsync, args, `deleting ${keys.length} stale files`)
+  }
+
+  requestCount(): number {
+    return this.remote.runs
+  }
+
+  async close(): Promise<void> {
+    await this.lock?.release()
+    await this.remote.removeWorkDir()
   }
 }

@@ -4,30 +4,22 @@
 // change detection.
 import { createReadStream } from 'node:fs'
 import { join } from 'node:path'
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  type PutObjectCommandInput,
-} from '@aws-sdk/client-s3'
+import { DeleteObjectsCommand, PutObjectCommand, type PutObjectCommandInput } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
-import { deployedVersionSource, userError, withOpenFiles } from '@preencode/core/internal'
+import { deployedVersionSource, type PreviousVersionSource, userError, withOpenFiles } from '@preencode/core/internal'
 import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from '../../plan/plan.js'
 import { runPool } from '@preencode/core/internal'
-import { withRetry } from './retry.js'
 import { s3Client } from './client.js'
 import { unfinishedUploads } from './unfinished.js'
-import { isRetryableS3Error, isTimeout, redact, s3Error } from './errors.js'
-import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState, type StoredObject } from '../../plan/state.js'
+import { plainTarget } from '../plain-target.js'
+import { type ListedObject, S3Bucket } from './bucket.js'
+import { DEPLOY_STATE_FILENAME, type DeployState, type StoredObject } from '../../plan/state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from '../../plan/target.js'
 import {
   DEFAULT_CONNECTION_TIMEOUT_MS,
   DEFAULT_MULTIPART_THRESHOLD,
   DEFAULT_PART_SIZE,
   DEFAULT_REQUEST_TIMEOUT_MS,
-  TIMEOUT_RETRIES,
   type S3TargetOptions,
 } from './options.js'
 
@@ -46,7 +38,6 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
   const partSize = options.partSize ?? DEFAULT_PART_SIZE
   if (partSize < MIN_PART_SIZE)
     throw userError('deploy', `partSize must be at least ${MIN_PART_SIZE} bytes (S3's minimum); got ${partSize}.`)
-  const threshold = options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD
   const timeouts = {
     connectionMs: options.connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS,
     requestMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -67,32 +58,80 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
     process.env.AWS_SESSION_TOKEN,
   ]
   const { client, requestCount } = s3Client(options, region, timeouts)
-  const stored: Record<string, StoredObject> = {}
-  const Bucket = options.bucket
+  const bucket = new S3Bucket({
+    client,
+    bucket: options.bucket,
+    prefix,
+    description,
+    secrets,
+    timeouts,
+    retry: options.retry,
+  })
+  const threshold = options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD
+  return plainTarget(new S3Target(bucket, description, { partSize, threshold }, requestCount))
+}
 
-  async function call<T>(action: string, context: TargetContext, attempt: () => Promise<T>): Promise<T> {
-    let timedOut = 0
-    // A timeout is retried TIMEOUT_RETRIES times, other retryable errors `retry.retries` times.
-    const retryable = (error: unknown): boolean =>
-      isTimeout(error) ? ++timedOut <= TIMEOUT_RETRIES : isRetryableS3Error(error)
-    try {
-      return await withRetry(attempt, retryable, options.retry, (n, delayMs, error) =>
-        context.emit({
-          type: 'retry',
-          what: action,
-          attempt: n,
-          delayMs,
-          error: redact(String((error as Error)?.name ?? error), secrets),
-        }),
-      )
-    } catch (error) {
-      throw s3Error(error, description, action, secrets, { ...timeouts, attempts: timedOut })
-    }
+class S3Target implements DeployTarget {
+  readonly kind = 's3'
+  private readonly stored: Record<string, StoredObject> = {}
+  private readonly unfinished: ReturnType<typeof unfinishedUploads>
+
+  constructor(
+    private readonly bucket: S3Bucket,
+    readonly description: string,
+    private readonly sizes: { partSize: number; threshold: number },
+    private readonly countRequests: () => number,
+  ) {
+    this.unfinished = unfinishedUploads({
+      client: bucket.client,
+      bucket: bucket.bucket,
+      prefix: bucket.prefix,
+      description,
+      call: <T>(action: string, context: TargetContext, attempt: () => Promise<T>) =>
+        bucket.call(action, context, attempt),
+    })
   }
 
-  const unfinished = unfinishedUploads({ client, bucket: Bucket, prefix, description, call })
+  async previousVersions(context: TargetContext): Promise<PreviousVersionSource> {
+    const listed = await this.bucket.listAll(context)
+    const state = listed.has(DEPLOY_STATE_FILENAME) ? await this.bucket.readState(context) : undefined
+    return deployedVersionSource({
+      description: this.description,
+      keys: new Set(listed.keys()),
+      deploys: state?.deploys,
+      read: (key) => this.bucket.getObject(key, context),
+    })
+  }
 
-  async function putObject(object: PlannedUpload, context: TargetContext): Promise<void> {
+  async readRemote(objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
+    const listed = await this.bucket.listAll(context)
+    const state = listed.has(DEPLOY_STATE_FILENAME) ? await this.bucket.readState(context) : undefined
+
+    const remote = new Map<string, RemoteObject>()
+    for (const [key, item] of listed) remote.set(key, { size: item.size })
+    const toHead = hashesFromState(objects, listed, state, remote)
+    await runPool(toHead, context.concurrency, async (key) => {
+      const head = await this.bucket.headObject(key, context)
+      const sha256 = head.Metadata?.[METADATA_SHA256]
+      remote.set(key, { size: head.ContentLength, sha256 })
+      if (sha256) this.stored[key] = { sha256, etag: head.ETag, size: head.ContentLength }
+    })
+    return { objects: remote, state }
+  }
+
+  async uploadPhase(phase: PlannedPhase, context: TargetContext): Promise<PhaseResult> {
+    let bytes = 0
+    await runPool(phase.uploads, context.concurrency, async (object) => {
+      await this.putObject(object, context)
+      bytes += object.size
+      context.emit({ type: 'upload', key: object.key, bytes: object.size, phase: phase.phase })
+    })
+    return { uploaded: phase.uploads.length, bytes }
+  }
+
+  private async putObject(object: PlannedUpload, context: TargetContext): Promise<void> {
+    const { client, bucket: Bucket, prefix } = this.bucket
+    const { partSize, threshold } = this.sizes
     const params = (): PutObjectCommandInput => ({
       Bucket,
       Key: prefix + object.key,
@@ -103,167 +142,101 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
       CacheControl: object.cacheControl,
       Metadata: { [METADATA_SHA256]: object.sha256 },
     })
-    if (object.size >= threshold) await unfinished.abort(object.key, context)
+    if (object.size >= threshold) await this.unfinished.abort(object.key, context)
     // The body is a read stream: one file handle per upload, under core's process-wide limit.
     const etag = await withOpenFiles(1, () =>
-      call(`upload of ${object.key}`, context, async () => {
+      this.bucket.call(`upload of ${object.key}`, context, async () => {
         if (object.size < threshold) return (await client.send(new PutObjectCommand(params()))).ETag
         const upload = new Upload({ client, params: params(), partSize, queueSize: 2, leavePartsOnError: false })
         return (await upload.done()).ETag
       }),
     )
-    stored[object.key] = { sha256: object.sha256, etag, size: object.size }
+    this.stored[object.key] = { sha256: object.sha256, etag, size: object.size }
   }
 
-  /** Every object under the prefix, keyed relative to it. */
-  async function listAll(
-    context: TargetContext,
-  ): Promise<Map<string, { size: number | undefined; etag: string | undefined }>> {
-    const listed = new Map<string, { size: number | undefined; etag: string | undefined }>()
-    let token: string | undefined
-    do {
-      const page = await call('listing the bucket', context, () =>
-        client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix || undefined, ContinuationToken: token })),
-      )
-      for (const item of page.Contents ?? []) {
-        // A bare `prefix/` key is a folder marker some consoles create, not part of the site.
-        if (item.Key && item.Key.length > prefix.length)
-          listed.set(item.Key.slice(prefix.length), { size: item.Size, etag: item.ETag })
-      }
-      token = page.IsTruncated ? page.NextContinuationToken : undefined
-    } while (token)
-    return listed
+  storedObjects(): Record<string, StoredObject> {
+    return { ...this.stored }
   }
 
-  async function readState(context: TargetContext): Promise<DeployState> {
-    const text = await call(`reading ${DEPLOY_STATE_FILENAME}`, context, async () => {
-      const response = await client.send(new GetObjectCommand({ Bucket, Key: prefix + DEPLOY_STATE_FILENAME }))
-      return (await response.Body?.transformToString('utf8')) ?? ''
-    })
-    return parseDeployState(text, `${description} ${DEPLOY_STATE_FILENAME}`)
+  async writeState(state: DeployState, context: TargetContext): Promise<void> {
+    const body = `${JSON.stringify(state)}\n`
+    await this.bucket.call(`writing ${DEPLOY_STATE_FILENAME}`, context, () =>
+      this.bucket.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket.bucket,
+          Key: this.bucket.prefix + DEPLOY_STATE_FILENAME,
+          Body: body,
+          ContentType: 'application/json',
+          CacheControl: 'no-store',
+        }),
+      ),
+    )
   }
 
-  /** One object's bytes; undefined when it is gone (deleted since the listing). */
-  async function getObject(key: string, context: TargetContext): Promise<Buffer | undefined> {
-    return call(`reading ${key}`, context, async () => {
-      try {
-        const response = await client.send(new GetObjectCommand({ Bucket, Key: prefix + key }))
-        return response.Body ? Buffer.from(await response.Body.transformToByteArray()) : undefined
-      } catch (error) {
-        if ((error as { name?: string }).name === 'NoSuchKey') return undefined
-        throw error
-      }
-    })
+  async deleteKeys(keys: readonly string[], context: TargetContext): Promise<void> {
+    const batches: string[][] = []
+    for (let i = 0; i < keys.length; i += DELETE_BATCH_SIZE) batches.push(keys.slice(i, i + DELETE_BATCH_SIZE))
+    await runPool(batches, Math.min(2, context.concurrency), (batch) => this.deleteBatch(batch, context))
   }
 
-  return {
-    kind: 's3',
-    description,
-
-    async previousVersions(context: TargetContext) {
-      const listed = await listAll(context)
-      const state = listed.has(DEPLOY_STATE_FILENAME) ? await readState(context) : undefined
-      return deployedVersionSource({
-        description,
-        keys: new Set(listed.keys()),
-        deploys: state?.deploys,
-        read: (key) => getObject(key, context),
-      })
-    },
-
-    async readRemote(objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
-      const listed = await listAll(context)
-      const state = listed.has(DEPLOY_STATE_FILENAME) ? await readState(context) : undefined
-
-      const remote = new Map<string, RemoteObject>()
-      for (const [key, item] of listed) remote.set(key, { size: item.size })
-      // Hashes: from the state when the object is still the one preencode wrote (same ETag and
-      // size), otherwise from the object's metadata with a HEAD.
-      const toHead: string[] = []
-      for (const object of objects) {
-        const item = listed.get(object.key)
-        if (!item) continue
-        const known = state?.objects[object.key]
-        if (
-          known &&
-          known.etag !== undefined &&
-          known.etag === item.etag &&
-          (known.size === undefined || known.size === item.size)
-        ) {
-          remote.set(object.key, { size: item.size, sha256: known.sha256 })
-        } else {
-          toHead.push(object.key)
-        }
-      }
-      await runPool(toHead, context.concurrency, async (key) => {
-        const head = await call(`reading metadata of ${key}`, context, () =>
-          client.send(new HeadObjectCommand({ Bucket, Key: prefix + key })),
-        )
-        const sha256 = head.Metadata?.[METADATA_SHA256]
-        remote.set(key, { size: head.ContentLength, sha256 })
-        if (sha256) stored[key] = { sha256, etag: head.ETag, size: head.ContentLength }
-      })
-      return { objects: remote, state }
-    },
-
-    async uploadPhase(phase: PlannedPhase, context: TargetContext): Promise<PhaseResult> {
-      let bytes = 0
-      await runPool(phase.uploads, context.concurrency, async (object) => {
-        await putObject(object, context)
-        bytes += object.size
-        context.emit({ type: 'upload', key: object.key, bytes: object.size, phase: phase.phase })
-      })
-      return { uploaded: phase.uploads.length, bytes }
-    },
-
-    storedObjects: () => ({ ...stored }),
-
-    async writeState(state: DeployState, context: TargetContext): Promise<void> {
-      const body = `${JSON.stringify(state)}\n`
-      await call(`writing ${DEPLOY_STATE_FILENAME}`, context, () =>
-        client.send(
-          new PutObjectCommand({
-            Bucket,
-            Key: prefix + DEPLOY_STATE_FILENAME,
-            Body: body,
-            ContentType: 'application/json',
-            CacheControl: 'no-store',
-          }),
-        ),
-      )
-    },
-
-    async deleteKeys(keys: readonly string[], context: TargetContext): Promise<void> {
-      const batches: string[][] = []
-      for (let i = 0; i < keys.length; i += DELETE_BATCH_SIZE) batches.push(keys.slice(i, i + DELETE_BATCH_SIZE))
-      await runPool(batches, Math.min(2, context.concurrency), async (batch) => {
-        const result = await call(`deleting ${batch.length} stale objects`, context, () =>
-          client.send(
-            new DeleteObjectsCommand({
-              Bucket,
-              Delete: { Objects: batch.map((key) => ({ Key: prefix + key })), Quiet: true },
-            }),
-          ),
-        )
-        const errors = result.Errors ?? []
-        if (errors.length > 0) {
-          const first = errors
-            .slice(0, 3)
-            .map((e) => `${e.Key ?? '?'} (${e.Code ?? 'error'}: ${e.Message ?? ''})`)
-            .join(', ')
-          throw userError(
-            'deploy',
-            `${description}: ${errors.length} of ${batch.length} deletions failed: ${first}. Rerun the deploy to retry.`,
-            { code: 'TARGET_FAILED' },
-          )
-        }
-      })
-    },
-
-    requestCount,
-
-    async close(): Promise<void> {
-      client.destroy()
-    },
+  /** One DeleteObjects request; any key it could not delete fails the deploy. */
+  private async deleteBatch(batch: readonly string[], context: TargetContext): Promise<void> {
+    const { client, bucket: Bucket, prefix } = this.bucket
+    const result = await this.bucket.call(`deleting ${batch.length} stale objects`, context, () =>
+      client.send(
+        new DeleteObjectsCommand({
+          Bucket,
+          Delete: { Objects: batch.map((key) => ({ Key: prefix + key })), Quiet: true },
+        }),
+      ),
+    )
+    const errors = result.Errors ?? []
+    if (errors.length === 0) return
+    const first = errors
+      .slice(0, 3)
+      .map((e) => `${e.Key ?? '?'} (${e.Code ?? 'error'}: ${e.Message ?? ''})`)
+      .join(', ')
+    throw userError(
+      'deploy',
+      `${this.description}: ${errors.length} of ${batch.length} deletions failed: ${first}. Rerun the deploy to retry.`,
+      { code: 'TARGET_FAILED' },
+    )
   }
+
+  requestCount(): number {
+    return this.countRequests()
+  }
+
+  async close(): Promise<void> {
+    this.bucket.client.destroy()
+  }
+}
+
+/**
+ * Hashes from the state where the object is still the one preencode wrote (same ETag and size),
+ * set into `remote`; the keys left, whose hash only a HEAD of the object's metadata tells.
+ */
+function hashesFromState(
+  objects: readonly SiteObject[],
+  listed: ReadonlyMap<string, ListedObject>,
+  state: DeployState | undefined,
+  remote: Map<string, RemoteObject>,
+): string[] {
+  const toHead: string[] = []
+  for (const object of objects) {
+    const item = listed.get(object.key)
+    if (!item) continue
+    const known = state?.objects[object.key]
+    if (
+      known &&
+      known.etag !== undefined &&
+      known.etag === item.etag &&
+      (known.size === undefined || known.size === item.size)
+    ) {
+      remote.set(object.key, { size: item.size, sha256: known.sha256 })
+    } else {
+      toHead.push(object.key)
+    }
+  }
+  return toHead
 }
