@@ -46,8 +46,12 @@ describe('two compress runs on one folder at once', () => {
       cwd: work,
       env: { ...process.env, ...ENV, PREENCODE_TEST_PAUSED: paused, PREENCODE_TEST_RESUME: resume },
     })
-    while (!existsSync(paused)) await new Promise((r) => setTimeout(r, 20))
-    const pid = await readFile(paused, 'utf8')
+    // The hook creates the file, then writes its pid: wait for the pid, not just the file.
+    let pid = ''
+    while (!pid) {
+      await new Promise((r) => setTimeout(r, 20))
+      pid = existsSync(paused) ? await readFile(paused, 'utf8') : ''
+    }
     const second = cli(args, work, ENV)
     await writeFile(resume, '')
     const ended = await first

@@ -152,8 +152,12 @@ describe.skipIf(!existsSync(BIN))('a local deploy interrupted, raced or misdirec
       { PREENCODE_TEST_AT: 'rename:3', PREENCODE_TEST_PAUSED: paused, PREENCODE_TEST_RESUME: resume },
       hook,
     )
-    while (!existsSync(paused)) await new Promise((r) => setTimeout(r, 20))
-    const pid = await readFile(paused, 'utf8')
+    // The hook creates the file, then writes its pid: wait for the pid, not just the file.
+    let pid = ''
+    while (!pid) {
+      await new Promise((r) => setTimeout(r, 20))
+      pid = existsSync(paused) ? await readFile(paused, 'utf8') : ''
+    }
     const second = await preencode(['deploy', v1, '--to', out, '--no-deltas'])
     await writeFile(resume, '')
     const ended = await first
