@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import type { Manifest } from '@preencode/core'
 import { createPreencodeHandler } from '@preencode/server-config'
-import type { ServingProcess } from './servers.ts'
+import { listenOnLoopback, type ServingProcess } from './node-server.ts'
 
 export async function startFetchHandler(root: string, port: number, manifest?: Manifest): Promise<ServingProcess> {
   let log = ''
@@ -33,13 +33,5 @@ export async function startFetchHandler(root: string, port: number, manifest?: M
         else res.writeHead(500).end()
       })
   })
-  await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
-  return {
-    logs: () => log,
-    stop: () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections()
-        server.close(() => done())
-      }),
-  }
+  return listenOnLoopback(server, port, () => log)
 }

@@ -23,6 +23,10 @@ import { startFetchHandler } from './fetch-node.ts'
 import { isRuntimeKind } from './runtimes/kinds.ts'
 import { startRuntime } from './runtimes/start.ts'
 import { startApiServer } from './user-block.ts'
+import { listenOnLoopback, type ServingProcess } from './node-server.ts'
+
+/** A server started on a port the test chose. */
+export type { ServingProcess } from './node-server.ts'
 
 export {
   checkServerFiles,
@@ -49,9 +53,6 @@ export interface StartOptions {
   h3?: boolean
 }
 
-/** A server started on a port the test chose. */
-export type ServingProcess = Pick<RunningServer, 'logs' | 'stop'>
-
 /**
  * The Node middleware serving `root` on `port`. Without `manifest` it reads the one on disk and
  * re-reads it when a deploy replaces it.
@@ -66,15 +67,7 @@ export async function startMiddleware(root: string, port: number, manifest?: Man
       res.end()
     })
   })
-  await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
-  return {
-    logs: () => log,
-    stop: () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections()
-        server.close(() => done())
-      }),
-  }
+  return listenOnLoopback(server, port, () => log)
 }
 
 /**
