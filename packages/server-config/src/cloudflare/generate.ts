@@ -106,10 +106,15 @@ export function resolveCloudflareOptions(
   return resolved
 }
 
-/** The shipped runtime: beside this module in the build (`dist/cloudflare/`). */
+/**
+ * The shipped runtime: beside this module in the build (`dist/cloudflare/`). Tests run this
+ * module from `src/`, where only the build's bundle exists, so that is the second place looked.
+ */
 function runtimeSource(): string {
+  const built = new URL('./preencode-runtime.js', import.meta.url)
+  const fromSource = new URL('../../dist/cloudflare/preencode-runtime.js', import.meta.url)
   try {
-    return readFileSync(new URL('./preencode-runtime.js', import.meta.url), 'utf8')
+    return readFileSync(import.meta.url.endsWith('.ts') ? fromSource : built, 'utf8')
   } catch (error) {
     throw userError(
       'server-config',
