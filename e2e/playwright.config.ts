@@ -1,4 +1,5 @@
-import { defineConfig } from '@playwright/test'
+import { defineConfig, type Project } from '@playwright/test'
+import { inapplicable } from './harness/applies.ts'
 import type { ServerOptions } from './harness/fixtures.ts'
 import { RUNTIME_KINDS } from './harness/runtimes/kinds.ts'
 
@@ -6,6 +7,7 @@ import { RUNTIME_KINDS } from './harness/runtimes/kinds.ts'
 // `keepOriginals: false` projects serve a second site built with only the variants on disk.
 // `-https` projects serve the same over HTTPS + HTTP/2 at www.preencode.test (h3: also HTTP/3);
 // `-include` projects serve the include form inside a user's own TLS server block.
+// A test that cannot apply to a project is not declared there (harness/applies.ts: grepInvert).
 const projects: { name: string; use: Partial<ServerOptions> }[] = [
   { name: 'apache-htaccess', use: { serverKind: 'apache-htaccess', keepOriginals: true } },
   { name: 'apache-vhost', use: { serverKind: 'apache-vhost', keepOriginals: true } },
@@ -42,6 +44,11 @@ const projects: { name: string; use: Partial<ServerOptions> }[] = [
   { name: 'deno-serve-nokeep', use: { serverKind: 'deno-serve', keepOriginals: false } },
 ]
 
+/** Each project declares only the tests that can apply to it (harness/applies.ts). */
+function applicable(list: Project<object, ServerOptions>[]): Project<object, ServerOptions>[] {
+  return list.map((project) => ({ ...project, grepInvert: inapplicable(project.use ?? {}) }))
+}
+
 export default defineConfig<object, ServerOptions>({
   testDir: './tests',
   globalSetup: './global-setup.ts',
@@ -65,7 +72,7 @@ export default defineConfig<object, ServerOptions>({
       ],
     },
   },
-  projects: [
+  projects: applicable([
     ...projects,
     // Framework fixtures (playground/frameworks/) built by their own build commands, once per run
     // and two at a time (frameworks-build), then served by nginx to Chromium; not a server
@@ -89,5 +96,5 @@ export default defineConfig<object, ServerOptions>({
     { name: 'cloudflare-edge', testDir: './cloudflare', use: { serverKind: 'cloudflare' } },
     // The HTML report (`preencode report --html`) opened from the file in Chromium, offline.
     { name: 'report', testDir: './report' },
-  ],
+  ]),
 })

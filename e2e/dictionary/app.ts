@@ -7,6 +7,7 @@ import { build } from 'vite'
 import { preencode } from '@preencode/vite'
 import { readManifest, type Manifest } from '@preencode/core'
 import { expect, type Page, type Response } from '@playwright/test'
+import { ONLY } from '../harness/applies.ts'
 import { INCLUDE_KINDS } from '../harness/server-files.ts'
 import { pageTransport } from '../harness/transport.ts'
 
@@ -91,9 +92,12 @@ export async function expectSecureH2(page: Page, origin: string): Promise<void> 
 /** Kinds the harness serves over HTTP only (the middleware, the Fetch handler, `vite preview`, the Worker in Miniflare). */
 const HTTP_ONLY_KINDS: readonly string[] = ['node', 'fetch-node', 'vite-preview', 'cloudflare']
 
-/** Why `kind` does not run over this transport (the include forms are HTTPS only), else undefined. */
-export function transportSkip(kind: string, tls: boolean): string | undefined {
-  if (tls && HTTP_ONLY_KINDS.includes(kind)) return `${kind} is served over HTTP only`
-  if (!tls && (INCLUDE_KINDS as readonly string[]).includes(kind)) return `${kind} is served over HTTPS only`
-  return undefined
+/**
+ * The transport tag of `kind`'s test (the include forms are served over HTTPS only), so that it is
+ * declared only in the project of that transport (`dictionary` or `dictionary-https`).
+ */
+export function transportTags(kind: string): string[] {
+  if (HTTP_ONLY_KINDS.includes(kind)) return [ONLY.http]
+  if ((INCLUDE_KINDS as readonly string[]).includes(kind)) return [ONLY.https]
+  return []
 }

@@ -22,7 +22,7 @@ import { freePort, tempDir } from '@preencode/test-utils'
 import { startServerOnPort, type ServerKind } from '../harness/servers.ts'
 import { originOf } from '../harness/tls.ts'
 import { expect, test } from '../harness/transport.ts'
-import { expectSecureH2, transportSkip } from './app.ts'
+import { expectSecureH2, transportTags } from './app.ts'
 
 const WORDS =
   'the of and to in is for that with as on by this are from be or an it at which you can not have more use your will all its one configuration server build plugin compress dictionary browser response request header file page'.split(
@@ -94,9 +94,7 @@ test.describe('shared page dictionary in Chromium', () => {
   })
 
   for (const kind of KINDS) {
-    test(kind, async ({ browser, tls }) => {
-      const skip = transportSkip(kind, tls)
-      test.skip(skip !== undefined, skip)
+    test(kind, { tag: transportTags(kind) }, async ({ browser, tls }) => {
       const port = await freePort()
       const origin = originOf(port, tls)
       const running = await startServerOnPort(kind, site, port, join(work.path, kind), manifest, { tls })
@@ -180,9 +178,7 @@ test.describe('a returning visitor keeps page deltas across a deploy', () => {
   })
 
   for (const kind of KINDS) {
-    test(kind, async ({ browser, tls }) => {
-      const skip = transportSkip(kind, tls)
-      test.skip(skip !== undefined, skip)
+    test(kind, { tag: transportTags(kind) }, async ({ browser, tls }) => {
       const port = await freePort()
       const origin = originOf(port, tls)
       const v1Dictionary = await readFile(join(sites.v1, v1.dictionary))

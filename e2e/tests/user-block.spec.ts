@@ -2,16 +2,12 @@
 // the whole serving suite passing through it (the `*-include` projects), the block's own
 // locations answer as before — /api/ reaches the user's Node server (also for names with a
 // compressible extension), the redirect is a 301, and a missing page or file gets the user's 404.
+import { ONLY } from '../harness/applies.ts'
 import { expect, test } from '../harness/fixtures.ts'
 import { decode, get } from '../harness/http.ts'
-import { INCLUDE_KINDS } from '../harness/server-files.ts'
 import { API_BODY, USER_BLOCK } from '../harness/user-block.ts'
 
-test.describe("the user's own server block", () => {
-  test.beforeEach(({ serverKind }) => {
-    test.skip(!INCLUDE_KINDS.includes(serverKind), 'only the include form sits in a user block')
-  })
-
+test.describe("the user's own server block", { tag: ONLY.userBlock }, () => {
   test('/api/ reaches the Node server, with its body and headers', async ({ server }) => {
     for (const path of ['/api/users', '/api/data.json', '/api/app.js?x=1', '/api/']) {
       const res = await get(server.url + path, { 'accept-encoding': 'gzip, deflate, br, zstd' })

@@ -59,7 +59,8 @@ describe('a journal that cannot be written', () => {
     expectOneLine(compress(dir), dir, /it is a folder \(EISDIR\)/)
   })
 
-  it.skipIf(process.platform === 'win32')('a FIFO in its place: no hang', async () => {
+  it('a FIFO in its place: no hang', async ({ skip }) => {
+    skip(process.platform === 'win32', 'missing on this machine: FIFOs (mkfifo)')
     const work = await workDir()
     const dir = await smallSite(work)
     expect(spawnSync('mkfifo', [join(dir, JOURNAL)]).status).toBe(0)
@@ -82,11 +83,13 @@ describe('a journal that cannot be written', () => {
     expectOneLine(compress(dir, { uid: NOBODY }), dir, /permission denied \(EACCES\)/)
   })
 
-  it.skipIf(!IS_ROOT || process.platform !== 'linux')('a full disk (ENOSPC) while journaling', async () => {
+  it('a full disk (ENOSPC) while journaling', async ({ skip }) => {
+    skip(!IS_ROOT || process.platform !== 'linux', 'missing on this machine: Linux and root (a tmpfs mount)')
     const work = await workDir()
     const mount = join(work, 'small')
     await mkdir(mount)
-    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', mount]).status !== 0) return
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', mount]).status === 0
+    skip(!mounted, 'missing on this machine: mount -t tmpfs')
     // Before the work folder is removed (cleanups run in order).
     cleanups.unshift(async () => {
       spawnSync('umount', [mount])

@@ -134,7 +134,7 @@ describe('preencode serve', () => {
         { stdio: 'ignore' },
       )
     } catch {
-      context.skip()
+      context.skip('missing on this machine: openssl')
     }
     const secure = await startPreencodeServe(site, ['--cert', cert, '--key', key])
     try {

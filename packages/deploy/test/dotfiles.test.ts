@@ -91,21 +91,19 @@ const targets: [string, () => Promise<{ target: () => DeployTarget; keys: () => 
 ]
 
 describe.each(targets)('%s target', (name, setup) => {
-  it.skipIf(name === 'rsync' && !hasTool('rsync'))(
-    'leaves dotfiles out by default; includeDotfiles uploads them',
-    async () => {
-      const { target, keys } = await setup()
-      const { summary, plan } = await deploy({ dir: site.path, target: target() })
-      expect(plan.leftOut).toEqual(LEFT_OUT)
-      expect(summary.leftOut).toBe(4)
-      const stored = await keys()
-      expect(stored.filter(secret)).toEqual([])
-      expect(stored).toEqual(expect.arrayContaining(['index.html', '.htaccess', '.well-known/security.txt']))
-      const opted = await deploy({ dir: site.path, target: target(), includeDotfiles: true })
-      expect(opted.plan.leftOut).toEqual([])
-      expect((await keys()).filter(secret)).toEqual(expect.arrayContaining(LEFT_OUT))
-    },
-  )
+  it('leaves dotfiles out by default; includeDotfiles uploads them', async ({ skip }) => {
+    skip(name === 'rsync' && !hasTool('rsync'), 'missing on this machine: rsync')
+    const { target, keys } = await setup()
+    const { summary, plan } = await deploy({ dir: site.path, target: target() })
+    expect(plan.leftOut).toEqual(LEFT_OUT)
+    expect(summary.leftOut).toBe(4)
+    const stored = await keys()
+    expect(stored.filter(secret)).toEqual([])
+    expect(stored).toEqual(expect.arrayContaining(['index.html', '.htaccess', '.well-known/security.txt']))
+    const opted = await deploy({ dir: site.path, target: target(), includeDotfiles: true })
+    expect(opted.plan.leftOut).toEqual([])
+    expect((await keys()).filter(secret)).toEqual(expect.arrayContaining(LEFT_OUT))
+  })
 })
 
 describe.skipIf(!existsSync(BIN))('preencode deploy (built CLI)', () => {

@@ -205,7 +205,8 @@ describe.skipIf(!existsSync(BIN))('deltas on a target are deltas of the live fil
     }
   })
 
-  it.skipIf(!hasTool('rsync'))('rsync', async () => {
+  it('rsync', async ({ skip }) => {
+    skip(!hasTool('rsync'), 'missing on this machine: rsync')
     const tmp = await tempDir('stale-deltas-rsync')
     try {
       const www = join(tmp.path, 'www')
