@@ -6,13 +6,9 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Manifest, ManifestFile } from '@preencode/core'
-import {
-  isAcceptable,
-  negotiate,
-  parseAcceptEncoding,
-  resolveServingPolicy,
-  type Encoding,
-} from '@preencode/server-config'
+import { negotiate, type Encoding } from '@preencode/server-config'
+import { isAcceptable, parseAcceptEncoding } from '../../packages/server-config/src/http/negotiate.js'
+import { resolveServingPolicy } from '../../packages/server-config/src/shared/policy.js'
 import { ACCEPT_ENCODING_SPELLINGS } from '../harness/accept-encodings.ts'
 import { decode, get } from '../harness/http.ts'
 import { DOTFILES } from '../harness/site.ts'

@@ -4,12 +4,12 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ManifestFile } from '@preencode/core'
+import type { Encoding } from '@preencode/server-config'
 import {
   expectedCoding as specCoding,
   hasServingException,
   serverCoding,
-  type Encoding,
-} from '@preencode/server-config'
+} from '../../packages/server-config/src/exceptions.js'
 import { ACCEPT_ENCODING_SPELLINGS } from '../harness/accept-encodings.ts'
 import { expect, test, type Site } from '../harness/fixtures.ts'
 import { ONLY } from '../harness/applies.ts'

@@ -1,13 +1,20 @@
 // The source layout, checked on every run: no import cycle anywhere in packages/*/src (type
 // imports included: a cycle through types is still two files that cannot be read apart), no
-// source file over 300 lines, and core's folders importing only the folders below them.
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+// source file over 300 lines, core's folders importing only the folders below them, and every
+// package's public entries listing only documented names (public-names.ts).
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { publicEntries, publicNamesOf, undocumentedNames } from './public-names.ts'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const PACKAGES = join(ROOT, 'packages')
 const MAX_LINES = 300
+/** The repository's docs/ pages: with a package's README, where its public names are documented. */
+const DOCS = readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+  .filter((path) => path.endsWith('.md'))
+  .map((path) => readFileSync(join(ROOT, 'docs', path), 'utf8'))
 
 /**
  * core's folders, lowest first: a file may import its own folder, the top-level shared files
@@ -127,24 +134,44 @@ describe('source layout', () => {
     expect(upward).toEqual([])
   })
 
-  it("documents every name of core's public API where it is declared", () => {
-    const core = join(PACKAGES, 'core', 'src')
-    const index = readFileSync(join(core, 'index.ts'), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '')
-    const names = [...index.matchAll(/export (?:type )?\{([^}]*)\}/g)].flatMap((m) =>
-      m[1]!
-        .split(',')
-        .map((name) => name.replace(/^\s*type\s+/, '').trim())
-        .filter(Boolean),
+  it('finds what a public entry exports and where each name is declared (the check itself)', () => {
+    const names = publicNamesOf(join(PACKAGES, 'vite', 'src', 'index.ts'))
+    expect(names.find((n) => n.name === 'preencode')).toMatchObject({ runtime: true, jsdoc: true })
+    expect(names.find((n) => n.name === 'ServerConfigFile')).toMatchObject({ runtime: false, jsdoc: true })
+    expect(names.find((n) => n.name === 'ServerConfigFile')?.declaredIn).toBe(
+      'packages/server-config/src/config-files.ts',
     )
-    expect(names.length).toBeGreaterThan(60)
-    const sources = FILES.filter((f) => f.startsWith(`${core}/`)).map((f) => readFileSync(f, 'utf8'))
-    const undocumented = names.filter((name) => {
-      const declaration = new RegExp(
-        `((?:/\\*\\*(?:(?!\\*/)[\\s\\S])*\\*/\\s*\\n)?)export (?:async )?(?:function|const|interface|type|class) ${name}\\b`,
-      )
-      const found = sources.map((text) => declaration.exec(text)).find(Boolean)
-      return !found?.[1]
-    })
-    expect(undocumented).toEqual([])
+    const dir = mkdtempSync(join(tmpdir(), 'public-names-'))
+    writeFileSync(
+      join(dir, 'a.ts'),
+      '/** Documented. */\nexport function a() {}\nexport const b = 1\nexport class C {}\n',
+    )
+    writeFileSync(join(dir, 'index.ts'), "export { a, b as bee, type C } from './a.js'\n")
+    expect(publicNamesOf(join(dir, 'index.ts')).map(({ name, runtime, jsdoc }) => ({ name, runtime, jsdoc }))).toEqual([
+      { name: 'a', runtime: true, jsdoc: true },
+      { name: 'bee', runtime: true, jsdoc: false },
+      { name: 'C', runtime: false, jsdoc: false },
+    ])
+    rmSync(dir, { recursive: true })
+    const nuxt = publicNamesOf(join(PACKAGES, 'nuxt', 'src', 'index.ts'))
+    expect(nuxt.find((n) => n.name === 'default')).toMatchObject({ runtime: true, jsdoc: true })
+    expect(
+      undocumentedNames([{ name: 'zap', runtime: true, jsdoc: true, declaredIn: 'x.ts' }], ['`zapper`', 'zap']),
+    ).toEqual(['zap'])
+    expect(
+      undocumentedNames([{ name: 'zap', runtime: true, jsdoc: true, declaredIn: 'x.ts' }], ['a `zap()` b']),
+    ).toEqual([])
+  })
+
+  // Every package's entries (package.json `exports`, `./internal` excepted): each name has a JSDoc
+  // where it is declared, and each runtime name is shown (in code) in the package's README or docs/.
+  it.each(publicEntries())('lists only documented names in $entry', ({ file, readme }) => {
+    const names = publicNamesOf(file)
+    expect(names.length).toBeGreaterThan(0)
+    expect({
+      notFound: names.filter((n) => !n.declaredIn).map((n) => n.name),
+      withoutJsdoc: names.filter((n) => n.declaredIn && !n.jsdoc).map((n) => `${n.name} (${n.declaredIn})`),
+      notInDocs: undocumentedNames(names, [readme, ...DOCS]),
+    }).toEqual({ notFound: [], withoutJsdoc: [], notInDocs: [] })
   })
 })

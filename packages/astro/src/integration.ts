@@ -8,6 +8,7 @@ import {
   type ResolvedPreencodeAstroOptions,
 } from './options.js'
 
+/** The integration's `name` in Astro's list (and in its messages). */
 export const INTEGRATION_NAME = '@preencode/astro'
 
 /**

@@ -19,6 +19,7 @@ import { isDeltaKey } from './plan/stale-deltas.js'
 import { newDeployId, nextDeployState, type KeepPolicy } from './plan/state.js'
 import type { DeployEvent, DeployTarget, TargetContext } from './plan/target.js'
 
+/** `deploy()`'s options: the site, the target, and how the plan is made and carried out. */
 export interface DeployOptions extends Omit<PlanOptions, 'now'> {
   /**
    * The site directory holding `.preencode-manifest.json`.
@@ -71,6 +72,7 @@ export interface DeployOptions extends Omit<PlanOptions, 'now'> {
   onEvent?: (event: DeployEvent) => void
 }
 
+/** What a deploy did, in numbers: objects and bytes uploaded, kept and deleted, requests, time. */
 export interface DeploySummary {
   target: string
   deployId: string
@@ -91,11 +93,13 @@ export interface DeploySummary {
   deltas?: DeltaReport | undefined
 }
 
+/** What `deploy()` returns: the plan it carried out (or would have, with `dryRun`) and its summary. */
 export interface DeployResult {
   plan: DeployPlan
   summary: DeploySummary
 }
 
+/** Uploads in flight at once, unless `concurrency` says otherwise. */
 export const DEFAULT_CONCURRENCY = 8
 
 /** Defaults of {@link DeployOptions}. */

@@ -7,6 +7,7 @@ import type {} from '@nuxt/nitro-server'
 import type { Nitro } from 'nitropack'
 import { resolvePreencodeNuxtOptions, type PreencodeNuxtOptions } from './options.js'
 
+/** The module's name (`meta.name`), as Nuxt lists it and tags its log lines. */
 export const MODULE_NAME = '@preencode/nuxt'
 
 /**

@@ -12,6 +12,7 @@ import { servedFileOf } from './http/served-file.js'
 import { chooseRepresentation, type ChooseOptions } from './http/spec.js'
 import { servedCodings } from './shared/policy.js'
 
+/** One difference by design between a configured server and the serving specification. */
 export interface ServingException {
   /** Server families it applies to (`caddy` covers Caddy's every form). */
   readonly servers: readonly string[]
@@ -20,6 +21,11 @@ export interface ServingException {
   readonly docs: string
 }
 
+/**
+ * The one table of differences by design between a configured server and the serving
+ * specification; any other difference is a bug. The e2e serving suite expects exactly the
+ * specification bar these.
+ */
 export const SERVING_EXCEPTIONS = {
   /** Caddy ranks by weight, then `precompressed br zstd gzip`'s one fixed order: not each file's smallest variant. */
   fixedCodingOrder: {
@@ -59,6 +65,7 @@ export const SERVING_EXCEPTIONS = {
   },
 } as const satisfies Record<string, ServingException>
 
+/** The name of one of `SERVING_EXCEPTIONS`. */
 export type ServingExceptionName = keyof typeof SERVING_EXCEPTIONS
 
 /** Whether `server` (a family: `caddy`, `nginx`, `cloudflare`, `node`…) answers with this exception. */

@@ -1,84 +1,37 @@
-export {
-  isAcceptable,
-  negotiate,
-  parseAcceptEncoding,
-  type Encoding,
-  type Negotiated,
-  type ParsedAcceptEncoding,
-} from './http/negotiate.js'
-export {
-  DEFAULT_APACHE_OPTIONS,
-  DEFAULT_CADDY_OPTIONS,
-  DEFAULT_NGINX_OPTIONS,
-  resolveApacheOptions,
-  resolveCaddyOptions,
-  resolveNginxOptions,
-  type ApacheConfigOptions,
-  type ApacheForm,
-  type CaddyConfigOptions,
-  type NginxConfigOptions,
-  type NginxFlavor,
-  type ResolvedApacheOptions,
-  type ResolvedCaddyOptions,
-  type ResolvedNginxOptions,
-  type ServerForm,
+/**
+ * @preencode/server-config, the public API: the config generators (nginx, Apache, Caddy,
+ * Varnish, CloudFront, Cloudflare Workers), the registry the CLI and the plugins name servers by,
+ * the Node middleware and the Fetch handler, `verifySite`, and the platforms' documented limits.
+ * Each name is documented where it is declared and in the README. The serving specification's
+ * functions, the Worker runtime and the other building blocks stay inside the package: its tests
+ * import them from the sources.
+ */
+
+// Negotiation, as every generated config implements it.
+export { negotiate, type Encoding, type Negotiated } from './http/negotiate.js'
+
+// The generators: manifest and options in, text out.
+export type {
+  ApacheConfigOptions,
+  ApacheForm,
+  CaddyConfigOptions,
+  NginxConfigOptions,
+  NginxFlavor,
+  ResolvedApacheOptions,
+  ResolvedCaddyOptions,
+  ResolvedNginxOptions,
+  ServerForm,
 } from './shared/options.js'
-export { nginxConfig, nginxIncludeFiles, plainAcceptLists, type NginxIncludeFiles } from './nginx/index.js'
+export type { ServingOptions } from './shared/policy.js'
+export { nginxConfig, nginxIncludeFiles, type NginxIncludeFiles } from './nginx/index.js'
 export { apacheConfig } from './apache/config.js'
 export { caddyConfig, MIN_CADDY_VERSION } from './caddy/config.js'
 export {
   varnishConfig,
-  resolveVarnishOptions,
-  DEFAULT_VARNISH_OPTIONS,
   MIN_VARNISH_VERSION,
   type ResolvedVarnishOptions,
   type VarnishConfigOptions,
 } from './varnish/index.js'
-export {
-  createPreencodeMiddleware,
-  type PreencodeMiddleware,
-  type PreencodeMiddlewareOptions,
-  type NextFunction,
-} from './node/middleware.js'
-export {
-  createPreencodeHandler,
-  fetchRequestFacts,
-  type PreencodeHandler,
-  type PreencodeHandlerOptions,
-} from './fetch/handler.js'
-export {
-  answer,
-  chooseRepresentation,
-  directoryRedirect,
-  hiddenFile,
-  specify,
-  targetOf,
-  REQUEST_FACT_HEADERS,
-  type Answer,
-  type AnswerBody,
-  type ChooseOptions,
-  type Representation,
-  type RequestFactHeader,
-  type RequestFacts,
-  type Target,
-} from './http/spec.js'
-export {
-  servedFileOf,
-  type ServedFile,
-  type StoredRepresentation,
-  type StoredVariant,
-} from './http/served-file.js'
-export {
-  expectedCoding,
-  hasServingException,
-  serverCoding,
-  SERVING_EXCEPTIONS,
-  type ServingException,
-  type ServingExceptionName,
-} from './exceptions.js'
-export { parseRange, type ByteRange } from './http/range.js'
-export { acceptPattern, refusePattern } from './shared/accept-regex.js'
-export { siteModel, type SiteModel, type FileModel } from './shared/site-model.js'
 export {
   cloudfrontFunction,
   cloudfrontKeyValueStore,
@@ -92,32 +45,19 @@ export {
   cloudflareWorker,
   cloudflareWorkerFiles,
   cloudflareWrangler,
-  resolveCloudflareOptions,
-  CLOUDFLARE_HIDDEN_FILES,
-  DEFAULT_CLOUDFLARE_OPTIONS,
   type CloudflareWorkerFiles,
   type CloudflareWorkerOptions,
   type ResolvedCloudflareWorkerOptions,
 } from './cloudflare/generate.js'
 export {
-  checkWorkerLimits,
-  uploadedAssets,
   WORKER_MAX_ASSET_BYTES,
   WORKER_MAX_ASSET_FILES,
   WORKER_MAX_COMPRESSED_BYTES,
   WORKERS_PLANS,
   type WorkersPlan,
 } from './cloudflare/limits.js'
-export { edgeChoice, edgeSafeCodings, edgeView, type EdgeView } from './cloudflare/edge.js'
-export { createWorker, type PreencodeWorker, type WorkerEnv, type AssetsBinding } from './cloudflare/runtime.js'
-export { workerSiteData, WORKER_SITE_VERSION, type WorkerSite, type WorkerFile } from './cloudflare/site-data.js'
-export {
-  resolveServingPolicy,
-  hashedNamePattern,
-  classOfUrl,
-  type ServingOptions,
-  type ServingPolicy,
-} from './shared/policy.js'
+
+// The registry: one entry per server; the CLI `config` command and the plugins go through it.
 export {
   SERVER_REGISTRY,
   SERVERS,
@@ -134,6 +74,18 @@ export {
 export type { OptionSource } from './shared/option-error.js'
 export { serverConfig, serverConfigFiles, type ServerConfigTarget } from './render.js'
 export { resolveServerConfigFiles, serverConfigWriter, type ServerConfigFile } from './config-files.js'
+
+// The JavaScript servers: the site on disk, answered by the one serving specification.
+export {
+  createPreencodeMiddleware,
+  type PreencodeMiddleware,
+  type PreencodeMiddlewareOptions,
+  type NextFunction,
+} from './node/middleware.js'
+export { createPreencodeHandler, type PreencodeHandler, type PreencodeHandlerOptions } from './fetch/handler.js'
+export { SERVING_EXCEPTIONS, type ServingException, type ServingExceptionName } from './exceptions.js'
+
+// Checking a deployed site.
 export {
   verifySite,
   DEFAULT_PROBES,

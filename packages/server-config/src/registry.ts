@@ -34,7 +34,9 @@ import {
   type VarnishConfigOptions,
 } from './varnish/index.js'
 
+/** The servers preencode writes configs for, as the CLI and `serverConfig()` name them. */
 export const SERVERS = ['apache', 'nginx', 'caddy', 'cloudfront', 'varnish', 'cloudflare'] as const
+/** One of `SERVERS`. */
 export type Server = (typeof SERVERS)[number]
 
 /** A CLI flag that sets one option of a server's generator. */
@@ -93,6 +95,7 @@ export interface ServerEntry<O, R extends O = O> {
   readonly companions: readonly ServerCompanion<R>[]
 }
 
+/** Each server's generator options, by server name. */
 export interface ServerOptionsMap {
   apache: ApacheConfigOptions
   nginx: NginxConfigOptions
@@ -127,6 +130,11 @@ export interface ResolvedServerOptionsMap {
 const SERVER_PATH = (): RootNeed => 'server-path'
 const NO_ROOT = (): undefined => undefined
 
+/**
+ * One entry per server: `resolveOptions`, `needsRoot`, `generate`, optionally `files`, its CLI
+ * flags and companion files. `serverConfig()`, the plugins' `serverConfigs` and the CLI `config`
+ * command go through it; none of them names a server.
+ */
 export const SERVER_REGISTRY: {
   readonly [S in Server]: ServerEntry<ServerOptionsMap[S], ResolvedServerOptionsMap[S]>
 } = Object.freeze({
@@ -243,6 +251,7 @@ export const SERVER_REGISTRY: {
   },
 })
 
+/** Whether `value` names one of `SERVERS` (the CLI's `config <server>`). */
 export function isServer(value: unknown): value is Server {
   return typeof value === 'string' && (SERVERS as readonly string[]).includes(value)
 }

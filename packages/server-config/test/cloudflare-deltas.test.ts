@@ -11,7 +11,8 @@ import {
   writeDeltas,
   type Manifest,
 } from '@preencode/core'
-import { createWorker, workerSiteData, type PreencodeWorker } from '@preencode/server-config'
+import { createWorker, type PreencodeWorker } from '../src/cloudflare/runtime.js'
+import { workerSiteData } from '../src/cloudflare/site-data.js'
 import { tempDir } from '@preencode/test-utils'
 import { assetsOf, edgeRequest } from './cloudflare-helpers.ts'
 

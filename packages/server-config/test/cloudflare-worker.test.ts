@@ -8,18 +8,15 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest, ManifestFile } from '@preencode/core'
 import {
-  checkWorkerLimits,
   cloudflareWorkerFiles,
-  createWorker,
-  edgeChoice,
-  edgeSafeCodings,
-  edgeView,
   negotiate,
   resolveServerConfigFiles,
-  workerSiteData,
   WORKER_MAX_ASSET_BYTES,
-  type PreencodeWorker,
 } from '@preencode/server-config'
+import { checkWorkerLimits } from '../src/cloudflare/limits.js'
+import { createWorker, type PreencodeWorker } from '../src/cloudflare/runtime.js'
+import { edgeChoice, edgeSafeCodings, edgeView } from '../src/cloudflare/edge.js'
+import { workerSiteData } from '../src/cloudflare/site-data.js'
 import { tempDir } from '@preencode/test-utils'
 import { assetsOf, edgeRequest } from './cloudflare-helpers.ts'
 import { buildFixtureSite } from './fixture.ts'

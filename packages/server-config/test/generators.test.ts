@@ -18,12 +18,12 @@ import {
   cloudflareWrangler,
   cloudfrontFunction,
   cloudfrontKeyValueStore,
-  hashedNamePattern,
   nginxConfig,
   nginxIncludeFiles,
   serverConfig,
   serverConfigFiles,
 } from '@preencode/server-config'
+import { hashedNamePattern } from '../src/shared/policy.js'
 import { tempDir, toolPath } from '@preencode/test-utils'
 import { checkServerFiles, writeServerFiles, type ServerKind } from '../../../e2e/harness/servers.ts'
 import { buildFixtureSite } from './fixture.ts'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { acceptPattern, negotiate, refusePattern, type Encoding, type Negotiated } from '@preencode/server-config'
+import { negotiate, type Encoding, type Negotiated } from '@preencode/server-config'
+import { acceptPattern, refusePattern } from '../src/shared/accept-regex.js'
 
 const ALL: Encoding[] = ['br', 'zstd', 'gzip']
 

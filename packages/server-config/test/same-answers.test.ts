@@ -5,14 +5,10 @@
 import type { Server } from 'node:http'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  createPreencodeHandler,
-  createWorker,
-  edgeSafeCodings,
-  workerSiteData,
-  type PreencodeHandler,
-  type PreencodeWorker,
-} from '@preencode/server-config'
+import { createPreencodeHandler, type PreencodeHandler } from '@preencode/server-config'
+import { createWorker, type PreencodeWorker } from '../src/cloudflare/runtime.js'
+import { edgeSafeCodings } from '../src/cloudflare/edge.js'
+import { workerSiteData } from '../src/cloudflare/site-data.js'
 import { tempDir } from '@preencode/test-utils'
 import { assetsOf } from './cloudflare-helpers.ts'
 import { buildFixtureSite } from './fixture.ts'

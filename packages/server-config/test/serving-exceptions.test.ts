@@ -3,7 +3,7 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest, ManifestFile } from '@preencode/core'
-import { expectedCoding, serverCoding } from '@preencode/server-config'
+import { expectedCoding, serverCoding } from '../src/exceptions.js'
 import { tempDir } from '@preencode/test-utils'
 import { buildFixtureSite } from './fixture.ts'
 

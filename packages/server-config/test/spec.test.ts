@@ -9,8 +9,8 @@ import {
   specify,
   targetOf,
   type RequestFacts,
-  type ServedFile,
-} from '@preencode/server-config'
+} from '../src/http/spec.js'
+import type { ServedFile } from '../src/http/served-file.js'
 
 const DICTIONARY = `${'A'.repeat(43)}=`
 const LAST_MODIFIED = 'Tue, 01 Sep 2026 10:00:00 GMT'

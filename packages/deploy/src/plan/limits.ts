@@ -4,6 +4,7 @@
 import { userError } from '@preencode/core'
 import type { KeepPolicy } from './state.js'
 
+/** The deploy settings `checkDeployLimits()` checks: `concurrency`, `keep`, `keepReleases`. */
 export interface DeployLimits {
   concurrency?: number | undefined
   keep?: KeepPolicy | undefined

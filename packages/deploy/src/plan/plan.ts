@@ -44,6 +44,7 @@ export interface RemoteObject {
   size?: number | undefined
 }
 
+/** What the target holds: its objects and its deploy history. */
 export interface RemoteState {
   /** Objects under the target's root, keyed like {@link SiteObject.key}. */
   objects: ReadonlyMap<string, RemoteObject>
@@ -54,10 +55,12 @@ export interface RemoteState {
 /** Why an object is in the upload list. */
 export type UploadReason = 'new' | 'changed' | 'unknown'
 
+/** A site object to upload, and why (`new`, `changed`, or `unknown` without a recorded sha256). */
 export interface PlannedUpload extends SiteObject {
   reason: UploadReason
 }
 
+/** One upload phase of the plan (variants, then assets, then HTML…), with what it uploads and keeps. */
 export interface PlannedPhase {
   phase: DeployPhase
   uploads: PlannedUpload[]
@@ -65,6 +68,7 @@ export interface PlannedPhase {
   unchanged: SiteObject[]
 }
 
+/** What a deploy will do: the upload phases in order, what stays, what is deleted. */
 export interface DeployPlan {
   /** Upload phases in execution order; empty phases are kept so reports show them. */
   phases: PlannedPhase[]
@@ -89,6 +93,7 @@ export interface DeployPlan {
   uploadBytes: number
 }
 
+/** `planDeploy()`'s options (and `deploy()`'s, which passes them on). */
 export interface PlanOptions {
   /**
    * Delete objects the site no longer has (after every upload succeeded). Deltas that may no

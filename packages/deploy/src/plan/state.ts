@@ -32,6 +32,7 @@ export interface KeepPolicy {
   maxAgeMs?: number
 }
 
+/** One deploy in the target's history. */
 export interface DeployRecord {
   /** The deploy id, e.g. `20261121T130226.123Z-3f2a`. */
   id: string
@@ -41,6 +42,7 @@ export interface DeployRecord {
   keys: string[]
 }
 
+/** An object as the state file records it: its sha256 (and, on S3, its ETag). */
 export interface StoredObject {
   sha256: string
   /** The ETag the store returned when preencode wrote the object (S3 only). */
@@ -48,6 +50,7 @@ export interface StoredObject {
   size?: number | undefined
 }
 
+/** The state file (`DEPLOY_STATE_FILENAME`) a target keeps: its deploy history and stored objects. */
 export interface DeployState {
   version: typeof DEPLOY_STATE_VERSION
   /** Newest first. */

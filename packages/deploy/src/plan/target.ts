@@ -16,6 +16,7 @@ export type DeployEvent =
   | { type: 'note'; message: string }
   | { type: 'warning'; message: string }
 
+/** What a target is told about the deploy in progress: the site folder, the deploy id, the events. */
 export interface TargetContext {
   /** Absolute path of the site directory. */
   root: string
@@ -26,12 +27,17 @@ export interface TargetContext {
   emit: (event: DeployEvent) => void
 }
 
+/** What one upload phase wrote: objects and bytes. */
 export interface PhaseResult {
   /** Objects actually written (rsync may skip files it finds identical). */
   uploaded: number
   bytes: number
 }
 
+/**
+ * Where a deploy goes (local folder, rsync, S3): reads what is there, uploads phase by phase,
+ * commits, writes its state and deletes. `createTarget()` makes one from a destination.
+ */
 export interface DeployTarget {
   readonly kind: 'local' | 'rsync' | 's3'
   /** Names the target in messages, e.g. `s3://site/www (endpoint http://127.0.0.1:9000)`; no secrets. */

@@ -21,6 +21,7 @@ import { DIRECT_CALL, optionFailure, type OptionSource } from '../shared/option-
 import { checkWorkerLimits, WORKERS_PLANS, type WorkersPlan } from './limits.js'
 import { workerSiteData } from './site-data.js'
 
+/** The Cloudflare Worker generators' options (`cloudflareWorkerFiles()`, `cloudflareWrangler()`). */
 export interface CloudflareWorkerOptions {
   /**
    * The assets directory as `wrangler.jsonc` names it: the site folder, relative to the folder
@@ -50,6 +51,7 @@ export interface CloudflareWorkerOptions {
   indexFile?: string
 }
 
+/** The Worker's options with every default applied. */
 export type ResolvedCloudflareWorkerOptions = Required<CloudflareWorkerOptions>
 
 export const DEFAULT_CLOUDFLARE_OPTIONS = Object.freeze({

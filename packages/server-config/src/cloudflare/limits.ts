@@ -8,8 +8,10 @@
 import { gzipSync } from 'node:zlib'
 import { userError, type Manifest } from '@preencode/core'
 
+/** A Cloudflare Workers plan: which limits `cloudflareWorkerFiles()` checks. */
 export type WorkersPlan = 'free' | 'paid'
 
+/** Every Workers plan, for the `plan` option's check and the CLI's `--plan`. */
 export const WORKERS_PLANS: readonly WorkersPlan[] = ['free', 'paid']
 
 /** The Worker (script + modules, here mostly the site data) after gzip, in bytes; the docs say MB. */

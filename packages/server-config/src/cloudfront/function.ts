@@ -21,6 +21,7 @@ import { PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
 import { DOTFILE_URL_PCRE } from '../http/dotfiles.js'
 import { resolveServingPolicy, SUFFIX, type ServingPolicy } from '../shared/policy.js'
 
+/** `cloudfrontFunction()`'s and `cloudfrontKeyValueStore()`'s options. */
 export interface CloudfrontFunctionOptions {
   /**
    * Encodings the function may pick, in the server's order of preference when the client's
@@ -47,7 +48,9 @@ export const CLOUDFRONT_FUNCTION_MAX_BYTES = 10_240
  * characters (https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/kvs-with-functions-create-s3-kvp.html).
  */
 export const KEY_VALUE_STORE_MAX_BYTES = 5 * 1024 * 1024
+/** The longest KeyValueStore key, in bytes. */
 export const KEY_VALUE_STORE_MAX_KEY_BYTES = 512
+/** The longest KeyValueStore value, in bytes. */
 export const KEY_VALUE_STORE_MAX_VALUE_BYTES = 1024
 
 /** The letter of each coding in the KeyValueStore values. */

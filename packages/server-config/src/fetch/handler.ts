@@ -16,6 +16,7 @@ import type { Manifest } from '@preencode/core'
 import { REQUEST_FACT_HEADERS, targetOf, type AnswerBody, type RequestFacts } from '../http/spec.js'
 import { resolveIndex, siteOnDisk } from '../node/site.js'
 
+/** `createPreencodeHandler()`'s options. */
 export interface PreencodeHandlerOptions {
   /**
    * The manifest to serve by. When not given, `<dir>/.preencode-manifest.json` is read on the

@@ -21,6 +21,7 @@ import type { Manifest } from '@preencode/core'
 import { REQUEST_FACT_HEADERS, targetOf, type RequestFacts } from '../http/spec.js'
 import { type RequestLocation, type Resolved, resolveIndex, siteOnDisk } from './site.js'
 
+/** `createPreencodeMiddleware()`'s options. */
 export interface PreencodeMiddlewareOptions {
   /**
    * The manifest to serve by. When not given, `<root>/.preencode-manifest.json` is read on the
@@ -37,7 +38,9 @@ export interface PreencodeMiddlewareOptions {
 /** Bodies up to this size are read in one call; larger ones are streamed. */
 const READ_WHOLE_BYTES = 64 * 1024
 
+/** Connect's and Express's `next`: called when the request is not for a file of the site. */
 export type NextFunction = (error?: unknown) => void
+/** A Connect/Express middleware: answers the site's files, passes the rest to `next`. */
 export type PreencodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void
 
 /** The facts of a Node request that the specification reads. */

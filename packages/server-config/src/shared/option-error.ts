@@ -6,6 +6,7 @@
  */
 import { userError, type ErrorComponent } from '@preencode/core'
 
+/** Where options came from, for their error messages: the entry point and how it names an option. */
 export interface OptionSource {
   /** The `[preencode] [component]` of the message. */
   readonly component: ErrorComponent

@@ -5,11 +5,14 @@
 import { DIRECT_CALL, optionFailure, type OptionSource } from './option-error.js'
 import type { ServingOptions } from './policy.js'
 
+/** nginx with no extra module (`stock`), or with `gzip_static` and `brotli_static` (`modules`). */
 export type NginxFlavor = 'modules' | 'stock'
+/** A `.htaccess` for the site root, or the directives for a `<VirtualHost>` (the fast form). */
 export type ApacheForm = 'htaccess' | 'vhost'
 /** `standalone`: a whole server block (site). `include`: files to include in your own one. */
 export type ServerForm = 'standalone' | 'include'
 
+/** `nginxConfig()`'s and `nginxIncludeFiles()`'s options; `root` is required. */
 export interface NginxConfigOptions extends ServingOptions {
   /**
    * `modules`: `gzip_static` + `brotli_static` (Debian's `libnginx-mod-http-brotli-static`)
@@ -49,6 +52,7 @@ export interface NginxConfigOptions extends ServingOptions {
   serverDirectives?: string[]
 }
 
+/** `apacheConfig()`'s options. */
 export interface ApacheConfigOptions extends ServingOptions {
   /**
    * `htaccess`: a `.htaccess` for the site root (needs `AllowOverride FileInfo`).
@@ -60,6 +64,7 @@ export interface ApacheConfigOptions extends ServingOptions {
   root?: string
 }
 
+/** `caddyConfig()`'s options; `root` is required. */
 export interface CaddyConfigOptions extends ServingOptions {
   /**
    * `standalone`: a site block for `address`. `include`: one `handle {}` block to `import` in
@@ -79,6 +84,7 @@ export interface CaddyConfigOptions extends ServingOptions {
 
 /** Server-specific options, resolved (the shared ServingOptions resolve in policy.ts). */
 export type ResolvedNginxOptions = Required<Omit<NginxConfigOptions, keyof ServingOptions>>
+/** Caddy's own options, resolved. */
 export type ResolvedCaddyOptions = Required<Omit<CaddyConfigOptions, keyof ServingOptions>>
 /** `root` stays undefined for a `.htaccess` without one (it needs none). */
 export interface ResolvedApacheOptions {

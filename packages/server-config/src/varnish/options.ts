@@ -5,6 +5,7 @@
 import { DIRECT_CALL, optionFailure, type OptionSource } from '../shared/option-error.js'
 import type { ServingOptions } from '../shared/policy.js'
 
+/** `varnishConfig()`'s options; `backend` is required. */
 export interface VarnishConfigOptions extends ServingOptions {
   /**
    * The origin Varnish fetches from, `host:port`: a name, an IPv4 address or a bracketed IPv6
@@ -20,6 +21,7 @@ export interface VarnishConfigOptions extends ServingOptions {
   keepSeconds?: number
 }
 
+/** Varnish's own options, resolved: the backend parsed into host and port. */
 export interface ResolvedVarnishOptions {
   host: string
   port: number

@@ -39,6 +39,7 @@ export const DEFAULT_PROBES: readonly EncodingProbe[] = Object.freeze([
   { header: 'br;q=0, gzip', accepts: ['gzip'] },
 ])
 
+/** `verifySite()`'s options. */
 export interface VerifyOptions {
   /**
    * Check at most this many files (HTML first, then spread evenly over the rest).
@@ -73,11 +74,13 @@ export interface VerifyOptions {
   cache?: boolean
 }
 
+/** One request `verifySite()` made, its answer and the problems found with it. */
 export interface VerifyCheck extends CheckedAnswer {
   /** The manifest path of the file. */
   path: string
 }
 
+/** What `verifySite()` returns: every check, the failed ones, how long the run took. */
 export interface VerifyResult {
   url: string
   files: number

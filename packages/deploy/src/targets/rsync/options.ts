@@ -1,5 +1,6 @@
 // The rsync target's options and their defaults.
 
+/** `rsyncTarget()`'s options. */
 export interface RsyncTargetOptions {
   /**
    * Upload into `releases/<id>` and switch a `current` symlink atomically once every file is

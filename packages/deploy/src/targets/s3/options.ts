@@ -22,6 +22,7 @@ export interface S3RequestRecord {
   streamedBody?: boolean | undefined
 }
 
+/** `s3Target()`'s options: the bucket, its prefix and endpoint, credentials, parts, timeouts and retries. */
 export interface S3TargetOptions {
   bucket: string
   /**
@@ -73,5 +74,7 @@ export const DEFAULT_CONNECTION_TIMEOUT_MS = 5000
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
 /** Retries of a request that timed out (a silent endpoint rarely wakes up; other errors get `retry.retries`). */
 export const TIMEOUT_RETRIES = 1
+/** Files from this size up are uploaded in parts (`multipartThreshold`), in bytes. */
 export const DEFAULT_MULTIPART_THRESHOLD = 16 * 1024 * 1024
+/** The size of one part of a multipart upload (`partSize`), in bytes. */
 export const DEFAULT_PART_SIZE = 8 * 1024 * 1024

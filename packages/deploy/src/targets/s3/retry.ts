@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 
+/** How a failed S3 request is retried: how many times and with which back-off. */
 export interface RetryOptions {
   /**
    * Retries after the first attempt.

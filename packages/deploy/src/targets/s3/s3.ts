@@ -28,7 +28,7 @@ export { DEFAULT_MULTIPART_THRESHOLD, DEFAULT_PART_SIZE } from './options.js'
 
 const MIN_PART_SIZE = 5 * 1024 * 1024
 /** DeleteObjects takes at most 1000 keys per request. */
-export const DELETE_BATCH_SIZE = 1000
+const DELETE_BATCH_SIZE = 1000
 const METADATA_SHA256 = 'preencode-sha256'
 
 /** An S3-compatible target. Its client is created at once; nothing is sent until the deploy runs. */
