@@ -22,9 +22,9 @@ export {
   type BuildOutput,
   type BuildRunner,
   type BuildRunnerInit,
-} from './build/build-runner.js'
-export { detectSidecarIgnoringHost, sidecarsSkippedMessage, type SidecarIgnoringHost } from './build/sidecar-hosts.js'
-export { reconcileManifest, type ManifestDrift, type ReconcileResult } from './build/reconcile.js'
+} from './pipeline/build-runner.js'
+export { detectSidecarIgnoringHost, sidecarsSkippedMessage, type SidecarIgnoringHost } from './pipeline/sidecar-hosts.js'
+export { reconcileManifest, type ManifestDrift, type ReconcileResult } from './pipeline/reconcile.js'
 
 // Options: what users write, validated with messages naming the option.
 export {

@@ -44,7 +44,7 @@ export {
 
 // Running
 export type { RenderResultOptions } from './report/render-result.js'
-export type { ColorStream } from './build/build-runner.js'
+export type { ColorStream } from './pipeline/build-runner.js'
 export { createDebug, type DebugLog } from './debug.js'
 export { WorkPool, type PoolOptions, type PoolStats, type SlotTicket } from './pool/pool.js'
 export { runPool } from './pool/run-pool.js'
@@ -74,7 +74,7 @@ export {
   recordSettings,
   type RecordedPattern,
 } from './manifest/settings.js'
-export { describeDrift, manifestDrift } from './build/reconcile.js'
+export { describeDrift, manifestDrift } from './pipeline/reconcile.js'
 export { compressibleExtensions } from './http/media-types.js'
 
 // Reports and progress
