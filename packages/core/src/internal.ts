@@ -2,7 +2,7 @@
 // the Vite plugin) and the bench use beyond the public API, name by name. No compatibility
 // promise: users import '@preencode/core', and the other packages import the public names from
 // there too. Tests import core's sources by path, never through this file, so a name is here only
-// while a sibling package needs it (`test-utils/test/architecture.test.ts` counts them).
+// while a sibling package needs it (`test-utils/test/core-internal.test.ts` checks it).
 
 // Codings
 export { isFormat } from './codecs/table.js'

@@ -52,7 +52,7 @@ const ID = AVAILABLE_DICTIONARY_PATTERN.slice(2, -2) // `([A-Za-z0-9+/]{42}[AEIM
  * content-hashed by that rule (an hour), and is not announced.
  */
 const HASH = HASH_TOKEN_PCRE
-/** A versioned asset's basename (core's VERSIONED_ASSET_PATTERN), capturing `uad_s`, `uad_p`, `uad_x`. */
+/** A versioned asset's basename (core's `HASHED_NAME_RULE.versionedAsset`), capturing `uad_s`, `uad_p`, `uad_x`. */
 const basename = (hash: string, extensions: readonly string[] = HASHED_NAME_RULE.extensions): string =>
   `(?<uad_s>${HASHED_NAME_RULE.stem})(?<uad_p>${HASHED_NAME_RULE.separator})${hash}\\.(?<uad_x>${extensions.join('|')})`
 

@@ -81,7 +81,7 @@ export function hashedNamePattern(): string {
   return HASHED_NAME_RULE.nameRe2
 }
 
-/** The hash token alone (between the separator and the extension), PCRE: core's HASH_TOKEN. */
+/** The hash token alone (between the separator and the extension), PCRE: core's `HASHED_NAME_RULE.token`. */
 export const HASH_TOKEN_PCRE = HASHED_NAME_RULE.token
 
 /** The content-hash rule with lookahead (PCRE: Apache, nginx): the same decisions as `hashedNamePattern()`, a tenth of the compile time. */
