@@ -35,7 +35,7 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
   ].join(' ')
   const plugin = await importBuilt('@preencode/vite', ['preencode'])
   const preencodeWhy = 'why' in plugin ? plugin.why : undefined
-  const core = await importBuilt('@preencode/core/internal', ['compress'])
+  const core = await importBuilt('@preencode/core', ['compress'])
   if (preencodeWhy) part.notes.push(`preencode builds skipped: ${preencodeWhy}`)
 
   const work = join(ctx.tmp, 'build')

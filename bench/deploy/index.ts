@@ -4,7 +4,7 @@
 // edited) and a copy of bench/app built with preencode() (one source file edited, the app rebuilt).
 import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Manifest } from '@preencode/core/internal'
+import type { Manifest } from '@preencode/core'
 import { hasTool, startMinio, type Minio } from '@preencode/test-utils'
 import type { BenchContext } from '../lib/context.ts'
 import { importBuilt, type Packages } from '../lib/packages.ts'
@@ -32,7 +32,7 @@ export async function runDeploy(ctx: BenchContext): Promise<PartResult> {
   const s3Api = await importBuilt('@preencode/deploy/s3', ['s3Target'])
   if ('why' in s3Api) return { ...part, skipped: s3Api.why }
   const api: DeployApi = { deploy: deployApi.mod.deploy, s3Target: s3Api.mod.s3Target }
-  const core = await importBuilt('@preencode/core/internal', ['compress'])
+  const core = await importBuilt('@preencode/core', ['compress'])
   if ('why' in core) return { ...part, skipped: core.why }
   if (!hasTool('minio')) return { ...part, skipped: 'MinIO is not installed (run scripts/setup.sh --test)' }
 

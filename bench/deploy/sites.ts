@@ -22,7 +22,7 @@ export interface SiteSource {
 
 /** The built playground; the change is one output script edited in place, then recompressed. */
 export function playgroundSource(
-  core: Packages['@preencode/core/internal'],
+  core: Packages['@preencode/core'],
   playground: { dir: string; from: string },
   cache: string,
 ): SiteSource {

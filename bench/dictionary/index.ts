@@ -20,7 +20,7 @@ const DICTIONARY_BYTES = 65536
 /** Sizes measured side by side (the default among them). */
 const DICTIONARY_SIZES = [32768, 65536, 131072] as const
 
-type Core = typeof import('@preencode/core/internal')
+type Core = typeof import('@preencode/core') & Pick<typeof import('@preencode/core/internal'), 'buildDictionary'>
 
 export async function runDictionary(ctx: BenchContext): Promise<PartResult> {
   const part = emptyPart('dictionary', 'Dictionary transport (RFC 9842): updates and page navigations')
@@ -33,18 +33,21 @@ export async function runDictionary(ctx: BenchContext): Promise<PartResult> {
     'devDependency) built by VitePress, the HTML npm itself renders from the same docs, and a generated site whose',
     "text is random words (kept as a worst case). preencode's builder and `zstd --train` are measured at each size.",
   ].join(' ')
-  const core = await importBuilt('@preencode/core/internal', ['writeDeltas', 'buildDictionary', 'encodeWithDictionary'])
-  if ('why' in core) return { ...part, skipped: core.why }
-  if (!core.mod.supportsDictionaryCompression())
+  const imported = await importBuilt('@preencode/core', ['writeDeltas', 'encodeWithDictionary'])
+  if ('why' in imported) return { ...part, skipped: imported.why }
+  const internal = await importBuilt('@preencode/core/internal', ['buildDictionary'])
+  if ('why' in internal) return { ...part, skipped: internal.why }
+  const core: Core = { ...imported.mod, buildDictionary: internal.mod.buildDictionary }
+  if (!core.supportsDictionaryCompression())
     return { ...part, skipped: `Node ${process.versions.node} has no brotli dictionary support (needs 24.15)` }
   const dir = join(ctx.tmp, 'dictionary')
   await mkdir(dir, { recursive: true })
   try {
-    await updates(ctx, core.mod, dir, part)
+    await updates(ctx, core, dir, part)
   } catch (error) {
     part.notes.push(`update measurement failed: ${firstLine(error)}`)
   }
-  await pages(ctx, core.mod, dir, part)
+  await pages(ctx, core, dir, part)
   return part
 }
 

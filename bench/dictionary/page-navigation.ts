@@ -10,7 +10,7 @@ import type { PageCorpus } from './docs-corpus.ts'
 import type { Table } from '../lib/report.ts'
 import { firstLine, fmtBytes, fmtMs } from '../lib/util.ts'
 
-type Core = typeof import('@preencode/core/internal')
+type Core = typeof import('@preencode/core') & Pick<typeof import('@preencode/core/internal'), 'buildDictionary'>
 
 export interface NavigationResult {
   table: Table
@@ -86,7 +86,7 @@ export async function measureNavigation(
     for (const dictionary of dictionaries) {
       let dcb = 0
       let dcz = 0
-      const raw = core.acceptsDictionary('dcz', dictionary.bytes)
+      const raw = core.DICTIONARY_CODECS.dcz.accepts(dictionary.bytes)
       for (const page of held) {
         dcb += (await core.encodeWithDictionary('dcb', page, dictionary.bytes, { path: 'page.html' })).byteLength
         if (raw) dcz += (await core.encodeWithDictionary('dcz', page, dictionary.bytes)).byteLength

@@ -34,7 +34,7 @@ export async function runRuntimes(ctx: BenchContext): Promise<PartResult> {
   } catch (error) {
     return { ...part, skipped: `wrk is not installed (${firstLine(error)})` }
   }
-  const core = await importBuilt('@preencode/core/internal', ['compress'])
+  const core = await importBuilt('@preencode/core', ['compress'])
   if (!('mod' in core)) return { ...part, skipped: core.why }
   const dir = join(ctx.tmp, 'runtimes')
   const site = join(dir, 'site')

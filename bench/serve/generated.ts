@@ -1,6 +1,6 @@
 // The server configs @preencode/server-config generates for the serving benchmark's site, or
 // why each one is missing. The only place of the bench that calls that package's generators.
-import type { Manifest } from '@preencode/core/internal'
+import type { Manifest } from '@preencode/core'
 import type { ApacheConfigOptions, ApacheForm, NginxConfigOptions, NginxFlavor } from '@preencode/server-config'
 import { importBuilt } from '../lib/packages.ts'
 import { firstLine } from '../lib/util.ts'
@@ -14,7 +14,7 @@ export interface Generators {
 }
 
 export async function generators(site: string): Promise<Generators | { why: string }> {
-  const core = await importBuilt('@preencode/core/internal', ['readManifest'])
+  const core = await importBuilt('@preencode/core', ['readManifest'])
   if ('why' in core) return core
   const api = await importBuilt('@preencode/server-config', ['nginxConfig', 'apacheConfig'])
   if ('why' in api) return api

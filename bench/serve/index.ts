@@ -78,7 +78,7 @@ export async function runServe(ctx: BenchContext): Promise<PartResult> {
 
   // Variants and manifest by preencode's engine; without it, node:zlib at the same levels so the
   // hand-written configs can still be measured (the generated ones need the manifest).
-  const core = await importBuilt('@preencode/core/internal', ['compress'])
+  const core = await importBuilt('@preencode/core', ['compress'])
   let variantsBy: string
   if ('mod' in core) {
     await core.mod.compress(site, { formats: ['gzip', 'brotli', 'zstd'], cache: join(dir, 'cache') })

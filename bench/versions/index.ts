@@ -24,7 +24,7 @@ const K = 6
 const WORTH_IT = 0.25
 const STORAGE_CAP = 0.05
 
-type Core = typeof import('@preencode/core/internal')
+type Core = typeof import('@preencode/core') & Pick<typeof import('@preencode/core/internal'), 'folderVersionSource'>
 
 interface Generation {
   k: number
@@ -50,12 +50,15 @@ export async function runDeltaVersions(ctx: BenchContext): Promise<PartResult> {
     'still holds v-k downloads, the delta files and bytes that adds to the deploy, and the time. Keeping N versions',
     'costs the sum over k ≤ N.',
   ].join(' ')
-  const core = await importBuilt('@preencode/core/internal', ['writeDeltas', 'versionedAsset', 'compress'])
-  if ('why' in core) return { ...part, skipped: core.why }
-  if (!core.mod.supportsDictionaryCompression())
+  const imported = await importBuilt('@preencode/core', ['writeDeltas', 'versionedAsset', 'compress'])
+  if ('why' in imported) return { ...part, skipped: imported.why }
+  const internal = await importBuilt('@preencode/core/internal', ['folderVersionSource'])
+  if ('why' in internal) return { ...part, skipped: internal.why }
+  const core: Core = { ...imported.mod, folderVersionSource: internal.mod.folderVersionSource }
+  if (!core.supportsDictionaryCompression())
     return { ...part, skipped: `Node ${process.versions.node} has no brotli dictionary support (needs 24.15)` }
   try {
-    await measure(ctx, core.mod, join(ctx.tmp, 'delta-versions'), part)
+    await measure(ctx, core, join(ctx.tmp, 'delta-versions'), part)
   } catch (error) {
     part.notes.push(`measurement failed: ${firstLine(error)}`)
   }

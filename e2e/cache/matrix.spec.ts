@@ -4,7 +4,7 @@
 // site after a warm-up; and what stock Varnish (no preencode VCL) gets wrong on the same matrix.
 import { expect, test } from '../harness/fixtures.ts'
 import { createHash } from 'node:crypto'
-import { VERSIONED_ASSET_PATTERN } from '@preencode/core/internal'
+import { VERSIONED_ASSET_PATTERN } from '../../packages/core/src/http/use-as-dictionary.js'
 import { get } from '../harness/http.ts'
 import { DOTFILES } from '../harness/site.ts'
 import { MATRIX, expectedCoding, judge, servedFiles, urlsOf } from './matrix.ts'

@@ -9,15 +9,14 @@ import { connect } from 'node:net'
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { expect, test } from '@playwright/test'
+import { DELTA_RETENTION_SECONDS, dictionaryLifetime } from '../../packages/core/src/http/cache-policy.js'
 import {
-  DELTA_RETENTION_SECONDS,
-  dictionaryLifetime,
   compress as compressDirectory,
   decodeWithDictionary,
   resolveDeltaOptions,
   writeDeltas,
   type Manifest,
-} from '@preencode/core/internal'
+} from '@preencode/core'
 import { verifySite } from '@preencode/server-config'
 import { freePort, tempDir } from '@preencode/test-utils'
 import { startServerOnPort, type ServerKind } from '../harness/servers.ts'

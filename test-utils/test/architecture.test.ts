@@ -20,7 +20,19 @@ const DOCS = readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8'
  * core's folders, lowest first: a file may import its own folder, the top-level shared files
  * and the folders before its own, never one after.
  */
-const CORE_LAYERS = ['http', 'codecs', 'fs', 'pool', 'options', 'manifest', 'cache', 'report', 'deltas', 'run', 'build']
+const CORE_LAYERS = [
+  'http',
+  'codecs',
+  'fs',
+  'pool',
+  'options',
+  'manifest',
+  'cache',
+  'report',
+  'deltas',
+  'run',
+  'pipeline',
+]
 /** Top-level files of core besides the entries: shared by every folder, importing none. */
 const CORE_SHARED = ['errors.ts', 'paths.ts', 'debug.ts', 'logger.ts']
 

@@ -7,7 +7,7 @@ import { join, relative, sep } from 'node:path'
 import type { FloorMeasure } from './spec.ts'
 
 const dir = process.argv[2]!
-const core = await import('@preencode/core/internal')
+const core = await import('@preencode/core')
 const { formats, levels, threshold } = core.DEFAULT_COMPRESS_OPTIONS
 
 const files: string[] = []

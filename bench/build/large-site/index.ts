@@ -3,7 +3,7 @@
 // process. Files/s and MB/s count the originals of the site.
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { CompressReport } from '@preencode/core/internal'
+import type { CompressReport } from '@preencode/core'
 import type { BenchContext } from '../../lib/context.ts'
 import { CLI_BIN } from '../../lib/paths.ts'
 import type { PartResult } from '../../lib/report.ts'

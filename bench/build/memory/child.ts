@@ -7,7 +7,7 @@ const spec = JSON.parse(process.argv[2]!) as CompressSpec
 let outcome: CompressOutcome
 const started = performance.now()
 try {
-  const { compress: compressDirectory } = await import('@preencode/core/internal')
+  const { compress: compressDirectory } = await import('@preencode/core')
   // No cache: the copies of a duplicated site are byte-identical and would all be cache hits.
   if (spec.dir !== null) await compressDirectory(spec.dir, { formats: ['gzip', 'brotli', 'zstd'], cache: false })
   outcome = { ms: performance.now() - started, maxRssBytes: process.resourceUsage().maxRSS * 1024 }

@@ -5,7 +5,7 @@
 // plugin runs it inside Vite (no such setting), plus an idle child that only imports the engine.
 import { cp, mkdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { CompressReport } from '@preencode/core/internal'
+import type { CompressReport } from '@preencode/core'
 import type { BenchContext } from '../../lib/context.ts'
 import { CLI_BIN } from '../../lib/paths.ts'
 import type { PartResult } from '../../lib/report.ts'

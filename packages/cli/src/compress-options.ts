@@ -9,15 +9,14 @@ import {
   ALL_FORMATS,
   defaultCacheDir,
   CODECS,
-  globProblem,
   isPreencodeError,
-  isSharedCacheUrl,
   resolveCompressOptions,
   userError,
   type CompressOptions,
   type Format,
   type LevelOption,
-} from '@preencode/core/internal'
+} from '@preencode/core'
+import { globProblem, isSharedCacheUrl } from '@preencode/core/internal'
 import { parseInteger, parseList } from './cli-utils.js'
 
 /** What the compress command's flags parse to (citty's view of them). */

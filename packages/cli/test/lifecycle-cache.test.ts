@@ -8,7 +8,8 @@ import { chmod, chown, cp, mkdir, readdir, readFile, rename, writeFile } from 'n
 import { join } from 'node:path'
 import { brotliCompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { cacheKey, encoderParams, encoderSettings, openCache } from '@preencode/core/internal'
+import { cacheKey, openCache } from '../../core/src/cache/cache.js'
+import { encoderParams, encoderSettings } from '../../core/src/codecs/encode.js'
 import { BIN, cli, expectVariantsDecodeTo, listing, site, IS_ROOT, NOBODY, workDirs } from './lifecycle-helpers.js'
 import { createHash } from 'node:crypto'
 

@@ -1,9 +1,9 @@
 /**
  * @preencode/core, the public API: build-time precompression (gzip, brotli, zstd) of a site
  * folder, its manifest, its report, and delta updates (RFC 9842). The integrations, the CLI and
- * scripts use these names; each is documented where it is declared. What the packages' own
- * internals, the tests and the bench need beyond them comes from `@preencode/core/internal`,
- * which makes no compatibility promise.
+ * scripts use these names; each is documented where it is declared. What the other packages'
+ * sources and the bench need beyond them comes from `@preencode/core/internal`, which makes no
+ * compatibility promise; tests import core's sources.
  */
 
 // Compress a folder. Scripts: `compress(dir, options)`. Integrations resolve once
@@ -22,9 +22,13 @@ export {
   type BuildOutput,
   type BuildRunner,
   type BuildRunnerInit,
-} from './build/build-runner.js'
-export { detectSidecarIgnoringHost, sidecarsSkippedMessage, type SidecarIgnoringHost } from './build/sidecar-hosts.js'
-export { reconcileManifest, type ManifestDrift, type ReconcileResult } from './build/reconcile.js'
+} from './pipeline/build-runner.js'
+export {
+  detectSidecarIgnoringHost,
+  sidecarsSkippedMessage,
+  type SidecarIgnoringHost,
+} from './pipeline/sidecar-hosts.js'
+export { reconcileManifest, type ManifestDrift, type ReconcileResult } from './pipeline/reconcile.js'
 
 // Options: what users write, validated with messages naming the option.
 export {

@@ -7,14 +7,11 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import {
-  compress as compressDirectory,
-  decodeWithDictionary,
-  resolveDeltaOptions,
-  writeDeltas,
-  type PreviousVersion,
-  type PreviousVersionSource,
-} from '@preencode/core/internal'
+import { compress as compressDirectory } from '../src/run/compress.js'
+import { decodeWithDictionary } from '../src/codecs/dictionary.js'
+import { resolveDeltaOptions } from '../src/options/delta-options.js'
+import { writeDeltas } from '../src/deltas/write-deltas.js'
+import type { PreviousVersion, PreviousVersionSource } from '../src/deltas/previous-versions.js'
 import { textOf } from './fixtures.js'
 
 const BASE = textOf(6000, 7)

@@ -10,17 +10,13 @@ import { tempDir } from '@preencode/test-utils'
 import {
   AVAILABLE_DICTIONARY_PATTERN,
   availableDictionaryValue,
-  dczWindowLimit,
-  decodeWithDictionary,
-  deltaPath,
   dictionaryId,
-  encodeBuffer,
-  encodeWithDictionary,
-  originalOfDeltaPath,
   parseAvailableDictionary,
-  useAsDictionaryHeader,
-  versionedAsset,
-} from '@preencode/core/internal'
+} from '../src/codecs/dictionary-hash.js'
+import { dczWindowLimit, decodeWithDictionary, encodeWithDictionary } from '../src/codecs/dictionary.js'
+import { deltaPath, originalOfDeltaPath } from '../src/deltas/delta-paths.js'
+import { encodeBuffer } from '../src/codecs/encode.js'
+import { useAsDictionaryHeader, versionedAsset } from '../src/http/use-as-dictionary.js'
 import { randomBytesOf, textOf, zstdFrameWindow } from './fixtures.js'
 
 const sha = (data: Uint8Array): Buffer => createHash('sha256').update(data).digest()

@@ -5,15 +5,8 @@ import { promisify } from 'node:util'
 import { brotliCompressSync, constants, gzipSync, zstdCompress } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import {
-  ALL_FORMATS,
-  CODECS,
-  decodeBuffer,
-  encodeBuffer,
-  encodeWithParams,
-  encoderParams,
-  encoderSettings,
-} from '@preencode/core/internal'
+import { ALL_FORMATS, CODECS } from '../src/codecs/table.js'
+import { decodeBuffer, encodeBuffer, encodeWithParams, encoderParams, encoderSettings } from '../src/codecs/encode.js'
 // Codec internals, tested directly.
 import { brotliModeOf } from '../src/codecs/brotli.js'
 import { ZSTD_MAX_WINDOW_LOG, zstdWindowLog } from '../src/codecs/zstd.js'

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { withFolderLock, type FolderLockOptions } from '@preencode/core/internal'
+import { withFolderLock, type FolderLockOptions } from '../src/fs/folder-lock.js'
 import { tempDir } from '@preencode/test-utils'
 
 describe('the folder lock within one process', () => {

@@ -7,7 +7,8 @@ import { gunzipSync, gzipSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
 import { compress, encodeBuffer, readManifest, resolveCompressOptions } from '@preencode/core'
-import { GZIP_MAX_LEVEL, LIBDEFLATE_ENGINE, encoderParams, encoderSettings } from '@preencode/core/internal'
+import { GZIP_MAX_LEVEL, LIBDEFLATE_ENGINE } from '../src/codecs/gzip.js'
+import { encoderParams, encoderSettings } from '../src/codecs/encode.js'
 import { decodeWithCli, makeSite, textOf } from './fixtures.js'
 
 const zlib9 = (data: Buffer): number =>

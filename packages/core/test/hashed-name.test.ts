@@ -14,9 +14,9 @@ import {
   HASHED_NAME_RE2,
   HASH_TOKEN_RE2,
   looksContentHashed,
-  VERSIONED_ASSET_PATTERN,
   versionedAssetPattern,
-} from '@preencode/core/internal'
+} from '../src/http/hashed-name.js'
+import { VERSIONED_ASSET_PATTERN } from '../src/http/use-as-dictionary.js'
 import { hasTool, tempDir, toolPath } from '@preencode/test-utils'
 
 /** Names and whether they are content-hashed, as the rule means it. */

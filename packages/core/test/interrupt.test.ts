@@ -4,13 +4,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { glob } from 'tinyglobby'
 import { tempDir } from '@preencode/test-utils'
-import {
-  TEMP_FILE_PATTERN,
-  compress as compressDirectory,
-  decodeBuffer,
-  formatOfVariantPath,
-  stripVariantExtension,
-} from '@preencode/core/internal'
+import { TEMP_FILE_PATTERN } from '../src/run/scan.js'
+import { compress as compressDirectory } from '../src/run/compress.js'
+import { decodeBuffer } from '../src/codecs/encode.js'
+import { formatOfVariantPath, stripVariantExtension } from '../src/codecs/table.js'
 import { CORE_DIST, put, textOf } from './fixtures.js'
 
 /**

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { WorkPool } from '@preencode/core/internal'
 // The default budget's rule, tested directly.
-import { byteBudgetFor, MIN_BYTES_IN_FLIGHT } from '../src/pool/pool.js'
+import { byteBudgetFor, MIN_BYTES_IN_FLIGHT, WorkPool } from '../src/pool/pool.js'
 
 /** A task that finishes only when the test says so, to observe what runs at the same time. */
 function deferred(): { promise: Promise<void>; resolve: () => void } {

@@ -1,7 +1,7 @@
 // Previous versions from a deploy target's listing and deploy state (S3, rsync): generations by
 // deploy, only keys still stored, only versioned assets, and no hostile key ever read.
 import { describe, expect, it } from 'vitest'
-import { deployedVersionSource } from '@preencode/core/internal'
+import { deployedVersionSource } from '../src/deltas/previous-versions.js'
 
 describe('deployedVersionSource', () => {
   it('numbers generations by deploy, skips keys no longer stored, and reads only on demand', async () => {

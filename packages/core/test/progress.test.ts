@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createProgress, formatTimeLeft, progressStatus } from '@preencode/core/internal'
+import { createProgress, formatTimeLeft, progressStatus } from '../src/report/progress.js'
 
 describe('progress status', () => {
   it('shows percentage by bytes, the rate and the time left once a second has passed', () => {

@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import { compress as compressDirectory, manifestDrift, reconcileManifest } from '@preencode/core/internal'
+import { compress as compressDirectory } from '../src/run/compress.js'
+import { manifestDrift, reconcileManifest } from '../src/pipeline/reconcile.js'
 import { put, textOf } from './fixtures.js'
 
 describe('reconcileManifest', () => {

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import {
-  MANIFEST_VERSION,
-  buildReport,
-  createProgress,
-  formatBytes,
-  formatReport,
-  type Manifest,
-  type ReportCounters,
-} from '@preencode/core/internal'
+import { MANIFEST_VERSION, type Manifest } from '../src/manifest/manifest.js'
+import { buildReport, formatReport, type ReportCounters } from '../src/report/report.js'
+import { createProgress } from '../src/report/progress.js'
+import { formatBytes } from '../src/report/units.js'
 
 const manifest: Manifest = {
   version: MANIFEST_VERSION,
@@ -164,7 +159,7 @@ describe('createProgress', () => {
 
 describe('createDebug', () => {
   it('turns on by DEBUG namespace patterns, with exclusions', async () => {
-    const { createDebug } = await import('@preencode/core/internal')
+    const { createDebug } = await import('../src/debug.js')
     expect(createDebug('preencode:cache', { DEBUG: 'preencode:*' }).enabled).toBe(true)
     expect(createDebug('preencode:cache', { DEBUG: 'preencode:run,preencode:cache' }).enabled).toBe(true)
     expect(createDebug('preencode:cache', { DEBUG: 'preencode:*,-preencode:cache' }).enabled).toBe(false)

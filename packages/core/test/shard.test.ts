@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { parseShard, parseSharedCacheUrl, resolveCompressOptions, shardJobs } from '@preencode/core/internal'
+import { parseShard, shardJobs } from '../src/options/shard.js'
+import { parseSharedCacheUrl } from '../src/options/shared-cache-location.js'
+import { resolveCompressOptions } from '../src/options/compress-options.js'
 
 describe('shardJobs', () => {
   const jobs = [

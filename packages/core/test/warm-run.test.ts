@@ -9,7 +9,8 @@ import { brotliCompressSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
 import { compress, decodeBuffer, readManifest } from '@preencode/core'
-import { cacheKey, encoderParams, encoderSettings, openCache } from '@preencode/core/internal'
+import { cacheKey, openCache } from '../src/cache/cache.js'
+import { encoderParams, encoderSettings } from '../src/codecs/encode.js'
 import { makeSite } from './fixtures.js'
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex')

@@ -5,18 +5,14 @@ import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import {
-  compress as compressDirectory,
-  decodeWithDictionary,
-  DICTIONARY_CODECS,
-  encodeWithDictionary,
-  formatDeltaReport,
-  readManifest,
-  resolveDeltaOptions,
-  scanDirectory,
-  writeDeltas,
-  type Manifest,
-} from '@preencode/core/internal'
+import { compress as compressDirectory } from '../src/run/compress.js'
+import { decodeWithDictionary, encodeWithDictionary } from '../src/codecs/dictionary.js'
+import { DICTIONARY_CODECS } from '../src/codecs/table.js'
+import { formatDeltaReport } from '../src/report/delta-report.js'
+import { readManifest, type Manifest } from '../src/manifest/manifest.js'
+import { resolveDeltaOptions } from '../src/options/delta-options.js'
+import { scanDirectory } from '../src/run/scan.js'
+import { writeDeltas } from '../src/deltas/write-deltas.js'
 import { textOf } from './fixtures.js'
 
 type Temp = Awaited<ReturnType<typeof tempDir>>

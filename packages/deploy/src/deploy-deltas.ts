@@ -2,16 +2,15 @@
 // the target itself, so a fresh CI runner with an empty cache still writes `.dcb`/`.dcz` deltas
 // for the changed files. They join the manifest before the plan, so they go up with the
 // immutable phase, before the pages that make browsers fetch the new files.
+import { buildOptionsFromManifest, isPageDictionary } from '@preencode/core/internal'
 import {
-  buildOptionsFromManifest,
-  isPageDictionary,
   resolveDeltasSetting,
   writeDeltas,
   type DeltaOptions,
   type DeltaReport,
   type Manifest,
   type ResolvedDeltaOptions,
-} from '@preencode/core/internal'
+} from '@preencode/core'
 import type { DeployTarget, TargetContext } from './plan/target.js'
 
 /**

@@ -10,15 +10,9 @@ import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { HeadObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  compress as compressDirectory,
-  decodeWithDictionary,
-  deltaPath,
-  dictionaryId,
-  resolveDeltaOptions,
-  sha256Of,
-  writeDeltas,
-} from '@preencode/core/internal'
+import { compress as compressDirectory, decodeWithDictionary, resolveDeltaOptions, writeDeltas } from '@preencode/core'
+import { deltaPath } from '@preencode/core/internal'
+import { dictionaryId, sha256Of } from '../../core/src/codecs/dictionary-hash.js'
 import { deploy } from '@preencode/deploy'
 import { s3Target } from '@preencode/deploy/s3'
 import { REPO_ROOT, tempDir } from '@preencode/test-utils'

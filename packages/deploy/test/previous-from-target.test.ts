@@ -8,12 +8,11 @@ import {
   compress as compressDirectory,
   DEFAULT_DELTA_OPTIONS,
   decodeWithDictionary,
-  deltaPath,
-  dictionaryId,
   resolveDeltaOptions,
-  sha256Of,
   writeDeltas,
-} from '@preencode/core/internal'
+} from '@preencode/core'
+import { deltaPath } from '@preencode/core/internal'
+import { dictionaryId, sha256Of } from '../../core/src/codecs/dictionary-hash.js'
 import { deploy, rsyncTarget, type DeployResult, type DeployTarget, type S3RequestRecord } from '@preencode/deploy'
 import { s3Target } from '@preencode/deploy/s3'
 import { tempDir } from '@preencode/test-utils'

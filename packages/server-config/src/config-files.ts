@@ -5,7 +5,8 @@
  */
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
-import { userError, writeFileAtomically, type ErrorComponent, type Manifest } from '@preencode/core/internal'
+import { userError, type ErrorComponent, type Manifest } from '@preencode/core'
+import { writeFileAtomically } from '@preencode/core/internal'
 import { isServer, SERVER_REGISTRY, SERVERS, type ServerEntry } from './registry.js'
 import { serverConfig, serverConfigFiles, type ServerConfigTarget } from './render.js'
 

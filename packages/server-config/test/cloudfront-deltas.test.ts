@@ -2,7 +2,8 @@
 // chosen only when the KeyValueStore lists it for that file and dictionary, so the function never
 // rewrites to an object deploy did not upload; anything else is answered as without deltas.
 import { describe, expect, it } from 'vitest'
-import { deltaPath, type Manifest, type ManifestDelta, type ManifestFile } from '@preencode/core/internal'
+import { deltaPath } from '@preencode/core/internal'
+import type { Manifest, ManifestDelta, ManifestFile } from '@preencode/core'
 import {
   CLOUDFRONT_FUNCTION_MAX_BYTES,
   cloudfrontFunction,

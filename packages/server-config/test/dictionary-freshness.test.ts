@@ -7,17 +7,10 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  cacheClassOf,
-  compress as compressDirectory,
-  DELTA_RETENTION_SECONDS,
-  dictionaryLifetime,
-  preparePageDictionary,
-  resolveCachePolicy,
-  resolveDeltaOptions,
-  writeDeltas,
-  type Manifest,
-} from '@preencode/core/internal'
+import { cacheClassOf, resolveCachePolicy } from '@preencode/core/internal'
+import { compress as compressDirectory, resolveDeltaOptions, writeDeltas, type Manifest } from '@preencode/core'
+import { DELTA_RETENTION_SECONDS, dictionaryLifetime } from '../../core/src/http/cache-policy.js'
+import { preparePageDictionary } from '../../core/src/deltas/page-dictionary.js'
 import { apacheConfig, nginxConfig } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 

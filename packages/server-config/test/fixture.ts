@@ -8,16 +8,15 @@ import { brotliCompressSync, constants, gzipSync, zstdCompressSync } from 'node:
 import {
   CODECS,
   MANIFEST_FILENAME,
-  MANIFEST_VERSION,
-  cacheClassOf,
   contentTypeOf,
   isCompressible,
-  resolveCachePolicy,
   type Format,
   type Manifest,
   type ManifestFile,
   type ManifestVariant,
-} from '@preencode/core/internal'
+} from '@preencode/core'
+import { MANIFEST_VERSION } from '../../core/src/manifest/manifest.js'
+import { cacheClassOf, resolveCachePolicy } from '@preencode/core/internal'
 
 export interface FixtureOptions {
   /** Remove originals that have a gzip variant (`keepOriginals: false`). @default true */

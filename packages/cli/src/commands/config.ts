@@ -1,6 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import { reconcileManifest, userError, writeFileAtomically } from '@preencode/core/internal'
+import { reconcileManifest, userError } from '@preencode/core'
+import { writeFileAtomically } from '@preencode/core/internal'
 import { isServer, SERVER_REGISTRY, SERVERS, type ServerEntry } from '@preencode/server-config'
 import { defineCommand, type ArgsDef } from 'citty'
 import { assertKnownFlags, createLogger } from '../cli-utils.js'

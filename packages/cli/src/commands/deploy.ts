@@ -6,9 +6,9 @@ import {
   readManifest,
   resolveDeltaOptions,
   userError,
-  writeFileAtomically,
   type Manifest,
-} from '@preencode/core/internal'
+} from '@preencode/core'
+import { writeFileAtomically } from '@preencode/core/internal'
 import {
   checkDeployLimits,
   createTarget,

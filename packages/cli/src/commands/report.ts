@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { basename, dirname, resolve } from 'node:path'
-import { reconcileManifest, renderHtmlReport, userError, writeFileAtomically } from '@preencode/core/internal'
+import { reconcileManifest, renderHtmlReport, userError } from '@preencode/core'
+import { writeFileAtomically } from '@preencode/core/internal'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger } from '../cli-utils.js'
 

@@ -50,6 +50,22 @@ export function versionedAssetPattern(token: string = HASH_TOKEN): string {
   return `^(${VERSIONED_STEM})(${HASH_SEPARATOR})${token}\\.(${VERSIONED_ASSET_EXTENSIONS.join('|')})$`
 }
 
+/**
+ * The rule in one name for the packages that spell it into another program's regex syntax (the
+ * server configs): its pieces and whole patterns. `name`: a content-hashed name at the end of a
+ * path (JavaScript, PCRE, PCRE2); `nameRe2`: the same for RE2; `versionedAsset`: a versioned
+ * asset's base name with stem, separator and extension captured (`versionedAssetPattern()`).
+ */
+export const HASHED_NAME_RULE = Object.freeze({
+  separator: HASH_SEPARATOR,
+  token: HASH_TOKEN,
+  stem: VERSIONED_STEM,
+  extensions: VERSIONED_ASSET_EXTENSIONS,
+  name: HASHED_NAME,
+  nameRe2: HASHED_NAME_RE2,
+  versionedAsset: versionedAssetPattern(),
+})
+
 const HASHED = new RegExp(HASHED_NAME)
 
 /** The default rule of the cache policy: whether `path`'s file name is content-hashed. */

@@ -11,16 +11,14 @@
  * same header from the URL with one regex (`VERSIONED_ASSET_PATTERN`).
  */
 
-import { versionedAssetPattern } from './hashed-name.js'
-
-export { VERSIONED_ASSET_EXTENSIONS } from './hashed-name.js'
+import { HASHED_NAME_RULE } from './hashed-name.js'
 
 /**
  * A versioned asset's base name: stem, separator, content hash (`hashed-name.ts`, the one rule
  * the cache policy uses too), extension. A valid PCRE (nginx, Apache) and JS regex, applied to
  * the base name only.
  */
-export const VERSIONED_ASSET_PATTERN = versionedAssetPattern()
+export const VERSIONED_ASSET_PATTERN = HASHED_NAME_RULE.versionedAsset
 
 const VERSIONED_ASSET = new RegExp(VERSIONED_ASSET_PATTERN)
 

@@ -17,14 +17,8 @@ import {
   writeFile,
 } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import {
-  folderVersionSource,
-  isPreencodeError,
-  type PreviousVersionSource,
-  sha256File,
-  userError,
-  withOpenFiles,
-} from '@preencode/core/internal'
+import { folderVersionSource, type PreviousVersionSource, sha256File, withOpenFiles } from '@preencode/core/internal'
+import { isPreencodeError, userError } from '@preencode/core'
 import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from '../plan/plan.js'
 import { runPool } from '@preencode/core/internal'
 import { acquireFolderLock, tempName, TEMP_MARK, TEMP_NAME, type FolderLock } from './folder-lock.js'

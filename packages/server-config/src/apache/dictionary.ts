@@ -12,13 +12,7 @@
  * - `Use-As-Dictionary` on versioned assets from their URL (`VERSIONED_ASSET_PATTERN`), through
  *   an environment variable that survives the internal redirect to a sidecar (`REDIRECT_` prefix).
  */
-import {
-  AVAILABLE_DICTIONARY_PATTERN,
-  HASH_SEPARATOR,
-  PAGE_DICTIONARY_NAME_PATTERN,
-  VERSIONED_ASSET_EXTENSIONS,
-  VERSIONED_STEM,
-} from '@preencode/core/internal'
+import { AVAILABLE_DICTIONARY_PATTERN, HASHED_NAME_RULE, PAGE_DICTIONARY_NAME_PATTERN } from '@preencode/core/internal'
 import { fileTarget } from './file-target.js'
 import { acceptTokenPattern, refuseTokenPattern } from '../shared/accept-regex.js'
 import { escapeRegex, PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
@@ -43,7 +37,7 @@ export function apacheDictionaryRewrites(ctx: ApacheDictionaryContext): string[]
     '# hash as `*`, relative to their URL.',
     '# Only in the immutable class (PE_CC, above): every response announced lives as long as its deltas.',
     'RewriteCond "%{ENV:PE_CC}" =immutable',
-    `RewriteRule ${quote(`(?:^|/)(${VERSIONED_STEM})(${HASH_SEPARATOR})${HASH_TOKEN_PCRE}\\.(${VERSIONED_ASSET_EXTENSIONS.join('|')})$`)} - [E=PE_UAD:$1$2*.$3]`,
+    `RewriteRule ${quote(`(?:^|/)(${HASHED_NAME_RULE.stem})(${HASHED_NAME_RULE.separator})${HASH_TOKEN_PCRE}\\.(${HASHED_NAME_RULE.extensions.join('|')})$`)} - [E=PE_UAD:$1$2*.$3]`,
     'RewriteCond "%{ENV:PE_CC}" =immutable',
     `RewriteRule ${quote(`(?:^|/)${PAGE_DICTIONARY_NAME_PATTERN}$`)} - [E=PE_UADP:1]`,
     '# dcb / dcz accepted (1), refused (0) or not named; accepted first, so a coding named twice is',

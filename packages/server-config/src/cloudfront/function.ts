@@ -7,15 +7,8 @@
 // code depends on options only: a few KB whatever the site's size, committed once; the store's
 // data changes with content. Associated with the viewer response too, the same code sets `Vary`
 // and `Use-As-Dictionary` (S3 cannot store either header on an object).
-import {
-  AVAILABLE_DICTIONARY_PATTERN,
-  PAGE_DICTIONARY_NAME_PATTERN,
-  userError,
-  VERSIONED_ASSET_PATTERN,
-  type Encoding,
-  type Manifest,
-  type ManifestDelta,
-} from '@preencode/core/internal'
+import { AVAILABLE_DICTIONARY_PATTERN, PAGE_DICTIONARY_NAME_PATTERN, HASHED_NAME_RULE } from '@preencode/core/internal'
+import { userError, type Encoding, type Manifest, type ManifestDelta } from '@preencode/core'
 import { QVALUE } from '../http/negotiate.js'
 import { PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
 import { DOTFILE_URL_PCRE } from '../http/dotfiles.js'
@@ -123,7 +116,7 @@ var O = ${JSON.stringify(order)};
 var I = ${JSON.stringify(indexFile)};
 var D = new RegExp(${JSON.stringify(AVAILABLE_DICTIONARY_PATTERN)});
 var DC = {b:'dcb',z:'dcz'};
-var V = new RegExp(${JSON.stringify(VERSIONED_ASSET_PATTERN)});
+var V = new RegExp(${JSON.stringify(HASHED_NAME_RULE.versionedAsset)});
 var PD = new RegExp(${JSON.stringify(`^/${PAGE_DICTIONARY_NAME_PATTERN}$`)}), PH = ${JSON.stringify(PAGE_USE_AS_DICTIONARY)};
 // Dotfiles and dot-folders (.env, the deploy state, temp files) are never served; /.well-known/ is.
 var DF = new RegExp(${JSON.stringify(DOTFILE_URL_PCRE)});

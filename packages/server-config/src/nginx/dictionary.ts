@@ -23,13 +23,7 @@
  * nginx (1.22) passes only the first of repeated `Available-Dictionary` lines to `$http_…`: a
  * client that sends two gets a delta for the first one at most, never a file outside the delta set.
  */
-import {
-  AVAILABLE_DICTIONARY_PATTERN,
-  HASH_SEPARATOR,
-  PAGE_DICTIONARY_NAME_PATTERN,
-  VERSIONED_ASSET_EXTENSIONS,
-  VERSIONED_STEM,
-} from '@preencode/core/internal'
+import { AVAILABLE_DICTIONARY_PATTERN, HASHED_NAME_RULE, PAGE_DICTIONARY_NAME_PATTERN } from '@preencode/core/internal'
 import { acceptTokenPattern, refuseTokenPattern } from '../shared/accept-regex.js'
 import { escapeRegex, PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
 import { HASH_TOKEN_PCRE } from '../shared/policy.js'
@@ -58,9 +52,9 @@ const ID = AVAILABLE_DICTIONARY_PATTERN.slice(2, -2) // `([A-Za-z0-9+/]{42}[AEIM
  * content-hashed by that rule (an hour), and is not announced.
  */
 const HASH = HASH_TOKEN_PCRE
-/** A versioned asset's basename (core's VERSIONED_ASSET_PATTERN), capturing `uad_s`, `uad_p`, `uad_x`. */
-const basename = (hash: string, extensions: readonly string[] = VERSIONED_ASSET_EXTENSIONS): string =>
-  `(?<uad_s>${VERSIONED_STEM})(?<uad_p>${HASH_SEPARATOR})${hash}\\.(?<uad_x>${extensions.join('|')})`
+/** A versioned asset's basename (core's `HASHED_NAME_RULE.versionedAsset`), capturing `uad_s`, `uad_p`, `uad_x`. */
+const basename = (hash: string, extensions: readonly string[] = HASHED_NAME_RULE.extensions): string =>
+  `(?<uad_s>${HASHED_NAME_RULE.stem})(?<uad_p>${HASHED_NAME_RULE.separator})${hash}\\.(?<uad_x>${extensions.join('|')})`
 
 /**
  * A location regex for the versioned assets whose name is also content-hashed by `hashToken`

@@ -10,7 +10,7 @@
  * (`keepOriginals: false`) or a plain 404. The order is the fixed one unless a `u+x` mark on
  * the file's variants says otherwise (accept-maps.ts `stageOrder`, core `variantsToWrite`).
  */
-import { VERSIONED_ASSET_EXTENSIONS } from '@preencode/core/internal'
+import { HASHED_NAME_RULE } from '@preencode/core/internal'
 import {
   nginxUseAsDictionaryFromCaptures,
   nginxUseAsDictionaryHeader,
@@ -79,7 +79,7 @@ function classLocations(policy: ServingPolicy): { pattern: string; extensions: s
       values: { cacheControl: q(policy.cacheControl.html), useAsDictionary: undefined },
     })
   // Only with the default content-hash rule, which this location's regex spells out.
-  const versioned = VERSIONED_ASSET_EXTENSIONS.filter((e) => policy.extensions.includes(e))
+  const versioned = HASHED_NAME_RULE.extensions.filter((e) => policy.extensions.includes(e))
   if (policy.immutablePattern === hashedNamePattern() && versioned.length)
     out.push({
       pattern: `~ ${q(nginxVersionedAssetPattern(HASH_TOKEN_PCRE, versioned))}`,

@@ -19,11 +19,17 @@ import { join } from 'node:path'
 import {
   ALL_FORMATS,
   CODECS,
+  contentTypeOf,
+  isCompressible,
+  versionedAsset,
+  type ManifestDelta,
+  type ManifestFile,
+  type ManifestVariant,
+} from '@preencode/core'
+import {
   DICTIONARY_ENCODINGS,
   cacheClassOf,
-  contentTypeOf,
   deltaPath,
-  isCompressible,
   isPageDictionary,
   isSafeRelativePath,
   originalOfDeltaPath,
@@ -31,10 +37,6 @@ import {
   PAGE_DICTIONARY_MATCH_DEST,
   parseAvailableDictionary,
   resolveCachePolicy,
-  versionedAsset,
-  type ManifestDelta,
-  type ManifestFile,
-  type ManifestVariant,
 } from '@preencode/core/internal'
 import { servedFileOf } from '../http/served-file.js'
 import type { DiskContext, Entry } from './manifest.js'

@@ -4,13 +4,8 @@
 // every file).
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import {
-  DEFAULT_CACHE_CONTROL,
-  MANIFEST_FILENAME,
-  readManifest,
-  type CacheClass,
-  type Manifest,
-} from '@preencode/core/internal'
+import { DEFAULT_CACHE_CONTROL } from '@preencode/core/internal'
+import { MANIFEST_FILENAME, readManifest, type CacheClass, type Manifest } from '@preencode/core'
 import { type ServedFile, servedFileOf } from '../http/served-file.js'
 
 export interface Entry {

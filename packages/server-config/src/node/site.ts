@@ -12,7 +12,8 @@
  */
 import { open, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
-import { isSafeRelativePath, userError, type Manifest } from '@preencode/core/internal'
+import { isSafeRelativePath } from '@preencode/core/internal'
+import { userError, type Manifest } from '@preencode/core'
 import { httpDate } from '../http/served-file.js'
 import {
   answer,

@@ -9,17 +9,17 @@ import {
   ALL_ENCODINGS,
   ALL_FORMATS,
   CODECS,
-  DEFAULT_CACHE_CONTROL,
-  HASH_TOKEN,
-  HASHED_NAME,
-  HASHED_NAME_RE2,
-  PAGE_DICTIONARY_NAME_PATTERN,
-  compressibleExtensions,
   contentTypeOf,
-  isFormat,
   userError,
   type CacheClass,
   type Manifest,
+} from '@preencode/core'
+import {
+  DEFAULT_CACHE_CONTROL,
+  HASHED_NAME_RULE,
+  PAGE_DICTIONARY_NAME_PATTERN,
+  compressibleExtensions,
+  isFormat,
 } from '@preencode/core/internal'
 import type { Encoding } from '../http/negotiate.js'
 
@@ -78,14 +78,14 @@ const HOT_EXTENSIONS = ['html', 'js', 'css', 'json', 'svg', 'mjs', 'map', 'txt',
  * over the URL path. Core's `hashed-name.ts` holds the rule in every dialect.
  */
 export function hashedNamePattern(): string {
-  return HASHED_NAME_RE2
+  return HASHED_NAME_RULE.nameRe2
 }
 
-/** The hash token alone (between the separator and the extension), PCRE: core's HASH_TOKEN. */
-export const HASH_TOKEN_PCRE = HASH_TOKEN
+/** The hash token alone (between the separator and the extension), PCRE: core's `HASHED_NAME_RULE.token`. */
+export const HASH_TOKEN_PCRE = HASHED_NAME_RULE.token
 
 /** The content-hash rule with lookahead (PCRE: Apache, nginx): the same decisions as `hashedNamePattern()`, a tenth of the compile time. */
-export const HASHED_NAME_PCRE = HASHED_NAME
+export const HASHED_NAME_PCRE = HASHED_NAME_RULE.name
 
 export const HTML_PATTERN = '(?:\\.[Xx]?[Hh][Tt][Mm][Ll]?|/)$'
 

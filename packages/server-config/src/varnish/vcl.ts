@@ -28,14 +28,8 @@
  *
  * Every subroutine falls through to Varnish's built-in VCL (cookies, methods, hit-for-miss).
  */
-import {
-  AVAILABLE_DICTIONARY_PATTERN,
-  HASH_SEPARATOR,
-  HASH_TOKEN,
-  VERSIONED_ASSET_EXTENSIONS,
-  VERSIONED_STEM,
-  type Manifest,
-} from '@preencode/core/internal'
+import { AVAILABLE_DICTIONARY_PATTERN, HASHED_NAME_RULE } from '@preencode/core/internal'
+import type { Manifest } from '@preencode/core'
 import { acceptPattern, acceptTokenPattern, refusePattern, refuseTokenPattern } from '../shared/accept-regex.js'
 import type { Encoding } from '../http/negotiate.js'
 import { HTML_PATTERN, resolveServingPolicy } from '../shared/policy.js'
@@ -85,7 +79,7 @@ export function varnishConfig(manifest: Manifest, options: VarnishConfigOptions)
   const { host, port, keepSeconds } = resolveVarnishOptions(options)
   const policy = resolveServingPolicy(manifest, options)
   const compressible = `(?i)^[^?]*(?:/|\\.(?:${policy.extensions.join('|')}))${QUERY}`
-  const versioned = `/${VERSIONED_STEM}${HASH_SEPARATOR}${HASH_TOKEN}\\.(?:${VERSIONED_ASSET_EXTENSIONS.join('|')})`
+  const versioned = `/${HASHED_NAME_RULE.stem}${HASHED_NAME_RULE.separator}${HASHED_NAME_RULE.token}\\.(?:${HASHED_NAME_RULE.extensions.join('|')})`
   const html = HTML_PATTERN.replace(/\$$/, '')
   const deltaUrl = `^[^?]*(?:${versioned}|${html})${QUERY}`
   // The first acceptable coding not tried yet, and whether another one follows it.

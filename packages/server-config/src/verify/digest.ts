@@ -12,7 +12,8 @@ import {
   type Gunzip,
   type ZstdDecompress,
 } from 'node:zlib'
-import { formatOfEncoding, ZSTD_MAX_WINDOW_LOG } from '@preencode/core/internal'
+import { formatOfEncoding } from '@preencode/core'
+import { ZSTD_MAX_WINDOW_LOG } from '@preencode/core/internal'
 
 /** What is known of the decoded bytes: their size and hash, or why they could not be had. */
 export type DecodedDigest = { bytes: number; sha256: string } | { error: string }

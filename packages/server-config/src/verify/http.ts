@@ -5,7 +5,7 @@
 // up to `maxBodyBytes`, counted as it arrives, then the connection is dropped.
 import { type Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https'
-import type { ManifestDelta } from '@preencode/core/internal'
+import type { ManifestDelta } from '@preencode/core'
 import { deltaRequestHeaders } from './deltas.js'
 import { bodyDigester, type BodyDigest } from './digest.js'
 

@@ -7,13 +7,13 @@ import { Agent as HttpsAgent } from 'node:https'
 import {
   ALL_ENCODINGS,
   formatOfEncoding,
-  runPool,
   userError,
   type Encoding,
   type Manifest,
   type ManifestDelta,
   type ManifestFile,
-} from '@preencode/core/internal'
+} from '@preencode/core'
+import { runPool } from '@preencode/core/internal'
 import { isDotPath } from '../http/dotfiles.js'
 import { servedFileOf } from '../http/served-file.js'
 import { specify, targetOf } from '../http/spec.js'
