@@ -16,7 +16,6 @@ import { isInsideDirectory, outermostDirectories } from '../paths.js'
 import { enforceBudgets } from '../report/enforce-budgets.js'
 import { renderHtmlReport } from '../report/html-report.js'
 import { writeFileAtomically } from '../fs/write.js'
-import type { DeltaReport } from '../report/delta-report.js'
 import { preparePageDictionary } from '../deltas/page-dictionary.js'
 import { renderBuildResult, type BuildResult } from '../report/render-result.js'
 import { writeDeltas } from '../deltas/write-deltas.js'
@@ -79,6 +78,11 @@ export interface BuildOutput extends Pick<CompressRun, 'onProgress' | 'signal' |
   print?: ((text: string, json: boolean) => void) | undefined
   /** Whether the report table may use colour; see `wantsColor`. */
   color: boolean
+  /**
+   * Whether the run's notes (configs written, the cache summary) reach `logger.info`.
+   * @default options.report is `true` or `'html'`
+   */
+  notes?: boolean | undefined
 }
 
 /** Returned by `createBuildRunner`: runs one build's output through the pipeline. */
@@ -125,115 +129,123 @@ export function createBuildRunner(init: BuildRunnerInit): BuildRunner {
   }
 }
 
+/** One `run` call's state, resolved once and handed to every step. */
+interface BuildPass {
+  init: BuildRunnerInit
+  output: BuildOutput
+  dirs: string[]
+  /** The compression run: its logger shows notes only when `notes`, and carries the build's cache. */
+  run: CompressRun & { logger: CompressLogger }
+  /** Where the report table goes. */
+  print: (text: string, json: boolean) => void
+  /** Whether notes (configs written, cache summary) reach the log. */
+  notes: boolean
+}
+
 async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: string[]): Promise<BuildResult[]> {
-  const { options } = init
   const { logger } = output
-  const notes = options.report === true || options.report === 'html'
-  const run: CompressRun = {
-    logger: onceCacheWarning({
-      info: (message: string) => {
-        if (notes) logger.info(message)
-      },
-      warn: (message: string) => logger.warn(message),
-    }),
-    ...(output.onProgress ? { onProgress: output.onProgress } : {}),
-    ...(output.signal ? { signal: output.signal } : {}),
-    ...(output.shard ? { shard: output.shard } : {}),
-  }
+  const notes = output.notes ?? (init.options.report === true || init.options.report === 'html')
+  const runLogger = onceCacheWarning({
+    info: (message: string) => {
+      if (notes) logger.info(message)
+    },
+    warn: (message: string) => logger.warn(message),
+  })
   // One cache for the whole build: every compression and the deltas read and fill it.
-  const log = run.logger ?? { info() {}, warn() {} }
-  const runCache = openRunCache(options.compress, log)
-  run.cache = runCache.cache
+  const runCache = openRunCache(init.options.compress, runLogger)
+  const pass: BuildPass = {
+    init,
+    output,
+    dirs,
+    run: {
+      logger: runLogger,
+      cache: runCache.cache,
+      ...(output.onProgress ? { onProgress: output.onProgress } : {}),
+      ...(output.signal ? { signal: output.signal } : {}),
+      ...(output.shard ? { shard: output.shard } : {}),
+    },
+    // In a bundler's log the table starts on a line of its own.
+    print: output.print ?? ((text, json) => logger.info(json ? text : `\n${text}`)),
+    notes,
+  }
   try {
-    return await compressEach(init, output, dirs, run)
+    const results: BuildResult[] = []
+    for (const dir of dirs) {
+      const one = (): Promise<BuildResult> => compressOne(pass, dir)
+      // The whole of one directory under one lock: configs and deltas follow its compression.
+      results.push(await (output.shard ? one() : withSiteLock(dir, (message) => runLogger.info(message), one)))
+    }
+    return results
   } finally {
     const summary = runCache.summary()
-    if (summary) log.info(summary)
+    if (summary) runLogger.info(summary)
     runCache.cache.close?.()
   }
 }
 
-async function compressEach(
-  init: BuildRunnerInit,
-  output: BuildOutput,
-  dirs: string[],
-  run: CompressRun,
-): Promise<BuildResult[]> {
-  const { logger } = output
-  // In a bundler's log the table starts on a line of its own.
-  const print = output.print ?? ((text: string, json = false) => logger.info(json ? text : `\n${text}`))
-  const results: BuildResult[] = []
-  for (const dir of dirs) {
-    const one = (): Promise<BuildResult> => compressOne(init, output, dirs, dir, run, print)
-    // The whole of one directory under one lock: configs and deltas follow its compression.
-    results.push(await (output.shard ? one() : withSiteLock(dir, (message) => run.logger?.info(message), one)))
-  }
-  return results
-}
-
-async function compressOne(
-  init: BuildRunnerInit,
-  output: BuildOutput,
-  dirs: string[],
-  dir: string,
-  run: CompressRun,
-  print: (text: string, json: boolean) => void,
-): Promise<BuildResult> {
-  const { options, root } = init
-  const { logger } = output
-  const notes = options.report === true || options.report === 'html'
+async function compressOne(pass: BuildPass, dir: string): Promise<BuildResult> {
+  const { init, output, run } = pass
+  const { options } = init
   // A shard encodes into the cache and writes nothing into the site: no configs, no deltas.
   const deltas = output.shard ? undefined : options.deltas || undefined
   // The page dictionary's link goes into the pages before they are compressed.
   if (deltas?.pages) await preparePageDictionary(dir, deltas.pageDictionaryBytes)
   const { manifest, report } = await compressDirectory(dir, options.compress, run)
-  let current = manifest
-  if (init.writeServerConfigs && !output.shard && (dir === output.siteDir || dirs.length === 1)) {
-    // A config written into the output (dist/.htaccess) is part of the site: the manifest must
-    // list it (deploy ships it) and the config then names it too, so write, recompress (all
-    // cache hits) and regenerate until nothing changes; the second pass is already stable.
-    for (let pass = 0; pass < 3; pass++) {
-      const changed = await init.writeServerConfigs(current)
-      if (notes) for (const path of changed) logger.info(`preencode: wrote ${relative(root, path)}`)
-      if (!changed.some((path) => isInsideDirectory(path, dir))) break
-      current = (await compressDirectory(dir, options.compress, run)).manifest
-    }
-  }
+  const current = await writeConfigs(pass, dir, manifest)
   // Last: every recompression above rewrites the manifest without deltas. The reports come
   // once the directory is final: whoever waits for them finds nothing still being written.
-  let deltaReport: DeltaReport | undefined
-  if (deltas) {
-    const written = await writeDeltas(dir, current, deltas, {
-      ...options.compress,
-      cache: run.cache,
-      logger: run.logger,
-    })
-    deltaReport = written.report
-  }
+  const deltaReport = deltas
+    ? (await writeDeltas(dir, current, deltas, { ...options.compress, cache: run.cache, logger: run.logger })).report
+    : undefined
   const result: BuildResult = {
     dir: report.dir,
     report,
     ...(deltaReport ? { deltas: deltaReport } : {}),
     ...(output.shard ? { shard: output.shard } : {}),
   }
-  if (options.report === 'json') print(renderBuildResult(result, { mode: 'json' }), true)
-  else if (options.report)
-    print(
-      `${heading(root, dir, dirs, output.environment)}${renderBuildResult(result, { mode: 'text', color: output.color })}`,
-      false,
-    )
-  if (options.report === 'html' && !output.shard) {
-    const file = join(root, htmlReportName(root, dir, dir === output.siteDir || dirs.length === 1))
-    await writeFileAtomically(
-      file,
-      renderHtmlReport(current, { title: `preencode report: ${relative(root, dir) || basename(dir)}` }),
-    )
-    logger.info(`preencode: wrote ${relative(root, file)} (open it in a browser)`)
-  }
+  await reportResult(pass, dir, result, current)
   // A file over a size budget fails the build (the table is in the message); the output and
   // its server configs are complete first, so what grew can be looked at.
   await enforceBudgets(report, { component: init.component ?? 'core', source: init.budgetsSource })
   return result
+}
+
+/**
+ * A config written into the output (dist/.htaccess) is part of the site: the manifest must list
+ * it (deploy ships it) and the config then names it too, so write, recompress (all cache hits)
+ * and regenerate until nothing changes; the second pass is already stable.
+ */
+async function writeConfigs(pass: BuildPass, dir: string, manifest: Manifest): Promise<Manifest> {
+  const { init, output, dirs } = pass
+  if (!init.writeServerConfigs || output.shard || (dir !== output.siteDir && dirs.length !== 1)) return manifest
+  let current = manifest
+  for (let round = 0; round < 3; round++) {
+    const changed = await init.writeServerConfigs(current)
+    for (const path of changed) pass.run.logger.info(`preencode: wrote ${relative(init.root, path)}`)
+    if (!changed.some((path) => isInsideDirectory(path, dir))) break
+    current = (await compressDirectory(dir, init.options.compress, pass.run)).manifest
+  }
+  return current
+}
+
+/** The report the options ask for: the table or JSON, and the HTML page beside the site. */
+async function reportResult(pass: BuildPass, dir: string, result: BuildResult, manifest: Manifest): Promise<void> {
+  const { init, output, dirs } = pass
+  const { report } = init.options
+  const { root } = init
+  if (report === 'json') pass.print(renderBuildResult(result, { mode: 'json' }), true)
+  else if (report)
+    pass.print(
+      `${heading(root, dir, dirs, output.environment)}${renderBuildResult(result, { mode: 'text', color: output.color })}`,
+      false,
+    )
+  if (report !== 'html' || output.shard) return
+  const file = join(root, htmlReportName(root, dir, dir === output.siteDir || dirs.length === 1))
+  await writeFileAtomically(
+    file,
+    renderHtmlReport(manifest, { title: `preencode report: ${relative(root, dir) || basename(dir)}` }),
+  )
+  output.logger.info(`preencode: wrote ${relative(root, file)} (open it in a browser)`)
 }
 
 /** `preencode-report.html` for the site; `preencode-report.<folder>.html` for other outputs. */

@@ -85,13 +85,13 @@ export async function reconcileManifest(dir: string, run: CompressRun = {}): Pro
   // again the same way, so an edit after the build keeps `Use-As-Dictionary` and the
   // `.dcb`/`.dcz` files exactly as the build would have written them.
   const options = buildOptionsFromManifest(manifest, root, logger)
-  // The caller shows the notes; the report table is not printed.
-  const runner = createBuildRunner({ options: { ...options, report: true }, root, force: true })
+  // The caller's logger shows the notes; no report is printed.
+  const runner = createBuildRunner({ options: { ...options, report: false }, root, force: true })
   await runner.run({
     dirs: [root],
     watch: false,
     logger: { ...logger, error: (message) => logger.warn(message) },
-    print: () => {},
+    notes: true,
     color: false,
     ...(run.onProgress ? { onProgress: run.onProgress } : {}),
     ...(run.signal ? { signal: run.signal } : {}),
