@@ -46,6 +46,7 @@ export {
   resolveDeltaOptions,
   resolveDeltasSetting,
   type DeltaOptions,
+  type OptionLabel,
   type ResolvedDeltaOptions,
 } from './options/delta-options.js'
 export type { CacheClass, CachePolicyOptions } from './http/cache-policy.js'
