@@ -87,9 +87,9 @@ export async function loadConfig(cwd: string = process.cwd()): Promise<LoadedCon
 }
 
 /**
- * How the file names a key of one of its sections in messages: `preencode.config.json: deploy.timeout`
+ * How the file names a key of one of its sections in messages: `` `deploy.timeout` in /site/preencode.config.json ``
  * (`key` '' is the section itself).
  */
 export function fileLabel(path: string, section: string): OptionLabel {
-  return (key) => `${path}: ${key ? `${section}.${key}` : `"${section}"`}`
+  return (key) => `\`${key ? `${section}.${key}` : section}\` in ${path}`
 }

@@ -77,16 +77,18 @@ describe('deploy settings: the file names its key, a flag names the flag', () =>
     const timeout = run(['.'], cwd)
     expect(timeout.status).toBe(1)
     expect(timeout.stderr.trim()).toBe(
-      `[preencode] [options] ${file}: deploy.timeout applies to s3:// targets only, not ./out.`,
+      `[preencode] [options] \`deploy.timeout\` in ${file} applies to s3:// targets only, not ./out.`,
     )
     const endpoint = run(['.'], await withConfig('endpoint', { to: 's3://b', endpoint: 'minio:9000' }))
     expect(endpoint.status).toBe(1)
-    expect(endpoint.stderr).toContain('preencode.config.json: deploy.endpoint `minio:9000` is not an http(s) URL')
+    expect(endpoint.stderr).toMatch(
+      /`deploy\.endpoint` in \S+preencode\.config\.json is `minio:9000`, not an http\(s\) URL/,
+    )
     expect(endpoint.stderr).not.toContain('--endpoint')
     const release = run(['.'], await withConfig('release', { to: 's3://b', release: true }))
-    expect(release.stderr).toContain('preencode.config.json: deploy.release applies to rsync and local targets')
+    expect(release.stderr).toMatch(/`deploy\.release` in \S+ applies to rsync and local targets/)
     const zero = run(['.'], await withConfig('zero', { to: 's3://b', timeout: 0 }))
-    expect(zero.stderr).toContain('preencode.config.json: deploy.timeout must be a number of seconds > 0; got 0.')
+    expect(zero.stderr).toMatch(/`deploy\.timeout` in \S+ must be a number of seconds > 0; got 0\./)
   })
 
   it('the same mistake made with a flag names the flag, whatever the file holds', async () => {

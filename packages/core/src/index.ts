@@ -46,9 +46,9 @@ export {
   resolveDeltaOptions,
   resolveDeltasSetting,
   type DeltaOptions,
-  type OptionLabel,
   type ResolvedDeltaOptions,
 } from './options/delta-options.js'
+export type { OptionLabel } from './options/option-label.js'
 export type { CacheClass, CachePolicyOptions } from './http/cache-policy.js'
 export type { SizeBudget } from './options/budgets.js'
 export { parseShard, type Shard } from './options/shard.js'

@@ -144,7 +144,7 @@ export {
   type VersionedAsset,
 } from './http/use-as-dictionary.js'
 export { deltaPath, DELTA_DIRECTORY_SUFFIX, extensionOf, originalOfDeltaPath } from './deltas/delta-paths.js'
-export type { DeltasSettingContext, OptionLabel } from './options/delta-options.js'
+export type { DeltasSettingContext } from './options/delta-options.js'
 export type { DeltaFileReport } from './report/delta-report.js'
 export {
   deployedVersionSource,

@@ -51,7 +51,7 @@ function assertEndpointUrl(endpoint: string, label: OptionLabel): void {
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
     throw userError(
       'options',
-      `${label('endpoint')} \`${endpoint}\` is not an http(s) URL; give the store's address, e.g. http://127.0.0.1:9000 (MinIO) or https://<account>.r2.cloudflarestorage.com (R2).`,
+      `${label('endpoint')} is \`${endpoint}\`, not an http(s) URL; give the store's address, e.g. http://127.0.0.1:9000 (MinIO) or https://<account>.r2.cloudflarestorage.com (R2).`,
     )
   }
 }
