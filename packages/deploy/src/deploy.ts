@@ -7,7 +7,7 @@ import { reconcileManifest, userError, type DeltaOptions, type DeltaReport, type
 import type { OptionLabel } from '@preencode/core'
 import { resolveDeployDeltas, writeDeployDeltas } from './deploy-deltas.js'
 import { assertSiteFolder, unknownFilesMessage } from './deploy-checks.js'
-import { API_LABEL, checkDeploySettings } from './setting-rules.js'
+import { API_LABEL, checkDeploySettings } from './plan/setting-rules.js'
 import {
   isDefaultEntry,
   planDeploy,

@@ -1,10 +1,16 @@
 // The deploy settings a user writes, declared once: the `deploy` section of `preencode.config.*`,
 // the flags of `preencode deploy` and `createTarget()`'s settings are the same names, picked
 // from the options of the code that uses each one; `resolveDeploySettings` checks them all by
-// the rules in `setting-rules.ts`.
+// the rules in `plan/setting-rules.ts`.
 import type { OptionLabel } from '@preencode/core'
 import type { DeployOptions } from './deploy.js'
-import { API_LABEL, checkDeploySettings, DEPLOY_SETTING_KEYS, fail, type DeploySettingName } from './setting-rules.js'
+import {
+  API_LABEL,
+  checkDeploySettings,
+  DEPLOY_SETTING_KEYS,
+  fail,
+  type DeploySettingName,
+} from './plan/setting-rules.js'
 import type { RsyncTargetOptions } from './targets/rsync/options.js'
 import type { S3TargetOptions } from './targets/s3/options.js'
 
@@ -35,7 +41,7 @@ void RULES_MATCH
 /**
  * The deploy settings from a config file's `deploy` section, the CLI's flags or code: unknown
  * keys, types, units and limits checked. `label` names a setting where the user wrote it
- * (`--timeout`, `preencode.config.json: deploy.timeout`; `label('')` is the whole section);
+ * (`--timeout`, `` `deploy.timeout` in preencode.config.json ``; `label('')` is the whole section);
  * by default the setting's key (`` `timeout` ``).
  */
 export function resolveDeploySettings(raw: unknown, label: OptionLabel = API_LABEL): DeploySettings {

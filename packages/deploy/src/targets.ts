@@ -3,7 +3,7 @@
 // to a folder never loads the AWS SDK (14 @aws-sdk modules, ~0.3 s and ~30 MB). A new target is
 // one module implementing `DeployTarget` plus one entry here.
 import { userError, type OptionLabel } from '@preencode/core'
-import { API_LABEL } from './setting-rules.js'
+import { API_LABEL } from './plan/setting-rules.js'
 import type { DeploySettings } from './settings.js'
 import type { RsyncTargetOptions } from './targets/rsync/options.js'
 import type { S3TargetOptions } from './targets/s3/options.js'

@@ -22,7 +22,7 @@ import {
 import { DEPLOY_STATE_FILENAME, type DeployState, type StoredObject } from '../../plan/state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from '../../plan/target.js'
 import type { PreviousVersionSource } from '@preencode/core/internal'
-import { API_LABEL, checkDeploySettings } from '../../setting-rules.js'
+import { API_LABEL, checkDeploySettings } from '../../plan/setting-rules.js'
 import { acquireFolderLock, makeFolders, type FolderLock } from '../folder-lock.js'
 import { assertSeparateFolders } from '../separate-folders.js'
 import { plainTarget } from '../plain-target.js'

@@ -10,7 +10,7 @@ import { deployedVersionSource, type PreviousVersionSource, userError, withOpenF
 import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from '../../plan/plan.js'
 import { runPool } from '@preencode/core/internal'
 import { s3Client } from './client.js'
-import { API_LABEL, checkDeploySettings } from '../../setting-rules.js'
+import { API_LABEL, checkDeploySettings } from '../../plan/setting-rules.js'
 import { unfinishedUploads } from './unfinished.js'
 import { plainTarget } from '../plain-target.js'
 import { type ListedObject, S3Bucket } from './bucket.js'

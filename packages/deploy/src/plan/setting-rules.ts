@@ -1,7 +1,7 @@
 // The rule of each deploy setting (type, unit, limits), checked wherever the setting is given:
 // the config file, the CLI's flags, `deploy()`, `createTarget()`, the targets' own options. Each
-// source only says how it names a setting (`--timeout`, `preencode.config.json: deploy.timeout`,
-// `` `timeout` ``), so a message names what the user wrote. `settings.ts` ties these names to
+// source only says how it names a setting (`--timeout`, `` `deploy.timeout` in preencode.config.json ``,
+// `` `timeout` ``), so a message names what the user wrote. `../settings.ts` ties these names to
 // the documented options.
 import { userError, type OptionLabel } from '@preencode/core'
 
