@@ -16,8 +16,8 @@ import {
   type LevelOption,
   type OptionLabel,
 } from '@preencode/core/internal'
-import { parseList } from './cli-utils.js'
-import { fileLabel } from './config-file.js'
+import { numberFlag, parseList } from './cli-utils.js'
+import { fileLabel, settingLabel } from './config-file.js'
 import { deltaFlagLabel } from './commands/deltas.js'
 
 /** What the compress command's flags parse to (citty's view of them). */
@@ -80,24 +80,17 @@ export function compressOptionsFrom(
   return { options, label: compressLabel(given, section?.path) }
 }
 
-/** `--threshold` for an option a flag set, `preencode.config.json: compress.threshold` for one from the file. */
+/** `--threshold` for an option a flag set, `` `compress.threshold` in <file> `` for one from the file. */
 function compressLabel(given: CompressOptions, path: string | undefined): OptionLabel {
-  const inFile = path ? fileLabel(path, 'compress') : undefined
-  return (key) => {
+  return settingLabel('compress', path, (key) => {
     if (key === 'deltas' || key.startsWith('deltas.')) return deltaFlagLabel(key.slice('deltas.'.length))
     const [root = ''] = key.split('.')
     const level = /^levels\.(\w+)$/.exec(key)?.[1]
     const byFlag = level ? given.levels?.[level as Format] !== undefined : root in given
-    if (byFlag || !inFile) return level ? `--level-${level}` : (FLAGS[root] ?? `--${root}`)
-    return inFile(key)
-  }
-}
-
-/** A number flag as a number; anything else as typed, for the option's rule to refuse by name. */
-function numberFlag(value: string | undefined): number | string | undefined {
-  if (value === undefined) return undefined
-  const text = String(value).trim()
-  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : String(value)
+    // Without a config file every option came from a flag (or the command itself).
+    if (!byFlag && path) return undefined
+    return level ? `--level-${level}` : (FLAGS[root] ?? `--${root}`)
+  })
 }
 
 /** The options the flags set, as typed: core's resolver checks them, naming the flag. */

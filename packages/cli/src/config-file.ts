@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { userError, type CompressOptions, type OptionLabel } from '@preencode/core'
 import type { DeploySettings } from '@preencode/deploy'
-import type { VerifyConfig } from './verify-config.js'
+import type { VerifySettings } from '@preencode/server-config'
 
 /** The `deploy` section of the config file: the deploy settings, checked by `resolveDeploySettings`. */
 export type DeployConfig = DeploySettings
@@ -17,7 +17,7 @@ export interface PreencodeConfig {
   compress?: CompressOptions
   deploy?: DeployConfig
   /** What `preencode verify` uses (timeouts for CI); flags win. */
-  verify?: VerifyConfig
+  verify?: VerifySettings
   [section: string]: unknown
 }
 
@@ -92,4 +92,22 @@ export async function loadConfig(cwd: string = process.cwd()): Promise<LoadedCon
  */
 export function fileLabel(path: string, section: string): OptionLabel {
   return (key) => `\`${key ? `${section}.${key}` : section}\` in ${path}`
+}
+
+/**
+ * How a command names a setting when flags are laid over the file's section: `flagOf(key)` when
+ * the user gave that flag (it returns the flag, else undefined), otherwise the file's key.
+ */
+export function settingLabel(
+  section: string,
+  path: string | undefined,
+  flagOf: (key: string) => string | undefined,
+): OptionLabel {
+  const inFile = path ? fileLabel(path, section) : (key: string) => `\`${key ? `${section}.${key}` : section}\``
+  return (key) => flagOf(key) ?? inFile(key)
+}
+
+/** A plain object (a config section that can be merged). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -134,6 +134,7 @@ export {
 export type { OptionSource } from './shared/option-error.js'
 export { serverConfig, serverConfigFiles, type ServerConfigTarget } from './render.js'
 export { resolveServerConfigFiles, serverConfigWriter, type ServerConfigFile } from './config-files.js'
+export { resolveVerifySettings, type VerifySettings } from './verify/settings.js'
 export {
   verifySite,
   DEFAULT_PROBES,

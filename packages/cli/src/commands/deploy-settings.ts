@@ -4,7 +4,8 @@
 // each one is named: the flag when the user wrote a flag, the file's key otherwise.
 import type { OptionLabel } from '@preencode/core'
 import { resolveDeploySettings, type DeployOptions, type DeploySettings } from '@preencode/deploy'
-import { fileLabel, type LoadedConfig } from '../config-file.js'
+import { numberFlag } from '../cli-utils.js'
+import { isRecord, settingLabel, type LoadedConfig } from '../config-file.js'
 import { deltaFlagLabel } from './deltas.js'
 
 /** What the deploy command's flags parse to (citty's view of them). */
@@ -50,21 +51,10 @@ export function deltasOfFlags(flags: DeployFlags): DeployOptions['deltas'] {
   return versions === undefined ? undefined : { versions: versions as number }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 function merge(file: DeploySettings, flags: DeploySettings): DeploySettings {
   const merged: DeploySettings = { ...file, ...flags }
   if (flags.keep !== undefined && isRecord(file.keep)) merged.keep = { ...file.keep, ...flags.keep }
   return merged
-}
-
-/** A number flag as a number; anything else as typed, for the setting's rule to refuse by name. */
-function numberFlag(value: string | undefined): number | string | undefined {
-  if (value === undefined) return undefined
-  const text = String(value).trim()
-  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : String(value)
 }
 
 /** The settings the flags set (only those given). `--keep` is releases kept in release mode, else deploys kept. */
@@ -90,15 +80,14 @@ function settingsOfFlags(flags: DeployFlags, release: boolean): DeploySettings {
   return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as DeploySettings
 }
 
-/** `--timeout` for a setting the flags set, `preencode.config.json: deploy.timeout` for one from the file. */
+/** `--timeout` for a setting the flags set, `` `deploy.timeout` in <file> `` for one from the file. */
 function deployLabel(fromFlags: DeploySettings, path: string | undefined): OptionLabel {
-  const inFile = path ? fileLabel(path, 'deploy') : (key: string) => (key ? `deploy.${key}` : 'deploy')
-  return (key) => {
+  return settingLabel('deploy', path, (key) => {
     if (key === 'deltas' || key.startsWith('deltas.')) return deltaFlagLabel(key.slice('deltas.'.length))
     const [root = ''] = key.split('.')
-    if (!(root in fromFlags)) return inFile(key)
+    if (!(root in fromFlags)) return undefined
     if (root === 'keepReleases') return '--keep (releases kept)'
-    if (root === 'keep') return key === 'keep.deploys' ? '--keep (deploys kept)' : inFile(key)
+    if (root === 'keep') return key === 'keep.deploys' ? '--keep (deploys kept)' : undefined
     return `--${root.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
-  }
+  })
 }
