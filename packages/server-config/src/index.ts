@@ -131,7 +131,6 @@ export {
   type ResolvedServerOptionsMap,
   type RootNeed,
 } from './registry.js'
-export type { OptionSource } from './shared/option-error.js'
 export { serverConfig, serverConfigFiles, type ServerConfigTarget } from './render.js'
 export { resolveServerConfigFiles, serverConfigWriter, type ServerConfigFile } from './config-files.js'
 export { resolveVerifySettings, type VerifySettings } from './verify/settings.js'
