@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { reconcileManifest, userError } from '@preencode/core'
+import { reconcileManifest, userError, type OptionLabel } from '@preencode/core'
 import { resolveVerifySettings, verifySite, type VerifySettings } from '@preencode/server-config'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger, numberFlag, printJson } from '../cli-utils.js'
@@ -65,7 +65,7 @@ export const verifyCommand = defineCommand({
 function resolveVerifyFlags(
   parsed: Partial<Record<'limit' | 'concurrency' | 'timeout' | 'deadline', string>>,
   loaded: LoadedConfig | undefined,
-): { settings: VerifySettings; label: ReturnType<typeof settingLabel> } {
+): { settings: VerifySettings; label: OptionLabel } {
   const section = loaded?.config.verify
   const fromFlags = Object.fromEntries(
     (['limit', 'concurrency', 'timeout', 'deadline'] as const)
