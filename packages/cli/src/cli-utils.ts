@@ -32,6 +32,16 @@ export function parseInteger(value: string | undefined, flag: string): number | 
 }
 
 /**
+ * A number flag as a number (`"2.5"` -> 2.5); anything else as typed, for the setting's one rule
+ * to refuse naming the flag (`--timeout must be a number of seconds > 0; got "soon".`).
+ */
+export function numberFlag(value: string | undefined): number | string | undefined {
+  if (value === undefined) return undefined
+  const text = String(value).trim()
+  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : String(value)
+}
+
+/**
  * citty ignores flags it does not know; a typo such as `--formts` would then silently do
  * nothing. This rejects any `--flag`/`-f` not declared in `args` (kebab or camel case, `--no-`
  * negations of booleans included) and names the flags that exist.

@@ -1,23 +1,23 @@
 /**
  * `preencode compress` options from two places: the config file's `compress` section (any
- * option of the plugins, budgets included) and the flags, which win. Errors name the flag
- * (`--level-brotli`) or the file and key (`preencode.config.json: compress.levels.brotli`), never
- * the other one's spelling.
+ * option of the plugins, budgets included) and the flags, which win. Both are resolved once, by
+ * core's resolvers (`resolveBuildOptions`), with a label naming each option where the user wrote
+ * it: the flag (`--level-brotli`) or the file and key (`preencode.config.json: compress.levels.brotli`).
  */
 import { dirname, resolve } from 'node:path'
 import {
   ALL_FORMATS,
   defaultCacheDir,
-  CODECS,
-  isPreencodeError,
-  resolveCompressOptions,
   userError,
   type CompressOptions,
   type Format,
   type LevelOption,
+  type OptionLabel,
 } from '@preencode/core'
 import { globProblem, isSharedCacheUrl } from '@preencode/core/internal'
-import { parseInteger, parseList } from './cli-utils.js'
+import { numberFlag, parseList } from './cli-utils.js'
+import { fileLabel, settingLabel } from './config-file.js'
+import { deltaFlagLabel } from './commands/deltas.js'
 
 /** What the compress command's flags parse to (citty's view of them). */
 export type CompressFlags = { [flag in `level-${Format}`]?: string | undefined } & {
@@ -36,96 +36,104 @@ export interface CompressSection {
   options: unknown
 }
 
+/** The flag that sets each option; `levels.<format>` is `--level-<format>`. */
+const FLAGS: Readonly<Record<string, string>> = {
+  formats: '--formats',
+  threshold: '--threshold',
+  concurrency: '--concurrency',
+  keepOriginals: '--keep-originals',
+  include: '--include',
+  exclude: '--exclude',
+  cache: '--cache-dir',
+  cacheEndpoint: '--endpoint',
+}
+
+/** Plugin options the command sets from its flags only. */
+const FLAG_ONLY: Readonly<Record<string, string>> = {
+  report: '--json or --quiet',
+  deltas: '--no-deltas or the delta flags',
+  force: '--force',
+}
+
 /**
- * Merges the file's section and the flags; validates both, each with messages in its own
- * terms. `include`/`exclude` come from every `--include`/`--exclude` in `rawArgs`.
+ * Merges the file's section and the flags (checked by the resolver, with `label`).
+ * `include`/`exclude` come from every `--include`/`--exclude` in `rawArgs`.
  */
 export function compressOptionsFrom(
   flags: CompressFlags,
   rawArgs: readonly string[],
   section?: CompressSection,
-): CompressOptions {
-  const fromFile = section ? checkSection(section) : {}
-  const options: CompressOptions = { ...fromFile, ...fromFlags(flags, rawArgs) }
-  const include = collectGlobs(rawArgs, 'include')
-  const exclude = collectGlobs(rawArgs, 'exclude')
-  if (include.length > 0) options.include = include
-  if (exclude.length > 0) options.exclude = exclude
-  if (flags.cache === false) options.cache = false
-  else if (flags['cache-dir'] !== undefined) options.cache = flags['cache-dir']
+): { options: CompressOptions; label: OptionLabel } {
+  const fromFile = section ? sectionOptions(section) : {}
+  const given = fromFlags(flags, rawArgs)
+  const options: CompressOptions = { ...fromFile, ...given }
+  if (flags.cache === false) given.cache = options.cache = false
+  else if (flags['cache-dir'] !== undefined) given.cache = options.cache = flags['cache-dir']
   // Found from the site, not the working directory: run from anywhere, same cache.
   else if (options.cache === undefined || options.cache === true) options.cache = defaultCacheDir(flags.dir)
   if (flags.endpoint !== undefined) {
     if (!isSharedCacheUrl(options.cache))
       throw userError('cli', '--endpoint is the endpoint of a shared cache: it needs --cache-dir s3://bucket/prefix.')
-    options.cacheEndpoint = String(flags.endpoint)
+    given.cacheEndpoint = options.cacheEndpoint = String(flags.endpoint)
   }
-  return options
+  return { options, label: compressLabel(given, section?.path) }
 }
 
+/** `--threshold` for an option a flag set, `` `compress.threshold` in <file> `` for one from the file. */
+function compressLabel(given: CompressOptions, path: string | undefined): OptionLabel {
+  return settingLabel('compress', path, (key) => {
+    if (key === 'deltas' || key.startsWith('deltas.')) return deltaFlagLabel(key.slice('deltas.'.length))
+    const [root = ''] = key.split('.')
+    const level = /^levels\.(\w+)$/.exec(key)?.[1]
+    const byFlag = level ? given.levels?.[level as Format] !== undefined : root in given
+    // Without a config file every option came from a flag (or the command itself).
+    if (!byFlag && path) return undefined
+    return level ? `--level-${level}` : (FLAGS[root] ?? `--${root}`)
+  })
+}
+
+/** The options the flags set, as typed: core's resolver checks them, naming the flag. */
 function fromFlags(flags: CompressFlags, rawArgs: readonly string[]): CompressOptions {
-  const options: CompressOptions = {}
+  const options: Record<string, unknown> = {}
   const formats = parseList(flags.formats, 'formats')
-  // Core validates the names, so the message lists the accepted formats in one place.
-  if (formats) options.formats = formats as Format[]
+  if (formats) options.formats = formats
   const levels: Partial<Record<Format, LevelOption>> = {}
   for (const format of ALL_FORMATS) {
-    const flag = `level-${format}` as const
-    if (String(flags[flag] ?? '').trim() === 'max') {
-      levels[format] = 'max'
-      continue
-    }
-    const [min, max] = CODECS[format].levels
-    const level = parseLevel(flags[flag], flag, `${min}-${max}`)
-    if (level === undefined) continue
-    if (level < min || level > max)
-      throw userError('cli', `--${flag} is ${level}; ${format} accepts a whole number from ${min} to ${max}, or max.`)
-    levels[format] = level
+    const value = flags[`level-${format}`]
+    if (value === undefined) continue
+    levels[format] = String(value).trim() === 'max' ? 'max' : (numberFlag(value) as number)
   }
   if (Object.keys(levels).length > 0) options.levels = levels
-  const threshold = parseInteger(flags.threshold, 'threshold')
-  if (threshold !== undefined) {
-    if (threshold < 0) throw userError('cli', `--threshold is ${threshold}; it must be a whole number of bytes >= 0.`)
-    options.threshold = threshold
-  }
-  const concurrency = parseInteger(flags.concurrency, 'concurrency')
-  if (concurrency !== undefined) {
-    if (concurrency < 1) throw userError('cli', `--concurrency is ${concurrency}; it must be at least 1.`)
-    options.concurrency = concurrency
-  }
+  if (flags.threshold !== undefined) options.threshold = numberFlag(flags.threshold)
+  if (flags.concurrency !== undefined) options.concurrency = numberFlag(flags.concurrency)
   // citty fills in the flag's default; only a flag actually given overrides the file.
   if (rawArgs.includes('--no-keep-originals')) options.keepOriginals = false
   else if (rawArgs.includes('--keep-originals')) options.keepOriginals = true
-  return options
+  const include = collectGlobs(rawArgs, 'include')
+  const exclude = collectGlobs(rawArgs, 'exclude')
+  if (include.length > 0) options.include = include
+  if (exclude.length > 0) options.exclude = exclude
+  return options as CompressOptions
 }
 
-/** Validates the file's section on its own, so its mistakes are reported against the file. */
-function checkSection(section: CompressSection): CompressOptions {
-  const where = section.path
+/** The file's section as written: an object of compress options, its relative `cache` found from the file. */
+function sectionOptions(section: CompressSection): CompressOptions {
+  const label = fileLabel(section.path, 'compress')
   const value = section.options
   if (value === undefined) return {}
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw userError(
       'cli',
-      `${where}: "compress" must be an object of compress options, e.g. { "formats": ["gzip", "brotli"] }.`,
+      `${label('')} must be an object of compress options, e.g. { "formats": ["gzip", "brotli"] }.`,
     )
   const options = { ...(value as CompressOptions) }
+  // The plugins' build options that the command takes from its flags only.
+  for (const [key, flag] of Object.entries(FLAG_ONLY)) {
+    if (key in options) throw userError('cli', `${label(key)} is not read from the file; pass ${flag} instead.`)
+  }
   // Paths in the file are relative to the file, not to wherever the command runs.
   if (typeof options.cache === 'string' && !isSharedCacheUrl(options.cache))
     options.cache = resolve(dirname(section.path), options.cache)
-  try {
-    resolveCompressOptions(options, dirname(section.path))
-  } catch (error) {
-    if (!isPreencodeError(error) || !error.isUserError) throw error
-    // `levels.brotli` is 12 -> `compress.levels.brotli` is 12: option paths as written in the file.
-    const keys = new Set(Object.keys(options))
-    const message = error.message
-      .replace(/^\[preencode\] \[[a-z-]+\] /, '')
-      .replace(/`([a-zA-Z]\w*)([\w.[\]]*)`/g, (token, root: string, rest: string) =>
-        keys.has(root) ? `\`compress.${root}${rest}\`` : token,
-      )
-    throw userError('cli', `${where}: ${message}`, { cause: error })
-  }
   return options
 }
 
@@ -175,12 +183,4 @@ function splitOutsideBraces(text: string): string[] {
   }
   parts.push(text.slice(start))
   return parts
-}
-
-/** A `--level-<format>` value other than `max`: a whole number. */
-function parseLevel(value: string | undefined, flag: string, range: string): number | undefined {
-  if (value === undefined) return undefined
-  if (!/^-?\d+$/.test(String(value).trim()))
-    throw userError('cli', `--${flag} must be a whole number (${range}) or max; got \`${String(value)}\`.`)
-  return parseInteger(value, flag)
 }

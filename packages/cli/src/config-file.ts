@@ -4,56 +4,12 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { userError, type CompressOptions } from '@preencode/core'
-import { checkDeployLimits, type KeepPolicy } from '@preencode/deploy'
-import type { VerifyConfig } from './verify-config.js'
+import { userError, type CompressOptions, type OptionLabel } from '@preencode/core'
+import type { DeploySettings } from '@preencode/deploy'
+import type { VerifySettings } from '@preencode/server-config'
 
-/** The `deploy` section of the config file; every field is optional. */
-export interface DeployConfig {
-  /**
-   * The built site to deploy (holding `.preencode-manifest.json`).
-   * @default 'dist'
-   */
-  dir?: string
-  /**
-   * Where to: a local path, `user@host:path`, `rsync://host[:port]/module/path` or `s3://bucket/prefix`.
-   * There is no default: deploying somewhere implicit could overwrite the wrong folder.
-   */
-  to?: string
-  /** S3 endpoint for non-AWS stores (MinIO, R2…); path-style addressing is then used. @default AWS */
-  endpoint?: string
-  /** S3 region. @default AWS_REGION, then 'us-east-1' */
-  region?: string
-  /** S3 path-style addressing. @default true with `endpoint` */
-  forcePathStyle?: boolean
-  /** Uploads in flight at most. @default 8 */
-  concurrency?: number
-  /** Delete objects the site no longer has, after every upload succeeded. @default false */
-  delete?: boolean
-  /** Grace period for stale objects when `delete` is on. @default { deploys: 0 } */
-  keep?: KeepPolicy
-  /** Plan only. @default false */
-  dryRun?: boolean
-  /** rsync/local: upload into `releases/<id>` and switch a `current` symlink. @default false */
-  release?: boolean
-  /** Releases kept in release mode. @default 5 */
-  keepReleases?: number
-  /** rsync: the remote shell, e.g. `ssh -p 2222`. @default 'ssh' */
-  ssh?: string
-  /** S3: seconds without an answer after which a request fails (retried once). @default 30 */
-  timeout?: number
-  /**
-   * With `delete` on a target that has no deploy state (preencode never deployed there): also
-   * delete the files found there that the site does not have. Without it such a deploy refuses.
-   * @default false
-   */
-  deleteUnknown?: boolean
-  /**
-   * Upload dotfiles and files in dot-folders too (`.env`, `.git/`…); off, only `/.well-known/` and
-   * `.htaccess` files go. @default false
-   */
-  includeDotfiles?: boolean
-}
+/** The `deploy` section of the config file: the deploy settings, checked by `resolveDeploySettings`. */
+export type DeployConfig = DeploySettings
 
 /** The whole config file. Other sections (compress, config…) belong to other commands. */
 export interface PreencodeConfig {
@@ -61,7 +17,7 @@ export interface PreencodeConfig {
   compress?: CompressOptions
   deploy?: DeployConfig
   /** What `preencode verify` uses (timeouts for CI); flags win. */
-  verify?: VerifyConfig
+  verify?: VerifySettings
   [section: string]: unknown
 }
 
@@ -130,44 +86,28 @@ export async function loadConfig(cwd: string = process.cwd()): Promise<LoadedCon
   return { path, config: value as PreencodeConfig }
 }
 
-const DEPLOY_KEYS: Readonly<Record<keyof DeployConfig, 'string' | 'number' | 'boolean' | 'object'>> = {
-  dir: 'string',
-  to: 'string',
-  endpoint: 'string',
-  region: 'string',
-  forcePathStyle: 'boolean',
-  concurrency: 'number',
-  delete: 'boolean',
-  keep: 'object',
-  dryRun: 'boolean',
-  release: 'boolean',
-  keepReleases: 'number',
-  ssh: 'string',
-  timeout: 'number',
-  deleteUnknown: 'boolean',
-  includeDotfiles: 'boolean',
+/**
+ * How the file names a key of one of its sections in messages: `` `deploy.timeout` in /site/preencode.config.json ``
+ * (`key` '' is the section itself).
+ */
+export function fileLabel(path: string, section: string): OptionLabel {
+  return (key) => `\`${key ? `${section}.${key}` : section}\` in ${path}`
 }
 
-/** Checks a deploy section, naming the bad key and where it came from. */
-export function validateDeployConfig(config: unknown, where: string): DeployConfig {
-  if (config === undefined) return {}
-  if (typeof config !== 'object' || config === null) throw userError('options', `${where}: "deploy" must be an object.`)
-  for (const [key, value] of Object.entries(config)) {
-    const type = DEPLOY_KEYS[key as keyof DeployConfig]
-    if (!type)
-      throw userError(
-        'options',
-        `${where}: unknown deploy option "${key}"; known: ${Object.keys(DEPLOY_KEYS).join(', ')}.`,
-      )
-    if (value !== undefined && typeof value !== type)
-      throw userError('options', `${where}: deploy.${key} must be a ${type}; got ${JSON.stringify(value)}.`)
-  }
-  const result = config as DeployConfig
-  if (result.timeout !== undefined && !(Number.isFinite(result.timeout) && result.timeout > 0))
-    throw userError(
-      'options',
-      `${where}: deploy.timeout must be a number of seconds > 0; got ${JSON.stringify(result.timeout)}.`,
-    )
-  checkDeployLimits(result, (option) => `${where}: deploy.${option}`)
-  return result
+/**
+ * How a command names a setting when flags are laid over the file's section: `flagOf(key)` when
+ * the user gave that flag (it returns the flag, else undefined), otherwise the file's key.
+ */
+export function settingLabel(
+  section: string,
+  path: string | undefined,
+  flagOf: (key: string) => string | undefined,
+): OptionLabel {
+  const inFile = path ? fileLabel(path, section) : (key: string) => `\`${key ? `${section}.${key}` : section}\``
+  return (key) => flagOf(key) ?? inFile(key)
+}
+
+/** A plain object (a config section that can be merged). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -11,11 +11,14 @@ const REASONS: Readonly<Record<string, string>> = {
   ECONNRESET: 'the connection was reset',
   EHOSTUNREACH: 'the host is unreachable',
   ENETUNREACH: 'the network is unreachable',
-  ETIMEDOUT: 'no complete answer in time (--timeout)',
+  ETIMEDOUT: 'no complete answer in time',
 }
 
-/** Resolves once the server at `url` answers anything at all (any status); fails in one line otherwise. */
-export async function assertReachable(url: string, timeoutMs = 30_000): Promise<void> {
+/**
+ * Resolves once the server at `url` answers anything at all (any status); fails in one line
+ * otherwise. `timeoutName` names the timeout setting as the user set it.
+ */
+export async function assertReachable(url: string, timeoutMs = 30_000, timeoutName = '--timeout'): Promise<void> {
   let parsed: URL
   try {
     parsed = new URL(url)
@@ -40,7 +43,7 @@ export async function assertReachable(url: string, timeoutMs = 30_000): Promise<
     })
     req.on('close', () => clearTimeout(timer))
     req.on('error', (error: NodeJS.ErrnoException) => {
-      const why = (error.code && REASONS[error.code]) ?? error.message
+      const why = `${(error.code && REASONS[error.code]) ?? error.message}${error.code === 'ETIMEDOUT' ? ` (${timeoutName})` : ''}`
       reject(
         userError(
           'verify',

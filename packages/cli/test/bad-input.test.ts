@@ -156,7 +156,7 @@ const rows: Row[] = [
   {
     what: '--endpoint not-a-url',
     call: () => ({ args: ['deploy', site, '--to', 's3://bucket/site', '--endpoint', 'not-a-url'] }),
-    message: /--endpoint `not-a-url` is not an http\(s\) URL/,
+    message: /--endpoint is `not-a-url`, not an http\(s\) URL/,
   },
   {
     what: 'verify of an unreachable URL',

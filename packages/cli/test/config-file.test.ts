@@ -6,25 +6,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
 import { defineConfig } from 'preencode'
-import { loadConfig, validateDeployConfig } from '../src/config-file.js'
-
-describe('config validation', () => {
-  it('names the bad key and the file', () => {
-    expect(validateDeployConfig({ to: 's3://b', concurrency: 4, keep: { deploys: 2 } }, 'x.json')).toEqual({
-      to: 's3://b',
-      concurrency: 4,
-      keep: { deploys: 2 },
-    })
-    expect(() => validateDeployConfig({ concurency: 3 }, 'x.json')).toThrow(
-      /x\.json: unknown deploy option "concurency"/,
-    )
-    expect(() => validateDeployConfig({ concurrency: 0 }, 'x.json')).toThrow(
-      /deploy\.concurrency must be a whole number >= 1; got 0/,
-    )
-    expect(() => validateDeployConfig({ delete: 'yes' }, 'x.json')).toThrow(/deploy\.delete must be a boolean/)
-    expect(() => validateDeployConfig({ keep: { days: 1 } }, 'x.json')).toThrow(/deploy\.keep\.days is unknown/)
-  })
-})
+import { resolveDeploySettings } from '@preencode/deploy'
+import { fileLabel, loadConfig } from '../src/config-file.js'
 
 describe('loadConfig', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>
@@ -44,7 +27,8 @@ describe('loadConfig', () => {
     )
     const loaded = await loadConfig(cwd)
     expect(loaded?.path).toBe(join(cwd, 'preencode.config.mjs'))
-    expect(validateDeployConfig(loaded?.config.deploy, loaded!.path)).toEqual({ to: './public', concurrency: 2 })
+    const settings = resolveDeploySettings(loaded?.config.deploy, fileLabel(loaded!.path, 'deploy'))
+    expect(settings).toEqual({ to: './public', concurrency: 2 })
     // defineConfig only gives the file its types.
     const config = { deploy: { to: 's3://b' } }
     expect(defineConfig(config)).toBe(config)
@@ -59,10 +43,24 @@ describe('loadConfig', () => {
   })
 })
 
-describe('deploy flags', () => {
+describe('deploy settings: the file names its key, a flag names the flag', () => {
   const BIN = join(import.meta.dirname, '../dist/bin.js')
-  const run = (args: string[]) =>
-    spawnSync(process.execPath, [BIN, 'deploy', ...args], { encoding: 'utf8', env: { ...process.env, CI: '1' } })
+  let dir: Awaited<ReturnType<typeof tempDir>>
+  beforeAll(async () => {
+    dir = await tempDir('deploy-settings')
+  })
+  afterAll(async () => {
+    await dir.remove()
+  })
+  const run = (args: string[], cwd = process.cwd()) =>
+    spawnSync(process.execPath, [BIN, 'deploy', ...args], { cwd, encoding: 'utf8', env: { ...process.env, CI: '1' } })
+  /** A folder whose preencode.config.json has this deploy section. */
+  async function withConfig(name: string, deploy: object): Promise<string> {
+    const cwd = join(dir.path, name)
+    await mkdir(cwd, { recursive: true })
+    await writeFile(join(cwd, 'preencode.config.json'), JSON.stringify({ deploy }))
+    return cwd
+  }
 
   it('checks --concurrency and --keep by the same rule as the config file, naming the flag', () => {
     const concurrency = run(['.', '--to', './nowhere', '--concurrency', '0'])
@@ -71,5 +69,36 @@ describe('deploy flags', () => {
     const keep = run(['.', '--to', './nowhere', '--release', '--keep', '0'])
     expect(keep.status).toBe(1)
     expect(keep.stderr).toContain('--keep (releases kept) must be a whole number >= 1; got 0.')
+  })
+
+  it('a bad value from the file names the file and its key, never a flag', async () => {
+    const cwd = await withConfig('from-file', { to: './out', timeout: 5, concurrency: 2 })
+    const file = join(cwd, 'preencode.config.json')
+    const timeout = run(['.'], cwd)
+    expect(timeout.status).toBe(1)
+    expect(timeout.stderr.trim()).toBe(
+      `[preencode] [options] \`deploy.timeout\` in ${file} applies to s3:// targets only, not ./out.`,
+    )
+    const endpoint = run(['.'], await withConfig('endpoint', { to: 's3://b', endpoint: 'minio:9000' }))
+    expect(endpoint.status).toBe(1)
+    expect(endpoint.stderr).toMatch(
+      /`deploy\.endpoint` in \S+preencode\.config\.json is `minio:9000`, not an http\(s\) URL/,
+    )
+    expect(endpoint.stderr).not.toContain('--endpoint')
+    const release = run(['.'], await withConfig('release', { to: 's3://b', release: true }))
+    expect(release.stderr).toMatch(/`deploy\.release` in \S+ applies to rsync and local targets/)
+    const zero = run(['.'], await withConfig('zero', { to: 's3://b', timeout: 0 }))
+    expect(zero.stderr).toMatch(/`deploy\.timeout` in \S+ must be a number of seconds > 0; got 0\./)
+  })
+
+  it('the same mistake made with a flag names the flag, whatever the file holds', async () => {
+    const cwd = await withConfig('from-flag', { to: './out', concurrency: 2 })
+    const timeout = run(['.', '--timeout', '5'], cwd)
+    expect(timeout.status).toBe(1)
+    expect(timeout.stderr.trim()).toBe('[preencode] [options] --timeout applies to s3:// targets only, not ./out.')
+    const zero = run(['.', '--to', 's3://b', '--timeout', '0'], cwd)
+    expect(zero.stderr.trim()).toBe('[preencode] [options] --timeout must be a number of seconds > 0; got 0.')
+    const words = run(['.', '--to', 's3://b', '--timeout', 'soon'], cwd)
+    expect(words.stderr.trim()).toBe('[preencode] [options] --timeout must be a number of seconds > 0; got "soon".')
   })
 })

@@ -52,6 +52,7 @@ export {
   type DeltaOptions,
   type ResolvedDeltaOptions,
 } from './options/delta-options.js'
+export type { OptionLabel } from './options/option-label.js'
 export type { CacheClass, CachePolicyOptions } from './http/cache-policy.js'
 export type { SizeBudget } from './options/budgets.js'
 export { parseShard, type Shard } from './options/shard.js'

@@ -49,8 +49,8 @@ describe('budgets', () => {
     expect(parseByteSize('200 KiB', 'max')).toBe(204_800)
     expect(parseByteSize('512', 'max')).toBe(512)
     expect(parseByteSize(1024, 'max')).toBe(1024)
-    expect(() => parseByteSize('lots', 'budgets[2].max')).toThrow(/`budgets\[2\]\.max` is "lots"/)
-    expect(() => parseByteSize(-1, 'max')).toThrow(/`max` is -1/)
+    expect(() => parseByteSize('lots', '`budgets[2].max`')).toThrow(/`budgets\[2\]\.max` is "lots"/)
+    expect(() => parseByteSize(-1, '`max`')).toThrow(/`max` is -1/)
   })
 
   it('measures each format on its own bytes; a file without the variant counts at its size', () => {

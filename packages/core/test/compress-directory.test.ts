@@ -298,7 +298,9 @@ describe('compressDirectory', () => {
       /`levels.brotli` is 12; brotli accepts a whole number from 0 to 11/,
     )
     expect(await bad({ levels: { zstd: 23 } })).toMatch(/`levels.zstd` is 23/)
-    expect(await bad({ keepOriginals: false, formats: ['brotli'] })).toMatch(/keepOriginals: false` needs `gzip`/)
+    expect(await bad({ keepOriginals: false, formats: ['brotli'] })).toMatch(
+      /`keepOriginals` is false, which needs `gzip` in `formats`/,
+    )
     // Nothing was written before validation failed.
     expect(await exists(join(site.path, MANIFEST_FILENAME))).toBe(false)
   })

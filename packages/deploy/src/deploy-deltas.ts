@@ -9,6 +9,7 @@ import {
   type DeltaOptions,
   type DeltaReport,
   type Manifest,
+  type OptionLabel,
   type ResolvedDeltaOptions,
 } from '@preencode/core'
 import type { DeployTarget, TargetContext } from './plan/target.js'
@@ -16,11 +17,12 @@ import type { DeployTarget, TargetContext } from './plan/target.js'
 /**
  * The delta options of a deploy, or undefined when off. By default deltas follow the build: on
  * when its manifest announces dictionaries (`useAsDictionary`), which the build writes only with
- * delta updates on; the shared page dictionary likewise.
+ * delta updates on; the shared page dictionary likewise. `label` names `deltas.<key>` in messages.
  */
 export function resolveDeployDeltas(
   value: boolean | DeltaOptions | undefined,
   manifest: Manifest,
+  label: OptionLabel,
 ): ResolvedDeltaOptions | undefined {
   const announced = manifest.files.some((file) => file.useAsDictionary !== undefined)
   const pages = manifest.files.some((file) => isPageDictionary(file.path) && file.useAsDictionary !== undefined)
@@ -28,6 +30,7 @@ export function resolveDeployDeltas(
   const resolved = resolveDeltasSetting(value, {
     cwd: process.cwd(),
     component: 'deploy',
+    label: (key) => label(key ? `deltas.${key}` : 'deltas'),
     onByDefault: announced,
     defaults: { pages },
     overrides: { remember: false },

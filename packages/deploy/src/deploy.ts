@@ -4,9 +4,10 @@
 // rerun plans again from what the target holds, so it converges.
 import { resolve } from 'node:path'
 import { reconcileManifest, userError, type DeltaOptions, type DeltaReport, type Manifest } from '@preencode/core'
+import type { OptionLabel } from '@preencode/core'
 import { resolveDeployDeltas, writeDeployDeltas } from './deploy-deltas.js'
 import { assertSiteFolder, unknownFilesMessage } from './deploy-checks.js'
-import { checkDeployLimits } from './plan/limits.js'
+import { API_LABEL, checkDeploySettings } from './plan/setting-rules.js'
 import {
   isDefaultEntry,
   planDeploy,
@@ -112,8 +113,8 @@ export const DEFAULT_DEPLOY_OPTIONS = Object.freeze({
   includeDotfiles: false,
 } satisfies Required<Pick<DeployOptions, 'dir' | 'dryRun' | 'concurrency' | 'delete' | 'keep' | 'includeDotfiles'>>)
 
-function checkOptions(options: DeployOptions): void {
-  checkDeployLimits(options, (option) => `deploy: ${option}`)
+function checkOptions(options: DeployOptions, label: OptionLabel): void {
+  checkDeploySettings(options, label)
   if (!options.target || typeof options.target.uploadPhase !== 'function') {
     throw userError(
       'options',
@@ -133,11 +134,14 @@ interface Run {
   deltaOptions?: ReturnType<typeof resolveDeployDeltas>
 }
 
-/** Deploys the site in `dir` to `target`; see the module comment for the guarantees. */
-export async function deploy(options: DeployOptions): Promise<DeployResult> {
+/**
+ * Deploys the site in `dir` to `target` (see the module comment). `label` names an option in messages
+ * as the user wrote it (the CLI: a flag); by default its key (`` `concurrency` ``, `` `deltas.versions` ``).
+ */
+export async function deploy(options: DeployOptions, label: OptionLabel = API_LABEL): Promise<DeployResult> {
   const started = performance.now()
-  checkOptions(options)
-  const run = await openRun(options)
+  checkOptions(options, label)
+  const run = await openRun(options, label)
   const { target } = run
   try {
     // The lock first: two deploys into one folder would each plan from the state before the other's copies.
@@ -175,8 +179,8 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   }
 }
 
-/** The run's context and the manifest it goes by (brought up to date with the disk unless given). */
-async function openRun(options: DeployOptions): Promise<Run> {
+/** The context, the manifest (brought up to date with the disk unless given), the delta options (resolved once). */
+async function openRun(options: DeployOptions, label: OptionLabel): Promise<Run> {
   const root = resolve(options.dir ?? DEFAULT_DEPLOY_OPTIONS.dir)
   const concurrency = options.concurrency ?? DEFAULT_DEPLOY_OPTIONS.concurrency
   const deployId = newDeployId()
@@ -192,13 +196,13 @@ async function openRun(options: DeployOptions): Promise<Run> {
         },
       })
     ).manifest
-  return { options, target: options.target, context, keep: options.keep ?? {}, manifest }
+  const deltaOptions = resolveDeployDeltas(options.deltas, manifest, label)
+  return { options, target: options.target, context, keep: options.keep ?? {}, manifest, deltaOptions }
 }
 
 /** Deltas against the target's previous versions, written into the site; the manifest gains them. */
 async function writeDeltas(run: Run): Promise<void> {
   const { options, target, context } = run
-  run.deltaOptions = resolveDeployDeltas(options.deltas, run.manifest)
   if (!run.deltaOptions || options.dryRun) return
   const written = await writeDeployDeltas(context.root, run.manifest, run.deltaOptions, target, context)
   if (written) {

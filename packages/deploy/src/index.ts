@@ -17,7 +17,7 @@ export {
   type SiteObject,
   type UploadReason,
 } from './plan/plan.js'
-export { checkDeployLimits, type DeployLimitName, type DeployLimits, type NameOption } from './plan/limits.js'
+export { resolveDeploySettings, type DeploySettings } from './settings.js'
 export {
   DEPLOY_STATE_FILENAME,
   type DeployRecord,
@@ -26,7 +26,7 @@ export {
   type StoredObject,
 } from './plan/state.js'
 export type { DeployEvent, DeployTarget, PhaseResult, TargetContext } from './plan/target.js'
-export { createTarget, TARGETS, type TargetEntry, type TargetSettings } from './targets.js'
+export { createTarget, TARGETS, type TargetEntry } from './targets.js'
 export { localTarget } from './targets/local.js'
 export { rsyncTarget, type RsyncTargetOptions } from './targets/rsync/rsync.js'
 export type { S3Credentials, S3RequestRecord, S3TargetOptions } from './targets/s3/options.js'

@@ -2,23 +2,13 @@
 // apply to it, and loads its code. `load` imports only the chosen target's module, so a deploy
 // to a folder never loads the AWS SDK (14 @aws-sdk modules, ~0.3 s and ~30 MB). A new target is
 // one module implementing `DeployTarget` plus one entry here.
-import { userError } from '@preencode/core'
+import { userError, type OptionLabel } from '@preencode/core'
+import { API_LABEL } from './plan/setting-rules.js'
+import type { DeploySettings } from './settings.js'
 import type { RsyncTargetOptions } from './targets/rsync/options.js'
 import type { S3TargetOptions } from './targets/s3/options.js'
 import { parseS3Url } from './targets/s3/url.js'
 import type { DeployTarget } from './plan/target.js'
-
-/** Settings from flags or the config file that only some targets accept. */
-export interface TargetSettings {
-  endpoint?: string | undefined
-  region?: string | undefined
-  forcePathStyle?: boolean | undefined
-  release?: boolean | undefined
-  keepReleases?: number | undefined
-  ssh?: string | undefined
-  /** S3: a request during which the endpoint sends nothing this long fails (ms). */
-  timeoutMs?: number | undefined
-}
 
 /** One kind of target: recognise it, check its settings, load it. */
 export interface TargetEntry<Options = unknown> {
@@ -26,9 +16,9 @@ export interface TargetEntry<Options = unknown> {
   /** How users write it, for messages: `s3://bucket/prefix`. */
   readonly forms: readonly string[]
   /** Whether `to` (with these settings) names this kind of target. */
-  matches(to: string, settings: TargetSettings): boolean
-  /** The target's options from `to` and the settings; fails naming a setting that does not apply. */
-  resolveOptions(to: string, settings: TargetSettings): Options
+  matches(to: string, settings: DeploySettings): boolean
+  /** The target's options from `to` and the settings; fails naming (by `label`) a setting that does not apply. */
+  resolveOptions(to: string, settings: DeploySettings, label: OptionLabel): Options
   /** Imports the target's module (only now) and creates it. */
   load(): Promise<(options: Options) => DeployTarget>
 }
@@ -43,15 +33,15 @@ function localPath(to: string): string | undefined {
   return REMOTE.test(to) ? undefined : to
 }
 
-function refuseS3Settings(to: string, settings: TargetSettings): void {
-  if (settings.endpoint || settings.region)
-    throw userError('options', `--endpoint and --region apply to s3:// targets only, not ${to}.`)
-  if (settings.timeoutMs !== undefined)
-    throw userError('options', `--timeout applies to s3:// targets only, not ${to}.`)
+function refuseS3Settings(to: string, settings: DeploySettings, label: OptionLabel): void {
+  for (const key of ['endpoint', 'region', 'timeout'] as const) {
+    if (settings[key] !== undefined)
+      throw userError('options', `${label(key)} applies to s3:// targets only, not ${to}.`)
+  }
 }
 
 /** An S3 endpoint must be an http(s) URL; the SDK would otherwise fail later, with a stack. */
-function assertEndpointUrl(endpoint: string): void {
+function assertEndpointUrl(endpoint: string, label: OptionLabel): void {
   let url: URL | undefined
   try {
     url = new URL(endpoint)
@@ -61,7 +51,7 @@ function assertEndpointUrl(endpoint: string): void {
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
     throw userError(
       'options',
-      `--endpoint \`${endpoint}\` is not an http(s) URL; give the store's address, e.g. http://127.0.0.1:9000 (MinIO) or https://<account>.r2.cloudflarestorage.com (R2).`,
+      `${label('endpoint')} is \`${endpoint}\`, not an http(s) URL; give the store's address, e.g. http://127.0.0.1:9000 (MinIO) or https://<account>.r2.cloudflarestorage.com (R2).`,
     )
   }
 }
@@ -70,21 +60,21 @@ const s3: TargetEntry<S3TargetOptions> = {
   kind: 's3',
   forms: ['s3://bucket/prefix'],
   matches: (to) => to.startsWith('s3://'),
-  resolveOptions(to, settings) {
+  resolveOptions(to, settings, label) {
     if (settings.release)
       throw userError(
         'options',
-        `--release applies to rsync and local targets, not ${to}: S3 objects are replaced in the safe order instead.`,
+        `${label('release')} applies to rsync and local targets, not ${to}: S3 objects are replaced in the safe order instead.`,
       )
     const { bucket, prefix } = parseS3Url(to)
-    if (settings.endpoint !== undefined) assertEndpointUrl(settings.endpoint)
+    if (settings.endpoint !== undefined) assertEndpointUrl(settings.endpoint, label)
     return {
       bucket,
       prefix,
       endpoint: settings.endpoint,
       region: settings.region,
       forcePathStyle: settings.forcePathStyle,
-      requestTimeoutMs: settings.timeoutMs,
+      timeout: settings.timeout,
     }
   },
   load: async () => (await import('./targets/s3/s3.js')).s3Target,
@@ -94,8 +84,8 @@ const local: TargetEntry<string> = {
   kind: 'local',
   forms: ['a path'],
   matches: (to, settings) => !settings.release && localPath(to) !== undefined,
-  resolveOptions(to, settings) {
-    refuseS3Settings(to, settings)
+  resolveOptions(to, settings, label) {
+    refuseS3Settings(to, settings, label)
     return localPath(to)!
   },
   load: async () => (await import('./targets/local.js')).localTarget,
@@ -106,8 +96,8 @@ const rsync: TargetEntry<{ dest: string; options: RsyncTargetOptions }> = {
   forms: ['user@host:path', 'rsync://host/module/path'],
   // Remote forms, and a local path in release mode (rsync builds the release directories).
   matches: (to) => /^rsync:\/\//i.test(to) || !SCHEME.test(to) || /^file:\/\//i.test(to),
-  resolveOptions(to, settings) {
-    refuseS3Settings(to, settings)
+  resolveOptions(to, settings, label) {
+    refuseS3Settings(to, settings, label)
     return {
       dest: localPath(to) ?? to,
       options: { release: settings.release, keepReleases: settings.keepReleases, ssh: settings.ssh },
@@ -125,10 +115,15 @@ export const TARGETS: readonly TargetEntry[] = Object.freeze([local, rsync, s3] 
 /**
  * `s3://bucket/prefix` -> S3; `rsync://…`, `host::module/…` and `[user@]host:path` -> rsync;
  * a local path (or `file://`) -> the local target, or rsync into a local path in release mode.
- * Loads only the chosen target's code.
+ * Loads only the chosen target's code. `label` names a setting in messages as the user wrote it
+ * (see `resolveDeploySettings`); by default its key.
  */
-export async function createTarget(to: string, settings: TargetSettings = {}): Promise<DeployTarget> {
-  if (!to) throw userError('options', 'The deploy target (--to) is empty.')
+export async function createTarget(
+  to: string,
+  settings: DeploySettings = {},
+  label: OptionLabel = API_LABEL,
+): Promise<DeployTarget> {
+  if (!to) throw userError('options', `The deploy target (${label('to')}) is empty.`)
   const entry = TARGETS.find((candidate) => candidate.matches(to, settings))
   if (!entry) {
     const forms = TARGETS.flatMap((t) => t.forms)
@@ -137,6 +132,6 @@ export async function createTarget(to: string, settings: TargetSettings = {}): P
       `Unknown deploy target scheme in "${to}"; use ${forms.slice(0, -1).join(', ')} or ${forms.at(-1)}.`,
     )
   }
-  const options = entry.resolveOptions(to, settings)
+  const options = entry.resolveOptions(to, settings, label)
   return (await entry.load())(options)
 }

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest'
 import type { Manifest, ManifestFile } from '@preencode/core'
 import { runPool } from '@preencode/core/internal'
 import {
-  checkDeployLimits,
   createTarget,
   planDeploy,
   plannedUploads,
+  resolveDeploySettings,
   type DeployState,
   type RemoteObject,
 } from '@preencode/deploy'
@@ -157,10 +157,13 @@ describe('targets from --to', () => {
       'Unknown deploy target scheme in "ftp://example.com/x"; use a path, user@host:path, rsync://host/module/path or s3://bucket/prefix.',
     )
     await expect(createTarget('./public', { endpoint: 'http://x' })).rejects.toThrow(
-      /--endpoint and --region apply to s3:\/\/ targets only, not \.\/public/,
+      /`endpoint` applies to s3:\/\/ targets only, not \.\/public/,
+    )
+    await expect(createTarget('./public', { timeout: 5 }, (key) => `--${key}`)).rejects.toThrow(
+      /--timeout applies to s3:\/\/ targets only, not \.\/public/,
     )
     await expect(createTarget('s3://b', { release: true })).rejects.toThrow(
-      /--release applies to rsync and local targets, not s3:\/\/b/,
+      /`release` applies to rsync and local targets, not s3:\/\/b/,
     )
     await expect(createTarget('s3://')).rejects.toThrow(/not an S3 target/)
   })
@@ -173,25 +176,48 @@ describe('targets from --to', () => {
   })
 })
 
-describe('deploy limits: one rule, each source spelling its options', () => {
+describe('deploy settings: one rule each, every source naming them its own way', () => {
+  const file = (key: string) => `x.json: deploy.${key}`
   it('accepts good values and names the bad one as the source writes it', () => {
-    expect(() =>
-      checkDeployLimits({ concurrency: 4, keep: { deploys: 0, maxAgeMs: 60_000 }, keepReleases: 1 }, (o) => o),
-    ).not.toThrow()
-    expect(() => checkDeployLimits({ concurrency: 0 }, (o) => `--${o}`)).toThrow(
+    const good = { concurrency: 4, keep: { deploys: 0, maxAgeMs: 60_000 }, keepReleases: 1, timeout: 2.5 }
+    expect(resolveDeploySettings(good)).toEqual(good)
+    expect(() => resolveDeploySettings({ concurrency: 0 }, (o) => `--${o}`)).toThrow(
       '--concurrency must be a whole number >= 1; got 0.',
     )
-    expect(() => checkDeployLimits({ concurrency: 2.5 }, (o) => `deploy: ${o}`)).toThrow(
-      'deploy: concurrency must be a whole number >= 1; got 2.5.',
+    expect(() => resolveDeploySettings({ concurrency: 2.5 })).toThrow(
+      '`concurrency` must be a whole number >= 1; got 2.5.',
     )
-    expect(() => checkDeployLimits({ keepReleases: 0 }, (o) => o)).toThrow(
-      'keepReleases must be a whole number >= 1; got 0.',
+    expect(() => resolveDeploySettings({ keepReleases: 0 })).toThrow(
+      '`keepReleases` must be a whole number >= 1; got 0.',
     )
-    expect(() => checkDeployLimits({ keep: { deploys: -1 } }, (o) => `x.json: deploy.${o}`)).toThrow(
+    expect(() => resolveDeploySettings({ keep: { deploys: -1 } }, file)).toThrow(
       'x.json: deploy.keep.deploys must be a number >= 0; got -1.',
     )
-    expect(() => checkDeployLimits({ keep: { days: 1 } as never }, (o) => `x.json: deploy.${o}`)).toThrow(
+    expect(() => resolveDeploySettings({ keep: { days: 1 } }, file)).toThrow(
       'x.json: deploy.keep.days is unknown; use deploys or maxAgeMs.',
+    )
+    expect(() => resolveDeploySettings({ concurency: 3 }, file)).toThrow(
+      /^.*x\.json: deploy\.concurency is unknown; known: dir, to/,
+    )
+    expect(() => resolveDeploySettings({ delete: 'yes' }, file)).toThrow(
+      'x.json: deploy.delete must be a boolean; got "yes".',
+    )
+  })
+
+  it('one timeout: `timeout`, in seconds, one check wherever it is set', async () => {
+    const { s3Target } = await import('../src/targets/s3/s3.js')
+    for (const bad of [0, -1, Number.POSITIVE_INFINITY, '30']) {
+      const shown = JSON.stringify(bad)
+      expect(() => resolveDeploySettings({ timeout: bad }, file)).toThrow(
+        `x.json: deploy.timeout must be a number of seconds > 0; got ${shown}.`,
+      )
+      expect(() => s3Target({ bucket: 'b', timeout: bad as number })).toThrow(
+        `\`timeout\` must be a number of seconds > 0; got ${shown}.`,
+      )
+    }
+    // The old millisecond option is refused by name rather than silently ignored.
+    expect(() => s3Target({ bucket: 'b', requestTimeoutMs: 1000 } as never)).toThrow(
+      /`requestTimeoutMs` is now `timeout`/,
     )
   })
 })
@@ -256,10 +282,10 @@ describe('deploy() options', () => {
   it('names the bad option', async () => {
     const { deploy, localTarget } = await import('@preencode/deploy')
     await expect(deploy({ dir: '.', target: localTarget('/tmp/x'), concurrency: 0 })).rejects.toThrow(
-      /deploy: concurrency must be a whole number >= 1; got 0/,
+      /`concurrency` must be a whole number >= 1; got 0/,
     )
     await expect(deploy({ dir: '.', target: localTarget('/tmp/x'), keep: { deploys: -1 } })).rejects.toThrow(
-      /deploy: keep\.deploys must be a number >= 0/,
+      /`keep\.deploys` must be a number >= 0/,
     )
   })
 })

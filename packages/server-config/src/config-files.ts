@@ -50,8 +50,8 @@ export function resolveServerConfigFiles(files: unknown, root: string, component
       )
     }
     // The server's own resolver (the registry), so a bad option fails when the plugin starts,
-    // in the plugin's words.
-    entry.resolveOptions(options, { component, where: `\`${where}\` (${server})` })
+    // naming the entry (`serverConfigs[0].flavor` (nginx)).
+    entry.resolveOptions(options, (key) => `\`${key ? `${where}.${key}` : where}\` (${server})`)
     return { ...(file as ServerConfigFile), path: resolve(root, path) }
   })
 }

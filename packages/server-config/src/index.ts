@@ -71,7 +71,6 @@ export {
   type ResolvedServerOptionsMap,
   type RootNeed,
 } from './registry.js'
-export type { OptionSource } from './shared/option-error.js'
 export { serverConfig, serverConfigFiles, type ServerConfigTarget } from './render.js'
 export { resolveServerConfigFiles, serverConfigWriter, type ServerConfigFile } from './config-files.js'
 
@@ -86,6 +85,7 @@ export { createPreencodeHandler, type PreencodeHandler, type PreencodeHandlerOpt
 export { SERVING_EXCEPTIONS, type ServingException, type ServingExceptionName } from './exceptions.js'
 
 // Checking a deployed site.
+export { resolveVerifySettings, type VerifySettings } from './verify/settings.js'
 export {
   verifySite,
   DEFAULT_PROBES,

@@ -3,7 +3,7 @@
  * it writes beside the config, and its CLI flags. `serverConfig()`, the CLI `config` command
  * and the plugins all go through it, so a new server is one file and one entry here.
  */
-import type { Manifest } from '@preencode/core'
+import type { Manifest, OptionLabel } from '@preencode/core'
 import { apacheConfig } from './apache/config.js'
 import { caddyConfig } from './caddy/config.js'
 import {
@@ -26,7 +26,6 @@ import {
   type ResolvedCaddyOptions,
   type ResolvedNginxOptions,
 } from './shared/options.js'
-import type { OptionSource } from './shared/option-error.js'
 import {
   resolveVarnishOptions,
   varnishConfig,
@@ -79,9 +78,9 @@ export interface ServerEntry<O, R extends O = O> {
   readonly description: string
   /**
    * Validates the server-specific options; throws naming the option at fault, worded for
-   * `source` (default: a direct call, `[preencode] [server-config]`).
+   * `label` (default: a direct call, the option's key).
    */
-  resolveOptions(options: O, source?: OptionSource): R
+  resolveOptions(options: O, label?: OptionLabel): R
   /** Whether these options need `root`, and which kind; undefined when the config names no folder. */
   needsRoot(options: O): RootNeed | undefined
   /** The config text. Pure. */
@@ -140,7 +139,7 @@ export const SERVER_REGISTRY: {
 } = Object.freeze({
   apache: {
     description: '.htaccess (default) or vhost rules for Apache 2.4',
-    resolveOptions: (options, source) => ({ ...options, ...resolveApacheOptions(options, source) }),
+    resolveOptions: (options, label) => ({ ...options, ...resolveApacheOptions(options, label) }),
     // A `.htaccess` sits in the site folder and names none; the vhost form's `<Directory>` does.
     needsRoot: (options) => (options.form === 'vhost' ? 'server-path' : undefined),
     generate: apacheConfig,
@@ -153,7 +152,7 @@ export const SERVER_REGISTRY: {
   },
   nginx: {
     description: 'an http-context include (maps and one server block), or the include form for your own server block',
-    resolveOptions: (options, source) => ({ ...options, ...resolveNginxOptions(options, source) }),
+    resolveOptions: (options, label) => ({ ...options, ...resolveNginxOptions(options, label) }),
     needsRoot: SERVER_PATH,
     generate: nginxConfig,
     files: (manifest, options) => {
@@ -185,7 +184,7 @@ export const SERVER_REGISTRY: {
   },
   caddy: {
     description: 'a Caddyfile site block (Caddy >= 2.11)',
-    resolveOptions: (options, source) => ({ ...options, ...resolveCaddyOptions(options, source) }),
+    resolveOptions: (options, label) => ({ ...options, ...resolveCaddyOptions(options, label) }),
     needsRoot: SERVER_PATH,
     generate: caddyConfig,
     flags: {
@@ -218,7 +217,7 @@ export const SERVER_REGISTRY: {
   },
   varnish: {
     description: 'a VCL for a Varnish cache in front of the origin (Varnish >= 6.0)',
-    resolveOptions: (options, source) => ({ ...options, ...resolveVarnishOptions(options, source) }),
+    resolveOptions: (options, label) => ({ ...options, ...resolveVarnishOptions(options, label) }),
     needsRoot: NO_ROOT,
     generate: varnishConfig,
     flags: {

@@ -64,7 +64,7 @@ describe.skipIf(!existsSync(BIN))('preencode config', () => {
       /nginx --form include writes 2 files \(preencode-http\.conf, preencode-server\.conf\): name the folder with --out <folder>/,
     )
     expect(run('caddy', root, '--form', 'include').stdout).toBe(caddyConfig(manifest, { root, form: 'include' }))
-    expect(run('nginx', root, '--form', 'inline').stderr).toMatch(/`form` is "inline"/)
+    expect(run('nginx', root, '--form', 'inline').stderr).toMatch(/--form is "inline"/)
   })
 
   it('cloudflare writes the Worker folder, and .assetsignore into the site keeping the lines already there', async () => {
@@ -88,7 +88,9 @@ describe.skipIf(!existsSync(BIN))('preencode config', () => {
     const noOut = run('cloudflare', root)
     expect(noOut.status).toBe(1)
     expect(noOut.stderr).toMatch(/writes several files: give --out <folder>/)
-    expect(run('cloudflare', root, '--out', out, '--plan', 'pro').stderr).toMatch(/`plan`.*free, paid/)
+    expect(run('cloudflare', root, '--out', out, '--plan', 'pro').stderr).toMatch(
+      /--plan is "pro"; accepted: free, paid/,
+    )
   })
 
   it('fails clearly on a wrong server or a flag of another server', () => {

@@ -62,7 +62,8 @@ describe('varnishConfig', () => {
       'x"y:80',
       'http://x:80',
     ]) {
-      expect(() => varnishConfig(manifest, { backend }), backend).toThrow(/`backend` \(--backend\).*host:port/)
+      // Called from code: named by its key, never by the CLI's flag.
+      expect(() => varnishConfig(manifest, { backend }), backend).toThrow(/^\S+ \S+ `backend` is .*host:port/)
     }
     expect(() => varnishConfig(manifest, {} as never)).toThrow(/`backend`/)
     expect(() => varnishConfig(manifest, { backend: 'x:1', keepSeconds: -1 })).toThrow(/`keepSeconds`/)
@@ -77,7 +78,7 @@ describe('varnishConfig', () => {
     expect(file?.path).toBe('/project/deploy/default.vcl')
     expect(() =>
       resolveServerConfigFiles([{ server: 'varnish', path: 'deploy/default.vcl' }], '/project', 'vite'),
-    ).toThrow(/`serverConfigs\[0\]` \(varnish\): `backend`/)
+    ).toThrow(/`serverConfigs\[0\]\.backend` \(varnish\) is undefined/)
   })
 
   it('is one registry entry, reached through serverConfig()', () => {
@@ -101,7 +102,7 @@ describe.skipIf(!existsSync(BIN))('preencode config varnish', () => {
     for (const args of [[], ['--backend', 'localhost']]) {
       const result = run('varnish', root, ...args)
       expect(result.status).not.toBe(0)
-      expect(result.stderr).toMatch(/`backend` \(--backend\) is .*host:port/)
+      expect(result.stderr).toMatch(/--backend is .*host:port/)
       expect(result.stdout).toBe('')
     }
     expect(run('varnish', root, '--backend', 'x:1', '--root', '/srv').stderr).toMatch(/--root applies to/)

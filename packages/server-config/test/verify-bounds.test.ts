@@ -60,7 +60,7 @@ describe('verifySite bounds', () => {
         socket.write('HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ntransfer-encoding: chunked\r\n\r\n')
         drip(socket, '1\r\nx\r\n', 50)
       })
-      const run = verifySite(url, site.manifest, site.root, { timeoutMs: 1000, limit: 2 })
+      const run = verifySite(url, site.manifest, site.root, { timeout: 1, limit: 2 })
       await expect(run).rejects.toThrow(
         /\[verify\] http:\/\/127\.0\.0\.1:\d+\/\S+ \(Accept-Encoding "[^"]*"\): no complete answer within 1 s/,
       )
@@ -76,8 +76,8 @@ describe('verifySite bounds', () => {
         let at = 0
         drip(socket, () => (at < head.length ? head[at++]! : 'a'), 20)
       })
-      const run = verifySite(url, site.manifest, site.root, { timeoutMs: 1000, limit: 2 })
-      await expect(run).rejects.toThrow(/no complete answer within 1 s \(--timeout\); stopped/)
+      const run = verifySite(url, site.manifest, site.root, { timeout: 1, limit: 2 })
+      await expect(run).rejects.toThrow(/no complete answer within 1 s \(`timeout`\); stopped/)
     },
     BOUND,
   )
@@ -143,9 +143,9 @@ describe('verifySite bounds', () => {
       const url = await hostile((socket) => {
         setTimeout(() => socket.destroyed || socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n'), 400)
       })
-      const run = verifySite(url, site.manifest, site.root, { deadlineMs: 1000, concurrency: 1 })
+      const run = verifySite(url, site.manifest, site.root, { deadline: 1, concurrency: 1 })
       await expect(run).rejects.toThrow(
-        /http:\/\/127\.0\.0\.1:\d+\/: not finished within the deadline of 1 s \(--deadline\)/,
+        /http:\/\/127\.0\.0\.1:\d+\/: not finished within the deadline of 1 s \(`deadline`\)/,
       )
     },
     BOUND,

@@ -85,7 +85,7 @@ describe('@preencode/vite serverConfigs', () => {
     ).rejects.toThrow(/serverConfigs\[0\]` \(nginx\) needs `root`/)
   })
 
-  it("words a generator's own option error as the plugin's, naming the entry", async () => {
+  it("names a generator's bad option by the plugin's entry", async () => {
     const root = await app()
     const failure = build(
       inline(root, {
@@ -93,7 +93,7 @@ describe('@preencode/vite serverConfigs', () => {
       }),
     )
     await expect(failure).rejects.toThrow(
-      "[preencode] [vite] `serverConfigs[0]` (nginx): `flavor` is \"fancy\"; accepted: 'modules', 'stock'.",
+      "[preencode] [server-config] `serverConfigs[0].flavor` (nginx) is \"fancy\"; accepted: 'modules', 'stock'.",
     )
     // Apache needs `root` for the vhost form only (it names the folder in `<Directory>`).
     await expect(

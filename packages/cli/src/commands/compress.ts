@@ -13,7 +13,7 @@ import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger, wantsColor } from '../cli-utils.js'
 import { compressOptionsFrom } from '../compress-options.js'
 import { loadConfig } from '../config-file.js'
-import { deltaArgs, deltaFlagLabel, deltasFromFlags } from './deltas.js'
+import { deltaArgs, deltasFromFlags } from './deltas.js'
 
 const args = {
   dir: { type: 'positional', description: 'The build output folder to compress in place', required: true },
@@ -138,7 +138,7 @@ export const compressCommand = defineCommand({
     process.once('SIGINT', interrupt)
     try {
       const loaded = await loadConfig(process.cwd())
-      const compress = compressOptionsFrom(
+      const { options: compress, label } = compressOptionsFrom(
         parsed,
         rawArgs,
         loaded && { path: loaded.path, options: loaded.config.compress },
@@ -153,7 +153,7 @@ export const compressCommand = defineCommand({
           deltas: deltasFromFlags(parsed, rawArgs),
           force: parsed.force === true,
         },
-        { root, component: 'cli', label: deltaFlagLabel, deltasOff: 'pass --no-deltas' },
+        { root, component: 'cli', label, deltasOff: 'pass --no-deltas' },
       )
       const logger = createLogger({ quiet })
       const runner = createBuildRunner({ options, root, component: 'cli', budgetsSource: loaded?.path })

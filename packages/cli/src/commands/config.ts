@@ -101,7 +101,9 @@ export const configCommand = defineCommand({
         throw userError('cli', `\`config ${server}\` writes several files: give --out <folder>, e.g. --out ${server}.`)
       options.root ??= relative(resolve(parsed.out), dir).split(sep).join('/') || '.'
     } else if (needs === 'server-path') options.root ??= dir
-    const resolved = entry.resolveOptions(options)
+    // A bad value names the flag that sets the option (`--flavor`), not the option's key.
+    const flagOf = new Map(Object.entries(entry.flags).map(([flag, def]) => [def.option, `--${flag}`]))
+    const resolved = entry.resolveOptions(options, (key) => flagOf.get(key) ?? `\`${key}\``)
     const several = entry.files?.(manifest, resolved)
     if (several) {
       const names = Object.keys(several.files)

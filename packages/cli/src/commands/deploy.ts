@@ -1,28 +1,14 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import {
-  formatDeltaReport,
-  isPreencodeError,
-  readManifest,
-  resolveDeltaOptions,
-  userError,
-  type Manifest,
-} from '@preencode/core'
+import { formatDeltaReport, isPreencodeError, readManifest, userError, type Manifest } from '@preencode/core'
 import { writeFileAtomically } from '@preencode/core/internal'
-import {
-  checkDeployLimits,
-  createTarget,
-  deploy,
-  type DeployEvent,
-  type DeployLimits,
-  type DeployOptions,
-} from '@preencode/deploy'
+import { createTarget, deploy, type DeployEvent } from '@preencode/deploy'
 import { cloudfrontKeyValueStore } from '@preencode/server-config'
 import { defineCommand } from 'citty'
-import { assertKnownFlags, parseInteger, printJson, type OutputStream } from '../cli-utils.js'
-import { loadConfig, validateDeployConfig, type DeployConfig } from '../config-file.js'
+import { assertKnownFlags, printJson, type OutputStream } from '../cli-utils.js'
+import { loadConfig } from '../config-file.js'
 import { formatBytes, formatPlan, formatSummary } from '../render.js'
-import { deltaFlagLabel } from './deltas.js'
+import { deltasOfFlags, resolveDeployFlags } from './deploy-settings.js'
 
 const args = {
   dir: {
@@ -97,8 +83,7 @@ export const deployCommand = defineCommand({
   async run({ args: parsed, rawArgs }) {
     assertKnownFlags(rawArgs, args)
     const loaded = await loadConfig(process.cwd())
-    const fromFile = validateDeployConfig(loaded?.config.deploy, loaded?.path ?? 'config')
-    const settings = merge(fromFile, parsed)
+    const { settings, label } = resolveDeployFlags(parsed, loaded)
     if (!settings.to) {
       throw userError(
         'cli',
@@ -106,36 +91,36 @@ export const deployCommand = defineCommand({
       )
     }
     const json = parsed.json === true
-    const target = await createTarget(settings.to, {
-      ...settings,
-      timeoutMs: settings.timeout === undefined ? undefined : settings.timeout * 1000,
-    })
+    const target = await createTarget(settings.to, settings, label)
     const progress = createDeployProgress(process.stderr)
-    const { plan, summary } = await deploy({
-      dir: resolve(settings.dir ?? 'dist'),
-      target,
-      dryRun: settings.dryRun,
-      concurrency: settings.concurrency,
-      delete: settings.delete,
-      deleteUnknown: settings.deleteUnknown,
-      includeDotfiles: settings.includeDotfiles,
-      keep: settings.keep,
-      deltas: deployDeltas(parsed),
-      // CloudFront's KeyValueStore limits, before any upload (and in a dry run): the store is
-      // written after the upload, when a failure would leave live objects and no store.
-      check: parsed['key-value-store'] === undefined ? undefined : checkKeyValueStore,
-      onEvent: (event) => {
-        if (event.type === 'note') process.stderr.write(`${event.message}\n`)
-        if (event.type === 'warning') process.stderr.write(`warning: ${event.message}\n`)
-        // DEBUG=preencode:* (or preencode:deploy) shows retries on stderr; they are otherwise silent.
-        if (event.type === 'retry' && /(^|,)\s*preencode:(\*|deploy)/.test(process.env.DEBUG ?? '')) {
-          process.stderr.write(
-            `preencode:deploy retry ${event.attempt} of ${event.what} in ${event.delayMs} ms (${event.error})\n`,
-          )
-        }
-        if (!json) progress.update(event)
+    const { plan, summary } = await deploy(
+      {
+        dir: resolve(settings.dir ?? 'dist'),
+        target,
+        dryRun: settings.dryRun,
+        concurrency: settings.concurrency,
+        delete: settings.delete,
+        deleteUnknown: settings.deleteUnknown,
+        includeDotfiles: settings.includeDotfiles,
+        keep: settings.keep,
+        deltas: deltasOfFlags(parsed),
+        // CloudFront's KeyValueStore limits, before any upload (and in a dry run): the store is
+        // written after the upload, when a failure would leave live objects and no store.
+        check: parsed['key-value-store'] === undefined ? undefined : checkKeyValueStore,
+        onEvent: (event) => {
+          if (event.type === 'note') process.stderr.write(`${event.message}\n`)
+          if (event.type === 'warning') process.stderr.write(`warning: ${event.message}\n`)
+          // DEBUG=preencode:* (or preencode:deploy) shows retries on stderr; they are otherwise silent.
+          if (event.type === 'retry' && /(^|,)\s*preencode:(\*|deploy)/.test(process.env.DEBUG ?? '')) {
+            process.stderr.write(
+              `preencode:deploy retry ${event.attempt} of ${event.what} in ${event.delayMs} ms (${event.error})\n`,
+            )
+          }
+          if (!json) progress.update(event)
+        },
       },
-    })
+      label,
+    )
     progress.done()
     // After the upload, from the manifest the deploy left behind (it lists the deltas it wrote
     // and uploaded): the store then never names an object the bucket does not hold yet.
@@ -177,66 +162,6 @@ function checkKeyValueStore(site: Manifest): void {
     const reason = cause.message.replace(/^\[preencode\] \[[^\]]+\] /, '')
     throw userError('deploy', `--key-value-store: ${reason} Nothing was uploaded.`, { cause, code: 'BAD_INPUT' })
   }
-}
-
-/** `--no-deltas` turns them off; `--delta-versions n` asks for them; else the build's setting decides. */
-function deployDeltas(parsed: ParsedDeployArgs): DeployOptions['deltas'] {
-  if (parsed.deltas === false) return false
-  const versions = parseInteger(parsed['delta-versions'], 'delta-versions')
-  if (versions === undefined) return undefined
-  // Checked here, by the one resolver, so that the message names the flag.
-  resolveDeltaOptions({ versions }, process.cwd(), deltaFlagLabel)
-  return { versions }
-}
-
-interface ParsedDeployArgs {
-  'key-value-store'?: string | undefined
-  deltas?: boolean | undefined
-  'delta-versions'?: string | undefined
-  dir?: string | undefined
-  to?: string | undefined
-  'dry-run'?: boolean | undefined
-  concurrency?: string | undefined
-  delete?: boolean | undefined
-  keep?: string | undefined
-  endpoint?: string | undefined
-  region?: string | undefined
-  release?: boolean | undefined
-  timeout?: string | undefined
-  'delete-unknown'?: boolean | undefined
-  'include-dotfiles'?: boolean | undefined
-}
-
-function merge(file: DeployConfig, parsed: ParsedDeployArgs): DeployConfig {
-  const settings: DeployConfig = { ...file }
-  if (parsed.dir) settings.dir = parsed.dir
-  if (parsed.to) settings.to = parsed.to
-  if (parsed['dry-run'] !== undefined) settings.dryRun = parsed['dry-run']
-  if (parsed.delete !== undefined) settings.delete = parsed.delete
-  if (parsed['delete-unknown'] !== undefined) settings.deleteUnknown = parsed['delete-unknown']
-  if (parsed['include-dotfiles'] !== undefined) settings.includeDotfiles = parsed['include-dotfiles']
-  if (parsed.release !== undefined) settings.release = parsed.release
-  if (parsed.endpoint) settings.endpoint = parsed.endpoint
-  if (parsed.region) settings.region = parsed.region
-  const timeout = parseInteger(parsed.timeout, 'timeout')
-  if (timeout !== undefined) {
-    if (timeout < 1) throw userError('cli', `--timeout is ${timeout}; it must be a whole number of seconds >= 1.`)
-    settings.timeout = timeout
-  }
-  const concurrency = parseInteger(parsed.concurrency, 'concurrency')
-  const keep = parseInteger(parsed.keep, 'keep')
-  // --keep is the releases kept in release mode, else the deploys kept (the grace period).
-  const fromFlags: DeployLimits = {
-    concurrency,
-    ...(keep === undefined ? {} : settings.release ? { keepReleases: keep } : { keep: { deploys: keep } }),
-  }
-  checkDeployLimits(fromFlags, (option) =>
-    option === 'concurrency' ? '--concurrency' : `--keep (${option === 'keepReleases' ? 'releases' : 'deploys'} kept)`,
-  )
-  if (concurrency !== undefined) settings.concurrency = concurrency
-  if (fromFlags.keepReleases !== undefined) settings.keepReleases = fromFlags.keepReleases
-  if (fromFlags.keep !== undefined) settings.keep = { ...settings.keep, ...fromFlags.keep }
-  return settings
 }
 
 /** One updating line on a terminal; nothing at all in CI, pipes or files. */

@@ -1,12 +1,11 @@
 import { resolve } from 'node:path'
-import { reconcileManifest, userError } from '@preencode/core'
-import { verifySite } from '@preencode/server-config'
+import { reconcileManifest, userError, type OptionLabel } from '@preencode/core'
+import { resolveVerifySettings, verifySite, type VerifySettings } from '@preencode/server-config'
 import { defineCommand } from 'citty'
-import { assertKnownFlags, createLogger, parseInteger, printJson } from '../cli-utils.js'
-import { loadConfig } from '../config-file.js'
+import { assertKnownFlags, createLogger, numberFlag, printJson } from '../cli-utils.js'
+import { isRecord, loadConfig, settingLabel, type LoadedConfig } from '../config-file.js'
 import { assertReachable } from '../reach.js'
 import { formatVerifyReport } from '../render.js'
-import { parseSeconds, validateVerifyConfig } from '../verify-config.js'
 
 const args = {
   url: { type: 'positional', description: 'Where the site is served, e.g. https://example.com/', required: true },
@@ -44,26 +43,12 @@ export const verifyCommand = defineCommand({
     assertKnownFlags(rawArgs, args)
     const root = resolve(parsed.dir)
     const loaded = await loadConfig(process.cwd())
-    const fromFile = validateVerifyConfig(loaded?.config.verify, loaded?.path ?? 'config')
-    const limit = parseInteger(parsed.limit, 'limit') ?? fromFile.limit
-    if (limit !== undefined && limit < 1) throw userError('cli', `--limit must be at least 1; got ${limit}.`)
-    const concurrency = parseInteger(parsed.concurrency, 'concurrency') ?? fromFile.concurrency
-    if (concurrency !== undefined && concurrency < 1)
-      throw userError('cli', `--concurrency must be at least 1; got ${concurrency}.`)
-    const timeout = parseSeconds(parsed.timeout, 'timeout') ?? fromFile.timeout
-    const deadline = parseSeconds(parsed.deadline, 'deadline') ?? fromFile.deadline
-    const timeoutMs = timeout === undefined ? undefined : timeout * 1000
-    const deadlineMs = deadline === undefined ? undefined : deadline * 1000
-    await assertReachable(parsed.url, timeoutMs)
+    const { settings, label } = resolveVerifyFlags(parsed, loaded)
+    const timeoutMs = settings.timeout === undefined ? undefined : settings.timeout * 1000
+    await assertReachable(parsed.url, timeoutMs, label('timeout'))
     // Brought up to date with the disk first, so the checks compare against the files as they are.
     const { manifest } = await reconcileManifest(root, { logger: createLogger({ quiet: parsed.json === true }) })
-    const result = await verifySite(parsed.url, manifest, root, {
-      limit,
-      concurrency,
-      timeoutMs,
-      deadlineMs,
-      cache: parsed.cache === true,
-    })
+    const result = await verifySite(parsed.url, manifest, root, { ...settings, cache: parsed.cache === true }, label)
     if (parsed.json === true) printJson(result)
     else process.stdout.write(`${formatVerifyReport(result)}\n`)
     if (result.failures.length > 0) {
@@ -75,3 +60,20 @@ export const verifyCommand = defineCommand({
     }
   },
 })
+
+/** The verify settings: the flags laid over the file's `verify` section, resolved once, and how to name each. */
+function resolveVerifyFlags(
+  parsed: Partial<Record<'limit' | 'concurrency' | 'timeout' | 'deadline', string>>,
+  loaded: LoadedConfig | undefined,
+): { settings: VerifySettings; label: OptionLabel } {
+  const section = loaded?.config.verify
+  const fromFlags = Object.fromEntries(
+    (['limit', 'concurrency', 'timeout', 'deadline'] as const)
+      .filter((key) => parsed[key] !== undefined)
+      .map((key) => [key, numberFlag(parsed[key])]),
+  )
+  const label = settingLabel('verify', loaded?.path, (key) => (key in fromFlags ? `--${key}` : undefined))
+  // A section that is not an object is passed on as it is, for the resolver to name it.
+  const raw = section === undefined || isRecord(section) ? { ...section, ...fromFlags } : section
+  return { settings: resolveVerifySettings(raw, label), label }
+}

@@ -13,6 +13,7 @@ import { dictionaryNodeProblem, supportsDictionaryCompression } from '../codecs/
 import { levelOption } from '../codecs/encode.js'
 import type { Format } from '../codecs/table.js'
 import { resolveDeltaOptions, type ResolvedDeltaOptions } from '../options/delta-options.js'
+import { KEY_LABEL, within } from '../options/option-label.js'
 
 /** What to record for delta options. */
 export function recordDeltas(options: ResolvedDeltaOptions): RecordedDeltas {
@@ -41,7 +42,7 @@ export function deltaOptionsFromManifest(manifest: Manifest): ResolvedDeltaOptio
         ...(previous ? { previous } : {}),
       },
       '/',
-      'settings.deltas',
+      within('settings.deltas', KEY_LABEL),
     )
   } catch {
     return undefined

@@ -1,3 +1,4 @@
+import { KEY_LABEL, type OptionLabel } from './option-label.js'
 import { createFilter, type FilterPattern } from '@rollup/pluginutils'
 import { userError } from '../errors.js'
 import { ALL_FORMATS, isFormat, PREFERRED_FORMAT, type Format } from '../codecs/table.js'
@@ -70,9 +71,9 @@ const BUDGET_FORMATS: readonly BudgetFormat[] = ['original', ...ALL_FORMATS]
 
 /**
  * `'150 kB'` -> 150000. Decimal units as the report prints them (kB = 1000 B, MB = 10^6 B);
- * `KiB`/`MiB` for binary ones. `where` names the option in the error.
+ * `KiB`/`MiB` for binary ones. `name` names the option in the error, as a label does.
  */
-export function parseByteSize(value: number | string, where: string): number {
+export function parseByteSize(value: number | string, name: string): number {
   if (typeof value === 'number') {
     if (Number.isFinite(value) && value >= 0) return Math.floor(value)
   } else {
@@ -82,41 +83,47 @@ export function parseByteSize(value: number | string, where: string): number {
   }
   throw userError(
     'options',
-    `\`${where}\` is ${JSON.stringify(value)}; use a number of bytes or a size like '150 kB', '1.5 MB', '200 KiB'.`,
+    `${name} is ${JSON.stringify(value)}; use a number of bytes or a size like '150 kB', '1.5 MB', '200 KiB'.`,
   )
 }
 
-/** Validates `budgets`, naming the entry and field at fault. */
-export function resolveBudgets(budgets: unknown, option = 'budgets'): ResolvedBudget[] {
+/** Validates `budgets`, naming the entry and field at fault (`label('budgets[0].max')`). */
+export function resolveBudgets(budgets: unknown, label: OptionLabel = KEY_LABEL): ResolvedBudget[] {
   if (budgets === undefined) return []
   if (!Array.isArray(budgets))
     throw userError(
       'options',
-      `\`${option}\` must be an array of { path, format, max }, e.g. [{ path: 'assets/*.js', format: 'brotli', max: '150 kB' }].`,
+      `${label('budgets')} must be an array of { path, format, max }, e.g. [{ path: 'assets/*.js', format: 'brotli', max: '150 kB' }].`,
     )
   return budgets.map((entry: unknown, index): ResolvedBudget => {
-    const where = `${option}[${index}]`
+    const where = `budgets[${index}]`
     if (entry === null || typeof entry !== 'object')
       throw userError(
         'options',
-        `\`${where}\` must be an object like { path: 'assets/*.js', format: 'brotli', max: '150 kB' }.`,
+        `${label(where)} must be an object like { path: 'assets/*.js', format: 'brotli', max: '150 kB' }.`,
       )
     const { path, format = PREFERRED_FORMAT, max, ...rest } = entry as Partial<SizeBudget>
     const unknown = Object.keys(rest)
     if (unknown.length > 0)
-      throw userError('options', `\`${where}\` has unknown field \`${unknown[0]}\`; a budget has path, format and max.`)
+      throw userError(
+        'options',
+        `${label(where)} has unknown field \`${unknown[0]}\`; a budget has path, format and max.`,
+      )
     if (!isPattern(path))
-      throw userError('options', `\`${where}.path\` must be a glob (e.g. 'assets/*.js'), a RegExp, or a list of them.`)
+      throw userError(
+        'options',
+        `${label(`${where}.path`)} must be a glob (e.g. 'assets/*.js'), a RegExp, or a list of them.`,
+      )
     if (format !== 'original' && !isFormat(format))
       throw userError(
         'options',
-        `\`${where}.format\` is ${JSON.stringify(format)}; accepted: ${BUDGET_FORMATS.join(', ')}.`,
+        `${label(`${where}.format`)} is ${JSON.stringify(format)}; accepted: ${BUDGET_FORMATS.join(', ')}.`,
       )
-    if (max === undefined) throw userError('options', `\`${where}.max\` is missing; e.g. max: '150 kB'.`)
+    if (max === undefined) throw userError('options', `${label(`${where}.max`)} is missing; e.g. max: '150 kB'.`)
     return {
       label: [path].flat().map(String).join(', '),
       format,
-      max: parseByteSize(max, `${where}.max`),
+      max: parseByteSize(max, label(`${where}.max`)),
       matches: createFilter(path, null, { resolve: false }),
     }
   })

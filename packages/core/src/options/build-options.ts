@@ -3,12 +3,8 @@
  * integrations): the compression options plus how a build reports. Resolved once, when the
  * integration starts, and handed to the build runner as resolved objects.
  */
-import {
-  resolveDeltasSetting,
-  type DeltaOptions,
-  type OptionLabel,
-  type ResolvedDeltaOptions,
-} from './delta-options.js'
+import { resolveDeltasSetting, type DeltaOptions, type ResolvedDeltaOptions } from './delta-options.js'
+import { KEY_LABEL, within, type OptionLabel } from './option-label.js'
 import { userError, type ErrorComponent } from '../errors.js'
 import { resolveCompressOptions, type CompressOptions, type ResolvedCompressOptions } from './compress-options.js'
 
@@ -66,7 +62,10 @@ export interface BuildOptionsContext {
    * @default []
    */
   exclude?: readonly string[]
-  /** How a `deltas` key is spelt where the user wrote it (the CLI's flags). @default `deltas.<key>` */
+  /**
+   * Names an option where the user wrote it (the CLI: a flag or the config file's key), e.g.
+   * `label('levels.brotli')`, `label('deltas.versions')`. @default the key, `` `levels.brotli` ``
+   */
   label?: OptionLabel | undefined
   /** How the user turns delta updates off, for the Node message. @default 'set `deltas: false`' */
   deltasOff?: string | undefined
@@ -93,16 +92,17 @@ export function resolveBuildOptions<T extends BuildOptions>(
     if ((ownKeys as readonly string[]).includes(key)) (rest as Record<string, unknown>)[key] = value
     else if (key !== 'report' && key !== 'deltas' && key !== 'force') compressOptions[key] = value
   }
+  const label = context.label ?? KEY_LABEL
   const report = options.report ?? true
   if (report !== true && report !== false && report !== 'json' && report !== 'html') {
     throw userError(
       context.component,
-      `\`report\` is ${JSON.stringify(report)}; it accepts true, false, 'json' or 'html'.`,
+      `${label('report')} is ${JSON.stringify(report)}; it accepts true, false, 'json' or 'html'.`,
     )
   }
   const force = options.force ?? false
   if (typeof force !== 'boolean')
-    throw userError(context.component, `\`force\` is ${JSON.stringify(force)}; it accepts true or false.`)
+    throw userError(context.component, `${label('force')} is ${JSON.stringify(force)}; it accepts true or false.`)
   const extra = context.exclude ?? []
   const userExclude = compressOptions.exclude ?? []
   // A malformed `exclude` goes to core unchanged, whose message names it.
@@ -111,11 +111,11 @@ export function resolveBuildOptions<T extends BuildOptions>(
   // Once each: the manifest records the list, and the same site and options record the same one.
   if (extra.length > 0 && Array.isArray(userList))
     compressOptions.exclude = [...new Set([...(userList as unknown[]), ...extra])]
-  const compress = resolveCompressOptions(compressOptions as CompressOptions, context.root)
+  const compress = resolveCompressOptions(compressOptions as CompressOptions, context.root, label)
   const deltas = resolveDeltasSetting(options.deltas, {
     cwd: context.root,
     component: context.component,
-    label: context.label,
+    label: within('deltas', label),
     off: context.deltasOff,
   })
   return { report, compress, deltas, force, rest }

@@ -6,6 +6,7 @@ import { isSharedCacheUrl, parseSharedCacheUrl, type SharedCacheLocation } from 
 import { userError } from '../errors.js'
 import { globProblem } from '../fs/glob-check.js'
 import { peerFormatName, unknownOptionMessage } from './peer-options.js'
+import { KEY_LABEL, type OptionLabel } from './option-label.js'
 import { ALL_FORMATS, CODECS, FALLBACK_FORMAT, isFormat, type Format } from '../codecs/table.js'
 import { levelNumber, type LevelOption } from '../codecs/encode.js'
 import { resolveCachePolicy, type CachePolicyOptions, type ResolvedCachePolicy } from '../http/cache-policy.js'
@@ -155,27 +156,29 @@ function isNonNegativeInteger(value: unknown): value is number {
 }
 
 /**
- * Validates, merges with defaults and normalises. Fails naming the option and what it accepts.
- * A relative `cache` and the default cache are found from `cwd` (the project root).
+ * Validates, merges with defaults and normalises. Fails naming the option (as `label` names it:
+ * by default its key) and what it accepts. A relative `cache` and the default cache are found
+ * from `cwd` (the project root).
  */
 export function resolveCompressOptions(
   options: CompressOptions = {},
   cwd: string = process.cwd(),
+  label: OptionLabel = KEY_LABEL,
 ): ResolvedCompressOptions {
   for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key)) fail(unknownOptionMessage(key, OPTION_KEYS))
+    if (!OPTION_KEYS.has(key)) fail(unknownOptionMessage(key, OPTION_KEYS, label))
   }
-  const formats = resolveFormats(options.formats)
-  const levels = resolveLevels(options.levels)
-  const { threshold, minSaving, concurrency, cacheMaxBytes } = resolveNumbers(options)
-  const include = resolvePatterns(options, 'include')
-  const exclude = resolvePatterns(options, 'exclude')
-  const { cacheDir, sharedCache } = resolveCacheLocation(options, cwd)
+  const formats = resolveFormats(options.formats, label)
+  const levels = resolveLevels(options.levels, label)
+  const { threshold, minSaving, concurrency, cacheMaxBytes } = resolveNumbers(options, label)
+  const include = resolvePatterns(options, 'include', label)
+  const exclude = resolvePatterns(options, 'exclude', label)
+  const { cacheDir, sharedCache } = resolveCacheLocation(options, cwd, label)
   const keepOriginals = options.keepOriginals ?? DEFAULT_COMPRESS_OPTIONS.keepOriginals
-  if (typeof keepOriginals !== 'boolean') fail('`keepOriginals` must be true or false.')
+  if (typeof keepOriginals !== 'boolean') fail(`${label('keepOriginals')} must be true or false.`)
   if (!keepOriginals && !formats.includes(FALLBACK_FORMAT))
     fail(
-      '`keepOriginals: false` needs `gzip` in `formats`: servers decode the gzip variant for clients that accept no encoding.',
+      `${label('keepOriginals')} is false, which needs \`gzip\` in ${label('formats')}: servers decode the gzip variant for clients that accept no encoding.`,
     )
   return {
     formats: [...new Set(formats)],
@@ -190,29 +193,30 @@ export function resolveCompressOptions(
     cacheMaxBytes,
     concurrency,
     cachePolicy: resolveCachePolicy(options.cachePolicy),
-    budgets: resolveBudgets(options.budgets),
+    budgets: resolveBudgets(options.budgets, label),
   }
 }
 
-function resolveFormats(value: CompressOptions['formats']): Format[] {
+function resolveFormats(value: CompressOptions['formats'], label: OptionLabel): Format[] {
   const formats = value ?? [...DEFAULT_COMPRESS_OPTIONS.formats]
   if (!Array.isArray(formats) || formats.length === 0)
-    fail(`\`formats\` must be a non-empty array of ${ALL_FORMATS.join(', ')}.`)
+    fail(`${label('formats')} must be a non-empty array of ${ALL_FORMATS.join(', ')}.`)
   for (const format of formats) {
     if (!isFormat(format)) {
       const peer = peerFormatName(String(format))
       fail(
-        `Unknown format \`${String(format)}\` in \`formats\`${peer ? ` (use \`${peer}\`)` : ''}. Accepted: ${ALL_FORMATS.join(', ')}.`,
+        `Unknown format \`${String(format)}\` in ${label('formats')}${peer ? ` (use \`${peer}\`)` : ''}. Accepted: ${ALL_FORMATS.join(', ')}.`,
       )
     }
   }
   return formats
 }
 
-function resolveLevels(value: CompressOptions['levels']): Record<Format, number> {
+function resolveLevels(value: CompressOptions['levels'], label: OptionLabel): Record<Format, number> {
   const levels = { ...DEFAULT_COMPRESS_OPTIONS.levels }
   for (const [format, level] of Object.entries(value ?? {})) {
-    if (!isFormat(format)) fail(`Unknown format \`${format}\` in \`levels\`. Accepted: ${ALL_FORMATS.join(', ')}.`)
+    if (!isFormat(format))
+      fail(`Unknown format \`${format}\` in ${label('levels')}. Accepted: ${ALL_FORMATS.join(', ')}.`)
     if (level === 'max') {
       levels[format] = levelNumber(format, level)
       continue
@@ -220,7 +224,7 @@ function resolveLevels(value: CompressOptions['levels']): Record<Format, number>
     const [min, max] = CODECS[format].levels
     if (typeof level !== 'number' || !Number.isInteger(level) || level < min || level > max) {
       fail(
-        `\`levels.${format}\` is ${JSON.stringify(level) ?? String(level)}; ${format} accepts a whole number from ${min} to ${max}, or 'max'.`,
+        `${label(`levels.${format}`)} is ${JSON.stringify(level) ?? String(level)}; ${format} accepts a whole number from ${min} to ${max}, or 'max'.`,
       )
     }
     levels[format] = level
@@ -230,36 +234,37 @@ function resolveLevels(value: CompressOptions['levels']): Record<Format, number>
 
 function resolveNumbers(
   options: CompressOptions,
+  label: OptionLabel,
 ): Pick<ResolvedCompressOptions, 'threshold' | 'minSaving' | 'concurrency' | 'cacheMaxBytes'> {
   const threshold = options.threshold ?? DEFAULT_COMPRESS_OPTIONS.threshold
   if (!isNonNegativeInteger(threshold))
-    fail(`\`threshold\` is ${String(threshold)}; it must be a whole number of bytes >= 0.`)
+    fail(`${label('threshold')} is ${String(threshold)}; it must be a whole number of bytes >= 0.`)
   const minSaving = options.minSaving ?? DEFAULT_COMPRESS_OPTIONS.minSaving
   if (typeof minSaving !== 'number' || !(minSaving >= 0 && minSaving < 1))
-    fail(`\`minSaving\` is ${String(minSaving)}; it must be a fraction from 0 to below 1.`)
+    fail(`${label('minSaving')} is ${String(minSaving)}; it must be a fraction from 0 to below 1.`)
   const concurrency = options.concurrency ?? availableParallelism()
   if (!isNonNegativeInteger(concurrency) || concurrency < 1)
-    fail(`\`concurrency\` is ${String(concurrency)}; it must be a whole number >= 1.`)
+    fail(`${label('concurrency')} is ${String(concurrency)}; it must be a whole number >= 1.`)
   const cacheMaxBytes = options.cacheMaxBytes ?? DEFAULT_COMPRESS_OPTIONS.cacheMaxBytes
   if (!isNonNegativeInteger(cacheMaxBytes))
-    fail(`\`cacheMaxBytes\` is ${String(cacheMaxBytes)}; it must be a whole number of bytes >= 0.`)
+    fail(`${label('cacheMaxBytes')} is ${String(cacheMaxBytes)}; it must be a whole number of bytes >= 0.`)
   return { threshold, minSaving, concurrency, cacheMaxBytes }
 }
 
-function resolvePatterns(options: CompressOptions, key: 'include' | 'exclude'): FilePattern[] {
+function resolvePatterns(options: CompressOptions, key: 'include' | 'exclude', label: OptionLabel): FilePattern[] {
   const value: unknown = options[key]
   const list: unknown[] = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]
   for (const p of list) {
     if (!((typeof p === 'string' && p !== '') || p instanceof RegExp))
       fail(
-        `\`${key}\` has ${JSON.stringify(p) ?? String(p)}; it takes globs ('assets/**/*.js') and RegExps (/\\.js$/), alone or in an array.`,
+        `${label(key)} has ${JSON.stringify(p) ?? String(p)}; it takes globs ('assets/**/*.js') and RegExps (/\\.js$/), alone or in an array.`,
       )
   }
   for (const p of list) {
     const problem = typeof p === 'string' ? globProblem(p) : undefined
     if (problem)
       fail(
-        `\`${key}\` has the glob '${String(p)}', which has ${problem}: it would match no file. Close it, or escape the character with \\.`,
+        `${label(key)} has the glob '${String(p)}', which has ${problem}: it would match no file. Close it, or escape the character with \\.`,
       )
   }
   return list as FilePattern[]
@@ -269,12 +274,13 @@ function resolvePatterns(options: CompressOptions, key: 'include' | 'exclude'): 
 function resolveCacheLocation(
   options: CompressOptions,
   cwd: string,
+  label: OptionLabel,
 ): Pick<ResolvedCompressOptions, 'cacheDir' | 'sharedCache'> {
   const cache = options.cache ?? true
   if (typeof cache !== 'boolean' && typeof cache !== 'string')
-    fail('`cache` must be true, false, a directory path or s3://bucket/prefix.')
+    fail(`${label('cache')} must be true, false, a directory path or s3://bucket/prefix.`)
   if (options.cacheEndpoint !== undefined && typeof options.cacheEndpoint !== 'string')
-    fail('`cacheEndpoint` must be a URL string such as http://127.0.0.1:9000.')
+    fail(`${label('cacheEndpoint')} must be a URL string such as http://127.0.0.1:9000.`)
   const sharedCache = isSharedCacheUrl(cache) ? parseSharedCacheUrl(cache, options.cacheEndpoint) : false
   const cacheDir = cache === false ? false : cache === true || sharedCache ? defaultCacheDir(cwd) : resolve(cwd, cache)
   return { cacheDir, sharedCache }

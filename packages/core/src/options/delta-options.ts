@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { userError, type ErrorComponent } from '../errors.js'
+import { KEY_LABEL, within, type OptionLabel } from './option-label.js'
 import {
   DICTIONARY_ENCODINGS,
   dictionaryNodeProblem,
@@ -90,55 +91,47 @@ const KEYS = new Set([
   'remember',
 ])
 
-/** How an option is spelt where the user wrote it: `` `deltas.versions` ``, or a flag (`--delta-versions`). */
-export type OptionLabel = (key: string) => string
-
-/**
- * Validates `deltas` options; `name` is how the option is spelt where the user wrote it
- * (`deltas`, `settings.deltas`), or a function naming each key (a CLI's flags).
- */
+/** Validates `deltas` options; `label` names a key where the user wrote it (`label('versions')`). */
 export function resolveDeltaOptions(
   options: DeltaOptions = {},
   cwd: string = process.cwd(),
-  name: string | OptionLabel = 'deltas',
+  label: OptionLabel = within('deltas', KEY_LABEL),
 ): ResolvedDeltaOptions {
   const fail = (message: string): never => {
     throw userError('options', message)
   }
-  const at: OptionLabel = typeof name === 'function' ? name : (key) => `\`${name}.${key}\``
-  const whole = typeof name === 'function' ? name('') : `\`${name}\``
-  if (typeof options !== 'object' || options === null) fail(`${whole} must be true, false or an object.`)
+  if (typeof options !== 'object' || options === null) fail(`${label('')} must be true, false or an object.`)
   for (const key of Object.keys(options)) {
-    if (!KEYS.has(key)) fail(`Unknown option ${at(key)}. Known: ${[...KEYS].join(', ')}.`)
+    if (!KEYS.has(key)) fail(`Unknown option ${label(key)}. Known: ${[...KEYS].join(', ')}.`)
   }
   if (options.previous !== undefined && (typeof options.previous !== 'string' || options.previous === '')) {
-    fail(`${at('previous')} must be the path of a folder holding the deployed site.`)
+    fail(`${label('previous')} must be the path of a folder holding the deployed site.`)
   }
   const versions = options.versions ?? DEFAULT_DELTA_OPTIONS.versions
   if (!Number.isInteger(versions) || versions < 1 || versions > 20)
-    fail(`${at('versions')} is ${String(versions)}; it must be a whole number from 1 to 20.`)
+    fail(`${label('versions')} is ${String(versions)}; it must be a whole number from 1 to 20.`)
   const encodings = options.encodings ?? [...DEFAULT_DELTA_OPTIONS.encodings]
   if (!Array.isArray(encodings) || encodings.length === 0 || !encodings.every(isDictionaryEncoding)) {
     fail(
-      `${at('encodings')} is ${JSON.stringify(encodings)}; it accepts a non-empty list of ${DICTIONARY_ENCODINGS.join(', ')}.`,
+      `${label('encodings')} is ${JSON.stringify(encodings)}; it accepts a non-empty list of ${DICTIONARY_ENCODINGS.join(', ')}.`,
     )
   }
   const maxDictionaryBytes = options.maxDictionaryBytes ?? DEFAULT_DELTA_OPTIONS.maxDictionaryBytes
   if (!Number.isInteger(maxDictionaryBytes) || maxDictionaryBytes < 1 || maxDictionaryBytes > 128 * 1024 * 1024) {
     fail(
-      `${at('maxDictionaryBytes')} is ${String(maxDictionaryBytes)}; it must be a whole number of bytes from 1 to 134217728 (128 MiB).`,
+      `${label('maxDictionaryBytes')} is ${String(maxDictionaryBytes)}; it must be a whole number of bytes from 1 to 134217728 (128 MiB).`,
     )
   }
   const pages = options.pages ?? DEFAULT_DELTA_OPTIONS.pages
-  if (typeof pages !== 'boolean') fail(`${at('pages')} must be true or false.`)
+  if (typeof pages !== 'boolean') fail(`${label('pages')} must be true or false.`)
   const pageDictionaryBytes = options.pageDictionaryBytes ?? DEFAULT_DELTA_OPTIONS.pageDictionaryBytes
   if (!Number.isInteger(pageDictionaryBytes) || pageDictionaryBytes < 1024 || pageDictionaryBytes > 1024 * 1024) {
     fail(
-      `${at('pageDictionaryBytes')} is ${String(pageDictionaryBytes)}; it must be a whole number of bytes from 1024 to 1048576.`,
+      `${label('pageDictionaryBytes')} is ${String(pageDictionaryBytes)}; it must be a whole number of bytes from 1024 to 1048576.`,
     )
   }
   const remember = options.remember ?? DEFAULT_DELTA_OPTIONS.remember
-  if (typeof remember !== 'boolean') fail(`${at('remember')} must be true or false.`)
+  if (typeof remember !== 'boolean') fail(`${label('remember')} must be true or false.`)
   return {
     previous: options.previous === undefined ? undefined : resolve(cwd, options.previous),
     versions,
@@ -155,7 +148,7 @@ export interface DeltasSettingContext {
   cwd: string
   /** Names the entry point in errors (`vite`, `cli`, `deploy`). */
   component: ErrorComponent
-  /** How each key is spelt where the user wrote it. @default `deltas.<key>` */
+  /** Names a key of the delta options where the user wrote it (`label('versions')`). @default `` `deltas.<key>` `` */
   label?: OptionLabel | undefined
   /** How the user turns delta updates off, for the Node message. @default 'set `deltas: false`' */
   off?: string | undefined
@@ -173,7 +166,7 @@ export interface DeltasSettingContext {
  * asked for there, it fails saying which Node is needed. Returns false when off.
  */
 export function resolveDeltasSetting(value: unknown, context: DeltasSettingContext): ResolvedDeltaOptions | false {
-  const label = context.label ?? ((key: string) => (key ? `\`deltas.${key}\`` : '`deltas`'))
+  const label = context.label ?? within('deltas', KEY_LABEL)
   if (value === false) return false
   if (value !== undefined && value !== true && (typeof value !== 'object' || value === null || Array.isArray(value)))
     throw userError(

@@ -4,6 +4,7 @@
  * Peers: vite-plugin-compression2 (2.x), vite-plugin-compression (1.x), compression-webpack-plugin.
  * docs/migrating-from-vite-plugin-compression2.md walks through the same table.
  */
+import type { OptionLabel } from './option-label.js'
 const PEER_OPTIONS: Readonly<Record<string, string>> = {
   algorithms: "use `formats: ['gzip', 'brotli', 'zstd']` (all three by default)",
   algorithm: "use `formats: ['gzip', 'brotli', 'zstd']` (all three by default)",
@@ -43,10 +44,10 @@ export function peerFormatName(name: string): string | undefined {
   return Object.hasOwn(PEER_FORMATS, name) ? PEER_FORMATS[name] : undefined
 }
 
-/** The unknown-option message: the peer's equivalent when there is one, else the known names. */
-export function unknownOptionMessage(key: string, known: Iterable<string>): string {
+/** The unknown-option message (`label` names the key): the peer's equivalent when there is one, else the known names. */
+export function unknownOptionMessage(key: string, known: Iterable<string>, label: OptionLabel): string {
   const hint = peerOptionHint(key)
   if (hint)
-    return `Unknown option \`${key}\` (another plugin's name): ${hint}. See docs/migrating-from-vite-plugin-compression2.md.`
-  return `Unknown option \`${key}\`. Known options: ${[...known].join(', ')}.`
+    return `Unknown option ${label(key)} (another plugin's name): ${hint}. See docs/migrating-from-vite-plugin-compression2.md.`
+  return `Unknown option ${label(key)}. Known options: ${[...known].join(', ')}.`
 }

@@ -15,9 +15,9 @@
  *   to the same assets would serve them. To upload one anyway, add a `!/<path>` line after ours.
  */
 import { readFileSync } from 'node:fs'
-import { MANIFEST_FILENAME, userError, type Manifest } from '@preencode/core'
+import { MANIFEST_FILENAME, userError, type Manifest, type OptionLabel } from '@preencode/core'
 import { isDotPath } from '../http/dotfiles.js'
-import { DIRECT_CALL, optionFailure, type OptionSource } from '../shared/option-error.js'
+import { fail, KEY_LABEL } from '../shared/option-error.js'
 import { checkWorkerLimits, WORKERS_PLANS, type WorkersPlan } from './limits.js'
 import { workerSiteData } from './site-data.js'
 
@@ -87,24 +87,25 @@ export interface CloudflareWorkerFiles {
 
 export function resolveCloudflareOptions(
   options: CloudflareWorkerOptions = {},
-  source: OptionSource = DIRECT_CALL,
+  label: OptionLabel = KEY_LABEL,
 ): ResolvedCloudflareWorkerOptions {
-  const fail = optionFailure(source, 'cloudflare ')
   const resolved = { ...DEFAULT_CLOUDFLARE_OPTIONS, ...options }
   if (typeof resolved.root !== 'string' || resolved.root === '')
     fail(
-      `\`root\` is ${JSON.stringify(resolved.root)}; name the site folder relative to the Worker's folder, e.g. '../dist'.`,
+      `${label('root')} is ${JSON.stringify(resolved.root)}; name the site folder relative to the Worker's folder, e.g. '../dist'.`,
     )
   if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(resolved.name))
     fail(
-      `\`name\` is ${JSON.stringify(resolved.name)}; a Worker name is lower-case letters, digits and dashes (at most 63).`,
+      `${label('name')} is ${JSON.stringify(resolved.name)}; a Worker name is lower-case letters, digits and dashes (at most 63).`,
     )
   if (!WORKERS_PLANS.includes(resolved.plan))
-    fail(`\`plan\` is ${JSON.stringify(resolved.plan)}; accepted: ${WORKERS_PLANS.join(', ')}.`)
+    fail(`${label('plan')} is ${JSON.stringify(resolved.plan)}; accepted: ${WORKERS_PLANS.join(', ')}.`)
   if (!/^\d{4}-\d{2}-\d{2}$/.test(resolved.compatibilityDate))
-    fail(`\`compatibilityDate\` is ${JSON.stringify(resolved.compatibilityDate)}; use a date like '2026-11-01'.`)
+    fail(
+      `${label('compatibilityDate')} is ${JSON.stringify(resolved.compatibilityDate)}; use a date like '2026-11-01'.`,
+    )
   if (typeof resolved.indexFile !== 'string' || resolved.indexFile === '' || resolved.indexFile.includes('/'))
-    fail(`\`indexFile\` is ${JSON.stringify(resolved.indexFile)}; use a file name such as 'index.html'.`)
+    fail(`${label('indexFile')} is ${JSON.stringify(resolved.indexFile)}; use a file name such as 'index.html'.`)
   return resolved
 }
 

@@ -1,25 +1,18 @@
 /**
- * Who reports a bad generator option. A direct call (`nginxConfig(...)`, `preencode config`)
- * reports as `server-config`; a plugin validating its `serverConfigs` passes its own component
- * and the entry at fault, so the message is composed once, in its final words, rather than
- * re-worded afterwards.
+ * How a generator's resolver fails: one user error of server-config's, naming the option at fault
+ * through core's `OptionLabel`, the one way every resolver names options. A direct call
+ * (`nginxConfig(...)`) names the key (`` `flavor` ``); a plugin validating its `serverConfigs`
+ * passes a label naming the entry (`` `serverConfigs[0].flavor` (nginx) ``) and the CLI one
+ * naming its flags (`--flavor`), so the message is composed once, in its final words.
  */
-import { userError, type ErrorComponent } from '@preencode/core'
+import { userError, type OptionLabel } from '@preencode/core'
 
-/** Where options came from, for their error messages: the entry point and how it names an option. */
-export interface OptionSource {
-  /** The `[preencode] [component]` of the message. */
-  readonly component: ErrorComponent
-  /** Put before the message, e.g. "`serverConfigs[0]` (nginx)". */
-  readonly where?: string
-}
+/** A direct call: an option is named by its key. */
+export const KEY_LABEL: OptionLabel = (key) => (key ? `\`${key}\`` : 'the options')
 
-/** A direct call of a generator or resolver. */
-export const DIRECT_CALL: OptionSource = Object.freeze({ component: 'server-config' })
+export type Fail = (message: string) => never
 
-/** A `fail(message)` for a resolver: throws a user error worded for `source`. */
-export function optionFailure(source: OptionSource = DIRECT_CALL, lead = ''): (message: string) => never {
-  return (message) => {
-    throw userError(source.component, `${source.where ? `${source.where}: ` : ''}${lead}${message}`)
-  }
+/** Throws a user error naming a bad option (the message names it through a label). */
+export const fail: Fail = (message) => {
+  throw userError('server-config', message)
 }

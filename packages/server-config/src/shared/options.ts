@@ -2,7 +2,8 @@
  * Options of the config generators, their frozen defaults and one resolver per generator that
  * validates and names the option at fault.
  */
-import { DIRECT_CALL, optionFailure, type OptionSource } from './option-error.js'
+import type { OptionLabel } from '@preencode/core'
+import { fail, KEY_LABEL } from './option-error.js'
 import type { ServingOptions } from './policy.js'
 
 /** nginx with no extra module (`stock`), or with `gzip_static` and `brotli_static` (`modules`). */
@@ -111,76 +112,65 @@ export const DEFAULT_CADDY_OPTIONS = Object.freeze({ address: ':80', form: 'stan
   'root'
 >)
 
-type Fail = (message: string) => never
-
-function checkRoot(root: unknown, generator: string, fail: Fail): string {
+function checkRoot(root: unknown, generator: string, label: OptionLabel): string {
   if (typeof root !== 'string' || !root.startsWith('/')) {
     fail(
-      `\`root\` is ${JSON.stringify(root)}; ${generator} needs the absolute path of the site on the server, e.g. '/srv/www/site'.`,
+      `${label('root')} is ${JSON.stringify(root)}; ${generator} needs the absolute path of the site on the server, e.g. '/srv/www/site'.`,
     )
   }
   if (/["\\\n\r{}]/.test(root))
-    fail(`\`root\` ${JSON.stringify(root)} contains a quote, backslash, brace or newline; use a plain path.`)
+    fail(`${label('root')} ${JSON.stringify(root)} contains a quote, backslash, brace or newline; use a plain path.`)
   return root.replace(/\/+$/, '') || '/'
 }
 
-function checkForm(form: unknown, fail: Fail): ServerForm {
+function checkForm(form: unknown, label: OptionLabel): ServerForm {
   if (form !== 'standalone' && form !== 'include')
-    fail(`\`form\` is ${JSON.stringify(form)}; accepted: 'standalone', 'include'.`)
+    fail(`${label('form')} is ${JSON.stringify(form)}; accepted: 'standalone', 'include'.`)
   return form
 }
 
-function checkPrefix(prefix: unknown, fail: Fail): string {
+function checkPrefix(prefix: unknown, label: OptionLabel): string {
   if (typeof prefix !== 'string' || !/^[a-z][a-z0-9_]{0,30}$/i.test(prefix)) {
     fail(
-      `\`prefix\` is ${JSON.stringify(prefix)}; use a letter followed by letters, digits or _ (at most 31), e.g. 'site_a'.`,
+      `${label('prefix')} is ${JSON.stringify(prefix)}; use a letter followed by letters, digits or _ (at most 31), e.g. 'site_a'.`,
     )
   }
   return prefix
 }
 
-export function resolveNginxOptions(
-  options: NginxConfigOptions,
-  source: OptionSource = DIRECT_CALL,
-): ResolvedNginxOptions {
-  const fail = optionFailure(source)
+export function resolveNginxOptions(options: NginxConfigOptions, label: OptionLabel = KEY_LABEL): ResolvedNginxOptions {
   const flavor = options.flavor ?? DEFAULT_NGINX_OPTIONS.flavor
   if (flavor !== 'modules' && flavor !== 'stock')
-    fail(`\`flavor\` is ${JSON.stringify(flavor)}; accepted: 'modules', 'stock'.`)
+    fail(`${label('flavor')} is ${JSON.stringify(flavor)}; accepted: 'modules', 'stock'.`)
   return {
     flavor,
-    form: checkForm(options.form ?? DEFAULT_NGINX_OPTIONS.form, fail),
-    root: checkRoot(options.root, 'nginxConfig', fail),
+    form: checkForm(options.form ?? DEFAULT_NGINX_OPTIONS.form, label),
+    root: checkRoot(options.root, 'nginxConfig', label),
     listen: options.listen ?? DEFAULT_NGINX_OPTIONS.listen,
     serverName: options.serverName ?? DEFAULT_NGINX_OPTIONS.serverName,
-    prefix: checkPrefix(options.prefix ?? DEFAULT_NGINX_OPTIONS.prefix, fail),
+    prefix: checkPrefix(options.prefix ?? DEFAULT_NGINX_OPTIONS.prefix, label),
     serverDirectives: options.serverDirectives ?? [...DEFAULT_NGINX_OPTIONS.serverDirectives],
   }
 }
 
 export function resolveApacheOptions(
   options: ApacheConfigOptions = {},
-  source: OptionSource = DIRECT_CALL,
+  label: OptionLabel = KEY_LABEL,
 ): ResolvedApacheOptions {
-  const fail = optionFailure(source)
   const form = options.form ?? DEFAULT_APACHE_OPTIONS.form
   if (form !== 'htaccess' && form !== 'vhost')
-    fail(`\`form\` is ${JSON.stringify(form)}; accepted: 'htaccess', 'vhost'.`)
+    fail(`${label('form')} is ${JSON.stringify(form)}; accepted: 'htaccess', 'vhost'.`)
   const root =
     form === 'vhost' || options.root !== undefined
-      ? checkRoot(options.root, "apacheConfig({ form: 'vhost' })", fail)
+      ? checkRoot(options.root, "apacheConfig({ form: 'vhost' })", label)
       : undefined
   return { form, root }
 }
 
-export function resolveCaddyOptions(
-  options: CaddyConfigOptions,
-  source: OptionSource = DIRECT_CALL,
-): ResolvedCaddyOptions {
-  const fail = optionFailure(source)
+export function resolveCaddyOptions(options: CaddyConfigOptions, label: OptionLabel = KEY_LABEL): ResolvedCaddyOptions {
   return {
-    form: checkForm(options.form ?? DEFAULT_CADDY_OPTIONS.form, fail),
-    root: checkRoot(options.root, 'caddyConfig', fail),
+    form: checkForm(options.form ?? DEFAULT_CADDY_OPTIONS.form, label),
+    root: checkRoot(options.root, 'caddyConfig', label),
     address: options.address ?? DEFAULT_CADDY_OPTIONS.address,
   }
 }

@@ -2,7 +2,8 @@
  * Options of the Varnish generator, their frozen defaults and the resolver that validates
  * them, naming the option at fault.
  */
-import { DIRECT_CALL, optionFailure, type OptionSource } from '../shared/option-error.js'
+import type { OptionLabel } from '@preencode/core'
+import { fail, KEY_LABEL } from '../shared/option-error.js'
 import type { ServingOptions } from '../shared/policy.js'
 
 /** `varnishConfig()`'s options; `backend` is required. */
@@ -36,33 +37,28 @@ export const DEFAULT_VARNISH_OPTIONS = Object.freeze({ keepSeconds: 86_400 } sat
 const HOST_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/
 const IPV6 = /^\[[0-9A-Fa-f:.]+\]$/
 
-type Fail = (message: string) => never
-
-/** Splits and checks `host:port`. */
-export function parseBackend(value: unknown, fail: Fail = optionFailure()): { host: string; port: number } {
+/** Splits and checks `host:port`; `label` names `backend` as the user set it. */
+export function parseBackend(value: unknown, label: OptionLabel = KEY_LABEL): { host: string; port: number } {
   const example = "e.g. '127.0.0.1:8080' or '[::1]:8080'"
   if (typeof value !== 'string' || value === '')
-    fail(
-      `\`backend\` (--backend) is ${JSON.stringify(value)}; varnishConfig needs the origin as host:port, ${example}.`,
-    )
+    fail(`${label('backend')} is ${JSON.stringify(value)}; varnishConfig needs the origin as host:port, ${example}.`)
   const colon = value.lastIndexOf(':')
   const host = colon > 0 ? value.slice(0, colon) : ''
   const portText = colon > 0 ? value.slice(colon + 1) : ''
   const port = /^\d{1,5}$/.test(portText) ? Number(portText) : Number.NaN
   if (!(port >= 1 && port <= 65_535) || !(HOST_NAME.test(host) || IPV6.test(host)))
     fail(
-      `\`backend\` (--backend) is ${JSON.stringify(value)}; expected host:port with a port from 1 to 65535 (IPv6 in brackets), ${example}.`,
+      `${label('backend')} is ${JSON.stringify(value)}; expected host:port with a port from 1 to 65535 (IPv6 in brackets), ${example}.`,
     )
   return { host: IPV6.test(host) ? host.slice(1, -1) : host, port }
 }
 
 export function resolveVarnishOptions(
   options: VarnishConfigOptions,
-  source: OptionSource = DIRECT_CALL,
+  label: OptionLabel = KEY_LABEL,
 ): ResolvedVarnishOptions {
-  const fail = optionFailure(source)
   const keepSeconds = options.keepSeconds ?? DEFAULT_VARNISH_OPTIONS.keepSeconds
   if (!Number.isInteger(keepSeconds) || keepSeconds < 0)
-    fail(`\`keepSeconds\` is ${JSON.stringify(keepSeconds)}; use a whole number of seconds, 0 or more.`)
-  return { ...parseBackend(options.backend, fail), keepSeconds }
+    fail(`${label('keepSeconds')} is ${JSON.stringify(keepSeconds)}; use a whole number of seconds, 0 or more.`)
+  return { ...parseBackend(options.backend, label), keepSeconds }
 }

@@ -2,13 +2,8 @@
 // hung origin, a broken proxy or a stalled CDN must fail the job with one line naming the URL,
 // not hang it: the first request without a complete answer in time stops the whole run (the
 // next ones would only wait as long), and so does the deadline.
-import { userError } from '@preencode/core'
+import { userError, type OptionLabel } from '@preencode/core'
 import { StalledAnswer } from './http.js'
-
-/** @default 30 s: generous for one file over a slow link, short for a CI job. */
-export const DEFAULT_TIMEOUT_MS = 30_000
-/** @default 10 min. */
-export const DEFAULT_DEADLINE_MS = 600_000
 
 /** The run's stop switch: `signal` aborts every request; `check` turns a request's failure into the run's. */
 export interface RunBounds {
@@ -20,14 +15,15 @@ export interface RunBounds {
   close(): void
 }
 
-export function runBounds(site: string, timeoutMs: number, deadlineMs: number): RunBounds {
+/** The bounds of one run; `label` names the `timeout` and `deadline` settings as the user set them. */
+export function runBounds(site: string, timeoutMs: number, deadlineMs: number, label: OptionLabel): RunBounds {
   const stop = new AbortController()
   const timer = setTimeout(
     () =>
       stop.abort(
         userError(
           'verify',
-          `${site}: not finished within the deadline of ${deadlineMs / 1000} s (--deadline); stopped. Raise it, or check fewer files with --limit.`,
+          `${site}: not finished within the deadline of ${deadlineMs / 1000} s (${label('deadline')}); stopped. Raise it, or check fewer files with --limit.`,
           { code: 'VERIFY_FAILED' },
         ),
       ),
@@ -43,7 +39,7 @@ export function runBounds(site: string, timeoutMs: number, deadlineMs: number): 
       stop.abort(
         userError(
           'verify',
-          `${url} (${asked}): no complete answer within ${timeoutMs / 1000} s (--timeout); stopped.`,
+          `${url} (${asked}): no complete answer within ${timeoutMs / 1000} s (${label('timeout')}); stopped.`,
           { code: 'VERIFY_FAILED' },
         ),
       )
@@ -51,12 +47,4 @@ export function runBounds(site: string, timeoutMs: number, deadlineMs: number): 
     },
     close: () => clearTimeout(timer),
   }
-}
-
-/** Checks a timeout or deadline given in ms by a caller. */
-export function checkDuration(value: number | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback
-  if (!(Number.isFinite(value) && value > 0))
-    throw userError('verify', `${name} must be a number of milliseconds > 0; got ${value}.`)
-  return value
 }

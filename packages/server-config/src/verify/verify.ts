@@ -17,11 +17,12 @@ import { runPool } from '@preencode/core/internal'
 import { isDotPath } from '../http/dotfiles.js'
 import { servedFileOf } from '../http/served-file.js'
 import { specify, targetOf } from '../http/spec.js'
-import { checkDuration, DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS, runBounds, type RunBounds } from './bounds.js'
+import { runBounds, type RunBounds } from './bounds.js'
 import { runCacheJob, verifyCacheJobs } from './cache.js'
 import { judgeDelta } from './deltas.js'
 import type { BodyDigest } from './digest.js'
 import { type Agents, ask, bodyLimit, headerValues, oversizeProblem, type CheckedAnswer } from './http.js'
+import { checkVerifySettings, DEFAULT_DEADLINE, DEFAULT_TIMEOUT, KEY_LABEL, type VerifySettings } from './settings.js'
 
 /** One Accept-Encoding probe: the header sent (undefined: none) and what each available encoding means for it. */
 export interface EncodingProbe {
@@ -39,31 +40,10 @@ export const DEFAULT_PROBES: readonly EncodingProbe[] = Object.freeze([
   { header: 'br;q=0, gzip', accepts: ['gzip'] },
 ])
 
-/** `verifySite()`'s options. */
-export interface VerifyOptions {
-  /**
-   * Check at most this many files (HTML first, then spread evenly over the rest).
-   * @default every file
-   */
-  limit?: number
-  /**
-   * Requests in flight at most.
-   * @default 8
-   */
-  concurrency?: number
+/** `verifySite()`'s options: the verify settings (also the config file's and the CLI's) and two of code's own. */
+export interface VerifyOptions extends VerifySettings {
   /** @default DEFAULT_PROBES */
   probes?: readonly EncodingProbe[]
-  /**
-   * The time one answer (headers and body) may take, in ms. The first request that gets no
-   * complete answer in time stops the run with one error naming its URL.
-   * @default 30000
-   */
-  timeoutMs?: number
-  /**
-   * The time the whole run may take, in ms; then it stops with one error naming the site.
-   * @default 600000
-   */
-  deadlineMs?: number
   /**
    * Also check what a shared cache in front can get wrong (cache.ts): codings it strips,
    * a coding stored for another request, deltas not served, a missing Vary. Asks in a fixed
@@ -243,19 +223,20 @@ async function checkJob(
 
 /**
  * Fetches every manifest file (or a sample) of the site deployed at `url` with each probe and
- * checks the answers. `root` is the local site the manifest describes (named in errors).
+ * checks the answers. `root` is the local site the manifest describes (named in errors). `label`
+ * names a setting as the user wrote it (the CLI: a flag or the config file's key); by default its key.
  */
 export async function verifySite(
   url: string,
   manifest: Manifest,
   root: string,
   options: VerifyOptions = {},
+  label = KEY_LABEL,
 ): Promise<VerifyResult> {
   const started = performance.now()
   const base = siteBase(url)
   const prefix = base.pathname.replace(/\/+$/, '')
-  const timeoutMs = checkDuration(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS)
-  const deadlineMs = checkDuration(options.deadlineMs, 'deadlineMs', DEFAULT_DEADLINE_MS)
+  checkVerifySettings(options, label)
   const files = sampleFiles(manifest.files, options.limit)
   if (files.length === 0) throw userError('verify', `The manifest of ${root} lists no files.`, { code: 'BAD_INPUT' })
   const served = files.filter((file) => !isDotPath(`/${file.path}`))
@@ -264,7 +245,8 @@ export async function verifySite(
   const checks: VerifyCheck[] = []
   /** In the order each sequence asked (the order is what they test). */
   const cacheChecks: VerifyCheck[] = []
-  const bounds = runBounds(base.href, timeoutMs, deadlineMs)
+  const timeoutMs = (options.timeout ?? DEFAULT_TIMEOUT) * 1000
+  const bounds = runBounds(base.href, timeoutMs, (options.deadline ?? DEFAULT_DEADLINE) * 1000, label)
   try {
     await runPool(jobs, options.concurrency ?? 8, async (job) => {
       const target = new URL(`${prefix}${job.path}${base.search}`, base)

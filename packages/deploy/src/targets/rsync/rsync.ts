@@ -22,7 +22,7 @@ import {
 import { DEPLOY_STATE_FILENAME, type DeployState, type StoredObject } from '../../plan/state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from '../../plan/target.js'
 import type { PreviousVersionSource } from '@preencode/core/internal'
-import { checkDeployLimits } from '../../plan/limits.js'
+import { API_LABEL, checkDeploySettings } from '../../plan/setting-rules.js'
 import { acquireFolderLock, makeFolders, type FolderLock } from '../folder-lock.js'
 import { assertSeparateFolders } from '../separate-folders.js'
 import { plainTarget } from '../plain-target.js'
@@ -44,7 +44,7 @@ export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): Dep
     )
   }
   const keepReleases = options.keepReleases ?? DEFAULT_KEEP_RELEASES
-  checkDeployLimits({ keepReleases }, (option) => option)
+  checkDeploySettings({ keepReleases }, API_LABEL)
   const ssh = destination.kind === 'ssh' ? (options.ssh ?? 'ssh') : undefined
   const description = `rsync ${dest}${release ? ' (release mode)' : ''}`
   const remote = new RsyncRemote(dest, destination, description, options.rsyncPath ?? 'rsync', ssh)

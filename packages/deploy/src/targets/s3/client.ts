@@ -4,6 +4,13 @@
 import { S3Client } from '@aws-sdk/client-s3'
 import type { S3TargetOptions } from './options.js'
 
+/**
+ * A test seam, not an option: a function under this key in the options is called with each
+ * request's key and whether its body went out as a stream (true) or a buffer in memory.
+ */
+export const BODY_PROBE: unique symbol = Symbol('preencode.s3.bodyProbe')
+type BodyProbe = (key: string | undefined, streamed: boolean) => void
+
 const SILENT_LOGGER = { trace() {}, debug() {}, info() {}, warn() {}, error() {} }
 
 /** The client, and the number of requests it has sent so far. */
@@ -31,6 +38,7 @@ export function s3Client(
     requestHandler: { connectionTimeout: timeouts.connectionMs, socketTimeout: timeouts.requestMs },
   })
   let requests = 0
+  const probe = (options as { [BODY_PROBE]?: BodyProbe })[BODY_PROBE]
   client.middlewareStack.add(
     (next, context) => async (args) => {
       requests++
@@ -41,9 +49,9 @@ export function s3Client(
         operation: context.commandName ?? 'unknown',
         key: input.Key,
         contentEncoding: request?.headers?.['content-encoding'] ?? request?.headers?.['Content-Encoding'],
-        streamedBody:
-          body !== undefined && body !== null ? typeof (body as { pipe?: unknown }).pipe === 'function' : undefined,
       }
+      if (probe && body !== undefined && body !== null)
+        probe(input.Key, typeof (body as { pipe?: unknown }).pipe === 'function')
       options.onRequest?.({ ...record, stage: 'start', ok: true })
       try {
         const result = await next(args)

@@ -18,8 +18,6 @@ export interface S3RequestRecord {
   ok: boolean
   /** The Content-Encoding header as sent (S3 stores it as sent; `aws-chunked` must not be in it). */
   contentEncoding?: string | undefined
-  /** True when the body went out as a stream rather than a buffer in memory. */
-  streamedBody?: boolean | undefined
 }
 
 /** `s3Target()`'s options: the bucket, its prefix and endpoint, credentials, parts, timeouts and retries. */
@@ -59,19 +57,21 @@ export interface S3TargetOptions {
    */
   connectionTimeoutMs?: number
   /**
-   * A request during which the endpoint sends nothing for this many ms fails: waiting for the
-   * answer or for more of it, not counting time spent sending a body. Such a request is retried
-   * once ({@link TIMEOUT_RETRIES}), so an endpoint that accepts connections and never answers
-   * fails the deploy after about twice this.
-   * @default 30000
+   * A request during which the endpoint sends nothing for this many seconds fails: waiting for
+   * the answer or for more of it, not counting time spent sending a body. Such a request is
+   * retried once ({@link TIMEOUT_RETRIES}), so an endpoint that accepts connections and never
+   * answers fails the deploy after about twice this. The same setting as the config file's
+   * `deploy.timeout` and the CLI's `--timeout`.
+   * @default 30
    */
-  requestTimeoutMs?: number
+  timeout?: number
   /** Called around every HTTP request the client sends. */
   onRequest?: (record: S3RequestRecord) => void
 }
 
 export const DEFAULT_CONNECTION_TIMEOUT_MS = 5000
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
+/** Seconds: see {@link S3TargetOptions.timeout}. */
+export const DEFAULT_TIMEOUT = 30
 /** Retries of a request that timed out (a silent endpoint rarely wakes up; other errors get `retry.retries`). */
 export const TIMEOUT_RETRIES = 1
 /** Files from this size up are uploaded in parts (`multipartThreshold`), in bytes. */

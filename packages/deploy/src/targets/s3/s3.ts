@@ -11,6 +11,7 @@ import { userError } from '@preencode/core'
 import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from '../../plan/plan.js'
 import { runPool } from '@preencode/core/internal'
 import { s3Client } from './client.js'
+import { API_LABEL, checkDeploySettings } from '../../plan/setting-rules.js'
 import { unfinishedUploads } from './unfinished.js'
 import { plainTarget } from '../plain-target.js'
 import { type ListedObject, S3Bucket } from './bucket.js'
@@ -20,7 +21,7 @@ import {
   DEFAULT_CONNECTION_TIMEOUT_MS,
   DEFAULT_MULTIPART_THRESHOLD,
   DEFAULT_PART_SIZE,
-  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_TIMEOUT,
   type S3TargetOptions,
 } from './options.js'
 
@@ -39,17 +40,7 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
   const partSize = options.partSize ?? DEFAULT_PART_SIZE
   if (partSize < MIN_PART_SIZE)
     throw userError('deploy', `partSize must be at least ${MIN_PART_SIZE} bytes (S3's minimum); got ${partSize}.`)
-  const timeouts = {
-    connectionMs: options.connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS,
-    requestMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-  }
-  for (const [name, value] of [
-    ['connectionTimeoutMs', timeouts.connectionMs],
-    ['requestTimeoutMs', timeouts.requestMs],
-  ] as const) {
-    if (!Number.isFinite(value) || value <= 0)
-      throw userError('options', `${name} must be a number of milliseconds > 0; got ${JSON.stringify(value)}.`)
-  }
+  const timeouts = checkTimeouts(options)
   const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1'
   const description = `s3://${options.bucket}/${prefix}${options.endpoint ? ` (endpoint ${options.endpoint})` : ''}`
   const secrets = [
@@ -70,6 +61,20 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
   })
   const threshold = options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD
   return plainTarget(new S3Target(bucket, description, { partSize, threshold }, requestCount))
+}
+
+/** The two timeouts in ms: the request timeout is the deploy setting `timeout` (seconds), one rule. */
+function checkTimeouts(options: S3TargetOptions): { connectionMs: number; requestMs: number } {
+  if ('requestTimeoutMs' in options)
+    throw userError('options', '`requestTimeoutMs` is now `timeout`, in seconds (default 30).')
+  checkDeploySettings({ timeout: options.timeout }, API_LABEL)
+  const connectionMs = options.connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS
+  if (!Number.isFinite(connectionMs) || connectionMs <= 0)
+    throw userError(
+      'options',
+      `\`connectionTimeoutMs\` must be a number of milliseconds > 0; got ${JSON.stringify(connectionMs)}.`,
+    )
+  return { connectionMs, requestMs: (options.timeout ?? DEFAULT_TIMEOUT) * 1000 }
 }
 
 class S3Target implements DeployTarget {
