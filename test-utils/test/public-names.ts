@@ -124,7 +124,7 @@ export function publicNamesOf(entry: string): PublicName[] {
 /** The runtime names (`default` aside) that no code span (lines may wrap) or code block of `docs` shows. */
 export function undocumentedNames(names: readonly PublicName[], docs: readonly string[]): string[] {
   const code = docs
-    .flatMap((text) => [...text.matchAll(/```[\s\S]*?```|`(?:[^`\n]|\n(?![ \t]*\n))+`/g)].map((m) => m[0]))
+    .flatMap((text) => [...text.matchAll(/```[\s\S]*?```|(`+)(?:[^`]|[^`][\s\S]*?[^`])\1(?!`)/g)].map((m) => m[0]))
     .join('\n')
   return names
     .filter(({ name, runtime }) => runtime && name !== 'default')

@@ -1,6 +1,7 @@
 // What deploy refuses before it writes anything, each in one message that says what to do.
 import { stat } from 'node:fs/promises'
 import { userError } from '@preencode/core'
+import type { DeployTarget } from './plan/target.js'
 
 /** The site folder exists and is a folder. */
 export async function assertSiteFolder(root: string): Promise<void> {
@@ -24,4 +25,13 @@ export function unknownFilesMessage(target: string, keys: readonly string[]): st
   const shown = keys.slice(0, 3).join(', ')
   const more = keys.length > 3 ? ` and ${keys.length - 3} more` : ''
   return `${target} has no deploy state (preencode never deployed there), and --delete would remove ${keys.length} file${keys.length === 1 ? '' : 's'} there that the site does not have: ${shown}${more}. Nothing was uploaded or deleted. Pass --delete-unknown (deleteUnknown: true) to delete them too, or deploy without --delete.`
+}
+
+/** The `target` option is a target, as `localTarget()`, `rsyncTarget()`, `s3Target()` and `createTarget()` return. */
+export function assertDeployTarget(target: DeployTarget | undefined): void {
+  if (target && typeof target.uploadPhase === 'function') return
+  throw userError(
+    'options',
+    'deploy: target must be a DeployTarget (localTarget(), rsyncTarget(), s3Target() or createTarget()).',
+  )
 }

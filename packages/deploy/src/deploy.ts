@@ -3,10 +3,16 @@
 // only then are stale objects deleted. A failure at any point leaves the old site served; a
 // rerun plans again from what the target holds, so it converges.
 import { resolve } from 'node:path'
-import { reconcileManifest, userError, type DeltaOptions, type DeltaReport, type Manifest } from '@preencode/core'
-import type { OptionLabel } from '@preencode/core'
+import {
+  reconcileManifest,
+  userError,
+  type DeltaOptions,
+  type DeltaReport,
+  type Manifest,
+  type OptionLabel,
+} from '@preencode/core'
 import { resolveDeployDeltas, writeDeployDeltas } from './deploy-deltas.js'
-import { assertSiteFolder, unknownFilesMessage } from './deploy-checks.js'
+import { assertDeployTarget, assertSiteFolder, unknownFilesMessage } from './deploy-checks.js'
 import { API_LABEL, checkDeploySettings } from './plan/setting-rules.js'
 import {
   isDefaultEntry,
@@ -113,16 +119,6 @@ export const DEFAULT_DEPLOY_OPTIONS = Object.freeze({
   includeDotfiles: false,
 } satisfies Required<Pick<DeployOptions, 'dir' | 'dryRun' | 'concurrency' | 'delete' | 'keep' | 'includeDotfiles'>>)
 
-function checkOptions(options: DeployOptions, label: OptionLabel): void {
-  checkDeploySettings(options, label)
-  if (!options.target || typeof options.target.uploadPhase !== 'function') {
-    throw userError(
-      'options',
-      'deploy: target must be a DeployTarget (localTarget(), rsyncTarget(), s3Target() or createTarget()).',
-    )
-  }
-}
-
 /** One deploy's state, built by the steps below: `openRun → writeDeltas → planRun → applyPlan`. */
 interface Run {
   options: DeployOptions
@@ -140,7 +136,8 @@ interface Run {
  */
 export async function deploy(options: DeployOptions, label: OptionLabel = API_LABEL): Promise<DeployResult> {
   const started = performance.now()
-  checkOptions(options, label)
+  checkDeploySettings(options, label)
+  assertDeployTarget(options.target)
   const run = await openRun(options, label)
   const { target } = run
   try {

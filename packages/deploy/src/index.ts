@@ -2,11 +2,7 @@
 // `createTarget('s3://…')` (which imports it only then) or from `@preencode/deploy/s3`.
 export { deploy, DEFAULT_CONCURRENCY, type DeployOptions, type DeployResult, type DeploySummary } from './deploy.js'
 export {
-  isDefaultEntry,
   planDeploy,
-  plannedUploads,
-  siteObjects,
-  PHASE_ORDER,
   type DeployPhase,
   type DeployPlan,
   type PlanOptions,

@@ -3,7 +3,8 @@
 // node:http stands in for the store.
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { deploy, siteObjects, type DeployEvent, type S3RequestRecord } from '@preencode/deploy'
+import { deploy, type DeployEvent, type S3RequestRecord } from '@preencode/deploy'
+import { siteObjects } from '../src/plan/plan.js'
 import { s3Target } from '@preencode/deploy/s3'
 import { makeSite } from './helpers.js'
 

@@ -5,14 +5,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readManifest } from '@preencode/core'
 import { tempDir } from '@preencode/test-utils'
-import {
-  deploy,
-  localTarget,
-  rsyncTarget,
-  siteObjects,
-  DEPLOY_STATE_FILENAME,
-  type DeployTarget,
-} from '@preencode/deploy'
+import { deploy, localTarget, rsyncTarget, DEPLOY_STATE_FILENAME, type DeployTarget } from '@preencode/deploy'
+import { siteObjects } from '../src/plan/plan.js'
 import {
   fixtureFiles,
   listTree,

@@ -3,14 +3,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Manifest, ManifestFile } from '@preencode/core'
 import { runPool } from '@preencode/core/internal'
-import {
-  createTarget,
-  planDeploy,
-  plannedUploads,
-  resolveDeploySettings,
-  type DeployState,
-  type RemoteObject,
-} from '@preencode/deploy'
+import { createTarget, planDeploy, resolveDeploySettings, type DeployState, type RemoteObject } from '@preencode/deploy'
+import { plannedUploads } from '../src/plan/plan.js'
 // Internals, tested directly.
 import { withRetry } from '../src/targets/s3/retry.js'
 import { parseRsyncDestination } from '../src/targets/rsync/command.js'

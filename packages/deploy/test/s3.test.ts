@@ -8,12 +8,12 @@ import { readManifest } from '@preencode/core'
 import { freePort, REPO_ROOT, runCollected, tempDir } from '@preencode/test-utils'
 import {
   deploy,
-  siteObjects,
   DEPLOY_STATE_FILENAME,
   type S3RequestRecord,
   type S3TargetOptions,
   type DeploySummary,
 } from '@preencode/deploy'
+import { siteObjects } from '../src/plan/plan.js'
 import { s3Target } from '@preencode/deploy/s3'
 // The client's test seam (not an option): whether each request body went out as a stream.
 import { BODY_PROBE } from '../src/targets/s3/client.js'

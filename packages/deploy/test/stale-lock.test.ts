@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compress, readManifest } from '@preencode/core'
-import { siteObjects } from '@preencode/deploy'
+import { siteObjects } from '../src/plan/plan.js'
 import { runCollected, tempDir, type CollectedRun } from '@preencode/test-utils'
 import { fixtureFiles, listTree, writeSite } from './helpers.js'
 
