@@ -143,7 +143,7 @@ export {
   type UseAsDictionaryFields,
   type VersionedAsset,
 } from './http/use-as-dictionary.js'
-export { deltaPath, DELTA_DIRECTORY_SUFFIX, extensionOf, originalOfDeltaPath } from './deltas/delta-paths.js'
+export { deltaPath, DELTA_DIRECTORY_SUFFIX, originalOfDeltaPath } from './deltas/delta-paths.js'
 export type { DeltasSettingContext, OptionLabel } from './options/delta-options.js'
 export type { DeltaFileReport } from './report/delta-report.js'
 export {
@@ -197,3 +197,6 @@ export {
   VERSIONED_STEM,
   versionedAssetPattern,
 } from './http/hashed-name.js'
+
+// Added by issue 27's "one rule in one place" (server-config's policy check types files by it)
+export { extensionOf } from './paths.js'

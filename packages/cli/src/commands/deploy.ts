@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import {
+  formatBytes,
   formatDeltaReport,
   isPreencodeError,
   readManifest,
@@ -21,7 +22,7 @@ import { cloudfrontKeyValueStore } from '@preencode/server-config'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, parseInteger, printJson, type OutputStream } from '../cli-utils.js'
 import { loadConfig, validateDeployConfig, type DeployConfig } from '../config-file.js'
-import { formatBytes, formatPlan, formatSummary } from '../render.js'
+import { formatPlan, formatSummary } from '../render.js'
 import { deltaFlagLabel } from './deltas.js'
 
 const args = {

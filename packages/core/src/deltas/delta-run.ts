@@ -1,7 +1,6 @@
 // One `writeDeltas` run as named steps over its state: `open` (leftovers, journal, cache, pool,
 // previous versions) -> `encodeAll` (the deltas of every versioned asset and page) -> `commit`
 // (stale deltas removed, manifest rewritten, history remembered, report).
-import { createHash } from 'node:crypto'
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -25,6 +24,7 @@ import { isPageDictionary, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST } f
 import { folderVersionSource, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
 import { removeStaleDeltas } from './stale-deltas.js'
 import { cacheVersionSource, rememberVersions } from './version-store.js'
+import { sha256Hex } from '../hash.js'
 
 /** What `open` finds and opens before any delta is encoded. */
 interface OpenedRun {
@@ -200,7 +200,7 @@ export class DeltaRun {
           continue
         }
         const path = await this.writeDelta(file, deltaPath(file.path, id, encoding), body)
-        const sha256 = createHash('sha256').update(body).digest('hex')
+        const sha256 = sha256Hex(body)
         deltas.push({ encoding, dictionary: id, dictionaryPath: version.path, path, size: body.byteLength, sha256 })
       }
     }

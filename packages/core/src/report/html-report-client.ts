@@ -2,8 +2,11 @@
  * The report page's script, inlined as text (the page must work from a file, offline): reads
  * the JSON data element, draws the totals, the format switch, a squarified treemap of the
  * folder tree by bytes and a sortable table. Plain ES2020, no dependency. Kept free of
- * backticks and `${` so it can live in this template string.
+ * backticks and `${` so it can live in this template string, but for one: sizes are written by
+ * the text reports' own `formatBytes`, inlined as its source.
  */
+import { formatBytes } from './units.js'
+
 export const HTML_REPORT_CLIENT = String.raw`
 (function () {
   'use strict';
@@ -17,12 +20,7 @@ export const HTML_REPORT_CLIENT = String.raw`
     var size = file.variants[format];
     return size === undefined ? file.size : size;
   }
-  function bytes(n) {
-    if (n < 1000) return n + ' B';
-    if (n < 1e6) return (n / 1000).toFixed(1) + ' kB';
-    if (n < 1e9) return (n / 1e6).toFixed(2) + ' MB';
-    return (n / 1e9).toFixed(2) + ' GB';
-  }
+  var bytes = ${formatBytes.toString()};
   function percentSaved(before, after) {
     return before === 0 ? 0 : Math.round(1000 * (1 - after / before)) / 10;
   }
