@@ -2,9 +2,10 @@
  * The report page's script, inlined as text (the page must work from a file, offline): reads
  * the JSON data element, draws the totals, the format switch, a squarified treemap of the
  * folder tree by bytes and a sortable table. Plain ES2020, no dependency. Kept free of
- * backticks and `${` so it can live in this template string, but for one: sizes are written by
- * the text reports' own `formatBytes`, inlined as its source.
+ * backticks and `${` so it can live in this template string, but for two rules it shares with
+ * the rest of preencode, inlined as their source: sizes (`formatBytes`) and extensions (`extensionOf`).
  */
+import { extensionOf } from '../paths.js'
 import { formatBytes } from './units.js'
 
 export const HTML_REPORT_CLIENT = String.raw`
@@ -30,10 +31,9 @@ export const HTML_REPORT_CLIENT = String.raw`
     if (text !== undefined) node.textContent = text;
     return node;
   }
+  var extensionOf = ${extensionOf.toString()};
   function extension(path) {
-    var base = path.slice(path.lastIndexOf('/') + 1);
-    var dot = base.lastIndexOf('.');
-    return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+    return extensionOf(path).slice(1).toLowerCase();
   }
   function colour(path) {
     var ext = extension(path), hash = 0;
