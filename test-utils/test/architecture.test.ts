@@ -34,7 +34,7 @@ const CORE_LAYERS = [
   'pipeline',
 ]
 /** Top-level files of core besides the entries: shared by every folder, importing none. */
-const CORE_SHARED = ['errors.ts', 'paths.ts', 'debug.ts', 'logger.ts']
+const CORE_SHARED = ['errors.ts', 'paths.ts', 'debug.ts', 'logger.ts', 'hash.ts']
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })

@@ -1,12 +1,7 @@
 import { fileURLToPath } from 'node:url'
-import { createBuildRunner, wantsColor } from '@preencode/core'
-import { serverConfigWriter } from '@preencode/server-config'
+import { createSiteRunner, type SiteRunner } from '@preencode/server-config'
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro'
-import {
-  resolvePreencodeAstroOptions,
-  type PreencodeAstroOptions,
-  type ResolvedPreencodeAstroOptions,
-} from './options.js'
+import type { PreencodeAstroOptions } from './options.js'
 
 /** The integration's `name` in Astro's list (and in its messages). */
 export const INTEGRATION_NAME = '@preencode/astro'
@@ -18,16 +13,14 @@ export const INTEGRATION_NAME = '@preencode/astro'
  * core's build runner, shared with the Vite and Rollup plugins.
  */
 export function preencode(options: PreencodeAstroOptions = {}): AstroIntegration {
-  let root = process.cwd()
-  let resolved: ResolvedPreencodeAstroOptions
+  let runner: SiteRunner
   let buildOutput: 'static' | 'server' = 'static'
   const integration: AstroIntegration = {
     name: INTEGRATION_NAME,
     hooks: {
       'astro:config:setup': ({ config, command, logger }) => {
-        root = fileURLToPath(config.root)
         // Validated in every command: a typo in the options fails `astro dev` too, not only CI.
-        resolved = resolvePreencodeAstroOptions(options, root)
+        runner = createSiteRunner(options, fileURLToPath(config.root), 'astro')
         if (command === 'build') warnAboutLaterWriters(config.integrations, integration, logger)
       },
       'astro:config:done': (params) => {
@@ -35,17 +28,12 @@ export function preencode(options: PreencodeAstroOptions = {}): AstroIntegration
       },
       'astro:build:done': async ({ dir, logger }) => {
         const outDir = fileURLToPath(dir)
-        if (buildOutput === 'server' && resolved.report === true) {
+        if (buildOutput === 'server' && runner.options.report === true) {
           logger.info(
             `server output: compressing the client folder ${outDir} (pages rendered on request are not files)`,
           )
         }
-        const runner = createBuildRunner({
-          options: resolved,
-          root,
-          writeServerConfigs: serverConfigWriter(resolved.serverConfigs),
-        })
-        await runner.run({ dirs: [outDir], siteDir: outDir, watch: false, logger, color: wantsColor(process.stdout) })
+        await runner.run([outDir], outDir, logger)
       },
     },
   }

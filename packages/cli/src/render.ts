@@ -1,13 +1,7 @@
 // Text renderers for the deploy and verify commands: they return strings, the command prints them.
+import { formatBytes } from '@preencode/core'
 import type { DeployPlan, DeploySummary } from '@preencode/deploy'
 import type { VerifyResult } from '@preencode/server-config'
-
-/** Binary units (KiB, MiB), as deploy progress and summaries have always shown them. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
-}
 
 /** The dry-run plan: every upload by phase with its reason, then deletions and kept objects. */
 export function formatPlan(plan: DeployPlan, target: string): string {

@@ -1,7 +1,7 @@
 // The text the deploy and verify commands print.
 import { describe, expect, it } from 'vitest'
 import type { VerifyResult } from '@preencode/server-config'
-import { formatBytes, formatVerifyReport } from '../src/render.js'
+import { formatSummary, formatVerifyReport } from '../src/render.js'
 
 const check = (
   path: string,
@@ -42,7 +42,21 @@ describe('formatVerifyReport', () => {
     expect(lines.at(-1)).toBe('verify http://127.0.0.1:8080/: 1 of 2 checks failed on 2 files')
   })
 
-  it('deploy sizes in binary units', () => {
-    expect([formatBytes(512), formatBytes(2048), formatBytes(3 * 1024 * 1024)]).toEqual(['512 B', '2.0 KiB', '3.0 MiB'])
+  it('deploy sizes in the decimal units of the report (kB = 1000 B)', () => {
+    const summary = {
+      target: 'folder www',
+      deployId: 'x',
+      dryRun: false,
+      uploaded: 3,
+      uploadedBytes: 2048,
+      skipped: 0,
+      deleted: 0,
+      kept: 0,
+      leftOut: 0,
+      requests: 3,
+      durationMs: 10,
+    }
+    expect(formatSummary(summary)).toMatch(/^folder www: uploaded 3 objects \(2\.0 kB\), /)
+    expect(formatSummary({ ...summary, uploadedBytes: 3_500_000 })).toContain('(3.50 MB)')
   })
 })

@@ -20,7 +20,7 @@ export { compressibleExtensions } from './http/media-types.js'
 export { HASHED_NAME_RULE } from './http/hashed-name.js'
 
 // The disk and the pool
-export { isSafeRelativePath } from './paths.js'
+export { extensionOf, isSafeRelativePath } from './paths.js'
 export { writeFileAtomically } from './fs/write.js'
 export { sha256File, withOpenFiles } from './fs/open-files.js'
 export { globProblem } from './fs/glob-check.js'

@@ -33,3 +33,15 @@ export function isSafeRelativePath(path: string): boolean {
     !path.split('/').some((s) => s === '..' || s === '.' || s === '')
   )
 }
+
+/**
+ * The extension of a path's last segment with its dot, as written: `.js` for `assets/app.js`,
+ * empty for `LICENSE`, `.well-known/x` or a dotfile (`.htaccess`: a leading dot starts a name,
+ * not an extension, as for Node's `extname` and nginx's types). The HTML report page inlines its
+ * source: it stays self-contained, plain ES2020.
+ */
+export function extensionOf(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1)
+  const dot = name.lastIndexOf('.')
+  return dot <= 0 ? '' : name.slice(dot)
+}

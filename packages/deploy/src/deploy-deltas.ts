@@ -63,10 +63,12 @@ export async function writeDeployDeltas(
 ): Promise<{ manifest: Manifest; report: DeltaReport | undefined } | undefined> {
   const source = options.previous === undefined ? await target.previousVersions?.(context) : undefined
   if (options.previous === undefined && source === undefined) return undefined
-  // The build's own options, as recorded in its manifest (cache, levels): the same deltas it would write.
+  // The build's own options, as recorded in its manifest (its cache, the shared bucket included;
+  // levels): the same deltas it would write.
   const { compress } = buildOptionsFromManifest(manifest, process.cwd(), { warn() {} })
+  const logger = { warn: (message: string) => context.emit({ type: 'warning', message }) }
   try {
-    return await writeDeltas(root, manifest, options, { ...compress, ...(source ? { source } : {}) })
+    return await writeDeltas(root, manifest, options, { ...compress, logger, ...(source ? { source } : {}) })
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | undefined)?.code
     if (code === undefined || !(code in UNWRITABLE)) throw error

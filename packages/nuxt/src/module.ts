@@ -1,11 +1,10 @@
-import { createBuildRunner, wantsColor } from '@preencode/core'
-import { serverConfigWriter } from '@preencode/server-config'
+import { createSiteRunner } from '@preencode/server-config'
 import { defineNuxtModule, useLogger } from '@nuxt/kit'
 import type { NuxtModule } from '@nuxt/schema'
 // Nuxt's `nitro:init` hook and `nitro` option are declared by this package's type augmentation.
 import type {} from '@nuxt/nitro-server'
 import type { Nitro } from 'nitropack'
-import { resolvePreencodeNuxtOptions, type PreencodeNuxtOptions } from './options.js'
+import type { PreencodeNuxtOptions } from './options.js'
 
 /** The module's name (`meta.name`), as Nuxt lists it and tags its log lines. */
 export const MODULE_NAME = '@preencode/nuxt'
@@ -22,14 +21,8 @@ const module: NuxtModule<PreencodeNuxtOptions> = defineNuxtModule<PreencodeNuxtO
   setup(options, nuxt) {
     if (nuxt.options.dev || nuxt.options._prepare) return
     const logger = useLogger(MODULE_NAME)
-    const root = nuxt.options.rootDir
     // Validated while Nuxt loads, so a typo fails before the build instead of after it.
-    const resolved = resolvePreencodeNuxtOptions(options, root)
-    const runner = createBuildRunner({
-      options: resolved,
-      root,
-      writeServerConfigs: serverConfigWriter(resolved.serverConfigs),
-    })
+    const runner = createSiteRunner(options, nuxt.options.rootDir, 'nuxt')
     if (nuxt.options.nitro.compressPublicAssets) {
       logger.warn(
         '`nitro.compressPublicAssets` also writes .gz/.br files into .output/public; preencode writes gzip, brotli and zstd with a manifest. Turn `compressPublicAssets` off.',
@@ -38,22 +31,12 @@ const module: NuxtModule<PreencodeNuxtOptions> = defineNuxtModule<PreencodeNuxtO
     nuxt.hook('nitro:init', (nitro: Nitro) => {
       nitro.hooks.hook('compiled', async () => {
         const dir = nitro.options.output.publicDir
-        if (!nitro.options.static && resolved.report === true) {
+        if (!nitro.options.static && runner.options.report === true) {
           logger.info(
             `server build: compressing ${dir} (client assets and prerendered pages; pages rendered on request are not files)`,
           )
         }
-        await runner.run({
-          dirs: [dir],
-          siteDir: dir,
-          watch: false,
-          logger: {
-            info: (message) => logger.info(message),
-            warn: (message) => logger.warn(message),
-            error: (message) => logger.error(message),
-          },
-          color: wantsColor(process.stdout),
-        })
+        await runner.run([dir], dir, logger)
       })
     })
   },

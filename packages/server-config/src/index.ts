@@ -94,3 +94,11 @@ export {
   type VerifyOptions,
   type VerifyResult,
 } from './verify/verify.js'
+export {
+  createSiteRunner,
+  resolveSiteOptions,
+  type ResolvedSiteOptions,
+  type SiteLogger,
+  type SiteOptions,
+  type SiteRunner,
+} from './site-runner.js'

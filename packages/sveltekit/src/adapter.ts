@@ -1,8 +1,8 @@
 import { dirname, resolve } from 'node:path'
-import { createBuildRunner, userError, wantsColor } from '@preencode/core'
-import { serverConfigWriter } from '@preencode/server-config'
+import { userError } from '@preencode/core'
+import { createSiteRunner } from '@preencode/server-config'
 import type { Adapter, Builder } from '@sveltejs/kit'
-import { resolvePreencodeSvelteKitOptions, type PreencodeSvelteKitOptions } from './options.js'
+import type { PreencodeSvelteKitOptions } from './options.js'
 
 /**
  * Wraps a SvelteKit adapter (`preencode(adapter())`): once the adapter has written the site,
@@ -19,13 +19,7 @@ export function preencode(adapter: Adapter, options: PreencodeSvelteKitOptions =
     )
   }
   // SvelteKit runs from the project root; relative paths (cache, serverConfigs) are from there.
-  const root = process.cwd()
-  const resolved = resolvePreencodeSvelteKitOptions(options, root)
-  const runner = createBuildRunner({
-    options: resolved,
-    root,
-    writeServerConfigs: serverConfigWriter(resolved.serverConfigs),
-  })
+  const runner = createSiteRunner(options, process.cwd(), 'sveltekit')
   return {
     ...adapter,
     async adapt(builder) {
@@ -67,17 +61,7 @@ export function preencode(adapter: Adapter, options: PreencodeSvelteKitOptions =
       }
       // The pages folder is the site the server configs describe (adapter-static: `pages`).
       const siteDir = pagesDir ?? [...written][0]
-      await runner.run({
-        dirs: [...written],
-        siteDir,
-        watch: false,
-        logger: {
-          info: (message) => builder.log.info(message),
-          warn: (message) => builder.log.warn(message),
-          error: (message) => builder.log.error(message),
-        },
-        color: wantsColor(process.stdout),
-      })
+      await runner.run([...written], siteDir, builder.log)
     },
   }
 }

@@ -1,10 +1,14 @@
-import { resolveBuildOptions, type BuildOptions, type ResolvedBuildOptions } from '@preencode/core'
-import { resolveServerConfigFiles, type ServerConfigFile } from '@preencode/server-config'
+import {
+  resolveSiteOptions,
+  type ResolvedSiteOptions,
+  type ServerConfigFile,
+  type SiteOptions,
+} from '@preencode/server-config'
 
 export type { ServerConfigFile }
 
 /** Options of the SvelteKit adapter wrapper: every compression option, how the report is printed, and server configs. */
-export interface PreencodeSvelteKitOptions extends BuildOptions {
+export interface PreencodeSvelteKitOptions extends SiteOptions {
   /**
    * Server configs to generate from the manifest after each build, each to `path` (relative to
    * the project root, or absolute): into the output (`build/.htaccess` for shared hosting) or to a
@@ -16,16 +20,12 @@ export interface PreencodeSvelteKitOptions extends BuildOptions {
 }
 
 /** The options after validation: the shared build options plus the configs with absolute paths. */
-export interface ResolvedPreencodeSvelteKitOptions extends ResolvedBuildOptions {
-  serverConfigs: ServerConfigFile[]
-}
+export type ResolvedPreencodeSvelteKitOptions = ResolvedSiteOptions
 
 /** Validates the options once; fails naming the option and what it accepts. */
 export function resolvePreencodeSvelteKitOptions(
   options: PreencodeSvelteKitOptions,
   root: string,
 ): ResolvedPreencodeSvelteKitOptions {
-  const { rest, ...build } = resolveBuildOptions(options, { root, component: 'sveltekit' }, ['serverConfigs'])
-  // Every shared build option goes through as resolved (a field listed by hand was once dropped).
-  return { ...build, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'sveltekit') }
+  return resolveSiteOptions(options, root, 'sveltekit')
 }

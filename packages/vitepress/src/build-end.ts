@@ -1,7 +1,6 @@
-import { createBuildRunner, wantsColor } from '@preencode/core'
-import { serverConfigWriter } from '@preencode/server-config'
+import { createSiteRunner } from '@preencode/server-config'
 import type { SiteConfig } from 'vitepress'
-import { resolvePreencodeVitePressOptions, type PreencodeVitePressOptions } from './options.js'
+import type { PreencodeVitePressOptions } from './options.js'
 
 /**
  * Returns a VitePress `buildEnd` hook (`buildEnd: preencode()`) that pre-compresses the built
@@ -12,25 +11,6 @@ import { resolvePreencodeVitePressOptions, type PreencodeVitePressOptions } from
 export function preencode(options: PreencodeVitePressOptions = {}): (siteConfig: SiteConfig) => Promise<void> {
   // Validated when the config is loaded, so a typo fails before the build instead of after it.
   // Relative paths (cache, serverConfigs) are relative to where the build runs, beside node_modules.
-  const root = process.cwd()
-  const resolved = resolvePreencodeVitePressOptions(options, root)
-  const runner = createBuildRunner({
-    options: resolved,
-    root,
-    writeServerConfigs: serverConfigWriter(resolved.serverConfigs),
-  })
-  return async (siteConfig) => {
-    const { logger, outDir } = siteConfig
-    await runner.run({
-      dirs: [outDir],
-      siteDir: outDir,
-      watch: false,
-      logger: {
-        info: (message) => logger.info(message),
-        warn: (message) => logger.warn(message),
-        error: (message) => logger.error(message),
-      },
-      color: wantsColor(process.stdout),
-    })
-  }
+  const runner = createSiteRunner(options, process.cwd(), 'vitepress')
+  return ({ logger, outDir }) => runner.run([outDir], outDir, logger)
 }

@@ -1,10 +1,14 @@
-import { resolveBuildOptions, type BuildOptions, type ResolvedBuildOptions } from '@preencode/core'
-import { resolveServerConfigFiles, type ServerConfigFile } from '@preencode/server-config'
+import {
+  resolveSiteOptions,
+  type ResolvedSiteOptions,
+  type ServerConfigFile,
+  type SiteOptions,
+} from '@preencode/server-config'
 
 export type { ServerConfigFile }
 
 /** Options of the VitePress `buildEnd` hook: every compression option, how the report is printed, and server configs. */
-export interface PreencodeVitePressOptions extends BuildOptions {
+export interface PreencodeVitePressOptions extends SiteOptions {
   /**
    * Server configs to generate from the manifest after each build, each to `path` (relative to
    * where the build runs, or absolute): into the output (`.vitepress/dist/.htaccess` for shared hosting) or to a
@@ -16,16 +20,12 @@ export interface PreencodeVitePressOptions extends BuildOptions {
 }
 
 /** The options after validation: the shared build options plus the configs with absolute paths. */
-export interface ResolvedPreencodeVitePressOptions extends ResolvedBuildOptions {
-  serverConfigs: ServerConfigFile[]
-}
+export type ResolvedPreencodeVitePressOptions = ResolvedSiteOptions
 
 /** Validates the options once; fails naming the option and what it accepts. */
 export function resolvePreencodeVitePressOptions(
   options: PreencodeVitePressOptions,
   root: string,
 ): ResolvedPreencodeVitePressOptions {
-  const { rest, ...build } = resolveBuildOptions(options, { root, component: 'vitepress' }, ['serverConfigs'])
-  // Every shared build option goes through as resolved (a field listed by hand was once dropped).
-  return { ...build, serverConfigs: resolveServerConfigFiles(rest.serverConfigs ?? [], root, 'vitepress') }
+  return resolveSiteOptions(options, root, 'vitepress')
 }

@@ -1,13 +1,20 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { formatDeltaReport, isPreencodeError, readManifest, userError, type Manifest } from '@preencode/core'
+import {
+  formatBytes,
+  formatDeltaReport,
+  isPreencodeError,
+  readManifest,
+  userError,
+  type Manifest,
+} from '@preencode/core'
 import { writeFileAtomically } from '@preencode/core/internal'
 import { createTarget, deploy, type DeployEvent } from '@preencode/deploy'
 import { cloudfrontKeyValueStore } from '@preencode/server-config'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, printJson, type OutputStream } from '../cli-utils.js'
 import { loadConfig } from '../config-file.js'
-import { formatBytes, formatPlan, formatSummary } from '../render.js'
+import { formatPlan, formatSummary } from '../render.js'
 import { deltasOfFlags, resolveDeployFlags } from './deploy-settings.js'
 
 const args = {

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { createDebug } from '../debug.js'
 import { ENGINE_VERSION } from '../codecs/encode.js'
 import { withOpenFiles } from '../fs/open-files.js'
+import { sha256Hex } from '../hash.js'
 
 /**
  * A persistent, content-addressed store of compressed bytes. Brotli 11 runs near 0.8 MB/s, so a
@@ -97,9 +98,7 @@ export function onceCacheWarning<L extends { warn(message: string): void }>(logg
 
 /** The key: sha256 over everything the compressed bytes depend on. */
 export function cacheKey(parts: CacheKeyParts): string {
-  return createHash('sha256')
-    .update(JSON.stringify([parts.engine ?? ENGINE_VERSION, parts.format, parts.settings, parts.contentSha256]))
-    .digest('hex')
+  return sha256Hex(JSON.stringify([parts.engine ?? ENGINE_VERSION, parts.format, parts.settings, parts.contentSha256]))
 }
 
 /** Binds an entry to its key: the same payload stored under another key does not verify. */

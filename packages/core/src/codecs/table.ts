@@ -10,6 +10,7 @@ import { gzip } from './gzip.js'
 import { zstd } from './zstd.js'
 import { dcb } from './dcb.js'
 import { dcz } from './dcz.js'
+import { extensionOf } from '../paths.js'
 
 /** The codec table: one entry per content coding (see the module comment above). */
 export const CODECS = Object.freeze({ brotli, zstd, gzip })
@@ -62,8 +63,7 @@ export function isFormat(value: unknown): value is Format {
 
 /** `app.js.br` -> brotli's entry; `app.js` -> undefined. */
 export function formatOfVariantPath(path: string): AnyCodec | undefined {
-  const dot = path.lastIndexOf('.')
-  return dot === -1 ? undefined : BY_EXTENSION.get(path.slice(dot))
+  return BY_EXTENSION.get(extensionOf(path))
 }
 
 /** A Content-Encoding token or an alias (`br`, `GZIP`, `x-gzip`) -> its entry; undefined when unknown. */

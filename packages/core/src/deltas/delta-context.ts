@@ -9,13 +9,17 @@ import type { PreviousVersionSource } from './previous-versions.js'
 
 /**
  * The run's own settings: pass the resolved compress options of the run (`{ ...options, logger }`),
- * so deltas use its cache, concurrency and levels; and its cache and pool when it has them open.
+ * so deltas use its cache (the shared one included, `sharedCache`), concurrency and levels; and
+ * its cache and pool when it has them open.
  */
 export type WriteDeltasContext = Pick<ResolvedCompressOptions, 'cacheDir'> &
-  Partial<Pick<ResolvedCompressOptions, 'cacheMaxBytes' | 'concurrency'>> & {
+  Partial<Pick<ResolvedCompressOptions, 'cacheMaxBytes' | 'concurrency' | 'sharedCache'>> & {
     /** The run's levels: dcb and dcz take those of the codings they extend. @default each codec's default */
     levels?: Partial<Record<Format, number>> | undefined
-    /** The run's compression cache, already open. @default opened from `cacheDir` */
+    /**
+     * The run's compression cache, already open. @default opened as a run opens it: `cacheDir`,
+     * with the shared bucket behind it when `sharedCache` names one
+     */
     cache?: CompressionCache | undefined
     /** The run's work pool. @default a pool of `concurrency` */
     pool?: WorkPool | undefined

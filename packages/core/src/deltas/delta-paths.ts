@@ -14,6 +14,7 @@
  */
 import type { DictionaryEncoding } from '../codecs/dictionary.js'
 import { DICTIONARY_CODECS } from '../codecs/table.js'
+import { extensionOf } from '../paths.js'
 
 /** The directory beside each original that holds its deltas. */
 export const DELTA_DIRECTORY_SUFFIX = '.dict'
@@ -24,13 +25,6 @@ export function deltaPath(original: string, dictionaryId: string, encoding: Dict
     /\/{2,}/g,
     '/',
   )
-}
-
-/** `.js` for `assets/app.js`, empty for `LICENSE` or `.well-known/x`. */
-export function extensionOf(path: string): string {
-  const name = path.slice(path.lastIndexOf('/') + 1)
-  const dot = name.lastIndexOf('.')
-  return dot <= 0 ? '' : name.slice(dot)
 }
 
 /** The dictionary codings' suffixes, from the table, as one alternation (`dcb|dcz`). */

@@ -1,11 +1,11 @@
 // One `writeDeltas` run as named steps over its state: `open` (leftovers, journal, cache, pool,
 // previous versions) -> `encodeAll` (the deltas of every versioned asset and page) -> `commit`
 // (stale deltas removed, manifest rewritten, history remembered, report).
-import { createHash } from 'node:crypto'
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { cacheWriteWarning, openCache, type CompressionCache } from '../cache/cache.js'
+import { cacheWriteWarning, type CompressionCache } from '../cache/cache.js'
+import { openRunCache } from '../cache/run-cache.js'
 import { acceptsDictionary } from '../codecs/dictionary.js'
 import { dictionaryId, sha256Of } from '../codecs/dictionary-hash.js'
 import { PREFERRED_FORMAT } from '../codecs/table.js'
@@ -14,7 +14,6 @@ import { writeFileAtomically } from '../fs/write.js'
 import { versionedAsset } from '../http/use-as-dictionary.js'
 import { MANIFEST_FILENAME, type Manifest, type ManifestDelta, type ManifestFile } from '../manifest/manifest.js'
 import { recordDeltas } from '../manifest/settings.js'
-import { DEFAULT_COMPRESS_OPTIONS } from '../options/compress-options.js'
 import type { ResolvedDeltaOptions } from '../options/delta-options.js'
 import { WorkPool } from '../pool/pool.js'
 import type { DeltaFileReport, DeltaReport } from '../report/delta-report.js'
@@ -25,6 +24,7 @@ import { isPageDictionary, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST } f
 import { folderVersionSource, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
 import { removeStaleDeltas } from './stale-deltas.js'
 import { cacheVersionSource, rememberVersions } from './version-store.js'
+import { sha256Hex } from '../hash.js'
 
 /** What `open` finds and opens before any delta is encoded. */
 interface OpenedRun {
@@ -78,8 +78,8 @@ export class DeltaRun {
       (p) => originalOfDeltaPath(p) !== undefined && !recorded.has(p),
     )
     const journal = openJournal(root)
-    const cache =
-      context.cache ?? openCache(context.cacheDir, context.cacheMaxBytes ?? DEFAULT_COMPRESS_OPTIONS.cacheMaxBytes)
+    // Without the caller's, the cache a run opens: the shared bucket too when configured (`close` ends it).
+    const cache = context.cache ?? openRunCache(context, { warn: (message) => context.logger?.warn(message) }).cache
     const pool =
       context.pool ??
       new WorkPool({ ...(context.concurrency === undefined ? {} : { concurrency: context.concurrency }) })
@@ -97,6 +97,11 @@ export class DeltaRun {
     } finally {
       await this.run.journal.close()
     }
+  }
+
+  /** Closes the cache `open` opened (a shared tier's connections); the caller's stays open. */
+  close(): void {
+    if (!this.context.cache) this.run.cache.close?.()
   }
 
   /** Removes stale deltas, rewrites the manifest, remembers this build's versions; the result. */
@@ -200,7 +205,7 @@ export class DeltaRun {
           continue
         }
         const path = await this.writeDelta(file, deltaPath(file.path, id, encoding), body)
-        const sha256 = createHash('sha256').update(body).digest('hex')
+        const sha256 = sha256Hex(body)
         deltas.push({ encoding, dictionary: id, dictionaryPath: version.path, path, size: body.byteLength, sha256 })
       }
     }

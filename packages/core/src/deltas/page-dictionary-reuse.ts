@@ -3,13 +3,11 @@
 // (1-4 s on a 400-page site, most of a warm run with `pages` on). Everything compared comes from
 // the site folder itself (its manifest, pages and dictionary file), nothing from the cache. A
 // preencode whose builder changed keeps the old dictionary until a page changes.
-import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isPageDictionary, pageDictionaryName } from '../http/page-dictionary-name.js'
 import { MANIFEST_FILENAME, readManifest, type Manifest } from '../manifest/manifest.js'
-
-const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex')
+import { sha256Hex } from '../hash.js'
 
 /** Paths the page scan lists (`**\/*.html`, no dot folders or files, no `.dict/`, no node_modules). */
 function isScannedPage(path: string): boolean {
@@ -40,9 +38,10 @@ export async function previousPageDictionary(
   )
   if (recordedPages.size !== pages.length) return undefined
   for (const [i, page] of pages.entries()) {
-    if (recordedPages.get(page) !== sha256(Buffer.from(texts[i]!))) return undefined
+    if (recordedPages.get(page) !== sha256Hex(texts[i]!)) return undefined
   }
   const bytes = await readFile(join(dir, dictionary.path)).catch(() => undefined)
-  if (!bytes || sha256(bytes) !== dictionary.sha256 || pageDictionaryName(bytes) !== dictionary.path) return undefined
+  if (!bytes || sha256Hex(bytes) !== dictionary.sha256 || pageDictionaryName(bytes) !== dictionary.path)
+    return undefined
   return { name: dictionary.path, bytes }
 }

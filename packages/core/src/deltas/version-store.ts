@@ -8,11 +8,11 @@
  * files as the last one adds nothing, so rebuilding without changes does not push the deployed
  * version out of the window.
  */
-import { createHash } from 'node:crypto'
 import { mkdir, readFile, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { PreviousVersion, PreviousVersionSource } from './previous-versions.js'
 import { writeFileAtomically } from '../fs/write.js'
+import { sha256Hex } from '../hash.js'
 
 const LAYOUT = 'versions-v1'
 /** Builds remembered at most; `versions` beyond this gets no more dictionaries. */
@@ -30,7 +30,7 @@ export interface RememberedFile {
 }
 
 function siteDir(cacheDir: string, root: string): string {
-  return join(cacheDir, LAYOUT, createHash('sha256').update(root).digest('hex').slice(0, 16))
+  return join(cacheDir, LAYOUT, sha256Hex(root).slice(0, 16))
 }
 
 async function readHistory(dir: string): Promise<History> {
@@ -62,7 +62,7 @@ export function cacheVersionSource(cacheDir: string, root: string): PreviousVers
             read: async () => {
               const bytes = await readFile(join(dir, 'blobs', sha256)).catch(() => undefined)
               // A truncated or altered blob is as good as gone.
-              return bytes && createHash('sha256').update(bytes).digest('hex') === sha256 ? bytes : undefined
+              return bytes && sha256Hex(bytes) === sha256 ? bytes : undefined
             },
           })
         }

@@ -39,6 +39,10 @@ async function writeDeltasLocked(
   context: WriteDeltasContext,
 ): Promise<WriteDeltasResult> {
   const run = await DeltaRun.open(dir, manifest, options, context)
-  await run.encodeAll()
-  return await run.commit()
+  try {
+    await run.encodeAll()
+    return await run.commit()
+  } finally {
+    run.close()
+  }
 }

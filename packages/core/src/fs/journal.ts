@@ -15,7 +15,6 @@
  * FIFO in its place would wait forever for a reader), and must be a regular file. Every failure to
  * write it (a symlink, a folder, a FIFO, permissions, a full disk) is one line naming the file.
  */
-import { createHash } from 'node:crypto'
 import { constants } from 'node:fs'
 import { open, readFile, unlink, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -23,6 +22,7 @@ import { isPreencodeError, userError } from '../errors.js'
 import { withOpenFiles } from './open-files.js'
 import { unwritable } from './write.js'
 import { isSafeRelativePath } from '../paths.js'
+import { sha256Hex } from '../hash.js'
 
 const { O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = constants
 
@@ -49,7 +49,7 @@ export function openJournal(root: string): RunJournal {
   return {
     async record(file, bytes) {
       handle ??= openForAppend(path)
-      const line = `${JSON.stringify({ path: file, sha256: createHash('sha256').update(bytes).digest('hex') })}\n`
+      const line = `${JSON.stringify({ path: file, sha256: sha256Hex(bytes) })}\n`
       // O_APPEND: each line lands whole at the end, whatever other jobs append meanwhile.
       await (await handle).write(line).catch((cause: unknown) => {
         throw journalError(path, cause)
@@ -139,7 +139,7 @@ export async function journaledFiles(root: string, onDisk?: ReadonlySet<string>)
   const owned: string[] = []
   for (const [path, hashes] of expected) {
     const bytes = await withOpenFiles(1, () => readFile(join(root, path))).catch(() => undefined)
-    if (bytes && hashes.has(createHash('sha256').update(bytes).digest('hex'))) owned.push(path)
+    if (bytes && hashes.has(sha256Hex(bytes))) owned.push(path)
   }
   return owned.sort()
 }

@@ -1,4 +1,5 @@
 import { lookup, mimes } from 'mrmime'
+import { extensionOf } from '../paths.js'
 
 /**
  * Types worth compressing. Already-compressed formats (images other than SVG/ICO, woff2,
@@ -41,15 +42,14 @@ const ALREADY_COMPRESSED_EXTENSIONS = new Set(['gz', 'br', 'zst', 'zip', 'tgz', 
 
 const FALLBACK_TYPE = 'application/octet-stream'
 
-function extensionOf(path: string): string {
-  const slash = path.lastIndexOf('/')
-  const dot = path.lastIndexOf('.')
-  return dot > slash ? path.slice(dot + 1).toLowerCase() : ''
+/** The extension as the type tables key it: lower case, no dot (`js`). */
+function typeKeyOf(path: string): string {
+  return extensionOf(path).slice(1).toLowerCase()
 }
 
 /** The bare media type for a path, e.g. `assets/app.js` -> `text/javascript`. */
 export function mediaTypeOf(path: string): string {
-  const extension = extensionOf(path)
+  const extension = typeKeyOf(path)
   return TYPE_OVERRIDES[extension] ?? lookup(extension) ?? FALLBACK_TYPE
 }
 
@@ -73,7 +73,7 @@ export function contentTypeOf(path: string): string {
 
 /** Whether a file of this name is worth compressing at all (before size and saving checks). */
 export function isCompressible(path: string): boolean {
-  const extension = extensionOf(path)
+  const extension = typeKeyOf(path)
   if (ALREADY_COMPRESSED_EXTENSIONS.has(extension)) return false
   const mediaType = mediaTypeOf(path)
   return (

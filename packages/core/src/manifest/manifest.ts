@@ -154,6 +154,12 @@ export interface ManifestSettings {
   /** The cache directory (absolute), or false when the run had the cache off. */
   cache: string | false
   cacheMaxBytes: number
+  /**
+   * The shared cache of the run (docs/shared-cache.md), absent without one: `url` as written,
+   * `endpoint` without user info. A recompression and a deploy's deltas use it too; credentials
+   * are never recorded (they come from the AWS chain where the command runs).
+   */
+  sharedCache?: { url: string; endpoint?: string }
   cacheControl: Record<CacheClass, string>
   /**
    * How content-hashed names were recognised: `default`, a RegExp written `/source/flags`, or

@@ -14,6 +14,7 @@ import { levelOption } from '../codecs/encode.js'
 import type { Format } from '../codecs/table.js'
 import { resolveDeltaOptions, type ResolvedDeltaOptions } from '../options/delta-options.js'
 import { KEY_LABEL, within } from '../options/option-label.js'
+import { withoutUserInfo, type SharedCacheLocation } from '../options/shared-cache-location.js'
 
 /** What to record for delta options. */
 export function recordDeltas(options: ResolvedDeltaOptions): RecordedDeltas {
@@ -67,8 +68,16 @@ export function recordSettings(options: ResolvedCompressOptions): ManifestSettin
     keepOriginals: options.keepOriginals,
     cache: options.cacheDir,
     cacheMaxBytes: options.cacheMaxBytes,
+    ...(options.sharedCache ? { sharedCache: recordSharedCache(options.sharedCache) } : {}),
     cacheControl: { ...options.cachePolicy.headers },
     immutable: options.cachePolicy.immutableRule,
+  }
+}
+
+function recordSharedCache(location: SharedCacheLocation): NonNullable<ManifestSettings['sharedCache']> {
+  return {
+    url: location.url,
+    ...(location.endpoint === undefined ? {} : { endpoint: withoutUserInfo(location.endpoint) }),
   }
 }
 
@@ -94,7 +103,9 @@ export function optionsFromManifest(manifest: Manifest): CompressOptions {
     include: settings.include.map(patternOf),
     exclude: settings.exclude.map(patternOf),
     keepOriginals: settings.keepOriginals,
-    cache: settings.cache,
+    // With a shared cache, the local directory is the default one, as when the build ran.
+    cache: settings.sharedCache?.url ?? settings.cache,
+    ...(settings.sharedCache?.endpoint === undefined ? {} : { cacheEndpoint: settings.sharedCache.endpoint }),
     cacheMaxBytes: settings.cacheMaxBytes,
     cachePolicy: {
       ...(immutable === undefined ? {} : { immutable }),

@@ -42,3 +42,15 @@ export function parseSharedCacheUrl(
   }
   return { url, bucket: match[1]!, prefix, endpoint: chosen }
 }
+
+/** An endpoint for a message or a manifest: a `user:password@` in it is never printed nor recorded. */
+export function withoutUserInfo(endpoint: string): string {
+  try {
+    const url = new URL(endpoint)
+    url.username = ''
+    url.password = ''
+    return url.origin + (url.pathname === '/' ? '' : url.pathname)
+  } catch {
+    return endpoint.replace(/\/\/[^/@]*@/, '//')
+  }
+}

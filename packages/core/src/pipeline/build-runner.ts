@@ -19,7 +19,7 @@ import { writeFileAtomically } from '../fs/write.js'
 import { preparePageDictionary } from '../deltas/page-dictionary.js'
 import { renderBuildResult, type BuildResult } from '../report/render-result.js'
 import { writeDeltas } from '../deltas/write-deltas.js'
-import { openRunCache } from '../run/run-cache.js'
+import { openRunCache } from '../cache/run-cache.js'
 import { withSiteLock } from '../fs/site-lock.js'
 import { detectSidecarIgnoringHost, sidecarsSkippedMessage } from './sidecar-hosts.js'
 

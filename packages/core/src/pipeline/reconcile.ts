@@ -9,6 +9,7 @@ import { sha256File } from '../fs/open-files.js'
 import { scanDirectory } from '../run/scan.js'
 import { withSiteLock } from '../fs/site-lock.js'
 import { cleanTempFiles } from '../fs/write.js'
+import { runPool } from '../pool/run-pool.js'
 
 /** How the disk differs from a manifest; every list holds POSIX paths of originals. */
 export interface ManifestDrift {
@@ -134,15 +135,10 @@ export async function manifestDrift(root: string, manifest: Manifest): Promise<M
   }
   for (const path of scan.originals) if (!listed.has(path)) drift.added.push(path)
 
-  let next = 0
-  const worker = async (): Promise<void> => {
-    while (next < present.length) {
-      const file = present[next++]!
-      const verdict = await compareFile(root, file, variantsOnDisk)
-      if (verdict) drift[verdict].push(file.path)
-    }
-  }
-  await Promise.all(Array.from({ length: COMPARE_CONCURRENCY }, worker))
+  await runPool(present, COMPARE_CONCURRENCY, async (file) => {
+    const verdict = await compareFile(root, file, variantsOnDisk)
+    if (verdict) drift[verdict].push(file.path)
+  })
   drift.changed.sort()
   drift.damaged.sort()
   return drift

@@ -2,8 +2,12 @@
  * The report page's script, inlined as text (the page must work from a file, offline): reads
  * the JSON data element, draws the totals, the format switch, a squarified treemap of the
  * folder tree by bytes and a sortable table. Plain ES2020, no dependency. Kept free of
- * backticks and `${` so it can live in this template string.
+ * backticks and `${` so it can live in this template string, but for two rules it shares with
+ * the rest of preencode, inlined as their source: sizes (`formatBytes`) and extensions (`extensionOf`).
  */
+import { extensionOf } from '../paths.js'
+import { formatBytes } from './units.js'
+
 export const HTML_REPORT_CLIENT = String.raw`
 (function () {
   'use strict';
@@ -17,12 +21,7 @@ export const HTML_REPORT_CLIENT = String.raw`
     var size = file.variants[format];
     return size === undefined ? file.size : size;
   }
-  function bytes(n) {
-    if (n < 1000) return n + ' B';
-    if (n < 1e6) return (n / 1000).toFixed(1) + ' kB';
-    if (n < 1e9) return (n / 1e6).toFixed(2) + ' MB';
-    return (n / 1e9).toFixed(2) + ' GB';
-  }
+  var bytes = ${formatBytes.toString()};
   function percentSaved(before, after) {
     return before === 0 ? 0 : Math.round(1000 * (1 - after / before)) / 10;
   }
@@ -32,10 +31,9 @@ export const HTML_REPORT_CLIENT = String.raw`
     if (text !== undefined) node.textContent = text;
     return node;
   }
+  var extensionOf = ${extensionOf.toString()};
   function extension(path) {
-    var base = path.slice(path.lastIndexOf('/') + 1);
-    var dot = base.lastIndexOf('.');
-    return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+    return extensionOf(path).slice(1).toLowerCase();
   }
   function colour(path) {
     var ext = extension(path), hash = 0;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { chmod, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { cacheClassOf } from '../http/cache-policy.js'
@@ -15,6 +14,7 @@ import { knownVariant } from './known-variant.js'
 import { variantsToWrite } from './variant-order.js'
 import { withOpenFiles } from '../fs/open-files.js'
 import { writeFileAtomically, writeVariantAtomically } from '../fs/write.js'
+import { sha256Hex } from '../hash.js'
 
 export type { FileJobContext }
 
@@ -275,10 +275,6 @@ async function writeIfChanged(
   const mode = unchangedMode ?? (await stat(absolute)).mode
   if (((mode & 0o100) !== 0) !== executable) await chmod(absolute, executable ? mode | 0o100 : mode & ~0o111)
   return changed
-}
-
-export function sha256Hex(data: Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex')
 }
 
 function unreadable(path: string, cause: unknown): PreencodeError {

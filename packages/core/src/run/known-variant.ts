@@ -1,12 +1,12 @@
 // The variant a previous run wrote for these very bytes, still on disk beside its original. A
 // cache hit byte for byte equal to it needs no decode: the site keeps what it already serves.
-import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Format } from '../codecs/table.js'
 import { withOpenFiles } from '../fs/open-files.js'
 import type { ManifestVariant } from '../manifest/manifest.js'
 import type { FileJobContext } from './context.js'
+import { sha256Hex } from '../hash.js'
 
 /**
  * The `format` variant the previous manifest records for `path` when the original still has the
@@ -33,7 +33,7 @@ export function knownVariant(
  */
 export async function isKnownVariant(ctx: FileJobContext, known: ManifestVariant, payload: Buffer): Promise<boolean> {
   if (payload.byteLength !== known.size) return false
-  if (createHash('sha256').update(payload).digest('hex') !== known.sha256) return false
+  if (sha256Hex(payload) !== known.sha256) return false
   const onDisk = await withOpenFiles(1, () => readFile(join(ctx.root, known.path))).catch(() => undefined)
   return onDisk?.equals(payload) ?? false
 }

@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { userError } from '../errors.js'
 import { encodeWithCache } from './encode-with-cache.js'
-import { isWorthWriting, sha256Hex, skipReason, type FileJob, type FileJobContext } from './file-job.js'
+import { isWorthWriting, skipReason, type FileJob, type FileJobContext } from './file-job.js'
 import { CODECS, type Format } from '../codecs/table.js'
 import { withOpenFiles } from '../fs/open-files.js'
+import { sha256Hex } from '../hash.js'
 
 /** A sidecar name preencode would write that is already taken by a file it did not write. */
 export interface SidecarClash {

@@ -10,7 +10,8 @@ import { ALL_ENCODINGS } from '@preencode/core'
 import { acceptPattern, refusePattern } from '../shared/accept-regex.js'
 import type { Encoding } from '../http/negotiate.js'
 import { SUFFIX, type ServingPolicy } from '../shared/policy.js'
-import { LETTER, nginxString as q, type NginxNames } from './names.js'
+import { CODING_LETTER } from '../shared/coding-letters.js'
+import { nginxString as q, type NginxNames } from './names.js'
 
 /** The tokens of the fast path: what browsers and common HTTP clients list. */
 const PLAIN_TOKENS = ['gzip', 'deflate', 'br', 'zstd'] as const
@@ -59,7 +60,7 @@ export function acceptMaps(n: NginxNames, modules: boolean): string[] {
   for (const [coding, name] of names.slice(0, 3)) {
     // Named and accepted, or not named while `*` is accepted.
     lines.push(
-      `map "${n.v(`ae_${name}`)}:${n.v('ae_star')}" ${n.v(`ok_${LETTER[coding as Encoding]}`)} {`,
+      `map "${n.v(`ae_${name}`)}:${n.v('ae_star')}" ${n.v(`ok_${CODING_LETTER[coding as Encoding]}`)} {`,
       '    default 0;',
       '    "~^1:" 1;',
       '    ":1" 1;',
@@ -80,10 +81,11 @@ export function acceptMaps(n: NginxNames, modules: boolean): string[] {
       '}',
     )
   }
-  const flags = `${n.v('ok_b')}${n.v('ok_z')}${n.v('ok_g')}`
+  const okNames = ALL_ENCODINGS.map((coding) => `ok_${CODING_LETTER[coding]}`)
+  const flags = okNames.map((name) => n.v(name)).join('')
   const slow = modules ? `"${flags}:${n.v('ae_br')}:${n.v('ae_gzip_plain')}"` : `"${flags}"`
   lines.push(
-    `# Accept-Encoding as one code: ok_b ok_z ok_g${modules ? ':ae_br:ae_gzip_plain' : ''} (the maps above), looked up`,
+    `# Accept-Encoding as one code: ${okNames.join(' ')}${modules ? ':ae_br:ae_gzip_plain' : ''} (the maps above), looked up`,
     '# directly for lists of plain tokens without q-values; any other value takes the regex maps.',
     `map $http_accept_encoding ${n.v('ae')} {`,
     `    default ${slow};`,

@@ -2,10 +2,6 @@
  * Names the nginx config defines, all under one prefix: nginx refuses a variable defined twice,
  * so two preencode sites in one nginx need different prefixes.
  */
-import type { Encoding } from '../http/negotiate.js'
-
-/** One-letter codes of the acceptable-flag variables (`$P_ok_b` = br...). */
-export const LETTER: Readonly<Record<Encoding, 'b' | 'z' | 'g'>> = Object.freeze({ br: 'b', zstd: 'z', gzip: 'g' })
 
 export interface NginxNames {
   readonly prefix: string

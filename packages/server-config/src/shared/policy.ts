@@ -19,6 +19,7 @@ import {
   HASHED_NAME_RULE,
   PAGE_DICTIONARY_NAME_PATTERN,
   compressibleExtensions,
+  extensionOf,
   isFormat,
 } from '@preencode/core/internal'
 import type { Encoding } from '../http/negotiate.js'
@@ -177,8 +178,7 @@ function checkManifest(manifest: Manifest, policy: ServingPolicy, custom: boolea
           " disagrees with the build's `cachePolicy.immutable`. Pass the same rule as `immutable` (a RegExp over the URL path) to the server config.",
       )
     }
-    const dot = file.path.lastIndexOf('.')
-    const extension = dot > file.path.lastIndexOf('/') ? file.path.slice(dot + 1).toLowerCase() : ''
+    const extension = extensionOf(file.path).slice(1).toLowerCase()
     if (file.variants.length > 0 && !known.has(extension)) {
       fail(
         `${file.path} has variants but its extension is not a compressible type, so no server rule serves them; leave it out of \`include\`.`,

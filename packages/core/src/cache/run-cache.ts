@@ -1,24 +1,34 @@
-import { cacheWriteWarning, openCache, type CompressionCache } from '../cache/cache.js'
+import { cacheWriteWarning, openCache, type CompressionCache } from './cache.js'
 import type { CompressLogger } from '../logger.js'
-import type { ResolvedCompressOptions } from '../options/compress-options.js'
-import { openS3Store, SILENCE_TIMEOUT_MS } from '../cache/s3-store.js'
-import { withSharedCache, type SharedCompressionCache } from '../cache/shared-cache.js'
+import { DEFAULT_COMPRESS_OPTIONS, type ResolvedCompressOptions } from '../options/compress-options.js'
+import { withoutUserInfo } from '../options/shared-cache-location.js'
+import { openS3Store, SILENCE_TIMEOUT_MS } from './s3-store.js'
+import { withSharedCache, type SharedCompressionCache } from './shared-cache.js'
 
-/** The cache of one run: the local directory, with the shared bucket behind it when configured. */
+/**
+ * The cache of one run: the local directory, with the shared bucket behind it when configured.
+ * Every run opens its cache here (the build runner once for a whole build, `compressDirectory`
+ * and `writeDeltas` when not given one), so none is ever local-only by accident.
+ */
 export interface RunCache {
   cache: CompressionCache
   /** A line for the log about the shared tier, or undefined without one. */
   summary(): string | undefined
 }
 
-export function openRunCache(options: ResolvedCompressOptions, logger: CompressLogger): RunCache {
+export function openRunCache(
+  options: Pick<ResolvedCompressOptions, 'cacheDir'> &
+    Partial<Pick<ResolvedCompressOptions, 'cacheMaxBytes' | 'sharedCache'>>,
+  logger: Pick<CompressLogger, 'warn'>,
+): RunCache {
   let writeErrors = 0
-  const local = openCache(options.cacheDir, options.cacheMaxBytes, {
+  const maxBytes = options.cacheMaxBytes ?? DEFAULT_COMPRESS_OPTIONS.cacheMaxBytes
+  const local = openCache(options.cacheDir, maxBytes, {
     onWriteError: (error) => {
       if (writeErrors++ === 0) logger.warn(cacheWriteWarning(String(options.cacheDir), error))
     },
   })
-  const location = options.sharedCache
+  const location = options.sharedCache ?? false
   if (location === false) return { cache: local, summary: () => undefined }
   const shared: SharedCompressionCache = withSharedCache(local, () => openS3Store(location), {
     onUnavailable: (error, operation) => {
@@ -43,17 +53,5 @@ export function openRunCache(options: ResolvedCompressOptions, logger: CompressL
       const { remoteHits, uploads, refused } = shared.stats
       return `shared cache ${location.url}: ${remoteHits} entries from the bucket, ${uploads} uploaded${refused > 0 ? `, ${refused} refused (corrupt, partial or foreign) and recomputed` : ''}`
     },
-  }
-}
-
-/** An endpoint for a message: a `user:password@` in it is never printed. */
-function withoutUserInfo(endpoint: string): string {
-  try {
-    const url = new URL(endpoint)
-    url.username = ''
-    url.password = ''
-    return url.origin + (url.pathname === '/' ? '' : url.pathname)
-  } catch {
-    return endpoint.replace(/\/\/[^/@]*@/, '//')
   }
 }
