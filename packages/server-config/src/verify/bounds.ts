@@ -23,7 +23,7 @@ export function runBounds(site: string, timeoutMs: number, deadlineMs: number, l
       stop.abort(
         userError(
           'verify',
-          `${site}: not finished within the deadline of ${deadlineMs / 1000} s (${label('deadline')}); stopped. Raise it, or check fewer files with --limit.`,
+          `${site}: not finished within the deadline of ${deadlineMs / 1000} s (${label('deadline')}); stopped. Raise it, or check fewer files with ${label('limit')}.`,
           { code: 'VERIFY_FAILED' },
         ),
       ),
