@@ -67,10 +67,13 @@ describe('build runner', () => {
   it('compresses, reports as JSON and writes server configs until the manifest lists them', async () => {
     const root = await site('configs')
     const dist = join(root, 'dist')
-    const { report, compress } = resolveBuildOptions({ report: 'json', cache: false }, { root, component: 'rollup' })
+    const { report, compress, force } = resolveBuildOptions(
+      { report: 'json', cache: false },
+      { root, component: 'rollup' },
+    )
     const seen: Manifest[] = []
     const runner = createBuildRunner({
-      options: { report, compress },
+      options: { report, compress, force },
       root,
       // A config inside the output names every file the manifest lists.
       async writeServerConfigs(manifest) {

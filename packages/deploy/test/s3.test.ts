@@ -41,8 +41,9 @@ const numbers: Record<string, DeploySummary> = {}
 const streamedBodies = new Map<string | undefined, boolean>()
 
 function target(records: S3RequestRecord[] = [], extra: Partial<S3TargetOptions> = {}) {
-  return s3Target({
-    [BODY_PROBE]: (key: string | undefined, streamed: boolean) => streamedBodies.set(key, streamed),
+  // The probe is not one of S3TargetOptions: the options are typed with it added.
+  const options: S3TargetOptions & { [BODY_PROBE]: (key: string | undefined, streamed: boolean) => void } = {
+    [BODY_PROBE]: (key, streamed) => streamedBodies.set(key, streamed),
     bucket: BUCKET,
     prefix: 'www',
     endpoint: minio.endpoint,
@@ -52,7 +53,8 @@ function target(records: S3RequestRecord[] = [], extra: Partial<S3TargetOptions>
     retry: { retries: 2, baseDelayMs: 50, maxDelayMs: 200 },
     onRequest: (r) => records.push(r),
     ...extra,
-  })
+  }
+  return s3Target(options)
 }
 
 const WRITES = new Set([

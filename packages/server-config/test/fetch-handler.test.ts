@@ -77,7 +77,7 @@ describe('createPreencodeHandler', () => {
         '/guides/a-rather-long-section-name/and-an-even-longer-page-name',
         '/guides/a-rather-long-section-name/and-an-even-longer-page-name/',
       ],
-    ]) {
+    ] as const) {
       const got = (await ask(path))!
       expect(got.response.status, path).toBe(301)
       expect(got.response.headers.get('location'), path).toBe(location)

@@ -25,16 +25,10 @@ import {
 } from '@preencode/server-config'
 import { hashedNamePattern } from '../src/shared/policy.js'
 import { tempDir, toolPath } from '@preencode/test-utils'
-import { checkServerFiles, writeServerFiles, type ServerKind } from '../../../e2e/harness/servers.ts'
+import { checkServerFiles, writeServerFiles, type ConfiguredKind } from '../../../e2e/harness/servers.ts'
 import { buildFixtureSite } from './fixture.ts'
 
-const KINDS: Exclude<ServerKind, 'node' | 'cloudflare'>[] = [
-  'nginx-stock',
-  'nginx-modules',
-  'apache-htaccess',
-  'apache-vhost',
-  'caddy',
-]
+const KINDS: ConfiguredKind[] = ['nginx-stock', 'nginx-modules', 'apache-htaccess', 'apache-vhost', 'caddy']
 
 let dir: { path: string; remove: () => Promise<void> }
 const sites: Record<'keep' | 'nokeep', { root: string; manifest: Manifest }> = {} as never

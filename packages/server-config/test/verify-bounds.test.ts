@@ -32,7 +32,7 @@ async function hostile(answer: (socket: Socket) => void): Promise<string> {
     socket.on('error', () => {})
     socket.on('close', () => sockets.delete(socket))
     socket.once('data', () => answer(socket))
-  }, BOUND)
+  })
   servers.push(server)
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const address = server.address()
