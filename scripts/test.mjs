@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Runs the linter, then every test layer (Vitest, then Playwright), and ends with one line
-// `N passed, N failed` totalled over both (a lint failure counts as one failure), so a run that
+// Runs the linter and the type checks, then every test layer (Vitest, then Playwright), and ends
+// with one line `N passed, N failed` totalled over both (a lint or type failure counts as one), so a run that
 // executed nothing is visible. Exit code: 0 only if all passed.
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, existsSync, rmSync } from 'node:fs'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -15,8 +15,11 @@ const bin = (name) => join(root, 'node_modules', '.bin', name)
 const run = (cmd, args, env = {}) =>
   spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status
 
-// Lint first: it takes seconds, and a finding is reported even when a later layer crashes.
+// Lint and type checks first: they take seconds, and a finding is reported even when a later
+// layer crashes. The packages' sources (tsc -b, as built), then the tests (tsconfig.tests.json).
 const lintStatus = run(bin('biome'), ['check', '--error-on-warnings'])
+const packageConfigs = readdirSync(join(root, 'packages')).map((name) => join('packages', name, 'tsconfig.json'))
+const typeStatus = run(bin('tsc'), ['-b', ...packageConfigs]) || run(bin('tsc'), ['-p', 'tsconfig.tests.json'])
 
 const vitestJson = join(out, 'vitest.json')
 const vitestStatus = run(bin('vitest'), [
@@ -55,6 +58,10 @@ if (existsSync(playwrightJson)) {
 if (lintStatus !== 0) {
   failed += 1
   console.error('[test] pnpm lint found problems (listed above)')
+}
+if (typeStatus !== 0) {
+  failed += 1
+  console.error('[test] pnpm typecheck found problems (listed above)')
 }
 if ((vitestStatus !== 0 || playwrightStatus !== 0) && failed === 0) failed = 1
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`)

@@ -1,13 +1,13 @@
-// `pnpm typecheck` checks the tests with tsconfig.tests.json, whose `paths` send each package
-// name to its source as vitest.config.ts does from the packages' `exports`: the two must agree,
-// or a test is type-checked against another module than the one it runs.
+// tsconfig.tests.json's `paths` send each package entry point to its source, for `pnpm typecheck`
+// of the tests and for Vitest (vitest.config.ts aliases from them): they must name every entry of
+// the packages' `exports`, or a test would run (or be checked against) the built dist/.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { expect, it } from 'vitest'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 
-/** Each package entry point (as vitest.config.ts aliases it) -> its source, relative to the root. */
+/** Each package entry point (its `exports` entry) -> its source, relative to the root. */
 function sourceEntries(): Record<string, string[]> {
   const entries: Record<string, string[]> = {}
   for (const dir of readdirSync(join(ROOT, 'packages'))) {
@@ -24,7 +24,7 @@ function sourceEntries(): Record<string, string[]> {
   return entries
 }
 
-it("tsconfig.tests.json's paths name every package entry point's source, as Vitest resolves it", () => {
+it("tsconfig.tests.json's paths name every package entry point's source", () => {
   const config = JSON.parse(readFileSync(join(ROOT, 'tsconfig.tests.json'), 'utf8')) as {
     compilerOptions: { paths: Record<string, string[]> }
   }
