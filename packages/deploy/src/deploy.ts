@@ -119,6 +119,13 @@ export const DEFAULT_DEPLOY_OPTIONS = Object.freeze({
   includeDotfiles: false,
 } satisfies Required<Pick<DeployOptions, 'dir' | 'dryRun' | 'concurrency' | 'delete' | 'keep' | 'includeDotfiles'>>)
 
+/** The plan of one deploy, what the target held when it was made, and when. */
+interface Planned {
+  plan: DeployPlan
+  remote: RemoteState
+  now: number
+}
+
 /** One deploy's state, built by the steps below: `openRun → writeDeltas → planRun → applyPlan`. */
 interface Run {
   options: DeployOptions
@@ -145,7 +152,8 @@ export async function deploy(options: DeployOptions, label: OptionLabel = API_LA
     if (!options.dryRun) await target.begin?.(run.context)
     await writeDeltas(run)
     await options.check?.(run.manifest)
-    const { plan, remote, now } = await planRun(run)
+    const planned = await planRun(run)
+    const { plan } = planned
     const summary: DeploySummary = {
       target: target.description,
       deployId: run.context.deployId,
@@ -166,7 +174,7 @@ export async function deploy(options: DeployOptions, label: OptionLabel = API_LA
       // What the plan lists is what would go: the summary must say the same.
       summary.deleted = plan.deletions.length
     } else {
-      await applyPlan(run, plan, remote, now, summary)
+      await applyPlan(run, planned, summary)
     }
     summary.requests = target.requestCount()
     summary.durationMs = Math.round(performance.now() - started)
@@ -213,7 +221,7 @@ async function writeDeltas(run: Run): Promise<void> {
 }
 
 /** What the target holds and the plan against it; refuses to delete files preencode did not write. */
-async function planRun(run: Run): Promise<{ plan: DeployPlan; remote: RemoteState; now: number }> {
+async function planRun(run: Run): Promise<Planned> {
   const { options, target, context } = run
   const isEntry = options.isEntry ?? isDefaultEntry
   const remote = await target.readRemote(siteObjects(run.manifest, isEntry, options.includeDotfiles), context)
@@ -237,14 +245,9 @@ async function planRun(run: Run): Promise<{ plan: DeployPlan; remote: RemoteStat
 }
 
 /** Every phase in order, the release live, the state written, and only then the deletions. */
-async function applyPlan(
-  run: Run,
-  plan: DeployPlan,
-  remote: RemoteState,
-  now: number,
-  summary: DeploySummary,
-): Promise<void> {
+async function applyPlan(run: Run, planned: Planned, summary: DeploySummary): Promise<void> {
   const { target, context } = run
+  const { plan } = planned
   for (const phase of plan.phases) {
     if (phase.uploads.length === 0 && phase.unchanged.length === 0) continue
     if (phase.uploads.length > 0) {
@@ -258,7 +261,7 @@ async function applyPlan(
   // rsync checks files the plan could not hash itself and may find them identical.
   summary.skipped += plan.phases.reduce((n, p) => n + p.uploads.length, 0) - summary.uploaded
   await target.commit?.(context.deployId, context)
-  await writeState(run, plan, remote, now, summary)
+  await writeState(run, planned, summary)
   if (plan.deletions.length > 0) {
     await target.deleteKeys(plan.deletions, context)
     context.emit({ type: 'delete', keys: plan.deletions })
@@ -267,13 +270,7 @@ async function applyPlan(
 }
 
 /** The deploy state, written only when this deploy changed something it records. */
-async function writeState(
-  run: Run,
-  plan: DeployPlan,
-  remote: RemoteState,
-  now: number,
-  summary: DeploySummary,
-): Promise<void> {
+async function writeState(run: Run, { plan, remote, now }: Planned, summary: DeploySummary): Promise<void> {
   const learnt = run.target.storedObjects?.() ?? {}
   const changed =
     summary.uploaded > 0 ||
