@@ -5,22 +5,40 @@
  * again); a request the handler leaves (no such file, another method) gets a plain 404 or 405.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { createSecureServer, type Http2ServerRequest, type SecureServerOptions } from 'node:http2'
+import {
+  createSecureServer,
+  type Http2ServerRequest,
+  type Http2Session,
+  type SecureServerOptions,
+} from 'node:http2'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { PreencodeHandler } from '@preencode/server-config'
+import {
+  applyTimeouts,
+  closeGracefully,
+  type Connections,
+  DEFAULT_SERVE_LIMITS,
+  http2Settings,
+  type ServeLimits,
+} from './serve-limits.js'
 
 export interface ListenOptions {
   host: string
   port: number
   /** PEM certificate (chain) and key: HTTPS with HTTP/2 and HTTP/1.1. */
   tls?: { cert: Buffer; key: Buffer }
+  /** The limits on every client (`serve-limits.ts`); default `DEFAULT_SERVE_LIMITS`. */
+  limits?: Partial<ServeLimits>
 }
 
 export interface Listening {
   /** `http://127.0.0.1:8080/` — the port the system gave for port 0. */
   url: string
+  /** Stops accepting, lets answers in flight finish within the grace time, then closes the rest. */
   close(): Promise<void>
+  /** Closes every connection at once. */
+  destroy(): void
 }
 
 /** Bodies up to this size are written in one piece. */
@@ -106,8 +124,13 @@ export function nodeListener(handler: PreencodeHandler, origin: () => string) {
  * as nginx, Apache and Caddy read it: nghttp2 would drop the whole field otherwise (RFC 9113
  * §8.2.1 allows either), and a dropped Accept-Encoding gets the original.
  */
-function secureOptions(tls: NonNullable<ListenOptions['tls']>): SecureServerOptions {
-  return { ...tls, allowHTTP1: true, strictFieldWhitespaceValidation: false } as SecureServerOptions
+function secureOptions(tls: NonNullable<ListenOptions['tls']>, limits: ServeLimits): SecureServerOptions {
+  return {
+    ...tls,
+    allowHTTP1: true,
+    strictFieldWhitespaceValidation: false,
+    settings: http2Settings(limits),
+  } as SecureServerOptions
 }
 
 /** Starts the server; rejects with the system's error (EADDRINUSE, EACCES, a bad key). */
@@ -115,13 +138,21 @@ export function listen(handler: PreencodeHandler, options: ListenOptions): Promi
   return new Promise((done, fail) => {
     let origin = ''
     const listener = nodeListener(handler, () => origin)
+    const limits = { ...DEFAULT_SERVE_LIMITS, ...options.limits }
     const server = options.tls
-      ? createSecureServer(secureOptions(options.tls), (req, res) => listener(req, res as unknown as NodeResponse))
+      ? createSecureServer(secureOptions(options.tls, limits), (req, res) =>
+          listener(req, res as unknown as NodeResponse),
+        )
       : createServer((req, res) => listener(req, res))
-    const sockets = new Set<{ destroy(): void }>()
+    applyTimeouts(server, limits)
+    const open: Connections = { sockets: new Set(), sessions: new Set() }
     server.on('connection', (socket: { destroy(): void; once(event: 'close', f: () => void): void }) => {
-      sockets.add(socket)
-      socket.once('close', () => sockets.delete(socket))
+      open.sockets.add(socket)
+      socket.once('close', () => open.sockets.delete(socket))
+    })
+    server.on('session', (session: Http2Session) => {
+      open.sessions.add(session)
+      session.once('close', () => open.sessions.delete(session))
     })
     server.once('error', fail)
     server.listen(options.port, options.host, () => {
@@ -132,11 +163,10 @@ export function listen(handler: PreencodeHandler, options: ListenOptions): Promi
       origin = `${options.tls ? 'https' : 'http'}://${host}:${port}`
       done({
         url: `${origin}/`,
-        close: () =>
-          new Promise<void>((closed) => {
-            server.close(() => closed())
-            for (const socket of sockets) socket.destroy()
-          }),
+        close: () => closeGracefully(server, open, limits.graceMs),
+        destroy: () => {
+          for (const socket of open.sockets) socket.destroy()
+        },
       })
     })
   })

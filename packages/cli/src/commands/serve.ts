@@ -5,6 +5,7 @@ import { createPreencodeHandler } from '@preencode/server-config'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, parseInteger } from '../cli-utils.js'
 import { listen, type ListenOptions } from '../serve-listener.js'
+import { DEFAULT_SERVE_LIMITS } from '../serve-limits.js'
 
 const DEFAULT_HOST = '127.0.0.1'
 const DEFAULT_PORT = 8080
@@ -42,11 +43,17 @@ export const serveCommand = defineCommand({
     const server = await listen(createPreencodeHandler(root), options).catch((error: NodeJS.ErrnoException) => {
       throw listenError(error, options)
     })
-    // Listening for the signals before the start line: whoever reads it may stop us at once.
+    // Listening for the signals before the start line: whoever reads it may stop us at once. The
+    // first stops gracefully (answers in flight finish); a second finds no listener and ends the
+    // process at once, as the system's default does.
     const stopped = new Promise<void>((done) => {
-      const stop = (): void => {
+      const stop = (signal: NodeJS.Signals): void => {
         process.off('SIGINT', stop)
         process.off('SIGTERM', stop)
+        const grace = DEFAULT_SERVE_LIMITS.graceMs / 1000
+        process.stderr.write(
+          `preencode serve: ${signal}: stopping; answers in flight have ${grace} s to finish (a second signal stops at once)\n`,
+        )
         server.close().then(done, done)
       }
       process.on('SIGINT', stop)

@@ -9,12 +9,16 @@
  * The stored bytes go out as they are, with their Content-Encoding (a runtime that compresses
  * responses leaves one that has it alone); a small file is read whole, a large one streamed
  * from the file handle, a range read from its offset, a gzip variant decoded by the standard
- * `DecompressionStream` for a client that takes no coding (`keepOriginals: false`).
+ * `DecompressionStream` for a client that takes no coding (`keepOriginals: false`). On Bun a
+ * body is a `Bun.file` (sendfile: no byte through JavaScript, memory flat under slow readers),
+ * see `bunBody`. Out of file handles, the answer is 503 with Retry-After (`node/handles.ts`).
  */
 import type { FileHandle } from 'node:fs/promises'
 import type { Manifest } from '@preencode/core'
 import { REQUEST_FACT_HEADERS, targetOf, type AnswerBody, type RequestFacts } from '../http/spec.js'
-import { resolveIndex, siteOnDisk } from '../node/site.js'
+import { isOutOfHandles, outOfHandlesAnswer } from '../node/handles.js'
+import { resolveIndex, siteOnDisk, type Resolved } from '../node/site.js'
+import { bunBody } from './bun-body.js'
 
 /** `createPreencodeHandler()`'s options. */
 export interface PreencodeHandlerOptions {
@@ -39,8 +43,9 @@ const READ_WHOLE_BYTES = 64 * 1024
 const CHUNK_BYTES = 64 * 1024
 /**
  * Bun.serve drops a handler's Content-Length on a ReadableStream body and sends it chunked
- * (oven-sh/bun#10507, open in Bun 1.4.5): there every body is read (and decoded) whole, so it
- * keeps its length, still from the one handle opened (a rebuild mid-request cannot mix two files).
+ * (oven-sh/bun#10507, open in Bun 1.4.5): there a body `bunBody` leaves (a decoded one, a range
+ * request answered whole) is read (and decoded) whole, so it keeps its length, still from the one
+ * handle opened (a rebuild mid-request cannot mix two files).
  */
 const STREAM_KEEPS_LENGTH = !('Bun' in globalThis)
 
@@ -67,10 +72,20 @@ export function createPreencodeHandler(dir: string, options: PreencodeHandlerOpt
     }
     const target = targetOf(request.method, url.pathname, index)
     if (target.kind === 'pass') return undefined
-    const resolved = await site.answerFor(target, fetchRequestFacts(request), url)
+    let resolved: Resolved | undefined
+    try {
+      resolved = await site.answerFor(target, fetchRequestFacts(request), url)
+    } catch (error) {
+      if (!isOutOfHandles(error)) throw error
+      const busy = outOfHandlesAnswer()
+      return new Response(busy.body, { status: busy.status, headers: busy.headers })
+    }
     if (!resolved) return undefined
     const { answer, handle } = resolved
-    const body = answer.body && handle ? await bodyOf(handle, answer.body, answer.headers['Content-Length']) : null
+    if (!answer.body || !handle) return new Response(null, { status: answer.status, headers: answer.headers })
+    const sent = await bunBody(dir, handle, answer, request.headers.has('range'))
+    if (sent) return new Response(sent.body, { status: answer.status, headers: sent.headers })
+    const body = await bodyOf(handle, answer.body, answer.headers['Content-Length'])
     return new Response(body, { status: answer.status, headers: answer.headers })
   }
 }

@@ -19,6 +19,7 @@ import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 import type { Manifest } from '@preencode/core'
 import { REQUEST_FACT_HEADERS, targetOf, type RequestFacts } from '../http/spec.js'
+import { isOutOfHandles, outOfHandlesAnswer } from './handles.js'
 import { type RequestLocation, type Resolved, resolveIndex, siteOnDisk } from './site.js'
 
 /** `createPreencodeMiddleware()`'s options. */
@@ -88,8 +89,15 @@ export function createPreencodeMiddleware(root: string, options: PreencodeMiddle
     site
       .answerFor(target, nodeRequestFacts(req), location)
       .then((resolved) => (resolved ? send(resolved, res) : pass()))
-      .catch(pass)
+      .catch((error: unknown) => (isOutOfHandles(error) && !res.headersSent ? busy(res) : pass(error)))
   }
+}
+
+/** Out of file handles: 503 with Retry-After (`handles.ts`), never a 404 or the app's answer. */
+function busy(res: ServerResponse): void {
+  const { status, headers, body } = outOfHandlesAnswer()
+  res.writeHead(status, headers)
+  res.end(body)
 }
 
 /** Writes the answer; streams the body from the handle opened (which the stream closes). */

@@ -26,6 +26,7 @@ import {
   type Target,
 } from '../http/spec.js'
 import { diskEntry } from './disk.js'
+import { isOutOfHandles } from './handles.js'
 import { type Entry, indexSite, manifestOnDisk } from './manifest.js'
 
 export interface SiteOptions {
@@ -114,6 +115,8 @@ async function openAnswer(root: string, entry: Entry, facts: RequestFacts): Prom
   try {
     handle = await open(join(root, chosen.path), 'r')
   } catch (error) {
+    // Out of file handles is not "no such file": the caller answers 503 (handles.ts).
+    if (isOutOfHandles(error)) throw error
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : undefined
   }
   let keep = false
