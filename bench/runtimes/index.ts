@@ -12,13 +12,12 @@ import { emptyPart, type PartResult } from '../lib/report.ts'
 import { firstLine, fmtInt } from '../lib/util.ts'
 import { ACCEPT_ENCODING, probe, runWrk, writeWrkScript } from '../lib/wrk.ts'
 import { runtimeTables, type Cell } from './tables.ts'
-import { RUNTIME_PAIRS, pairMissing, startRuntime, type Mode, type RunningRuntime } from './servers.ts'
+import { RUNTIME_PAIRS, modesOf, pairMissing, startRuntime, type Mode, type RunningRuntime } from './servers.ts'
 
 const WRK = { threads: 2, connections: 32, seconds: 3 }
 const WRK_QUICK = { threads: 2, connections: 8, seconds: 1 }
 /** Rounds in a full run; every other round runs the servers in reverse order (see serve/index.ts). */
 const ROUNDS = 4
-const MODES: readonly Mode[] = ['preencode', 'own']
 
 export async function runRuntimes(ctx: BenchContext): Promise<PartResult> {
   const part = emptyPart('runtimes', 'JavaScript runtimes: the preencode handler vs each runtime’s own static handler')
@@ -63,7 +62,7 @@ export async function runRuntimes(ctx: BenchContext): Promise<PartResult> {
         missing.set(pair.id, `missing on this machine: ${why}`)
         continue
       }
-      for (const mode of MODES) {
+      for (const mode of modesOf(pair)) {
         try {
           const server = await startRuntime(pair, mode, site)
           servers.set(`${pair.id} ${mode}`, server)
@@ -84,7 +83,7 @@ export async function runRuntimes(ctx: BenchContext): Promise<PartResult> {
     for (let round = 1; round <= rounds; round++) {
       for (const file of files) {
         for (const pair of RUNTIME_PAIRS) {
-          for (const mode of round % 2 ? MODES : [...MODES].reverse()) {
+          for (const mode of round % 2 ? modesOf(pair) : modesOf(pair).reverse()) {
             const server = servers.get(`${pair.id} ${mode}`)
             const cell = cells.get(key(pair.id, mode, file.path))
             if (!server || !cell || cell.error) continue

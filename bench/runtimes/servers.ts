@@ -12,16 +12,34 @@ export interface RuntimePair {
   own: string
   binary: RuntimeBinary
   script: string
+  /**
+   * Its own static handler sending the same stored `.br` the preencode handler sends (mode
+   * `stored`), as the tables name it: the same bytes, so requests/s compare the sending alone.
+   */
+  stored?: string
 }
 
 export const RUNTIME_PAIRS: readonly RuntimePair[] = [
-  { id: 'bun', label: 'Bun.serve', own: 'Bun.file', binary: 'bun', script: 'bun.mjs' },
+  {
+    id: 'bun',
+    label: 'Bun.serve',
+    own: 'Bun.file',
+    binary: 'bun',
+    script: 'bun.mjs',
+    stored: 'Bun.file of the stored .br',
+  },
   { id: 'deno', label: 'Deno.serve', own: "Hono's serveStatic (hono/deno)", binary: 'deno', script: 'deno.mjs' },
   { id: 'fastify', label: 'Fastify (Node)', own: '@fastify/static', binary: 'node', script: 'fastify.mjs' },
   { id: 'node', label: 'node:http', own: 'sirv', binary: 'node', script: 'node.mjs' },
 ]
 
-export type Mode = 'preencode' | 'own'
+/** The preencode handler, the runtime's own handler on the originals, or on the stored `.br`. */
+export type Mode = 'preencode' | 'own' | 'stored'
+
+/** The modes `pair` is measured in. */
+export function modesOf(pair: RuntimePair): Mode[] {
+  return pair.stored ? ['preencode', 'own', 'stored'] : ['preencode', 'own']
+}
 
 export interface RunningRuntime {
   url: string
