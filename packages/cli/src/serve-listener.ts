@@ -5,12 +5,7 @@
  * again); a request the handler leaves (no such file, another method) gets a plain 404 or 405.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import {
-  createSecureServer,
-  type Http2ServerRequest,
-  type Http2Session,
-  type SecureServerOptions,
-} from 'node:http2'
+import { createSecureServer, type Http2ServerRequest, type Http2Session, type SecureServerOptions } from 'node:http2'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { PreencodeHandler } from '@preencode/server-config'

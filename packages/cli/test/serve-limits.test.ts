@@ -60,7 +60,11 @@ async function stop(server: Child): Promise<number | null> {
 }
 
 /** Opens `count` streams for `path` that never read (zero window); resolves the statuses of those answered. */
-function stalled(session: ClientHttp2Session, path: string, count: number): { statuses: number[]; retryAfter: string[] } {
+function stalled(
+  session: ClientHttp2Session,
+  path: string,
+  count: number,
+): { statuses: number[]; retryAfter: string[] } {
   const seen = { statuses: [] as number[], retryAfter: [] as string[] }
   for (let i = 0; i < count; i++) {
     const stream = session.request({ ':path': path, 'accept-encoding': 'identity' })
@@ -103,12 +107,16 @@ function connectError(url: string): Promise<string | undefined> {
 /** GET over HTTPS/1.1 (the answer's status and bytes). */
 function fetchInsecure(url: string): Promise<{ status: number; body: Buffer }> {
   return new Promise((done, fail) => {
-    const req = httpsGet(url, { rejectUnauthorized: false, agent: false, headers: { 'accept-encoding': 'identity' } }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }))
-      res.on('error', fail)
-    })
+    const req = httpsGet(
+      url,
+      { rejectUnauthorized: false, agent: false, headers: { 'accept-encoding': 'identity' } },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }))
+        res.on('error', fail)
+      },
+    )
     req.on('error', fail)
   })
 }
@@ -177,7 +185,7 @@ describe('preencode serve: every client bounded', () => {
       expect(all()).toContain(503)
       expect(new Set(seen.flatMap((s) => s.retryAfter))).toEqual(new Set(['1']))
       for (const session of sessions) session.destroy()
-      let again = { status: 0, body: Buffer.alloc(0) }
+      let again: { status: number; body: Buffer } = { status: 0, body: Buffer.alloc(0) }
       for (let i = 0; i < 100 && again.status !== 200; i++) {
         again = await fetchInsecure(`${server.url}big.bin`).catch(() => again)
         if (again.status !== 200) await new Promise((r) => setTimeout(r, 100))

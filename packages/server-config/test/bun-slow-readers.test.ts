@@ -63,11 +63,16 @@ describe('the Fetch handler on Bun: slow readers', () => {
     let server: RunningProcess | undefined
     const readers: Awaited<ReturnType<typeof slowReader>>[] = []
     try {
-      server = await startProcess('bun-serve', bun.path, ['run', join(HARNESS, 'bun-serve.mjs'), work.path, String(port)], {
-        port,
-        cwd: HARNESS,
-        env: { BUN_DISABLE_TELEMETRY: '1', DO_NOT_TRACK: '1', NO_COLOR: '1' },
-      })
+      server = await startProcess(
+        'bun-serve',
+        bun.path,
+        ['run', join(HARNESS, 'bun-serve.mjs'), work.path, String(port)],
+        {
+          port,
+          cwd: HARNESS,
+          env: { BUN_DISABLE_TELEMETRY: '1', DO_NOT_TRACK: '1', NO_COLOR: '1' },
+        },
+      )
       const pid = server.child.pid!
       // One whole answer first, so what a first request loads is not counted as growth.
       const first = await slowReader(port)

@@ -33,15 +33,16 @@ const BUN = (globalThis as { Bun?: BunFiles }).Bun
  * On Bun, the body as a `Bun.file` of the representation opened (`handle` is closed), with the
  * headers to send; undefined elsewhere, or for a body this does not cover.
  */
-export async function bunBody(
+export function bunBody(
   root: string,
   handle: FileHandle,
   answer: Answer,
   rangeAsked: boolean,
-): Promise<{ body: Blob; headers: Record<string, string> } | undefined> {
+): { body: Blob; headers: Record<string, string> } | undefined {
   const body = answer.body
   if (!BUN || !body || body.decode || (rangeAsked && !body.range)) return undefined
-  await handle.close().catch(() => {})
+  // Not waited for: the body does not read through it, and a close is a round trip to Bun's thread pool.
+  void handle.close().catch(() => {})
   const file = BUN.file(join(root, body.path))
   return {
     body: body.range ? file.slice(body.range.start, body.range.end + 1) : file,

@@ -83,7 +83,7 @@ export function createPreencodeHandler(dir: string, options: PreencodeHandlerOpt
     if (!resolved) return undefined
     const { answer, handle } = resolved
     if (!answer.body || !handle) return new Response(null, { status: answer.status, headers: answer.headers })
-    const sent = await bunBody(dir, handle, answer, request.headers.has('range'))
+    const sent = bunBody(dir, handle, answer, request.headers.has('range'))
     if (sent) return new Response(sent.body, { status: answer.status, headers: sent.headers })
     const body = await bodyOf(handle, answer.body, answer.headers['Content-Length'])
     return new Response(body, { status: answer.status, headers: answer.headers })
