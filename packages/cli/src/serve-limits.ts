@@ -61,6 +61,17 @@ export function applyTimeouts(server: HttpServer | Http2SecureServer, limits: Se
   })
 }
 
+/**
+ * A listening server's errors are those of accepting a connection. Out of file handles, libuv
+ * closes the connections waiting and may report EMFILE/ENFILE: the server goes on (and answers
+ * again once handles are free) instead of ending the process, as Node does for an error nobody
+ * listens to. Anything else is said in one line on stderr.
+ */
+export function acceptError(error: NodeJS.ErrnoException): void {
+  if (error.code === 'EMFILE' || error.code === 'ENFILE' || error.code === 'ECONNABORTED') return
+  process.stderr.write(`preencode serve: accepting a connection failed: ${error.message}\n`)
+}
+
 /** What a graceful stop needs of the open connections. */
 export interface Connections {
   /** Every socket (HTTP/1.1) and HTTP/2 session open now. */

@@ -10,6 +10,7 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { PreencodeHandler } from '@preencode/server-config'
 import {
+  acceptError,
   applyTimeouts,
   closeGracefully,
   type Connections,
@@ -152,6 +153,7 @@ export function listen(handler: PreencodeHandler, options: ListenOptions): Promi
     server.once('error', fail)
     server.listen(options.port, options.host, () => {
       server.off('error', fail)
+      server.on('error', acceptError)
       const address = server.address()
       const port = typeof address === 'object' && address ? address.port : options.port
       const host = options.host.includes(':') ? `[${options.host}]` : options.host
