@@ -72,6 +72,9 @@ export function acceptError(error: NodeJS.ErrnoException): void {
   process.stderr.write(`preencode serve: accepting a connection failed: ${error.message}\n`)
 }
 
+/** How often a stopping server closes the HTTP/1.1 connections whose answers have ended. */
+const SWEEP_MS = 200
+
 /** What a graceful stop needs of the open connections. */
 export interface Connections {
   /** Every socket (HTTP/1.1) and HTTP/2 session open now. */
@@ -90,12 +93,20 @@ export function closeGracefully(
   graceMs: number,
 ): Promise<void> {
   return new Promise((closed) => {
-    server.close(() => closed())
-    if ('closeIdleConnections' in server) server.closeIdleConnections()
-    for (const session of open.sessions) session.close()
+    // A keep-alive connection whose answer ends goes idle: closed then, not after its keep-alive time.
+    const sweep = setInterval(() => {
+      if ('closeIdleConnections' in server) server.closeIdleConnections()
+    }, SWEEP_MS)
     const timer = setTimeout(() => {
       for (const socket of open.sockets) socket.destroy()
     }, graceMs)
+    sweep.unref()
     timer.unref()
+    server.close(() => {
+      clearInterval(sweep)
+      clearTimeout(timer)
+      closed()
+    })
+    for (const session of open.sessions) session.close()
   })
 }
