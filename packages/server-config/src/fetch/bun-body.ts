@@ -1,7 +1,7 @@
 /**
- * The body of an answer on Bun: a `Bun.file`, which Bun.serve sends with sendfile — the kernel
- * copies the file to the socket, no byte passes through JavaScript and nothing is held in memory
- * for a slow reader (issue 35: 30 slow readers of a 60 MB file took 3.57 GB when bodies were read
+ * The body of an answer on Bun: a `Bun.file`, which Bun.serve sends from native code (sendfile
+ * for a large file: the kernel copies it to the socket) — no byte passes through JavaScript and
+ * nothing is held in memory for a slow reader (issue 35: 30 slow readers of a 60 MB file took 3.57 GB when bodies were read
  * whole). Bun takes Content-Length from the file it sends, so it is kept.
  *
  * The trade-off, measured and stated in docs/servers/javascript.md: Bun opens the file again by

@@ -10,7 +10,7 @@
  * responses leaves one that has it alone); a small file is read whole, a large one streamed
  * from the file handle, a range read from its offset, a gzip variant decoded by the standard
  * `DecompressionStream` for a client that takes no coding (`keepOriginals: false`). On Bun a
- * body is a `Bun.file` (sendfile: no byte through JavaScript, memory flat under slow readers),
+ * body is a `Bun.file` (sent by Bun: no byte through JavaScript, memory flat under slow readers),
  * see `bunBody`. Out of file handles, the answer is 503 with Retry-After (`node/handles.ts`).
  */
 import type { FileHandle } from 'node:fs/promises'
