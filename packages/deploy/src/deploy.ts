@@ -22,7 +22,7 @@ import {
   type PlanOptions,
   type RemoteState,
 } from './plan/plan.js'
-import { isDeltaKey } from './plan/stale-deltas.js'
+import { isSiteEncoding, siteFilesOf } from './plan/stale-deltas.js'
 import { newDeployId, nextDeployState, type KeepPolicy } from './plan/state.js'
 import type { DeployEvent, DeployTarget, TargetContext } from './plan/target.js'
 
@@ -234,8 +234,9 @@ async function planRun(run: Run): Promise<Planned> {
     now,
     includeDotfiles: options.includeDotfiles,
   })
-  // Stale deltas are preencode's own and go whatever the target's history (plan.ts).
-  const unknown = plan.deletions.filter((key) => !isDeltaKey(key))
+  // Stale variants and deltas of the site's files go whatever the target's history (stale-deltas.ts).
+  const siteFiles = siteFilesOf(run.manifest)
+  const unknown = plan.deletions.filter((key) => !isSiteEncoding(key, siteFiles))
   if (!remote.state && unknown.length > 0 && !options.deleteUnknown) {
     const message = unknownFilesMessage(target.description, unknown)
     if (!options.dryRun) throw userError('deploy', message, { code: 'BAD_INPUT' })

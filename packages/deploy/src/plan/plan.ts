@@ -1,7 +1,6 @@
 // The pure core of a deploy: from the manifest and what the target already holds, decide what
 // to upload, in which order, what to skip and what to delete. No I/O here, so the dry-run plan
 // and the executed plan are the same object.
-import { isDictionaryEncoding } from '@preencode/core/internal'
 import {
   MANIFEST_FILENAME,
   type DictionaryEncoding,
@@ -10,7 +9,7 @@ import {
   type ManifestFile,
 } from '@preencode/core'
 import { isLocalOnly } from './dotfiles.js'
-import { outdatedDeltas } from './stale-deltas.js'
+import { outdatedEncodings, siteFilesOf } from './stale-deltas.js'
 import { DEPLOY_STATE_FILENAME, LOCK_FILENAME, protectedKeys, type DeployState, type KeepPolicy } from './state.js'
 
 /** When an object is written: every phase completes before the next one starts. */
@@ -76,8 +75,8 @@ export interface DeployPlan {
   skipped: SiteObject[]
   /**
    * Stale keys deleted after every upload succeeded: with `delete`, what the site no longer has
-   * (less what `keep` protects); always, whatever `delete` and `keep` say, the deltas that may no
-   * longer decode to the file beside them (`stale-deltas.ts`).
+   * (less what `keep` protects); always, whatever `delete` and `keep` say, the variants and deltas
+   * the site does not list beside their file (`stale-deltas.ts`: they may encode another version).
    */
   deletions: string[]
   /** Stale keys kept for the grace period (`keep`) or because `delete` is off. */
@@ -96,8 +95,8 @@ export interface DeployPlan {
 /** `planDeploy()`'s options (and `deploy()`'s, which passes them on). */
 export interface PlanOptions {
   /**
-   * Delete objects the site no longer has (after every upload succeeded). Deltas that may no
-   * longer decode to the file beside them are deleted either way (`stale-deltas.ts`).
+   * Delete objects the site no longer has (after every upload succeeded). Variants and deltas
+   * the site does not list beside their file are deleted either way (`stale-deltas.ts`).
    * @default false
    */
   delete?: boolean
@@ -215,11 +214,7 @@ export function planDeploy(manifest: Manifest, remote: RemoteState, options: Pla
   const wanted = new Set(keys)
   const stale = [...remote.objects.keys()].filter((key) => !wanted.has(key) && !RESERVED_KEYS.has(key)).sort()
   const keep = options.delete ? protectedKeys(remote.state, options.keep ?? {}, options.now ?? Date.now()) : undefined
-  // Originals whose bytes this deploy writes (a variant counts: it is the same content).
-  const rewritten = new Set(
-    phases.flatMap((p) => p.uploads.filter((u) => !isDictionaryEncoding(u.contentEncoding)).map((u) => u.originalPath)),
-  )
-  const outdated = outdatedDeltas(stale, remote.state?.deploys[0]?.keys, rewritten)
+  const outdated = outdatedEncodings(stale, siteFilesOf(manifest), remote.state?.deploys[0]?.keys)
   const deletions: string[] = []
   const kept: string[] = []
   for (const key of stale) (outdated.has(key) || (keep && !keep.has(key)) ? deletions : kept).push(key)
