@@ -12,9 +12,10 @@ import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync, gzipSync, zstdDecompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { compress, type CompressOptions, type Manifest } from '@preencode/core'
-import { deploy, localTarget } from '@preencode/deploy'
-import { tempDir } from '@preencode/test-utils'
-import { writeSite } from './helpers.js'
+import { deploy, localTarget, rsyncTarget, type DeployTarget } from '@preencode/deploy'
+import { s3Target } from '@preencode/deploy/s3'
+import { hasTool, tempDir } from '@preencode/test-utils'
+import { createBucket, credentials, getObject, listKeys, startMinio, writeSite } from './helpers.js'
 
 const LEVELS = { brotli: 5, zstd: 3, gzip: 6 } as const
 const DECODE: Record<string, (bytes: Buffer) => Buffer> = {
@@ -148,4 +149,55 @@ describe('a variant on a folder target is the encoding of the file beside it (is
       }
     })
   }
+})
+
+/** The issue's repro on any target: after the second deploy no variant there decodes to the old page. */
+async function repro(
+  tmp: string,
+  target: () => DeployTarget,
+  list: () => Promise<{ keys: string[]; read: (key: string) => Promise<Buffer> }>,
+): Promise<void> {
+  const site = join(tmp, 'site')
+  const [way] = WAYS
+  await build(site, way!.first)
+  await deploy({ dir: site, target: target() })
+  expect((await list()).keys).toContain('index.html.br')
+  const manifest = await build(site, way!.second)
+  await deploy({ dir: site, target: target() })
+  const { keys, read } = await list()
+  expect(keys).not.toContain('index.html.br')
+  expect(await variantProblems(keys, read, manifest)).toEqual({})
+  expect((await read('index.html')).toString()).toContain('NEW PAGE')
+  expect((await read('downloads/data.tar.gz')).equals(download)).toBe(true)
+}
+
+describe('the issue 36.1 repro on rsync and S3', () => {
+  it('rsync', async ({ skip }) => {
+    skip(!hasTool('rsync'), 'missing on this machine: rsync')
+    const tmp = await tempDir('stale-variants-rsync')
+    try {
+      const www = join(tmp.path, 'www')
+      const list = async () => ({ keys: await listFiles(www), read: (key: string) => readFile(join(www, key)) })
+      await repro(tmp.path, () => rsyncTarget(www), list)
+    } finally {
+      await tmp.remove()
+    }
+  })
+
+  it('S3 (MinIO)', async () => {
+    const tmp = await tempDir('stale-variants-s3')
+    const minio = await startMinio()
+    try {
+      await createBucket(minio, 'variants')
+      const target = () => s3Target({ bucket: 'variants', prefix: 'www', endpoint: minio.endpoint, credentials })
+      const list = async () => ({
+        keys: await listKeys(minio, 'variants', 'www/'),
+        read: async (key: string) => (await getObject(minio, 'variants', `www/${key}`)).body,
+      })
+      await repro(tmp.path, target, list)
+    } finally {
+      await minio.remove()
+      await tmp.remove()
+    }
+  })
 })
