@@ -22,6 +22,7 @@ import {
   type PlanOptions,
   type RemoteState,
 } from './plan/plan.js'
+import { deployedManifest } from './plan/deployed-manifest.js'
 import { isSiteEncoding, siteFilesOf } from './plan/stale-deltas.js'
 import { newDeployId, nextDeployState, type KeepPolicy } from './plan/state.js'
 import type { DeployEvent, DeployTarget, TargetContext } from './plan/target.js'
@@ -245,7 +246,7 @@ async function planRun(run: Run): Promise<Planned> {
   return { plan, remote, now }
 }
 
-/** Every phase in order, the release live, the state written, and only then the deletions. */
+/** Every phase in order, the manifest beside them, the release live, the state written, and only then the deletions. */
 async function applyPlan(run: Run, planned: Planned, summary: DeploySummary): Promise<void> {
   const { target, context } = run
   const { plan } = planned
@@ -261,6 +262,7 @@ async function applyPlan(run: Run, planned: Planned, summary: DeploySummary): Pr
   }
   // rsync checks files the plan could not hash itself and may find them identical.
   summary.skipped += plan.phases.reduce((n, p) => n + p.uploads.length, 0) - summary.uploaded
+  await target.writeManifest?.(deployedManifest(run.manifest, plan), context)
   await target.commit?.(context.deployId, context)
   await writeState(run, planned, summary)
   if (plan.deletions.length > 0) {

@@ -3,7 +3,7 @@
 import { chmod, lstat, readFile, readlink, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readManifest } from '@preencode/core'
+import { MANIFEST_FILENAME, readManifest } from '@preencode/core'
 import { tempDir } from '@preencode/test-utils'
 import { deploy, localTarget, rsyncTarget, DEPLOY_STATE_FILENAME, type DeployTarget } from '@preencode/deploy'
 import { siteObjects } from '../src/plan/plan.js'
@@ -21,7 +21,10 @@ import {
 async function assertTreeMatches(siteRoot: string, deployed: string): Promise<void> {
   const manifest = await readManifest(siteRoot)
   const objects = siteObjects(manifest)
-  expect((await listTree(deployed)).filter((k) => k !== DEPLOY_STATE_FILENAME)).toEqual(objects.map((o) => o.key))
+  const ours = new Set([DEPLOY_STATE_FILENAME, MANIFEST_FILENAME])
+  expect((await listTree(deployed)).filter((k) => !ours.has(k))).toEqual(objects.map((o) => o.key))
+  // The manifest of what was deployed, for `preencode serve` and the handler (issue 36.3).
+  expect((await readManifest(deployed)).files.map((f) => f.path)).toEqual(manifest.files.map((f) => f.path))
   for (const object of objects) {
     expect(
       (await readFile(join(deployed, object.key))).equals(await readFile(join(siteRoot, object.key))),

@@ -18,7 +18,7 @@ import {
 } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { folderVersionSource, type PreviousVersionSource, sha256File, withOpenFiles } from '@preencode/core/internal'
-import { isPreencodeError, userError } from '@preencode/core'
+import { isPreencodeError, MANIFEST_FILENAME, userError, type Manifest } from '@preencode/core'
 import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from '../plan/plan.js'
 import { runPool } from '@preencode/core/internal'
 import { acquireFolderLock, tempName, TEMP_MARK, TEMP_NAME, type FolderLock } from './folder-lock.js'
@@ -145,13 +145,21 @@ class LocalTarget implements DeployTarget {
     }
   }
 
+  async writeManifest(manifest: Manifest): Promise<void> {
+    await this.writeRootFile(MANIFEST_FILENAME, `${JSON.stringify(manifest, null, 2)}\n`)
+  }
+
   async writeState(state: DeployState): Promise<void> {
-    const path = join(this.root, DEPLOY_STATE_FILENAME)
+    await this.writeRootFile(DEPLOY_STATE_FILENAME, `${JSON.stringify(state)}\n`)
+  }
+
+  /** One of our files at the root, atomically (a temporary name, then renamed). */
+  private async writeRootFile(name: string, text: string): Promise<void> {
     const temp = tempName(this.root)
-    await this.fail(`writing ${DEPLOY_STATE_FILENAME}`, async () => {
+    await this.fail(`writing ${name}`, async () => {
       await this.ensureRoot()
-      await writeFile(temp, `${JSON.stringify(state)}\n`)
-      await rename(temp, path)
+      await writeFile(temp, text)
+      await rename(temp, join(this.root, name))
     })
     this.operations++
   }

@@ -5,7 +5,7 @@
 // deploy holds the folder's lock (folder-lock.ts), as the local target does.
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { isPreencodeError, userError } from '@preencode/core'
+import { isPreencodeError, MANIFEST_FILENAME, userError, type Manifest } from '@preencode/core'
 import { isSafeRelativePath } from '@preencode/core/internal'
 import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from '../../plan/plan.js'
 import {
@@ -240,14 +240,26 @@ class RsyncTarget implements DeployTarget {
     return { ...this.learnt }
   }
 
+  /** In release mode into the new release (live with it), else at the destination's root. */
+  async writeManifest(manifest: Manifest): Promise<void> {
+    if (this.release && !this.releaseId) return
+    const to = this.release ? rsyncUrl(this.destination, `releases/${this.releaseId}`) : rsyncUrl(this.destination)
+    await this.writeFileTo(to, MANIFEST_FILENAME, `${JSON.stringify(manifest, null, 2)}\n`)
+  }
+
   async writeState(state: DeployState): Promise<void> {
+    await this.writeFileTo(rsyncUrl(this.destination), DEPLOY_STATE_FILENAME, `${JSON.stringify(state)}\n`)
+  }
+
+  /** One of our files, written in the work folder and sent by rsync (which renames it into place). */
+  private async writeFileTo(to: string, name: string, text: string): Promise<void> {
     const dir = await this.remote.workDir()
-    await writeFile(join(dir, DEPLOY_STATE_FILENAME), `${JSON.stringify(state)}\n`)
-    const filesFrom = await this.remote.fileList('state', [DEPLOY_STATE_FILENAME])
+    await writeFile(join(dir, name), text)
+    const filesFrom = await this.remote.fileList(`list-${name}`, [name])
     await this.remote.run(
       this.remote.rsync,
-      transferArgs(dir, rsyncUrl(this.destination), { filesFrom, ssh: this.remote.ssh, mkpath: true }),
-      `writing ${DEPLOY_STATE_FILENAME}`,
+      transferArgs(dir, to, { filesFrom, ssh: this.remote.ssh, mkpath: true, ignoreTimes: true }),
+      `writing ${name}`,
     )
   }
 
