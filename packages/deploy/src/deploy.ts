@@ -262,7 +262,7 @@ async function applyPlan(run: Run, planned: Planned, summary: DeploySummary): Pr
   }
   // rsync checks files the plan could not hash itself and may find them identical.
   summary.skipped += plan.phases.reduce((n, p) => n + p.uploads.length, 0) - summary.uploaded
-  await target.writeManifest?.(deployedManifest(run.manifest, plan), context)
+  await target.writeManifest?.(deployedManifest(run.manifest, plan, planned.remote.objects), context)
   await target.commit?.(context.deployId, context)
   await writeState(run, planned, summary)
   if (plan.deletions.length > 0) {

@@ -9,6 +9,7 @@ import {
   type ManifestFile,
 } from '@preencode/core'
 import { isLocalOnly } from './dotfiles.js'
+import { retimeChangedFiles } from './retime.js'
 import { outdatedEncodings, siteFilesOf } from './stale-deltas.js'
 import { DEPLOY_STATE_FILENAME, LOCK_FILENAME, protectedKeys, type DeployState, type KeepPolicy } from './state.js'
 
@@ -31,7 +32,7 @@ export interface SiteObject {
   /** The Content-Encoding token (`br`, `gzip`, `zstd`, `dcb`, `dcz`) for a variant or delta; undefined for an original. */
   contentEncoding: Encoding | DictionaryEncoding | undefined
   cacheControl: string
-  /** The original's mtime (ms); variants are given the same. */
+  /** The original's mtime (ms); variants are given the same. A changed file may be moved past the target's (`retime.ts`). */
   mtimeMs: number
   phase: DeployPhase
 }
@@ -41,6 +42,11 @@ export interface RemoteObject {
   /** sha256 of the stored bytes when the target can tell (S3 metadata, local hashing). */
   sha256?: string | undefined
   size?: number | undefined
+  /**
+   * The stored file's mtime (ms), from targets that write the plan's mtimes (the local folder):
+   * a changed file is then never stored with the size and mtime of an earlier version (`retime.ts`).
+   */
+  mtimeMs?: number | undefined
 }
 
 /** What the target holds: its objects and its deploy history. */
@@ -209,6 +215,7 @@ export function planDeploy(manifest: Manifest, remote: RemoteState, options: Pla
     uploadBytes += object.size
   }
   for (const phase of phases) phase.uploads.sort(variantsFirst)
+  retimeChangedFiles(phases, remote.objects)
 
   const keys = objects.map((o) => o.key)
   const wanted = new Set(keys)
