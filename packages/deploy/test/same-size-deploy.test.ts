@@ -65,10 +65,13 @@ describe('a deploy never stores a changed file with an earlier version’s size 
           nginxMainConfig(root, {
             ...(process.getuid?.() === 0 ? { user: 'root' } : {}),
             accessLog: 'off',
-            http: nginxConfig({ version: 1, generator: 'test', formats: ['brotli', 'gzip'], files: [] }, {
-              root: www,
-              listen: `127.0.0.1:${port}`,
-            }),
+            http: nginxConfig(
+              { version: 1, generator: 'test', formats: ['brotli', 'gzip'], files: [] },
+              {
+                root: www,
+                listen: `127.0.0.1:${port}`,
+              },
+            ),
           }),
         { dir: join(tmp.path, 'nginx') },
       )
@@ -91,7 +94,9 @@ describe('a deploy never stores a changed file with an earlier version’s size 
             held.push({ coding, etag: fresh.etag! })
           }
           // The original and its variants keep one mtime on the target.
-          const times = await Promise.all(['index.html', 'index.html.br', 'index.html.gz'].map((k) => stat(join(www, k))))
+          const times = await Promise.all(
+            ['index.html', 'index.html.br', 'index.html.gz'].map((k) => stat(join(www, k))),
+          )
           expect(new Set(times.map((t) => t.mtimeMs)).size).toBe(1)
         }
         expect(new Set(held.map((h) => h.etag)).size).toBe(held.length)

@@ -32,9 +32,10 @@ async function rewriteKeepingMtime(root: string, text: string): Promise<void> {
 const viaHandler =
   (root: string, manifest?: Manifest): Ask =>
   async (headers) => {
-    const res = await createPreencodeHandler(root, manifest ? { manifest } : {})(
-      new Request('http://site.test/index.html', { headers }),
-    )
+    const res = await createPreencodeHandler(
+      root,
+      manifest ? { manifest } : {},
+    )(new Request('http://site.test/index.html', { headers }))
     return { status: res!.status, etag: res!.headers.get('etag') ?? undefined, body: await res!.text() }
   }
 

@@ -20,7 +20,10 @@ const SECOND = 1000
 export function retimeChangedFiles(phases: PlannedPhase[], remote: ReadonlyMap<string, RemoteObject>): void {
   const uploads = phases.flatMap((p) => p.uploads)
   const withOriginal = new Set(
-    phases.flatMap((p) => [...p.uploads, ...p.unchanged]).filter((o) => o.key === o.originalPath).map((o) => o.key),
+    phases
+      .flatMap((p) => [...p.uploads, ...p.unchanged])
+      .filter((o) => o.key === o.originalPath)
+      .map((o) => o.key),
   )
   // A variant alone stored with other bytes (another encoder) decodes to the same file: no matter.
   const changed = new Set(
