@@ -6,7 +6,19 @@
 // the file and its variants and deltas are written one second (the ETag's unit) after the newest
 // of them there: a key's mtime on the target only grows while its content changes, so no later
 // version can repeat an earlier one's size and mtime, and If-Modified-Since sees the change too.
-import type { PlannedPhase, RemoteObject } from './plan.js'
+
+/** What retiming reads of a site object (plan.ts's `SiteObject`, named here so plan.ts can import this file). */
+interface Timed {
+  key: string
+  originalPath: string
+  mtimeMs: number
+}
+
+/** What retiming reads of a plan's phase: its uploads (retimed in place) and unchanged objects. */
+interface TimedPhase {
+  uploads: (Timed & { reason: string })[]
+  unchanged: Timed[]
+}
 
 /** The ETag's unit in nginx, Apache and Caddy: whole seconds. */
 const SECOND = 1000
@@ -17,7 +29,10 @@ const SECOND = 1000
  * holds for that file's keys, when the source's is not already later. Only targets that report
  * mtimes (`RemoteObject.mtimeMs`) and write the plan's (the local folder) are concerned.
  */
-export function retimeChangedFiles(phases: PlannedPhase[], remote: ReadonlyMap<string, RemoteObject>): void {
+export function retimeChangedFiles(
+  phases: readonly TimedPhase[],
+  remote: ReadonlyMap<string, { mtimeMs?: number | undefined }>,
+): void {
   const uploads = phases.flatMap((p) => p.uploads)
   const withOriginal = new Set(
     phases
