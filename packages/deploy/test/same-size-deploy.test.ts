@@ -12,12 +12,13 @@ import { brotliDecompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { compress, readManifest } from '@preencode/core'
 import { createPreencodeHandler, nginxConfig } from '@preencode/server-config'
-import { deploy, localTarget } from '@preencode/deploy'
+import { deploy, localTarget, rsyncTarget, type DeployTarget } from '@preencode/deploy'
 import { hasTool, nginxMainConfig, startNginx, tempDir } from '@preencode/test-utils'
 
 const PINNED = new Date('2026-01-01T00:00:00Z')
 const page = (word: string): string => `<!doctype html><title>${word}</title>\n${`<p>version ${word}</p>\n`.repeat(80)}`
-const VERSIONS = ['ONE', 'TWO', 'SIX'].map(page)
+// Same size, same size, longer, then the first size again: no version may repeat an ETag.
+const VERSIONS = ['ONE', 'TWO', 'SEVEN', 'SIX'].map(page)
 
 interface Answer {
   status: number
@@ -42,76 +43,82 @@ function get(url: string, headers: Record<string, string>): Promise<Answer> {
 }
 
 /** Build `text` as a pinned-mtime build does, compressed, deployed to `www` with default flags. */
-async function release(site: string, www: string, text: string): Promise<void> {
+async function release(site: string, target: DeployTarget, text: string): Promise<void> {
   await writeFile(join(site, 'index.html'), text)
   await utimes(join(site, 'index.html'), PINNED, PINNED)
   await compress(site, { cache: false, formats: ['brotli', 'gzip'] })
-  await deploy({ dir: site, target: localTarget(www) })
+  await deploy({ dir: site, target })
 }
 
+const TARGETS: [string, (www: string) => DeployTarget, string][] = [
+  ['folder', localTarget, 'nginx'],
+  ['rsync', (www) => rsyncTarget(www), 'rsync'],
+]
+
 describe('a deploy never stores a changed file with an earlier version’s size and mtime (issue 36.2)', () => {
-  it('nginx answers an older version’s ETag with the new page; the handler gives the content hash', async ({
-    skip,
-  }) => {
-    skip(!hasTool('nginx'), 'missing on this machine: nginx')
-    const tmp = await tempDir('same-size-deploy')
-    try {
-      const site = join(tmp.path, 'site')
-      const www = join(tmp.path, 'www')
-      await mkdir(site)
-      await release(site, www, VERSIONS[0]!)
-      const server = await startNginx(
-        (port, root) =>
-          nginxMainConfig(root, {
-            ...(process.getuid?.() === 0 ? { user: 'root' } : {}),
-            accessLog: 'off',
-            http: nginxConfig(
-              { version: 1, generator: 'test', formats: ['brotli', 'gzip'], files: [] },
-              {
-                root: www,
-                listen: `127.0.0.1:${port}`,
-              },
-            ),
-          }),
-        { dir: join(tmp.path, 'nginx') },
-      )
+  it.each(TARGETS)(
+    '%s: nginx answers an older version’s ETag with the new page; the handler gives the content hash',
+    async (_, targetOf, tool) => {
+      if (!hasTool('nginx') || !hasTool(tool)) return
+      const tmp = await tempDir('same-size-deploy')
       try {
-        const url = `${server.url}/index.html`
-        const held: { coding: string; etag: string }[] = []
-        for (let v = 0; v < VERSIONS.length; v++) {
-          if (v > 0) await release(site, www, VERSIONS[v]!)
-          for (const coding of ['identity', 'br']) {
-            // Every ETag a browser got for an earlier version gets the new page, not a 304.
-            for (const old of held.filter((h) => h.coding === coding)) {
-              const answer = await get(url, { 'accept-encoding': coding, 'if-none-match': old.etag })
-              expect(answer, `version ${v + 1}, ${coding}, holding ${old.etag}`).toMatchObject({
-                status: 200,
-                page: VERSIONS[v],
-              })
+        const site = join(tmp.path, 'site')
+        const www = join(tmp.path, 'www')
+        await mkdir(site)
+        await release(site, targetOf(www), VERSIONS[0]!)
+        const server = await startNginx(
+          (port, root) =>
+            nginxMainConfig(root, {
+              ...(process.getuid?.() === 0 ? { user: 'root' } : {}),
+              accessLog: 'off',
+              http: nginxConfig(
+                { version: 1, generator: 'test', formats: ['brotli', 'gzip'], files: [] },
+                {
+                  root: www,
+                  listen: `127.0.0.1:${port}`,
+                },
+              ),
+            }),
+          { dir: join(tmp.path, 'nginx') },
+        )
+        try {
+          const url = `${server.url}/index.html`
+          const held: { coding: string; etag: string }[] = []
+          for (let v = 0; v < VERSIONS.length; v++) {
+            if (v > 0) await release(site, targetOf(www), VERSIONS[v]!)
+            for (const coding of ['identity', 'br']) {
+              // Every ETag a browser got for an earlier version gets the new page, not a 304.
+              for (const old of held.filter((h) => h.coding === coding)) {
+                const answer = await get(url, { 'accept-encoding': coding, 'if-none-match': old.etag })
+                expect(answer, `version ${v + 1}, ${coding}, holding ${old.etag}`).toMatchObject({
+                  status: 200,
+                  page: VERSIONS[v],
+                })
+              }
+              const fresh = await get(url, { 'accept-encoding': coding })
+              expect(fresh.page).toBe(VERSIONS[v])
+              held.push({ coding, etag: fresh.etag! })
             }
-            const fresh = await get(url, { 'accept-encoding': coding })
-            expect(fresh.page).toBe(VERSIONS[v])
-            held.push({ coding, etag: fresh.etag! })
+            // The original and its variants keep one mtime on the target.
+            const times = await Promise.all(
+              ['index.html', 'index.html.br', 'index.html.gz'].map((k) => stat(join(www, k))),
+            )
+            expect(new Set(times.map((t) => t.mtimeMs)).size).toBe(1)
           }
-          // The original and its variants keep one mtime on the target.
-          const times = await Promise.all(
-            ['index.html', 'index.html.br', 'index.html.gz'].map((k) => stat(join(www, k))),
-          )
-          expect(new Set(times.map((t) => t.mtimeMs)).size).toBe(1)
+          expect(new Set(held.map((h) => h.etag)).size).toBe(held.length)
+        } finally {
+          await server.stop()
         }
-        expect(new Set(held.map((h) => h.etag)).size).toBe(held.length)
+        // The deployed manifest records the retimed mtime: the handler's ETag is the content hash.
+        const deployed = await readManifest(www)
+        const res = await createPreencodeHandler(www)(
+          new Request('http://site.test/index.html', { headers: { 'accept-encoding': 'br' } }),
+        )
+        const br = deployed.files[0]!.variants.find((v) => v.encoding === 'br')!
+        expect(res!.headers.get('etag')).toBe(`"${br.sha256.slice(0, 32)}"`)
       } finally {
-        await server.stop()
+        await tmp.remove()
       }
-      // The deployed manifest records the retimed mtime: the handler's ETag is the content hash.
-      const deployed = await readManifest(www)
-      const res = await createPreencodeHandler(www)(
-        new Request('http://site.test/index.html', { headers: { 'accept-encoding': 'br' } }),
-      )
-      const br = deployed.files[0]!.variants.find((v) => v.encoding === 'br')!
-      expect(res!.headers.get('etag')).toBe(`"${br.sha256.slice(0, 32)}"`)
-    } finally {
-      await tmp.remove()
-    }
-  })
+    },
+  )
 })

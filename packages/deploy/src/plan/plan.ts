@@ -204,6 +204,8 @@ export function planDeploy(manifest: Manifest, remote: RemoteState, options: Pla
     const existing = remote.objects.get(object.key)
     let reason: UploadReason | undefined
     if (!existing) reason = 'new'
+    // A size that differs is a change whether or not the target told a sha256.
+    else if (existing.size !== undefined && existing.size !== object.size) reason = 'changed'
     else if (existing.sha256 === undefined) reason = 'unknown'
     else if (existing.sha256 !== object.sha256) reason = 'changed'
     if (reason === undefined) {

@@ -3,7 +3,7 @@
 // run. In release mode the site goes into `releases/<id>` (unchanged files hard-linked from the
 // live release) and becomes live by an atomic `current` symlink swap. Into a local path, a
 // deploy holds the folder's lock (folder-lock.ts), as the local target does.
-import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { isPreencodeError, MANIFEST_FILENAME, userError, type Manifest } from '@preencode/core'
 import { isSafeRelativePath } from '@preencode/core/internal'
@@ -60,6 +60,8 @@ class RsyncTarget implements DeployTarget {
   private live: string | undefined
   private releases: string[] = []
   private readonly learnt: Record<string, StoredObject> = {}
+  /** What `readRemote` found: the mtimes the state recorded of files left as they are. */
+  private held: ReadonlyMap<string, RemoteObject> = new Map()
   private lock: FolderLock | undefined
 
   constructor(
@@ -125,8 +127,9 @@ class RsyncTarget implements DeployTarget {
     // The live release holds what the last deploy recorded; a new release links those files.
     if (this.live && state && !this.options.checksum) {
       for (const [key, stored] of Object.entries(state.objects))
-        remote.set(key, { size: stored.size, sha256: stored.sha256 })
+        remote.set(key, { size: stored.size, sha256: stored.sha256, mtimeMs: stored.mtimeMs })
     }
+    this.held = remote
     return { objects: remote, state }
   }
 
@@ -143,9 +146,13 @@ class RsyncTarget implements DeployTarget {
     if (state && !this.options.checksum) {
       for (const [key, item] of remote) {
         const stored = state.objects[key]
-        if (stored && stored.size === item.size) remote.set(key, { size: item.size, sha256: stored.sha256 })
+        if (!stored) continue
+        // The mtime preencode gave the file, whatever its size now: retime.ts keeps mtimes growing.
+        const sha256 = stored.size === item.size ? stored.sha256 : undefined
+        remote.set(key, { size: item.size, sha256, mtimeMs: stored.mtimeMs })
       }
     }
+    this.held = remote
     return { objects: remote, state }
   }
 
@@ -159,15 +166,24 @@ class RsyncTarget implements DeployTarget {
       ...(this.release ? phase.unchanged : []),
     ].map((u) => u.key)
     const sent = new Set<string>()
-    for (const [keys, ignoreTimes] of [
-      [checked, false],
-      [forced, true],
-    ] as const) {
+    const retimed = await this.stageRetimed(phase, context)
+    const runs: [readonly string[], boolean, string][] = [
+      [checked, false, context.root],
+      [forced.filter((key) => !retimed.has(key)), true, context.root],
+      [[...retimed], true, await this.stageDir()],
+    ]
+    for (const [keys, ignoreTimes, source] of runs) {
       if (keys.length === 0) continue
-      for (const file of await this.transfer(phase, keys, ignoreTimes, context)) sent.add(file)
+      for (const file of await this.transfer(phase, keys, ignoreTimes, source)) sent.add(file)
     }
-    for (const object of [...phase.uploads, ...phase.unchanged])
-      this.learnt[object.key] = { sha256: object.sha256, size: object.size }
+    for (const object of phase.uploads) {
+      const sentAs = object.reason === 'unknown' ? undefined : object.mtimeMs
+      this.learnt[object.key] = { sha256: object.sha256, size: object.size, mtimeMs: sentAs }
+    }
+    for (const object of phase.unchanged) {
+      const mtimeMs = this.held.get(object.key)?.mtimeMs
+      this.learnt[object.key] = { sha256: object.sha256, size: object.size, mtimeMs }
+    }
     let bytes = 0
     for (const upload of phase.uploads) {
       if (!sent.has(upload.key)) continue
@@ -177,16 +193,39 @@ class RsyncTarget implements DeployTarget {
     return { uploaded: sent.size, bytes }
   }
 
-  /** One rsync run over `keys` of a phase; the files it actually transferred. */
+  private stageDir(): Promise<string> {
+    return this.remote.workDir().then((dir) => join(dir, 'retimed'))
+  }
+
+  /**
+   * Uploads the plan moved past the target's mtime (`retime.ts`): rsync sends the source's
+   * mtime, so each is copied into the work folder with the plan's, and sent from there.
+   */
+  private async stageRetimed(phase: PlannedPhase, context: TargetContext): Promise<Set<string>> {
+    const staged = new Set<string>()
+    for (const upload of phase.uploads) {
+      if (upload.reason === 'unknown' || !isSafeRelativePath(upload.key)) continue
+      const source = join(context.root, upload.key)
+      if (Math.floor((await stat(source)).mtimeMs / 1000) === Math.floor(upload.mtimeMs / 1000)) continue
+      const copy = join(await this.stageDir(), upload.key)
+      await mkdir(dirname(copy), { recursive: true })
+      await copyFile(source, copy)
+      await utimes(copy, new Date(upload.mtimeMs), new Date(upload.mtimeMs))
+      staged.add(upload.key)
+    }
+    return staged
+  }
+
+  /** One rsync run over `keys` of a phase, from `source`; the files it actually transferred. */
   private async transfer(
     phase: PlannedPhase,
     keys: readonly string[],
     ignoreTimes: boolean,
-    context: TargetContext,
+    source: string,
   ): Promise<string[]> {
     const to = this.release ? rsyncUrl(this.destination, `releases/${this.releaseId}`) : rsyncUrl(this.destination)
     const filesFrom = await this.remote.fileList(`phase-${phase.phase}-${ignoreTimes ? 'forced' : 'checked'}`, keys)
-    const args = transferArgs(context.root, to, {
+    const args = transferArgs(source, to, {
       filesFrom,
       ssh: this.remote.ssh,
       checksum: this.options.checksum,
