@@ -60,7 +60,7 @@ export interface RemoteState {
 /** Why an object is in the upload list. */
 export type UploadReason = 'new' | 'changed' | 'unknown'
 
-/** A site object to upload, and why (`new`, `changed`, or `unknown` without a recorded sha256). */
+/** A site object to upload, and why (`new`, `changed` — another sha256 or size —, or `unknown` without a recorded sha256). */
 export interface PlannedUpload extends SiteObject {
   reason: UploadReason
 }
