@@ -3,7 +3,7 @@
 // run. In release mode the site goes into `releases/<id>` (unchanged files hard-linked from the
 // live release) and becomes live by an atomic `current` symlink swap. Into a local path, a
 // deploy holds the folder's lock (folder-lock.ts), as the local target does.
-import { copyFile, mkdir, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises'
+import { mkdir, rename, rm, symlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { isPreencodeError, MANIFEST_FILENAME, userError, type Manifest } from '@preencode/core'
 import { isSafeRelativePath } from '@preencode/core/internal'
@@ -29,6 +29,7 @@ import { plainTarget } from '../plain-target.js'
 import { liveRelease } from './releases.js'
 import { rsyncPreviousVersions } from './previous.js'
 import { RsyncRemote } from './remote.js'
+import { stageRetimed } from './retimed.js'
 import { DEFAULT_KEEP_RELEASES, type RsyncTargetOptions } from './options.js'
 
 export { DEFAULT_KEEP_RELEASES, type RsyncTargetOptions } from './options.js'
@@ -60,7 +61,7 @@ class RsyncTarget implements DeployTarget {
   private live: string | undefined
   private releases: string[] = []
   private readonly learnt: Record<string, StoredObject> = {}
-  /** What `readRemote` found: the mtimes the state recorded of files left as they are. */
+  /** What `readRemote` found (the state's mtimes of files left as they are). */
   private held: ReadonlyMap<string, RemoteObject> = new Map()
   private lock: FolderLock | undefined
 
@@ -166,24 +167,23 @@ class RsyncTarget implements DeployTarget {
       ...(this.release ? phase.unchanged : []),
     ].map((u) => u.key)
     const sent = new Set<string>()
-    const retimed = await this.stageRetimed(phase, context)
+    // Retimed files (issue 36.2) go from a copy with the planned mtime: see retimed.ts.
+    const stage = join(await this.remote.workDir(), 'retimed')
+    const retimed = await stageRetimed(phase.uploads, context.root, stage)
     const runs: [readonly string[], boolean, string][] = [
       [checked, false, context.root],
       [forced.filter((key) => !retimed.has(key)), true, context.root],
-      [[...retimed], true, await this.stageDir()],
+      [[...retimed], true, stage],
     ]
     for (const [keys, ignoreTimes, source] of runs) {
       if (keys.length === 0) continue
       for (const file of await this.transfer(phase, keys, ignoreTimes, source)) sent.add(file)
     }
-    for (const object of phase.uploads) {
-      const sentAs = object.reason === 'unknown' ? undefined : object.mtimeMs
-      this.learnt[object.key] = { sha256: object.sha256, size: object.size, mtimeMs: sentAs }
-    }
-    for (const object of phase.unchanged) {
-      const mtimeMs = this.held.get(object.key)?.mtimeMs
-      this.learnt[object.key] = { sha256: object.sha256, size: object.size, mtimeMs }
-    }
+    // Sent or found identical by rsync's quick check: the file there has the mtime planned.
+    for (const object of phase.uploads)
+      this.learnt[object.key] = { sha256: object.sha256, size: object.size, mtimeMs: object.mtimeMs }
+    for (const { key, sha256, size } of phase.unchanged)
+      this.learnt[key] = { sha256, size, mtimeMs: this.held.get(key)?.mtimeMs }
     let bytes = 0
     for (const upload of phase.uploads) {
       if (!sent.has(upload.key)) continue
@@ -191,29 +191,6 @@ class RsyncTarget implements DeployTarget {
       context.emit({ type: 'upload', key: upload.key, bytes: upload.size, phase: phase.phase })
     }
     return { uploaded: sent.size, bytes }
-  }
-
-  private stageDir(): Promise<string> {
-    return this.remote.workDir().then((dir) => join(dir, 'retimed'))
-  }
-
-  /**
-   * Uploads the plan moved past the target's mtime (`retime.ts`): rsync sends the source's
-   * mtime, so each is copied into the work folder with the plan's, and sent from there.
-   */
-  private async stageRetimed(phase: PlannedPhase, context: TargetContext): Promise<Set<string>> {
-    const staged = new Set<string>()
-    for (const upload of phase.uploads) {
-      if (upload.reason === 'unknown' || !isSafeRelativePath(upload.key)) continue
-      const source = join(context.root, upload.key)
-      if (Math.floor((await stat(source)).mtimeMs / 1000) === Math.floor(upload.mtimeMs / 1000)) continue
-      const copy = join(await this.stageDir(), upload.key)
-      await mkdir(dirname(copy), { recursive: true })
-      await copyFile(source, copy)
-      await utimes(copy, new Date(upload.mtimeMs), new Date(upload.mtimeMs))
-      staged.add(upload.key)
-    }
-    return staged
   }
 
   /** One rsync run over `keys` of a phase, from `source`; the files it actually transferred. */
@@ -282,24 +259,12 @@ class RsyncTarget implements DeployTarget {
   /** In release mode into the new release (live with it), else at the destination's root. */
   async writeManifest(manifest: Manifest): Promise<void> {
     if (this.release && !this.releaseId) return
-    const to = this.release ? rsyncUrl(this.destination, `releases/${this.releaseId}`) : rsyncUrl(this.destination)
-    await this.writeFileTo(to, MANIFEST_FILENAME, `${JSON.stringify(manifest, null, 2)}\n`)
+    const to = rsyncUrl(this.destination, this.release ? `releases/${this.releaseId}` : '')
+    await this.remote.sendFile(to, MANIFEST_FILENAME, `${JSON.stringify(manifest, null, 2)}\n`)
   }
 
   async writeState(state: DeployState): Promise<void> {
-    await this.writeFileTo(rsyncUrl(this.destination), DEPLOY_STATE_FILENAME, `${JSON.stringify(state)}\n`)
-  }
-
-  /** One of our files, written in the work folder and sent by rsync (which renames it into place). */
-  private async writeFileTo(to: string, name: string, text: string): Promise<void> {
-    const dir = await this.remote.workDir()
-    await writeFile(join(dir, name), text)
-    const filesFrom = await this.remote.fileList(`list-${name}`, [name])
-    await this.remote.run(
-      this.remote.rsync,
-      transferArgs(dir, to, { filesFrom, ssh: this.remote.ssh, mkpath: true, ignoreTimes: true }),
-      `writing ${name}`,
-    )
+    await this.remote.sendFile(rsyncUrl(this.destination), DEPLOY_STATE_FILENAME, `${JSON.stringify(state)}\n`)
   }
 
   async deleteKeys(keys: readonly string[]): Promise<void> {
