@@ -1,7 +1,7 @@
 // Issue 36.2, the servers whose ETags are size and mtime (nginx, Apache, Caddy): builds that pin
 // mtimes give a changed file of the same length the same size and mtime, and `deploy` keeps the
 // source's mtimes. A deploy to a folder never stores a changed file with the size and mtime of a
-// version it replaces (retime.ts): real nginx, with the generated config, answers a browser
+// version it replaces (retime.ts): real nginx and Caddy, with the generated config, answer a browser
 // holding an older version's ETag with the new bytes, original and variant, over three versions
 // (the second one retimed, the third past it). And the manifest the deploy leaves records the
 // mtimes the target holds, so the handler still gives the content-hash ETag.
@@ -11,9 +11,9 @@ import { join } from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { compress, readManifest } from '@preencode/core'
-import { createPreencodeHandler, nginxConfig } from '@preencode/server-config'
+import { caddyConfig, createPreencodeHandler, nginxConfig } from '@preencode/server-config'
 import { deploy, localTarget, rsyncTarget, type DeployTarget } from '@preencode/deploy'
-import { hasTool, nginxMainConfig, startNginx, tempDir } from '@preencode/test-utils'
+import { hasTool, nginxMainConfig, startCaddy, startNginx, tempDir, type StartedServer } from '@preencode/test-utils'
 
 const PINNED = new Date('2026-01-01T00:00:00Z')
 const page = (word: string): string => `<!doctype html><title>${word}</title>\n${`<p>version ${word}</p>\n`.repeat(80)}`
@@ -50,37 +50,42 @@ async function release(site: string, target: DeployTarget, text: string): Promis
   await deploy({ dir: site, target })
 }
 
-const TARGETS: [string, (www: string) => DeployTarget, string][] = [
-  ['folder', localTarget, 'nginx'],
-  ['rsync', (www) => rsyncTarget(www), 'rsync'],
+const EMPTY = { version: 1 as const, generator: 'test', formats: ['brotli' as const, 'gzip' as const], files: [] }
+
+/** A real server with the generated config for `www`, started in `dir`. */
+const SERVERS: Record<'nginx' | 'caddy', (www: string, dir: string) => Promise<StartedServer>> = {
+  nginx: (www, dir) =>
+    startNginx(
+      (port, root) =>
+        nginxMainConfig(root, {
+          ...(process.getuid?.() === 0 ? { user: 'root' } : {}),
+          accessLog: 'off',
+          http: nginxConfig(EMPTY, { root: www, listen: `127.0.0.1:${port}` }),
+        }),
+      { dir },
+    ),
+  caddy: (www, dir) =>
+    startCaddy((port) => caddyConfig(EMPTY, { root: www, address: `http://127.0.0.1:${port}` }), { dir }),
+}
+
+const CASES: [string, keyof typeof SERVERS, string, (www: string) => DeployTarget][] = [
+  ['folder', 'nginx', 'nginx', localTarget],
+  ['rsync', 'nginx', 'rsync', (www) => rsyncTarget(www)],
+  ['folder', 'caddy', 'caddy', localTarget],
 ]
 
 describe('a deploy never stores a changed file with an earlier version’s size and mtime (issue 36.2)', () => {
-  it.each(TARGETS)(
-    '%s: nginx answers an older version’s ETag with the new page; the handler gives the content hash',
-    async (_, targetOf, tool) => {
-      if (!hasTool('nginx') || !hasTool(tool)) return
+  it.each(CASES)(
+    '%s target, %s: an older version’s ETag gets the new page; the handler gives the content hash',
+    async (_, serverName, tool, targetOf) => {
+      if (!hasTool(serverName) || !hasTool(tool)) return
       const tmp = await tempDir('same-size-deploy')
       try {
         const site = join(tmp.path, 'site')
         const www = join(tmp.path, 'www')
         await mkdir(site)
         await release(site, targetOf(www), VERSIONS[0]!)
-        const server = await startNginx(
-          (port, root) =>
-            nginxMainConfig(root, {
-              ...(process.getuid?.() === 0 ? { user: 'root' } : {}),
-              accessLog: 'off',
-              http: nginxConfig(
-                { version: 1, generator: 'test', formats: ['brotli', 'gzip'], files: [] },
-                {
-                  root: www,
-                  listen: `127.0.0.1:${port}`,
-                },
-              ),
-            }),
-          { dir: join(tmp.path, 'nginx') },
-        )
+        const server = await SERVERS[serverName](www, join(tmp.path, serverName))
         try {
           const url = `${server.url}/index.html`
           const held: { coding: string; etag: string }[] = []
