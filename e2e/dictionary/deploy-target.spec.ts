@@ -3,8 +3,8 @@
 // `preencode deploy --release` (rsync into releases/<id>, `current` swapped). The deploy of
 // version 2 reads version 1 from the target, writes the deltas and uploads them before the page;
 // the reload gets the changed chunks as dcb/dcz and runs version 2. The Node middleware runs
-// twice: given the build's manifest, and on the deployed folder as it is (deploy publishes no
-// manifest: the middleware finds the sidecars and deltas on disk).
+// twice: given the build's manifest, and on the deployed folder as it is (reading the manifest of
+// what was deployed that the deploy leaves in the release, issue 36.3).
 import { spawnSync } from 'node:child_process'
 import { chmod } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -28,7 +28,7 @@ function deployRelease(dist: string, www: string): string {
 const SERVERS = [
   { kind: 'nginx-stock', manifest: true, name: 'nginx-stock' },
   { kind: 'node', manifest: true, name: 'node' },
-  { kind: 'node', manifest: false, name: 'node, the deployed folder without a manifest' },
+  { kind: 'node', manifest: false, name: 'node, the deployed folder with the manifest the deploy left' },
 ] as const
 
 for (const { kind, manifest, name } of SERVERS)

@@ -7,7 +7,7 @@
 // Codings
 export { isFormat } from './codecs/table.js'
 export { ZSTD_MAX_WINDOW_LOG } from './codecs/zstd.js'
-export { dictionaryStreamHeader, DICTIONARY_ENCODINGS, isDictionaryEncoding } from './codecs/dictionary.js'
+export { dictionaryStreamHeader, DICTIONARY_ENCODINGS } from './codecs/dictionary.js'
 export {
   AVAILABLE_DICTIONARY_PATTERN,
   availableDictionaryValue,

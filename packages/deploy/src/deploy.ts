@@ -22,7 +22,8 @@ import {
   type PlanOptions,
   type RemoteState,
 } from './plan/plan.js'
-import { isDeltaKey } from './plan/stale-deltas.js'
+import { deployedManifest } from './plan/deployed-manifest.js'
+import { isSiteEncoding, siteFilesOf } from './plan/stale-deltas.js'
 import { newDeployId, nextDeployState, type KeepPolicy } from './plan/state.js'
 import type { DeployEvent, DeployTarget, TargetContext } from './plan/target.js'
 
@@ -234,8 +235,9 @@ async function planRun(run: Run): Promise<Planned> {
     now,
     includeDotfiles: options.includeDotfiles,
   })
-  // Stale deltas are preencode's own and go whatever the target's history (plan.ts).
-  const unknown = plan.deletions.filter((key) => !isDeltaKey(key))
+  // Stale variants and deltas of the site's files go whatever the target's history (stale-deltas.ts).
+  const siteFiles = siteFilesOf(run.manifest)
+  const unknown = plan.deletions.filter((key) => !isSiteEncoding(key, siteFiles))
   if (!remote.state && unknown.length > 0 && !options.deleteUnknown) {
     const message = unknownFilesMessage(target.description, unknown)
     if (!options.dryRun) throw userError('deploy', message, { code: 'BAD_INPUT' })
@@ -244,7 +246,7 @@ async function planRun(run: Run): Promise<Planned> {
   return { plan, remote, now }
 }
 
-/** Every phase in order, the release live, the state written, and only then the deletions. */
+/** Every phase in order, the manifest beside them, the release live, the state written, and only then the deletions. */
 async function applyPlan(run: Run, planned: Planned, summary: DeploySummary): Promise<void> {
   const { target, context } = run
   const { plan } = planned
@@ -260,6 +262,7 @@ async function applyPlan(run: Run, planned: Planned, summary: DeploySummary): Pr
   }
   // rsync checks files the plan could not hash itself and may find them identical.
   summary.skipped += plan.phases.reduce((n, p) => n + p.uploads.length, 0) - summary.uploaded
+  await target.writeManifest?.(deployedManifest(run.manifest, plan, planned.remote.objects), context)
   await target.commit?.(context.deployId, context)
   await writeState(run, planned, summary)
   if (plan.deletions.length > 0) {

@@ -3,7 +3,7 @@
 import { chmod, lstat, readFile, readlink, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readManifest } from '@preencode/core'
+import { MANIFEST_FILENAME, readManifest } from '@preencode/core'
 import { tempDir } from '@preencode/test-utils'
 import { deploy, localTarget, rsyncTarget, DEPLOY_STATE_FILENAME, type DeployTarget } from '@preencode/deploy'
 import { siteObjects } from '../src/plan/plan.js'
@@ -21,17 +21,25 @@ import {
 async function assertTreeMatches(siteRoot: string, deployed: string): Promise<void> {
   const manifest = await readManifest(siteRoot)
   const objects = siteObjects(manifest)
-  expect((await listTree(deployed)).filter((k) => k !== DEPLOY_STATE_FILENAME)).toEqual(objects.map((o) => o.key))
+  const ours = new Set([DEPLOY_STATE_FILENAME, MANIFEST_FILENAME])
+  expect((await listTree(deployed)).filter((k) => !ours.has(k))).toEqual(objects.map((o) => o.key))
+  // The manifest of what was deployed, for `preencode serve` and the handler (issue 36.3).
+  expect((await readManifest(deployed)).files.map((f) => f.path)).toEqual(manifest.files.map((f) => f.path))
   for (const object of objects) {
     expect(
       (await readFile(join(deployed, object.key))).equals(await readFile(join(siteRoot, object.key))),
       object.key,
     ).toBe(true)
   }
-  // Variants carry their original's mtime on the far side too.
+  // Variants carry their original's mtime on the far side too: the source's, or for a file
+  // changed within the second the target's copy has, one second later (issue 36.2, retime.ts),
+  // as the manifest left there records.
+  const held = new Map((await readManifest(deployed)).files.map((f) => [f.path, f.mtimeMs]))
   for (const file of manifest.files) {
     const original = await mtimeOf(join(deployed, file.path))
-    expect(original).toBe(Math.floor(file.mtimeMs / 1000))
+    const mtimeMs = held.get(file.path)!
+    expect(original).toBe(Math.floor(mtimeMs / 1000))
+    expect(mtimeMs).toBeGreaterThanOrEqual(Math.floor(file.mtimeMs))
     for (const variant of file.variants)
       expect(await mtimeOf(join(deployed, variant.path)), variant.path).toBe(original)
   }

@@ -8,7 +8,7 @@ import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { compress as compressDirectory, readManifest } from '@preencode/core'
+import { compress as compressDirectory, MANIFEST_FILENAME, readManifest } from '@preencode/core'
 import { DEPLOY_STATE_FILENAME } from '@preencode/deploy'
 import { siteObjects } from '../src/plan/plan.js'
 import { runCollected, tempDir, type CollectedRun } from '@preencode/test-utils'
@@ -43,10 +43,11 @@ function preencode(args: string[], env: NodeJS.ProcessEnv = {}, hook?: string): 
   })
 }
 
-/** The folder holds exactly the site's objects (bytes equal) and the deploy state: no temp file, no lock. */
+/** The folder holds exactly the site's objects (bytes equal), its manifest and the deploy state: no temp file, no lock. */
 async function expectConverged(site: string, out: string, state = true): Promise<void> {
   const objects = siteObjects(await readManifest(site))
-  expect(await listTree(out)).toEqual([...(state ? [DEPLOY_STATE_FILENAME] : []), ...objects.map((o) => o.key)].sort())
+  const ours = [...(state ? [DEPLOY_STATE_FILENAME] : []), MANIFEST_FILENAME]
+  expect(await listTree(out)).toEqual([...ours, ...objects.map((o) => o.key)].sort())
   for (const object of objects)
     expect((await readFile(join(out, object.key))).equals(await readFile(join(site, object.key))), object.key).toBe(
       true,

@@ -62,7 +62,9 @@ describe.skipIf(!existsSync(BIN))('a stale lock in a local target is taken over 
       expect(run.code, run.stderr).toBe(0)
       expect(run.stderr).toMatch(note)
       expect(run.stderr.split('\n').filter((line) => /lock/.test(line))).toHaveLength(1)
-      expect(await listTree(out)).toEqual(['.preencode-deploy-state.json', ...expected].sort())
+      expect(await listTree(out)).toEqual(
+        ['.preencode-deploy-state.json', '.preencode-manifest.json', ...expected].sort(),
+      )
     })
   }
 
@@ -74,6 +76,8 @@ describe.skipIf(!existsSync(BIN))('a stale lock in a local target is taken over 
     const run = await deployTo(site, out, hook, { PREENCODE_TEST_LOCK: join(out, LOCK) })
     expect(run.code, run.stderr).toBe(0)
     expect(run.stderr).toMatch(/took over the lock of a deploy that is no longer running \(pid \d+ on host /)
-    expect(await listTree(out)).toEqual(['.preencode-deploy-state.json', ...expected].sort())
+    expect(await listTree(out)).toEqual(
+      ['.preencode-deploy-state.json', '.preencode-manifest.json', ...expected].sort(),
+    )
   })
 })

@@ -1,7 +1,6 @@
 // The pure core of a deploy: from the manifest and what the target already holds, decide what
 // to upload, in which order, what to skip and what to delete. No I/O here, so the dry-run plan
 // and the executed plan are the same object.
-import { isDictionaryEncoding } from '@preencode/core/internal'
 import {
   MANIFEST_FILENAME,
   type DictionaryEncoding,
@@ -10,7 +9,8 @@ import {
   type ManifestFile,
 } from '@preencode/core'
 import { isLocalOnly } from './dotfiles.js'
-import { outdatedDeltas } from './stale-deltas.js'
+import { retimeChangedFiles } from './retime.js'
+import { outdatedEncodings, siteFilesOf } from './stale-deltas.js'
 import { DEPLOY_STATE_FILENAME, LOCK_FILENAME, protectedKeys, type DeployState, type KeepPolicy } from './state.js'
 
 /** When an object is written: every phase completes before the next one starts. */
@@ -32,7 +32,7 @@ export interface SiteObject {
   /** The Content-Encoding token (`br`, `gzip`, `zstd`, `dcb`, `dcz`) for a variant or delta; undefined for an original. */
   contentEncoding: Encoding | DictionaryEncoding | undefined
   cacheControl: string
-  /** The original's mtime (ms); variants are given the same. */
+  /** The original's mtime (ms); variants are given the same. A changed file may be moved past the target's (`retime.ts`). */
   mtimeMs: number
   phase: DeployPhase
 }
@@ -42,6 +42,11 @@ export interface RemoteObject {
   /** sha256 of the stored bytes when the target can tell (S3 metadata, local hashing). */
   sha256?: string | undefined
   size?: number | undefined
+  /**
+   * The stored file's mtime (ms), from targets that write the plan's mtimes (the local folder):
+   * a changed file is then never stored with the size and mtime of an earlier version (`retime.ts`).
+   */
+  mtimeMs?: number | undefined
 }
 
 /** What the target holds: its objects and its deploy history. */
@@ -55,7 +60,7 @@ export interface RemoteState {
 /** Why an object is in the upload list. */
 export type UploadReason = 'new' | 'changed' | 'unknown'
 
-/** A site object to upload, and why (`new`, `changed`, or `unknown` without a recorded sha256). */
+/** A site object to upload, and why (`new`, `changed` — another sha256 or size —, or `unknown` without a recorded sha256). */
 export interface PlannedUpload extends SiteObject {
   reason: UploadReason
 }
@@ -76,8 +81,8 @@ export interface DeployPlan {
   skipped: SiteObject[]
   /**
    * Stale keys deleted after every upload succeeded: with `delete`, what the site no longer has
-   * (less what `keep` protects); always, whatever `delete` and `keep` say, the deltas that may no
-   * longer decode to the file beside them (`stale-deltas.ts`).
+   * (less what `keep` protects); always, whatever `delete` and `keep` say, the variants and deltas
+   * the site does not list beside their file (`stale-deltas.ts`: they may encode another version).
    */
   deletions: string[]
   /** Stale keys kept for the grace period (`keep`) or because `delete` is off. */
@@ -96,8 +101,8 @@ export interface DeployPlan {
 /** `planDeploy()`'s options (and `deploy()`'s, which passes them on). */
 export interface PlanOptions {
   /**
-   * Delete objects the site no longer has (after every upload succeeded). Deltas that may no
-   * longer decode to the file beside them are deleted either way (`stale-deltas.ts`).
+   * Delete objects the site no longer has (after every upload succeeded). Variants and deltas
+   * the site does not list beside their file are deleted either way (`stale-deltas.ts`).
    * @default false
    */
   delete?: boolean
@@ -199,6 +204,8 @@ export function planDeploy(manifest: Manifest, remote: RemoteState, options: Pla
     const existing = remote.objects.get(object.key)
     let reason: UploadReason | undefined
     if (!existing) reason = 'new'
+    // A size that differs is a change whether or not the target told a sha256.
+    else if (existing.size !== undefined && existing.size !== object.size) reason = 'changed'
     else if (existing.sha256 === undefined) reason = 'unknown'
     else if (existing.sha256 !== object.sha256) reason = 'changed'
     if (reason === undefined) {
@@ -210,16 +217,13 @@ export function planDeploy(manifest: Manifest, remote: RemoteState, options: Pla
     uploadBytes += object.size
   }
   for (const phase of phases) phase.uploads.sort(variantsFirst)
+  retimeChangedFiles(phases, remote.objects)
 
   const keys = objects.map((o) => o.key)
   const wanted = new Set(keys)
   const stale = [...remote.objects.keys()].filter((key) => !wanted.has(key) && !RESERVED_KEYS.has(key)).sort()
   const keep = options.delete ? protectedKeys(remote.state, options.keep ?? {}, options.now ?? Date.now()) : undefined
-  // Originals whose bytes this deploy writes (a variant counts: it is the same content).
-  const rewritten = new Set(
-    phases.flatMap((p) => p.uploads.filter((u) => !isDictionaryEncoding(u.contentEncoding)).map((u) => u.originalPath)),
-  )
-  const outdated = outdatedDeltas(stale, remote.state?.deploys[0]?.keys, rewritten)
+  const outdated = outdatedEncodings(stale, siteFilesOf(manifest), remote.state?.deploys[0]?.keys)
   const deletions: string[] = []
   const kept: string[] = []
   for (const key of stale) (outdated.has(key) || (keep && !keep.has(key)) ? deletions : kept).push(key)

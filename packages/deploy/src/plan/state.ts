@@ -48,6 +48,11 @@ export interface StoredObject {
   /** The ETag the store returned when preencode wrote the object (S3 only). */
   etag?: string | undefined
   size?: number | undefined
+  /**
+   * The mtime (ms) preencode gave the file (rsync only: it cannot read it back cheaply), so a
+   * changed file is never stored with an earlier version's size and mtime (`retime.ts`).
+   */
+  mtimeMs?: number | undefined
 }
 
 /** The state file (`DEPLOY_STATE_FILENAME`) a target keeps: its deploy history and stored objects. */

@@ -2,6 +2,7 @@
 // only knows how to list, write and delete on its kind of storage.
 import type { DeployPhase, PlannedPhase, RemoteState, SiteObject } from './plan.js'
 import type { PreviousVersionSource } from '@preencode/core/internal'
+import type { Manifest } from '@preencode/core'
 import type { DeployState, StoredObject } from './state.js'
 
 /** Progress and diagnostics; the CLI turns them into a TTY progress line. */
@@ -56,6 +57,12 @@ export interface DeployTarget {
   previousVersions?(context: TargetContext): Promise<PreviousVersionSource>
   /** Writes one phase; resolves only when every object of it is stored. */
   uploadPhase(phase: PlannedPhase, context: TargetContext): Promise<PhaseResult>
+  /**
+   * After every phase, before `commit`: the manifest of what was deployed (`deployedManifest`) as
+   * `.preencode-manifest.json` at the site's root, for `preencode serve` and the Node/Fetch
+   * handler (issue 36.3). Folder targets (local, rsync) only: a bucket is served by other means.
+   */
+  writeManifest?(manifest: Manifest, context: TargetContext): Promise<void>
   /** After every phase: make the new site live where that is a separate step (release symlink). */
   commit?(deployId: string, context: TargetContext): Promise<void>
   /** Hashes and ETags learnt while uploading, for the deploy state. */

@@ -18,7 +18,7 @@ import {
 } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { folderVersionSource, type PreviousVersionSource, sha256File, withOpenFiles } from '@preencode/core/internal'
-import { isPreencodeError, userError } from '@preencode/core'
+import { isPreencodeError, MANIFEST_FILENAME, userError, type Manifest } from '@preencode/core'
 import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from '../plan/plan.js'
 import { runPool } from '@preencode/core/internal'
 import { acquireFolderLock, tempName, TEMP_MARK, TEMP_NAME, type FolderLock } from './folder-lock.js'
@@ -91,12 +91,13 @@ class LocalTarget implements DeployTarget {
     const files = await this.fail('listing', () => listFiles(root, leftovers))
     await this.removeLeftovers(leftovers, context)
     const remote = new Map<string, RemoteObject>()
-    for (const [key, size] of files) remote.set(key, { size })
+    for (const [key, { size, mtimeMs }] of files) remote.set(key, { size, mtimeMs })
     // Hash only where it can matter: same key, same size.
-    const candidates = objects.filter((o) => files.get(o.key) === o.size)
+    const candidates = objects.filter((o) => files.get(o.key)?.size === o.size)
     await runPool(candidates, context.concurrency, async (object) => {
       this.operations++
-      remote.set(object.key, { size: object.size, sha256: await sha256File(join(root, object.key)) })
+      const sha256 = await sha256File(join(root, object.key))
+      remote.set(object.key, { size: object.size, sha256, mtimeMs: files.get(object.key)?.mtimeMs })
     })
     let state: DeployState | undefined
     if (files.has(DEPLOY_STATE_FILENAME)) {
@@ -145,13 +146,21 @@ class LocalTarget implements DeployTarget {
     }
   }
 
+  async writeManifest(manifest: Manifest): Promise<void> {
+    await this.writeRootFile(MANIFEST_FILENAME, `${JSON.stringify(manifest, null, 2)}\n`)
+  }
+
   async writeState(state: DeployState): Promise<void> {
-    const path = join(this.root, DEPLOY_STATE_FILENAME)
+    await this.writeRootFile(DEPLOY_STATE_FILENAME, `${JSON.stringify(state)}\n`)
+  }
+
+  /** One of our files at the root, atomically (a temporary name, then renamed). */
+  private async writeRootFile(name: string, text: string): Promise<void> {
     const temp = tempName(this.root)
-    await this.fail(`writing ${DEPLOY_STATE_FILENAME}`, async () => {
+    await this.fail(`writing ${name}`, async () => {
       await this.ensureRoot()
-      await writeFile(temp, `${JSON.stringify(state)}\n`)
-      await rename(temp, path)
+      await writeFile(temp, text)
+      await rename(temp, join(this.root, name))
     })
     this.operations++
   }
@@ -189,11 +198,14 @@ function ignoreMissing(error: NodeJS.ErrnoException): void {
 }
 
 /**
- * Every regular file under `root` (POSIX relative path -> size); a missing root is empty. Our
- * temporary files are not listed; their absolute paths go to `leftovers` when given.
+ * Every regular file under `root` (POSIX relative path -> size and mtime); a missing root is
+ * empty. Our temporary files are not listed; their absolute paths go to `leftovers` when given.
  */
-export async function listFiles(root: string, leftovers?: string[]): Promise<Map<string, number>> {
-  const files = new Map<string, number>()
+export async function listFiles(
+  root: string,
+  leftovers?: string[],
+): Promise<Map<string, { size: number; mtimeMs: number }>> {
+  const files = new Map<string, { size: number; mtimeMs: number }>()
   let entries
   try {
     entries = await readdir(root, { recursive: true, withFileTypes: true })
@@ -208,7 +220,8 @@ export async function listFiles(root: string, leftovers?: string[]): Promise<Map
       if (TEMP_NAME.test(entry.name)) leftovers?.push(path)
       continue
     }
-    files.set(relative(root, path).split(sep).join('/'), (await stat(path)).size)
+    const { size, mtimeMs } = await stat(path)
+    files.set(relative(root, path).split(sep).join('/'), { size, mtimeMs })
   }
   return files
 }

@@ -7,6 +7,7 @@ const METHODS = [
   'readRemote',
   'previousVersions',
   'uploadPhase',
+  'writeManifest',
   'commit',
   'storedObjects',
   'writeState',

@@ -7,8 +7,8 @@
  *   response gets (type, length, Last-Modified, an ETag from size and mtime, Cache-Control by
  *   class, nosniff, Range and conditionals). Sidecars beside it are not trusted: the manifest
  *   that would vouch for them does not name them yet.
- * - **No manifest at all** (a folder written by `preencode deploy`, which does not publish the
- *   manifest): the variants are the sidecars beside the file (`.br`, `.zst`, `.gz`), as nginx's
+ * - **No manifest at all** (a folder copied by hand, or deployed by a preencode from before the
+ *   deploy left its manifest there, issue 36.3): the variants are the sidecars beside the file (`.br`, `.zst`, `.gz`), as nginx's
  *   and Apache's generated configs find them, smallest first; a delta is the file
  *   `<file>.dict/<id><ext>.dcb|dcz` for the request's valid `Available-Dictionary` (the path is
  *   built from the validated id only, as the servers do); `Use-As-Dictionary` is derived from

@@ -15,6 +15,12 @@ export interface Entry {
   mtimeMs: number
   /** Described from the disk, not the manifest (`disk.ts`): no sha256 to build an ETag from. */
   onDisk?: true
+  /**
+   * When the manifest describing it was written (its ctime, ms): a file last changed before is
+   * the one it describes when size and mtime agree; one changed since is checked (`file-etag.ts`).
+   * Undefined for a manifest given in memory: every file is checked.
+   */
+  describedBefore?: number | undefined
 }
 
 /** What the entries described from the disk (`disk.ts`) need of the manifest, when there is one. */
@@ -42,21 +48,22 @@ export interface SiteIndex {
   disk: DiskContext
 }
 
-export function indexSite(manifest: Manifest): SiteIndex {
+export function indexSite(manifest: Manifest, describedBefore?: number): SiteIndex {
   const fromManifest: Partial<Record<CacheClass, string>> = { ...manifest.settings?.cacheControl }
   for (const file of manifest.files) fromManifest[file.cacheClass] ??= file.cacheControl
   const representations = new Set<string>()
   for (const file of manifest.files)
     for (const stored of [...file.variants, ...(file.deltas ?? [])]) representations.add(stored.path)
   return {
-    entries: indexManifest(manifest),
+    entries: indexManifest(manifest, describedBefore),
     disk: { manifest: true, representations, cacheControl: { ...DEFAULT_CACHE_CONTROL, ...fromManifest } },
   }
 }
 
-export function indexManifest(manifest: Manifest): Map<string, Entry> {
+export function indexManifest(manifest: Manifest, describedBefore?: number): Map<string, Entry> {
   const byPath = new Map<string, Entry>()
-  for (const file of manifest.files) byPath.set(file.path, { served: servedFileOf(file), mtimeMs: file.mtimeMs })
+  for (const file of manifest.files)
+    byPath.set(file.path, { served: servedFileOf(file), mtimeMs: file.mtimeMs, describedBefore })
   return byPath
 }
 
@@ -73,8 +80,10 @@ export function manifestOnDisk(root: string): (force?: boolean) => Promise<SiteI
     const info = await stat(path).catch(() => undefined)
     const key = info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'missing'
     if (loaded?.key === key) return loaded.site
-    // No manifest (a folder written by `deploy`): every file is described from the disk.
-    const site = info ? indexSite(await readManifest(root)) : { entries: undefined, disk: DEFAULT_DISK_CONTEXT }
+    // No manifest (a folder written by hand, or a deploy before issue 36.3): every file is described from the disk.
+    const site = info
+      ? indexSite(await readManifest(root), info.ctimeMs)
+      : { entries: undefined, disk: DEFAULT_DISK_CONTEXT }
     loaded = { key, site }
     return site
   }

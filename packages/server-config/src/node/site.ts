@@ -14,6 +14,7 @@ import { open, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isSafeRelativePath } from '@preencode/core/internal'
 import { userError, type Manifest } from '@preencode/core'
+import { etagOf } from '../http/conditional.js'
 import { httpDate } from '../http/served-file.js'
 import {
   answer,
@@ -26,6 +27,7 @@ import {
   type Target,
 } from '../http/spec.js'
 import { diskEntry } from './disk.js'
+import { fileEtag, openedSha256, type OpenedInfo } from './file-etag.js'
 import { isOutOfHandles } from './handles.js'
 import { type Entry, indexSite, manifestOnDisk } from './manifest.js'
 
@@ -123,7 +125,7 @@ async function openAnswer(root: string, entry: Entry, facts: RequestFacts): Prom
   try {
     const info = await handle.stat()
     if (!info.isFile()) return undefined
-    const opened = asOpened(entry, chosen, info)
+    const opened = await asOpened(entry, chosen, info, handle)
     const result = answer(facts, { ...entry.served, lastModified: httpDate(info.mtimeMs) }, opened)
     keep = result.body !== undefined
     return { answer: result, handle: keep ? handle : undefined }
@@ -135,13 +137,21 @@ async function openAnswer(root: string, entry: Entry, facts: RequestFacts): Prom
 /**
  * The representation as opened. The file is the one the entry describes when size and mtime
  * agree (variants carry their original's mtime; within a millisecond, as tools that copy times
- * round); otherwise a rebuild replaced it since: the ETag comes from what was opened, so a cache
- * never pairs a tag with other bytes, and a decoded length is no longer known.
+ * round) and it has not changed since the manifest was written, or its bytes hash to what the
+ * manifest records (`file-etag.ts`); otherwise the ETag comes from what was opened, so a cache
+ * never pairs a tag with other bytes (issue 36.2), and a decoded length is no longer known.
  */
-function asOpened(entry: Entry, chosen: Representation, info: { size: number; mtimeMs: number }): Representation {
-  const recorded = chosen.decode ? entry.served.variants.find((v) => v.path === chosen.path)?.size : chosen.size
-  const asRecorded = !entry.onDisk && info.size === recorded && Math.abs(info.mtimeMs - entry.mtimeMs) <= 1
-  if (asRecorded) return chosen
-  const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}-${chosen.encoding ?? 'identity'}"`
-  return { ...chosen, etag, size: chosen.decode ? undefined : info.size }
+async function asOpened(
+  entry: Entry,
+  chosen: Representation,
+  info: OpenedInfo,
+  handle: FileHandle,
+): Promise<Representation> {
+  const stored = chosen.decode ? entry.served.variants.find((v) => v.path === chosen.path) : chosen
+  const asRecorded = !entry.onDisk && info.size === stored?.size && Math.abs(info.mtimeMs - entry.mtimeMs) <= 1
+  if (asRecorded) {
+    if (entry.describedBefore !== undefined && info.ctimeMs < entry.describedBefore) return chosen
+    if (etagOf(await openedSha256(handle, info)) === stored.etag) return chosen
+  }
+  return { ...chosen, etag: fileEtag(info, chosen.encoding), size: chosen.decode ? undefined : info.size }
 }

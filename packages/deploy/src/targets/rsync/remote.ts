@@ -4,7 +4,14 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { userError } from '@preencode/core'
-import { type ListedEntry, parseListing, type RsyncDestination, rsyncUrl, sshScriptArgs } from './command.js'
+import {
+  type ListedEntry,
+  parseListing,
+  type RsyncDestination,
+  rsyncUrl,
+  sshScriptArgs,
+  transferArgs,
+} from './command.js'
 import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState } from '../../plan/state.js'
 import { spawnCollected, type RunResult } from './process.js'
 
@@ -54,6 +61,15 @@ export class RsyncRemote {
     const path = join(await this.workDir(), name)
     await writeFile(path, keys.map((k) => `${k}\0`).join(''))
     return path
+  }
+
+  /** One of our files (the state, the manifest), written in the work folder and sent by rsync to `to`. */
+  async sendFile(to: string, name: string, text: string): Promise<void> {
+    const dir = await this.workDir()
+    await writeFile(join(dir, name), text)
+    const filesFrom = await this.fileList(`list-${name}`, [name])
+    const options = { filesFrom, ssh: this.ssh, mkpath: true, ignoreTimes: true }
+    await this.run(this.rsync, transferArgs(dir, to, options), `writing ${name}`)
   }
 
   async list(sub: string, recursive: boolean): Promise<ListedEntry[] | undefined> {

@@ -3,9 +3,9 @@
 // run. In release mode the site goes into `releases/<id>` (unchanged files hard-linked from the
 // live release) and becomes live by an atomic `current` symlink swap. Into a local path, a
 // deploy holds the folder's lock (folder-lock.ts), as the local target does.
-import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, rename, rm, symlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { isPreencodeError, userError } from '@preencode/core'
+import { isPreencodeError, MANIFEST_FILENAME, userError, type Manifest } from '@preencode/core'
 import { isSafeRelativePath } from '@preencode/core/internal'
 import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from '../../plan/plan.js'
 import {
@@ -29,6 +29,7 @@ import { plainTarget } from '../plain-target.js'
 import { liveRelease } from './releases.js'
 import { rsyncPreviousVersions } from './previous.js'
 import { RsyncRemote } from './remote.js'
+import { stageRetimed } from './retimed.js'
 import { DEFAULT_KEEP_RELEASES, type RsyncTargetOptions } from './options.js'
 
 export { DEFAULT_KEEP_RELEASES, type RsyncTargetOptions } from './options.js'
@@ -60,6 +61,8 @@ class RsyncTarget implements DeployTarget {
   private live: string | undefined
   private releases: string[] = []
   private readonly learnt: Record<string, StoredObject> = {}
+  /** What `readRemote` found (the state's mtimes of files left as they are). */
+  private held: ReadonlyMap<string, RemoteObject> = new Map()
   private lock: FolderLock | undefined
 
   constructor(
@@ -125,8 +128,9 @@ class RsyncTarget implements DeployTarget {
     // The live release holds what the last deploy recorded; a new release links those files.
     if (this.live && state && !this.options.checksum) {
       for (const [key, stored] of Object.entries(state.objects))
-        remote.set(key, { size: stored.size, sha256: stored.sha256 })
+        remote.set(key, { size: stored.size, sha256: stored.sha256, mtimeMs: stored.mtimeMs })
     }
+    this.held = remote
     return { objects: remote, state }
   }
 
@@ -143,9 +147,13 @@ class RsyncTarget implements DeployTarget {
     if (state && !this.options.checksum) {
       for (const [key, item] of remote) {
         const stored = state.objects[key]
-        if (stored && stored.size === item.size) remote.set(key, { size: item.size, sha256: stored.sha256 })
+        if (!stored) continue
+        // The mtime preencode gave the file, whatever its size now: retime.ts keeps mtimes growing.
+        const sha256 = stored.size === item.size ? stored.sha256 : undefined
+        remote.set(key, { size: item.size, sha256, mtimeMs: stored.mtimeMs })
       }
     }
+    this.held = remote
     return { objects: remote, state }
   }
 
@@ -159,15 +167,23 @@ class RsyncTarget implements DeployTarget {
       ...(this.release ? phase.unchanged : []),
     ].map((u) => u.key)
     const sent = new Set<string>()
-    for (const [keys, ignoreTimes] of [
-      [checked, false],
-      [forced, true],
-    ] as const) {
+    // Retimed files (issue 36.2) go from a copy with the planned mtime: see retimed.ts.
+    const stage = join(await this.remote.workDir(), 'retimed')
+    const retimed = await stageRetimed(phase.uploads, context.root, stage)
+    const runs: [readonly string[], boolean, string][] = [
+      [checked, false, context.root],
+      [forced.filter((key) => !retimed.has(key)), true, context.root],
+      [[...retimed], true, stage],
+    ]
+    for (const [keys, ignoreTimes, source] of runs) {
       if (keys.length === 0) continue
-      for (const file of await this.transfer(phase, keys, ignoreTimes, context)) sent.add(file)
+      for (const file of await this.transfer(phase, keys, ignoreTimes, source)) sent.add(file)
     }
-    for (const object of [...phase.uploads, ...phase.unchanged])
-      this.learnt[object.key] = { sha256: object.sha256, size: object.size }
+    // Sent or found identical by rsync's quick check: the file there has the mtime planned.
+    for (const object of phase.uploads)
+      this.learnt[object.key] = { sha256: object.sha256, size: object.size, mtimeMs: object.mtimeMs }
+    for (const { key, sha256, size } of phase.unchanged)
+      this.learnt[key] = { sha256, size, mtimeMs: this.held.get(key)?.mtimeMs }
     let bytes = 0
     for (const upload of phase.uploads) {
       if (!sent.has(upload.key)) continue
@@ -177,16 +193,16 @@ class RsyncTarget implements DeployTarget {
     return { uploaded: sent.size, bytes }
   }
 
-  /** One rsync run over `keys` of a phase; the files it actually transferred. */
+  /** One rsync run over `keys` of a phase, from `source`; the files it actually transferred. */
   private async transfer(
     phase: PlannedPhase,
     keys: readonly string[],
     ignoreTimes: boolean,
-    context: TargetContext,
+    source: string,
   ): Promise<string[]> {
     const to = this.release ? rsyncUrl(this.destination, `releases/${this.releaseId}`) : rsyncUrl(this.destination)
     const filesFrom = await this.remote.fileList(`phase-${phase.phase}-${ignoreTimes ? 'forced' : 'checked'}`, keys)
-    const args = transferArgs(context.root, to, {
+    const args = transferArgs(source, to, {
       filesFrom,
       ssh: this.remote.ssh,
       checksum: this.options.checksum,
@@ -240,15 +256,15 @@ class RsyncTarget implements DeployTarget {
     return { ...this.learnt }
   }
 
+  /** In release mode into the new release (live with it), else at the destination's root. */
+  async writeManifest(manifest: Manifest): Promise<void> {
+    if (this.release && !this.releaseId) return
+    const to = rsyncUrl(this.destination, this.release ? `releases/${this.releaseId}` : '')
+    await this.remote.sendFile(to, MANIFEST_FILENAME, `${JSON.stringify(manifest, null, 2)}\n`)
+  }
+
   async writeState(state: DeployState): Promise<void> {
-    const dir = await this.remote.workDir()
-    await writeFile(join(dir, DEPLOY_STATE_FILENAME), `${JSON.stringify(state)}\n`)
-    const filesFrom = await this.remote.fileList('state', [DEPLOY_STATE_FILENAME])
-    await this.remote.run(
-      this.remote.rsync,
-      transferArgs(dir, rsyncUrl(this.destination), { filesFrom, ssh: this.remote.ssh, mkpath: true }),
-      `writing ${DEPLOY_STATE_FILENAME}`,
-    )
+    await this.remote.sendFile(rsyncUrl(this.destination), DEPLOY_STATE_FILENAME, `${JSON.stringify(state)}\n`)
   }
 
   async deleteKeys(keys: readonly string[]): Promise<void> {
