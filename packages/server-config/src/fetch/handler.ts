@@ -13,6 +13,7 @@
  */
 import type { FileHandle } from 'node:fs/promises'
 import type { Manifest } from '@preencode/core'
+import { isValidHost } from '../http/host.js'
 import { REQUEST_FACT_HEADERS, targetOf, type AnswerBody, type RequestFacts } from '../http/spec.js'
 import { resolveIndex, siteOnDisk } from '../node/site.js'
 
@@ -28,6 +29,12 @@ export interface PreencodeHandlerOptions {
    * @default 'index.html'
    */
   index?: string
+  /**
+   * Told, in one line, what the site cannot use as it is: a manifest that names paths out of
+   * the site, or one cut short (the last good one is kept).
+   * @default process.emitWarning
+   */
+  onWarning?: (message: string) => void
 }
 
 /** Answers a request for a file of the site; `undefined` when it is not one (let the app go on). */
@@ -57,8 +64,10 @@ export function fetchRequestFacts(request: Request): RequestFacts {
 /** Creates the handler for a preencode output directory. */
 export function createPreencodeHandler(dir: string, options: PreencodeHandlerOptions = {}): PreencodeHandler {
   const index = resolveIndex(options.index)
-  const site = siteOnDisk(dir, { manifest: options.manifest })
+  const site = siteOnDisk(dir, { manifest: options.manifest, onWarning: options.onWarning })
   return async (request) => {
+    // Deno builds request.url from Host: a Host with path characters would choose the file.
+    if (!isValidHost(request.headers.get('host'))) return new Response(null, { status: 400 })
     let url: URL
     try {
       url = new URL(request.url)

@@ -18,6 +18,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 import type { Manifest } from '@preencode/core'
+import { isValidHost } from '../http/host.js'
 import { REQUEST_FACT_HEADERS, targetOf, type RequestFacts } from '../http/spec.js'
 import { type RequestLocation, type Resolved, resolveIndex, siteOnDisk } from './site.js'
 
@@ -33,6 +34,12 @@ export interface PreencodeMiddlewareOptions {
    * @default 'index.html'
    */
   index?: string
+  /**
+   * Told, in one line, what the site cannot use as it is: a manifest that names paths out of
+   * the site, or one cut short (the last good one is kept).
+   * @default process.emitWarning
+   */
+  onWarning?: (message: string) => void
 }
 
 /** Bodies up to this size are read in one call; larger ones are streamed. */
@@ -70,7 +77,7 @@ function locationOf(target: string): RequestLocation | undefined {
 /** Creates the middleware for a preencode output directory. */
 export function createPreencodeMiddleware(root: string, options: PreencodeMiddlewareOptions = {}): PreencodeMiddleware {
   const index = resolveIndex(options.index)
-  const site = siteOnDisk(root, { manifest: options.manifest })
+  const site = siteOnDisk(root, { manifest: options.manifest, onWarning: options.onWarning })
 
   return (req, res, next) => {
     const pass = (error?: unknown): void => {
@@ -80,6 +87,12 @@ export function createPreencodeMiddleware(root: string, options: PreencodeMiddle
         res.statusCode = error ? 500 : 404
         res.end()
       }
+    }
+    // A Host with path characters is no host (RFC 9112 §3.2): 400, as from the Fetch handler.
+    if (!isValidHost(req.headers.host)) {
+      res.statusCode = 400
+      res.end()
+      return
     }
     const location = locationOf(req.url ?? '/')
     if (!location) return pass()
