@@ -3,25 +3,32 @@
  * Fetch handler open or describe — from the URL or from the manifest — is checked to lie inside
  * the site's real root, where it is opened, not by a string prefix.
  *
- * A file is opened by its path (links followed, as a server does), then the path's real location
- * (`realpath`) must be inside the root's, and be the very file opened (same device and inode):
- * a link swapped between the open and the check cannot pass for another file. So a symlink that
- * stays inside the site is served (as `compress` compresses it: `latest.js -> app-3f2a.js`), and
- * one that leads out of it — a file, a folder, `../sibling`, `/` — is not a file of the site.
+ * A path's real location (`realpath`: every link on the way resolved) must lie inside the root's,
+ * and the file is then opened by that real path with `O_NOFOLLOW`: a link put in its place after
+ * the check is not followed (ELOOP), and a file replaced by a rebuild (a rename) is simply the
+ * new file. So a symlink that stays inside the site is served (as `compress` compresses it:
+ * `latest.js -> app-3f2a.js`), and one that leads out of it — a file, a folder, `../sibling`, `/`
+ * — is not a file of the site. (The folders on the way are real when checked; only a process
+ * that may write into the site could swap one for a link in between, and it could as well copy
+ * any file in.)
  *
  * The root's real path is resolved once, and again when a file seems to lie outside it: a
  * release swap (`current -> releases/2`) moves the root, and the next request follows it.
  */
+import { constants } from 'node:fs'
 import { realpath, stat, open, type FileHandle } from 'node:fs/promises'
 import { isAbsolute, join, relative, sep } from 'node:path'
+
+/** Read only, and never through a link put in place of the checked path since (ELOOP). */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)
 
 /** A site folder whose files are opened only from inside it. */
 export interface SiteRoot {
   /** The folder as given. */
   readonly dir: string
   /**
-   * Opens `path` (relative to the root) for reading; undefined when it leads out of the site (the
-   * handle is closed). Rejects with the error of `open` (ENOENT when there is no such file).
+   * Opens `path` (relative to the root) for reading; undefined when it leads out of the site.
+   * Rejects with the error of `open` (ENOENT when there is no such file).
    */
   open(path: string): Promise<FileHandle | undefined>
   /** Size and modification time of a regular file of the site; undefined when absent or outside. */
@@ -50,18 +57,13 @@ export function siteRoot(dir: string): SiteRoot {
   return {
     dir,
     async open(path) {
-      const full = join(dir, path)
-      const handle = await open(full, 'r')
-      try {
-        const opened = await handle.stat()
-        const resolved = await inside(full)
-        const found = resolved === undefined ? undefined : await stat(resolved).catch(() => undefined)
-        if (found && found.dev === opened.dev && found.ino === opened.ino) return handle
-      } catch {
-        // Not checked: not served.
+      const resolved = await inside(join(dir, path))
+      if (resolved === undefined) {
+        // No such file (a rebuild removed it): the caller's ENOENT; else a link out of the site.
+        await stat(join(dir, path))
+        return undefined
       }
-      await handle.close().catch(() => {})
-      return undefined
+      return open(resolved, OPEN_FLAGS)
     },
     async fileInfo(path) {
       const resolved = await inside(join(dir, path))
