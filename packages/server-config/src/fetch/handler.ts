@@ -93,12 +93,15 @@ async function bodyOf(
   const start = body.range?.start ?? 0
   const size = body.range ? body.range.end - body.range.start + 1 : Number(length ?? Number.NaN)
   if (!body.decode && Number.isFinite(size) && (size <= READ_WHOLE_BYTES || !STREAM_KEEPS_LENGTH)) {
-    try {
-      const bytes = new Uint8Array(size)
-      const { bytesRead } = await handle.read(bytes, 0, size, start)
-      return bytesRead === size ? bytes : bytes.subarray(0, bytesRead)
-    } finally {
+    const bytes = new Uint8Array(size)
+    const read = await handle.read(bytes, 0, size, start).catch(async (error: unknown) => {
       await handle.close().catch(() => {})
+      throw error
+    })
+    // Cut short since it was opened (truncated in place): streamed, so the response fails where the file ends.
+    if (read.bytesRead === size) {
+      await handle.close().catch(() => {})
+      return bytes
     }
   }
   const stream = streamOf(handle, start, body.decode ? Number.POSITIVE_INFINITY : size)
@@ -122,6 +125,9 @@ function streamOf(handle: FileHandle, start: number, length: number): ReadableSt
         position += bytesRead
         left -= bytesRead
         if (bytesRead > 0) controller.enqueue(chunk.subarray(0, bytesRead))
+        // The file ends before the length sent (truncated while sent): fail, so the connection is
+        // ended rather than left waiting for bytes that will never come.
+        if (bytesRead === 0 && Number.isFinite(left)) throw new Error('the file was cut short while it was sent')
         if (bytesRead === 0 || left <= 0) {
           await close()
           controller.close()

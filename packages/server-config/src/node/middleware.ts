@@ -120,12 +120,16 @@ async function send({ answer, handle }: Resolved, res: ServerResponse): Promise<
     const bytes = Buffer.allocUnsafe(length)
     try {
       const { bytesRead } = await handle.read(bytes, 0, length, body.range?.start ?? 0)
-      res.end(bytesRead === length ? bytes : bytes.subarray(0, bytesRead))
+      // Cut short since it was opened (truncated in place): the connection ends, no short body kept alive.
+      if (bytesRead === length) res.end(bytes)
+      else res.destroy()
     } finally {
       await handle.close().catch(() => {})
     }
     return
   }
+  // A file truncated while sent ends short of its Content-Length: an error (the socket is ended), not a response kept alive.
+  res.strictContentLength = true
   const stream = handle.createReadStream(body.range ? { start: body.range.start, end: body.range.end } : {})
   await (body.decode ? pipeline(stream, createGunzip(), res) : pipeline(stream, res))
 }
