@@ -32,6 +32,8 @@ export interface FileJob {
 export interface StatedFileJob extends FileJob {
   sourcePath: string
   mtimeMs: number
+  /** The original's permission bits, its execute bits cleared: what its variants are written with. */
+  mode: number
   /** Bytes the original holds in memory: the pool's byte budget and the scheduling order use it. */
   weight: number
 }
@@ -65,7 +67,7 @@ export async function statFileJob(root: string, job: FileJob): Promise<StatedFil
   if (!info.isFile()) throw userError('core', `Cannot read ${sourcePath}: not a regular file.`, { code: 'BAD_INPUT' })
   // A recovered original weighs what the manifest says it decodes to, not its .gz.
   const weight = job.recoverFromGzip ? Math.max(info.size, job.expectedSize ?? info.size * 8) : info.size
-  return { ...job, sourcePath, mtimeMs: info.mtimeMs, weight }
+  return { ...job, sourcePath, mtimeMs: info.mtimeMs, mode: info.mode & 0o666, weight }
 }
 
 export async function runFileJob(ctx: FileJobContext, job: StatedFileJob): Promise<FileOutcome> {
@@ -184,7 +186,7 @@ async function writeVariants(work: FileWork, tickets: ReadonlyMap<Format, SlotTi
     const mtimeMs = job.mtimeMs + ties * 1000
     const changed = ctx.cacheOnly
       ? false
-      : await writeIfChanged(ctx, variantPath, bytes, mtimeMs, marked.has(format), onDisk.has(format))
+      : await writeIfChanged(ctx, variantPath, bytes, mtimeMs, variantMode(job.mode, marked.has(format)), onDisk.has(format))
     if (changed) outcome.written++
     else outcome.unchanged++
     outcome.entry.variants.push({
@@ -244,6 +246,14 @@ export function isWorthWriting(ctx: FileJobContext, size: number, originalSize: 
 }
 
 /**
+ * A variant's mode: its original's permission bits, never executable but for the u+x mark of a
+ * variant smaller than its sibling the servers would try first (`variantsToWrite`).
+ */
+function variantMode(original: number, marked: boolean): number {
+  return marked ? original | 0o100 : original
+}
+
+/**
  * Leaves an identical variant (same bytes, same mtime) alone: a warm rebuild then writes nothing.
  * `sameBytes`: the bytes on disk were just compared with these (`isKnownVariant`).
  */
@@ -252,7 +262,7 @@ async function writeIfChanged(
   variantPath: string,
   bytes: Buffer,
   mtimeMs: number,
-  executable: boolean,
+  mode: number,
   sameBytes: boolean,
 ): Promise<boolean> {
   const absolute = join(ctx.root, variantPath)
@@ -268,12 +278,10 @@ async function writeIfChanged(
   if (changed) {
     // Journaled first: a run killed after the rename leaves a file the next run knows is ours.
     await ctx.journal?.record(variantPath, bytes)
-    await writeVariantAtomically(absolute, bytes, mtimeMs)
+    await writeVariantAtomically(absolute, bytes, mtimeMs, mode)
   }
-  // The u+x mark of a variant smaller than its sibling the servers would try first
-  // (`variantsToWrite`), set or cleared whether or not the bytes changed.
-  const mode = unchangedMode ?? (await stat(absolute)).mode
-  if (((mode & 0o100) !== 0) !== executable) await chmod(absolute, executable ? mode | 0o100 : mode & ~0o111)
+  // The mode (the original's, and the u+x mark) set or corrected whether or not the bytes changed.
+  if (unchangedMode !== undefined && (unchangedMode & 0o777) !== mode) await chmod(absolute, mode)
   return changed
 }
 
