@@ -2,15 +2,16 @@
 // `../sibling`) and manifest paths out of it (`../victim/secret.txt` as a variant) are never
 // sent, by the Node middleware and the Fetch handler alike; a link that stays inside is served.
 // A Host holding path characters is refused (400); a manifest cut short keeps the last good one.
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, open, readFile, symlink, truncate, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MANIFEST_FILENAME, type Manifest } from '@preencode/core'
-import { createPreencodeHandler, createPreencodeMiddleware } from '@preencode/server-config'
+import { cloudflareWorkerFiles, createPreencodeHandler, createPreencodeMiddleware } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { compressFixture } from './fixture.ts'
 import { get } from './middleware-helpers.ts'
 import { createServer, type Server } from 'node:http'
+import { connect } from 'node:net'
 
 const SECRET = 'TOP SECRET: a file outside the site\n'
 const PAGE = `<!doctype html><title>home</title>\n${'<p>the page of the site</p>\n'.repeat(60)}`
@@ -166,6 +167,16 @@ describe.each(['handler', 'middleware'] as const)('the %s sends only the files o
   })
 })
 
+describe("the Cloudflare Worker's site data", () => {
+  it('is not generated from a manifest naming paths out of the site, which it names', async () => {
+    const edited = JSON.parse(await readFile(join(site, MANIFEST_FILENAME), 'utf8')) as Manifest
+    expect(() => cloudflareWorkerFiles(edited)).toThrow(
+      /\.preencode-manifest\.json names "\.\.\/victim\/secret\.txt", a path out of the site; the Worker is not generated from it/,
+    )
+    expect(() => cloudflareWorkerFiles(manifest)).not.toThrow()
+  })
+})
+
 describe('a manifest cut short while serving', () => {
   it('keeps the last good manifest, and says so once', async () => {
     const root = join(work.path, 'cut')
@@ -185,5 +196,42 @@ describe('a manifest cut short while serving', () => {
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toMatch(/\.preencode-manifest\.json cannot be read \(.*not valid JSON.*\); still serving by the last manifest read\.$/)
     expect(good.files).toHaveLength(1)
+  })
+})
+
+describe('a file cut short while the middleware sends it', () => {
+  it('ends the connection: the request pipelined after it is not answered', async () => {
+    const root = join(work.path, 'truncated')
+    await write(join(root, 'inside.txt'), 'small\n')
+    const big = join(root, 'big.bin')
+    const file = await open(big, 'w')
+    await file.truncate(64 * 1024 * 1024) // sparse, far larger than the socket buffers
+    await file.close()
+    const middleware = createPreencodeMiddleware(root)
+    const server = createServer((req, res) => middleware(req, res))
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    try {
+      const socket = connect((server.address() as { port: number }).port, '127.0.0.1')
+      let head = ''
+      let statusLines = 0
+      const closed = new Promise<void>((done) => socket.on('close', () => done()))
+      socket.on('data', (chunk: Buffer) => {
+        for (let at = chunk.indexOf('HTTP/1.1 '); at !== -1; at = chunk.indexOf('HTTP/1.1 ', at + 1)) statusLines++
+        if (head.includes('\r\n\r\n')) return
+        head += chunk.toString('latin1', 0, Math.min(chunk.length, 4096))
+        if (!head.includes('\r\n\r\n')) return
+        socket.pause()
+        void truncate(big, 1024).then(() => socket.resume())
+      })
+      socket.write(
+        'GET /big.bin HTTP/1.1\r\nHost: a\r\n\r\nGET /inside.txt HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+      )
+      await closed
+      expect(head).toMatch(/^HTTP\/1\.1 200 /)
+      expect(statusLines).toBe(1)
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
   })
 })

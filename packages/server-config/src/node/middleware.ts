@@ -128,8 +128,11 @@ async function send({ answer, handle }: Resolved, res: ServerResponse): Promise<
     }
     return
   }
-  // A file truncated while sent ends short of its Content-Length: an error (the socket is ended), not a response kept alive.
-  res.strictContentLength = true
   const stream = handle.createReadStream(body.range ? { start: body.range.start, end: body.range.end } : {})
-  await (body.decode ? pipeline(stream, createGunzip(), res) : pipeline(stream, res))
+  if (body.decode) return pipeline(stream, createGunzip(), res)
+  await pipeline(stream, res, { end: false })
+  // A file truncated while sent ends short of its Content-Length: the connection is ended, not
+  // kept alive for bytes that will never come (nor for the next request on it).
+  if (stream.bytesRead < length) res.destroy()
+  else res.end()
 }
