@@ -42,9 +42,17 @@ test.describe('only the files of the site', { tag: ONLY.runtime }, () => {
       await symlink('../sibling', join(site, 'sibl'))
       const manifest = JSON.parse(await readFile(join(site, MANIFEST_FILENAME), 'utf8')) as Manifest
       const evil = manifest.files.find((f) => f.path === 'evil.txt')!
-      evil.variants = [{ format: 'gzip', encoding: 'gzip', path: '../victim/secret.txt', size: 10, sha256: 'a'.repeat(64) }]
+      evil.variants = [
+        { format: 'gzip', encoding: 'gzip', path: '../victim/secret.txt', size: 10, sha256: 'a'.repeat(64) },
+      ]
       const page = manifest.files.find((f) => f.path === 'index.html')!
-      page.variants.unshift({ format: 'brotli', encoding: 'br', path: '../victim/fake.br', size: 5, sha256: 'b'.repeat(64) })
+      page.variants.unshift({
+        format: 'brotli',
+        encoding: 'br',
+        path: '../victim/fake.br',
+        size: 5,
+        sha256: 'b'.repeat(64),
+      })
       await writeFile(join(site, MANIFEST_FILENAME), JSON.stringify(manifest))
 
       const port = await freePort()
@@ -59,7 +67,11 @@ test.describe('only the files of the site', { tag: ONLY.runtime }, () => {
           }
         for (const accept of ['gzip', 'br', 'gzip, deflate, br, zstd']) {
           const evilRes = await get(`${url}/evil.txt`, { 'accept-encoding': accept })
-          expect([evilRes.status, evilRes.one('content-encoding'), evilRes.body.toString()]).toEqual([200, undefined, EVIL])
+          expect([evilRes.status, evilRes.one('content-encoding'), evilRes.body.toString()]).toEqual([
+            200,
+            undefined,
+            EVIL,
+          ])
           const home = await get(`${url}/`, { 'accept-encoding': accept })
           expect([home.status, home.one('content-encoding'), home.body.toString()]).toEqual([200, undefined, PAGE])
         }

@@ -52,11 +52,16 @@ describe('loadConfig', () => {
       const cwd = join(dir.path, name)
       await mkdir(cwd, { recursive: true })
       await writeFile(join(cwd, 'preencode.config.json'), text)
-      await expect(loadConfig(cwd), name).rejects.toThrow(`\`${key}\` in ${join(cwd, 'preencode.config.json')} is not a setting`)
+      await expect(loadConfig(cwd), name).rejects.toThrow(
+        `\`${key}\` in ${join(cwd, 'preencode.config.json')} is not a setting`,
+      )
     }
     const cwd = join(dir.path, 'js-proto')
     await mkdir(cwd, { recursive: true })
-    await writeFile(join(cwd, 'preencode.config.mjs'), "export default { compress: { __proto__: { formats: ['gzip'] } } }\n")
+    await writeFile(
+      join(cwd, 'preencode.config.mjs'),
+      "export default { compress: { __proto__: { formats: ['gzip'] } } }\n",
+    )
     await expect(loadConfig(cwd)).rejects.toThrow('`compress.__proto__` in')
   })
 
@@ -69,9 +74,11 @@ describe('loadConfig', () => {
       `\`formats\` in ${file} is a setting of \`compress\`, not a section: move it into "compress": { … }.`,
     )
     await writeFile(file, JSON.stringify({ timeout: 5 }))
-    await expect(loadConfig(cwd)).rejects.toThrow('`timeout` in ' + file + ' is a setting of `deploy` or `verify`')
+    await expect(loadConfig(cwd)).rejects.toThrow(`\`timeout\` in ${file} is a setting of \`deploy\` or \`verify\``)
     await writeFile(file, JSON.stringify({ serve: { port: 1 } }))
-    await expect(loadConfig(cwd)).rejects.toThrow(`\`serve\` in ${file} is unknown; the file's sections are compress, deploy, verify.`)
+    await expect(loadConfig(cwd)).rejects.toThrow(
+      `\`serve\` in ${file} is unknown; the file's sections are compress, deploy, verify.`,
+    )
     await writeFile(file, JSON.stringify({ compress: { formats: ['gzip'] }, deploy: { to: './out' }, verify: {} }))
     expect((await loadConfig(cwd))?.config.compress).toEqual({ formats: ['gzip'] })
   })

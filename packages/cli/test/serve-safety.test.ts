@@ -93,7 +93,13 @@ beforeAll(async () => {
   const evil = manifest.files.find((f) => f.path === 'evil.txt')!
   evil.variants = [{ format: 'gzip', encoding: 'gzip', path: '../victim/secret.txt', size: 10, sha256: 'a'.repeat(64) }]
   const page = manifest.files.find((f) => f.path === 'index.html')!
-  page.variants.unshift({ format: 'brotli', encoding: 'br', path: '../victim/fake.br', size: 5, sha256: 'b'.repeat(64) })
+  page.variants.unshift({
+    format: 'brotli',
+    encoding: 'br',
+    path: '../victim/fake.br',
+    size: 5,
+    sha256: 'b'.repeat(64),
+  })
   await writeFile(join(site, MANIFEST_FILENAME), JSON.stringify(manifest))
   http = await startPreencodeServe(site)
   const key = join(work.path, 'key.pem')
@@ -119,29 +125,35 @@ afterAll(async () => {
 })
 
 describe('preencode serve sends only the files of the site', () => {
-  it.for(['HTTP/1.1', 'HTTP/2'] as const)('%s: symlinks and manifest paths out of the site give 404 or the original', async (protocol, context) => {
-    const server = protocol === 'HTTP/1.1' ? http : https
-    if (!server) return context.skip()
-    const ask = (path: string, headers?: Record<string, string>) =>
-      protocol === 'HTTP/1.1' ? get1(server.url, path, headers) : get2(server.url, path, headers)
-    for (const path of OUTSIDE)
-      for (const accept of ['identity', 'gzip, br, zstd']) {
-        const got = await ask(path, { 'accept-encoding': accept })
-        expect(got.status, `${path} (${accept})`).toBe(404)
-        expect(got.body).not.toContain('TOP SECRET')
+  it.for(['HTTP/1.1', 'HTTP/2'] as const)(
+    '%s: symlinks and manifest paths out of the site give 404 or the original',
+    async (protocol, context) => {
+      const server = protocol === 'HTTP/1.1' ? http : https
+      if (!server) return context.skip()
+      const ask = (path: string, headers?: Record<string, string>) =>
+        protocol === 'HTTP/1.1' ? get1(server.url, path, headers) : get2(server.url, path, headers)
+      for (const path of OUTSIDE)
+        for (const accept of ['identity', 'gzip, br, zstd']) {
+          const got = await ask(path, { 'accept-encoding': accept })
+          expect(got.status, `${path} (${accept})`).toBe(404)
+          expect(got.body).not.toContain('TOP SECRET')
+        }
+      expect((await ask('/link-inside.txt')).body).toBe('a file of the site, linked from inside\n')
+      for (const accept of ['gzip', 'br', 'gzip, deflate, br, zstd']) {
+        const evil = await ask('/evil.txt', { 'accept-encoding': accept })
+        expect([evil.status, evil.encoding, evil.body]).toEqual([200, undefined, EVIL])
+        const page = await ask('/', { 'accept-encoding': accept })
+        expect([page.status, page.encoding, page.body]).toEqual([200, undefined, PAGE])
       }
-    expect((await ask('/link-inside.txt')).body).toBe('a file of the site, linked from inside\n')
-    for (const accept of ['gzip', 'br', 'gzip, deflate, br, zstd']) {
-      const evil = await ask('/evil.txt', { 'accept-encoding': accept })
-      expect([evil.status, evil.encoding, evil.body]).toEqual([200, undefined, EVIL])
-      const page = await ask('/', { 'accept-encoding': accept })
-      expect([page.status, page.encoding, page.body]).toEqual([200, undefined, PAGE])
-    }
-    // Said once, on stderr, by the server that read the manifest.
-    const said = server.logs().split('\n').filter((line) => line.includes('out of the site'))
-    expect(said).toHaveLength(1)
-    expect(said[0]).toContain('../victim/secret.txt')
-  })
+      // Said once, on stderr, by the server that read the manifest.
+      const said = server
+        .logs()
+        .split('\n')
+        .filter((line) => line.includes('out of the site'))
+      expect(said).toHaveLength(1)
+      expect(said[0]).toContain('../victim/secret.txt')
+    },
+  )
 
   it('a Host holding path characters gets 400; the request line alone names the file', async () => {
     for (const host of ['127.0.0.1/about/#', 'x/evil.txt?', 'a@b'])
@@ -185,7 +197,10 @@ describe('preencode serve: the options that would listen everywhere or read fore
     const cases: [string[], string][] = [
       [['serve', 'dist', '--port', '0', '--host', ''], 'serve: --host is empty; give an address'],
       [['serve', 'dist', '--port', '0', '--host', ' '], 'serve: --host is empty; give an address'],
-      [['serve', 'dist', '--port', '0', '--cert', '/dev/zero', '--key', '/dev/zero'], 'serve: --cert /dev/zero is over 1 MiB'],
+      [
+        ['serve', 'dist', '--port', '0', '--cert', '/dev/zero', '--key', '/dev/zero'],
+        'serve: --cert /dev/zero is over 1 MiB',
+      ],
     ]
     for (const [args, expected] of cases) {
       const run = await cli(args)

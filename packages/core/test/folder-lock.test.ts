@@ -53,9 +53,11 @@ describe('the folder lock within one process', () => {
   it('a zombie holder (killed, never reaped) is gone: its lock is taken over with a note', async (context) => {
     if (!existsSync('/proc/self/stat')) return context.skip()
     // The child prints its pid and exits; its parent has become `sleep`, which never reaps it.
-    const parent = spawn('sh', ['-c', 'sh -c \'echo $$\' & exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] })
+    const parent = spawn('sh', ['-c', "sh -c 'echo $$' & exec sleep 60"], { stdio: ['ignore', 'pipe', 'ignore'] })
     try {
-      const pid = Number(await new Promise<string>((done) => parent.stdout.once('data', (c: Buffer) => done(c.toString()))))
+      const pid = Number(
+        await new Promise<string>((done) => parent.stdout.once('data', (c: Buffer) => done(c.toString()))),
+      )
       let state = ''
       while (state !== 'Z') {
         const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
@@ -63,7 +65,10 @@ describe('the folder lock within one process', () => {
       }
       const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
       const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]
-      await writeFile(join(dir.path, '.test.lock'), `${JSON.stringify({ pid, host: hostname(), time: Date.now(), start })}\n`)
+      await writeFile(
+        join(dir.path, '.test.lock'),
+        `${JSON.stringify({ pid, host: hostname(), time: Date.now(), start })}\n`,
+      )
       expect(() => process.kill(pid, 0)).not.toThrow() // what the check saw: "alive"
       const held = await withFolderLock(dir.path, options, async () => 'ran')
       expect(held).toBe('ran')

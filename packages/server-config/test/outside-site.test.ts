@@ -61,7 +61,13 @@ beforeAll(async () => {
   const evil = edited.files.find((f) => f.path === 'evil.txt')!
   evil.variants = [{ format: 'gzip', encoding: 'gzip', path: '../victim/secret.txt', size: 10, sha256: 'a'.repeat(64) }]
   const page = edited.files.find((f) => f.path === 'index.html')!
-  page.variants.unshift({ format: 'brotli', encoding: 'br', path: '../victim/fake.br', size: 5, sha256: 'b'.repeat(64) })
+  page.variants.unshift({
+    format: 'brotli',
+    encoding: 'br',
+    path: '../victim/fake.br',
+    size: 5,
+    sha256: 'b'.repeat(64),
+  })
   await writeFile(join(site, MANIFEST_FILENAME), JSON.stringify(edited))
   await addLinks(site)
   await addLinks(bare)
@@ -194,7 +200,9 @@ describe('a manifest cut short while serving', () => {
     expect(await ask()).toEqual({ status: 200, encoding: 'br' })
     expect(await ask()).toEqual({ status: 200, encoding: 'br' })
     expect(warnings).toHaveLength(1)
-    expect(warnings[0]).toMatch(/\.preencode-manifest\.json cannot be read \(.*not valid JSON.*\); still serving by the last manifest read\.$/)
+    expect(warnings[0]).toMatch(
+      /\.preencode-manifest\.json cannot be read \(.*not valid JSON.*\); still serving by the last manifest read\.$/,
+    )
     expect(good.files).toHaveLength(1)
   })
 })

@@ -38,7 +38,10 @@ export const serveCommand = defineCommand({
     const host = parsed.host ?? DEFAULT_HOST
     // Node would listen on every interface, IPv4 and IPv6, for an empty host.
     if (host.trim() === '')
-      throw userError('cli', 'serve: --host is empty; give an address, e.g. 127.0.0.1, ::1, or 0.0.0.0 for every interface.')
+      throw userError(
+        'cli',
+        'serve: --host is empty; give an address, e.g. 127.0.0.1, ::1, or 0.0.0.0 for every interface.',
+      )
     const port = parseInteger(parsed.port, 'port') ?? DEFAULT_PORT
     if (port < 0 || port > 65535) throw userError('cli', `--port must be 0 to 65535; got ${port}.`)
     const options: ListenOptions = { host, port }
@@ -106,7 +109,10 @@ async function readPem(path: string, flag: string): Promise<Buffer> {
       length += bytesRead
     }
     if (length > MAX_PEM_BYTES)
-      throw userError('cli', `serve: --${flag} ${path} is over 1 MiB; give a PEM file (a certificate chain is a few KB).`)
+      throw userError(
+        'cli',
+        `serve: --${flag} ${path} is over 1 MiB; give a PEM file (a certificate chain is a few KB).`,
+      )
     return bytes.subarray(0, length)
   } finally {
     await handle.close().catch(() => {})

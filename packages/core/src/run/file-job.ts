@@ -186,7 +186,14 @@ async function writeVariants(work: FileWork, tickets: ReadonlyMap<Format, SlotTi
     const mtimeMs = job.mtimeMs + ties * 1000
     const changed = ctx.cacheOnly
       ? false
-      : await writeIfChanged(ctx, variantPath, bytes, mtimeMs, variantMode(job.mode, marked.has(format)), onDisk.has(format))
+      : await writeIfChanged(
+          ctx,
+          variantPath,
+          bytes,
+          mtimeMs,
+          variantMode(job.mode, marked.has(format)),
+          onDisk.has(format),
+        )
     if (changed) outcome.written++
     else outcome.unchanged++
     outcome.entry.variants.push({

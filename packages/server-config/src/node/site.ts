@@ -111,7 +111,11 @@ export function siteOnDisk(dir: string, options: SiteOptions = {}): SiteOnDisk {
 }
 
 /** Opens the chosen representation and answers from what was opened; 'missing' when the file is gone. */
-async function openAnswer(root: SiteRoot, entry: Entry, facts: RequestFacts): Promise<Resolved | 'missing' | undefined> {
+async function openAnswer(
+  root: SiteRoot,
+  entry: Entry,
+  facts: RequestFacts,
+): Promise<Resolved | 'missing' | undefined> {
   const chosen = chooseRepresentation(facts, entry.served)
   if (!chosen) return undefined
   let handle: FileHandle | undefined
