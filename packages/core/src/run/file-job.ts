@@ -184,16 +184,11 @@ async function writeVariants(work: FileWork, tickets: ReadonlyMap<Format, SlotTi
     // own ETag (docs/servers/README.md, "Equal sizes").
     const ties = kept.slice(0, index).filter((v) => v.bytes.byteLength === bytes.byteLength).length
     const mtimeMs = job.mtimeMs + ties * 1000
+    // The original's mode, never executable but for the u+x mark (`variantsToWrite`).
+    const mode = job.mode | (marked.has(format) ? 0o100 : 0)
     const changed = ctx.cacheOnly
       ? false
-      : await writeIfChanged(
-          ctx,
-          variantPath,
-          bytes,
-          mtimeMs,
-          variantMode(job.mode, marked.has(format)),
-          onDisk.has(format),
-        )
+      : await writeIfChanged(ctx, variantPath, bytes, mtimeMs, mode, onDisk.has(format))
     if (changed) outcome.written++
     else outcome.unchanged++
     outcome.entry.variants.push({
@@ -250,14 +245,6 @@ async function encodeCached(
 export function isWorthWriting(ctx: FileJobContext, size: number, originalSize: number): boolean {
   // Never a variant that is not strictly smaller, whatever minSaving says.
   return size < originalSize && 1 - size / originalSize >= ctx.options.minSaving
-}
-
-/**
- * A variant's mode: its original's permission bits, never executable but for the u+x mark of a
- * variant smaller than its sibling the servers would try first (`variantsToWrite`).
- */
-function variantMode(original: number, marked: boolean): number {
-  return marked ? original | 0o100 : original
 }
 
 /**
