@@ -97,8 +97,9 @@ export function manifestOnDisk(root: string, warn: WarningHandler): (force?: boo
       return lastGood
     } catch (error) {
       if (!lastGood) throw error
+      // readManifest's message names the file and what is wrong with it.
       warn(
-        `preencode: ${path} cannot be read (${(error as Error).message.replace(/^\[preencode\] \[core\] /, '')}); still serving by the last manifest read.`,
+        `preencode: still serving by the last manifest read: ${(error as Error).message.replace(/^\[preencode\] \[core\] /, '')}`,
       )
       return lastGood
     }
