@@ -9,6 +9,10 @@
  * keeps the file it opened. A file the manifest names but the disk no longer has (a rebuild
  * removed it after the manifest was read) makes the manifest be read again; a variant removed
  * before the new manifest is written leaves the original, which is always right.
+ *
+ * Every file is opened and described through `site-root.ts`: only from inside the site's real
+ * folder (a symlink out of it is not a file of the site), and the manifest's paths are checked
+ * once, when it is indexed (`manifest.ts`).
  */
 import type { FileHandle } from 'node:fs/promises'
 import { isSafeRelativePath } from '@preencode/core/internal'
