@@ -2,6 +2,7 @@
 // its transport, its server) carries a tag saying what it needs, and playwright.config.ts gives
 // every project a grepInvert of the tags it lacks: the test is not declared there at all. So a
 // skip in a run only ever means "missing on this machine" (fixtures.ts, runtimeCheck).
+import { isRuntimeKind } from './runtimes/kinds.ts'
 import { INCLUDE_KINDS, type ServerKind } from './server-files.ts'
 
 /** Tags of tests that apply only to some projects (`test(title, { tag: ONLY.x }, …)`). */
@@ -16,6 +17,8 @@ export const ONLY = {
   http: '@only-http',
   /** Served over HTTPS + HTTP/2 (a project with `tls: true`). */
   https: '@only-https',
+  /** The Fetch handler on a JavaScript runtime (harness/runtimes/: Bun, Deno, Hono, srvx…). */
+  runtime: '@only-runtime',
 } as const
 
 /** What a project's `use` says of it; unset means the fixtures' default (keepOriginals true, tls false). */
@@ -31,6 +34,7 @@ export function inapplicable({ serverKind, keepOriginals = true, tls = false }: 
     keepOriginals ? ONLY.noOriginals : ONLY.originals,
     tls ? ONLY.http : ONLY.https,
     ...(serverKind !== undefined && INCLUDE_KINDS.includes(serverKind) ? [] : [ONLY.userBlock]),
+    ...(serverKind !== undefined && isRuntimeKind(serverKind) ? [] : [ONLY.runtime]),
   ]
   // Tags are joined to the title by spaces: match whole tags only.
   return new RegExp(`(^| )(${lacks.join('|')})( |$)`)

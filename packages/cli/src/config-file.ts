@@ -4,22 +4,34 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { userError, type CompressOptions, type OptionLabel } from '@preencode/core'
-import type { DeploySettings } from '@preencode/deploy'
-import type { VerifySettings } from '@preencode/server-config'
+import { resolveCompressOptions, userError, type CompressOptions, type OptionLabel } from '@preencode/core'
+import { resolveDeploySettings, type DeploySettings } from '@preencode/deploy'
+import { resolveVerifySettings, type VerifySettings } from '@preencode/server-config'
 
 /** The `deploy` section of the config file: the deploy settings, checked by `resolveDeploySettings`. */
 export type DeployConfig = DeploySettings
 
-/** The whole config file. Other sections (compress, config…) belong to other commands. */
+/** The whole config file: one section per command that reads it; any other key is refused by name. */
 export interface PreencodeConfig {
   /** What `preencode compress` uses: every option of the plugins, size `budgets` included; flags win. */
   compress?: CompressOptions
   deploy?: DeployConfig
   /** What `preencode verify` uses (timeouts for CI); flags win. */
   verify?: VerifySettings
-  [section: string]: unknown
 }
+
+/**
+ * The sections, each with the resolver that knows its keys: a key written at the top level is
+ * looked up in each (`{ [key]: undefined }` passes only where the key is known) to say where it goes.
+ */
+const SECTIONS: Readonly<Record<keyof PreencodeConfig, (probe: Record<string, unknown>) => unknown>> = {
+  compress: (probe) => resolveCompressOptions({ cache: false, ...probe } as CompressOptions),
+  deploy: resolveDeploySettings,
+  verify: resolveVerifySettings,
+}
+
+/** Keys that would set or reach an object's prototype (`{"compress": {"__proto__": {…}}}`): never settings. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
 /** Identity function that gives `preencode.config.ts` its types. */
 export function defineConfig<T extends PreencodeConfig>(config: T): T {
@@ -83,7 +95,67 @@ export async function loadConfig(cwd: string = process.cwd()): Promise<LoadedCon
       code: 'BAD_INPUT',
     })
   }
+  checkShape(value as Record<string, unknown>, path)
   return { path, config: value as PreencodeConfig }
+}
+
+/**
+ * Refuses what the sections' own checks cannot see: a prototype key anywhere (JSON.parse keeps
+ * `__proto__` as a key, and copying it into options would set their prototype), and a key that
+ * is no section — named with the section it belongs in when one knows it.
+ */
+function checkShape(config: Record<string, unknown>, path: string): void {
+  const bad = prototypeKeyIn(config, '')
+  if (bad)
+    throw userError(
+      'cli',
+      `\`${bad}\` in ${path} is not a setting: a key that sets an object's prototype is refused. Write the settings in the section itself.`,
+      { code: 'BAD_INPUT' },
+    )
+  const sections = Object.keys(SECTIONS)
+  for (const key of Object.keys(config)) {
+    if (sections.includes(key)) continue
+    const homes = sections.filter((section) => knows(section as keyof PreencodeConfig, key))
+    throw userError(
+      'cli',
+      homes.length > 0
+        ? `\`${key}\` in ${path} is a setting of ${homes.map((h) => `\`${h}\``).join(' or ')}, not a section: move it into "${homes[0]}": { … }${homes.length > 1 ? ' (or the other)' : ''}.`
+        : `\`${key}\` in ${path} is unknown; the file's sections are ${sections.join(', ')}.`,
+      { code: 'BAD_INPUT' },
+    )
+  }
+}
+
+function knows(section: keyof PreencodeConfig, key: string): boolean {
+  try {
+    SECTIONS[section]({ [key]: undefined })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The first prototype key in `value` (walked through plain objects and arrays), as a dotted path. */
+function prototypeKeyIn(value: unknown, where: string): string | undefined {
+  const at = (key: string): string => (where ? `${where}.${key}` : key)
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = prototypeKeyIn(item, `${where}[${index}]`)
+      if (found) return found
+    }
+    return undefined
+  }
+  if (!isRecord(value)) return undefined
+  // `{ __proto__: { … } }` in a JS file sets the prototype: its keys would be read as settings.
+  const prototype: unknown = Object.getPrototypeOf(value)
+  if (prototype !== Object.prototype && prototype !== null && Object.keys(prototype as object).length > 0)
+    return at('__proto__')
+  for (const [key, item] of Object.entries(value)) {
+    if (PROTOTYPE_KEYS.has(key)) return at(key)
+    const found = prototypeKeyIn(item, at(key))
+    if (found) return found
+  }
+  return undefined
 }
 
 /**

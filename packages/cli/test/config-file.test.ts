@@ -41,6 +41,47 @@ describe('loadConfig', () => {
     await writeFile(join(cwd, 'preencode.config.json'), '{ "deploy": ')
     await expect(loadConfig(cwd)).rejects.toThrow(/preencode\.config\.json is not valid JSON/)
   })
+
+  it('refuses prototype keys by name, at any depth, in JSON and in JS', async () => {
+    const cases: [string, string, string][] = [
+      ['json-proto', '{"compress":{"__proto__":{"formats":["gzip"]}}}', 'compress.__proto__'],
+      ['json-top', '{"__proto__":{"compress":{"formats":["gzip"]}}}', '__proto__'],
+      ['json-deep', '{"compress":{"budgets":[{"path":"*.js","constructor":{}}]}}', 'compress.budgets[0].constructor'],
+    ]
+    for (const [name, text, key] of cases) {
+      const cwd = join(dir.path, name)
+      await mkdir(cwd, { recursive: true })
+      await writeFile(join(cwd, 'preencode.config.json'), text)
+      await expect(loadConfig(cwd), name).rejects.toThrow(
+        `\`${key}\` in ${join(cwd, 'preencode.config.json')} is not a setting`,
+      )
+    }
+    const cwd = join(dir.path, 'js-proto')
+    await mkdir(cwd, { recursive: true })
+    await writeFile(
+      join(cwd, 'preencode.config.mjs'),
+      "export default { compress: { __proto__: { formats: ['gzip'] } } }\n",
+    )
+    await expect(loadConfig(cwd)).rejects.toThrow('`compress.__proto__` in')
+  })
+
+  it('refuses a top-level key that is no section, naming the section it belongs in', async () => {
+    const cwd = join(dir.path, 'misplaced')
+    await mkdir(cwd, { recursive: true })
+    const file = join(cwd, 'preencode.config.json')
+    await writeFile(file, JSON.stringify({ formats: ['gzip'], compress: {} }))
+    await expect(loadConfig(cwd)).rejects.toThrow(
+      `\`formats\` in ${file} is a setting of \`compress\`, not a section: move it into "compress": { … }.`,
+    )
+    await writeFile(file, JSON.stringify({ timeout: 5 }))
+    await expect(loadConfig(cwd)).rejects.toThrow(`\`timeout\` in ${file} is a setting of \`deploy\` or \`verify\``)
+    await writeFile(file, JSON.stringify({ serve: { port: 1 } }))
+    await expect(loadConfig(cwd)).rejects.toThrow(
+      `\`serve\` in ${file} is unknown; the file's sections are compress, deploy, verify.`,
+    )
+    await writeFile(file, JSON.stringify({ compress: { formats: ['gzip'] }, deploy: { to: './out' }, verify: {} }))
+    expect((await loadConfig(cwd))?.config.compress).toEqual({ formats: ['gzip'] })
+  })
 })
 
 describe('deploy settings: the file names its key, a flag names the flag', () => {

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises'
+import { open, stat } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
 import { MANIFEST_FILENAME, readManifest, userError } from '@preencode/core'
 import { createPreencodeHandler } from '@preencode/server-config'
@@ -9,6 +9,8 @@ import { DEFAULT_SERVE_LIMITS } from '../serve-limits.js'
 
 const DEFAULT_HOST = '127.0.0.1'
 const DEFAULT_PORT = 8080
+/** A PEM certificate chain or key is a few KB: a larger file (or `/dev/zero`) is not one. */
+const MAX_PEM_BYTES = 1024 * 1024
 
 const args = {
   dir: { type: 'positional', description: 'The built folder (compressed by `preencode compress`)', required: true },
@@ -35,12 +37,20 @@ export const serveCommand = defineCommand({
     const root = resolve(parsed.dir)
     const files = await checkSite(root, parsed.dir)
     const host = parsed.host ?? DEFAULT_HOST
+    // Node would listen on every interface, IPv4 and IPv6, for an empty host.
+    if (host.trim() === '')
+      throw userError(
+        'cli',
+        'serve: --host is empty; give an address, e.g. 127.0.0.1, ::1, or 0.0.0.0 for every interface.',
+      )
     const port = parseInteger(parsed.port, 'port') ?? DEFAULT_PORT
     if (port < 0 || port > 65535) throw userError('cli', `--port must be 0 to 65535; got ${port}.`)
     const options: ListenOptions = { host, port }
     const tls = await readTls(parsed.cert, parsed.key)
     if (tls) options.tls = tls
-    const server = await listen(createPreencodeHandler(root), options).catch((error: NodeJS.ErrnoException) => {
+    // A manifest naming paths out of the site, or cut short while serving: one line on stderr.
+    const handler = createPreencodeHandler(root, { onWarning: (message) => process.stderr.write(`${message}\n`) })
+    const server = await listen(handler, options).catch((error: NodeJS.ErrnoException) => {
       throw listenError(error, options)
     })
     // Listening for the signals before the start line: whoever reads it may stop us at once. The
@@ -85,11 +95,35 @@ async function readTls(cert: string | undefined, key: string | undefined): Promi
       'cli',
       `serve: --cert and --key go together; ${cert === undefined ? '--cert' : '--key'} is missing.`,
     )
-  const read = (path: string, flag: string): Promise<Buffer> =>
-    readFile(path).catch((error: NodeJS.ErrnoException) => {
-      throw userError('cli', `serve: --${flag} ${path} cannot be read (${error.code ?? error.message}).`)
-    })
-  return { cert: await read(cert, 'cert'), key: await read(key, 'key') }
+  return { cert: await readPem(cert, 'cert'), key: await readPem(key, 'key') }
+}
+
+/** A PEM file read with a bound: one larger than MAX_PEM_BYTES (or endless) fails naming the flag. */
+async function readPem(path: string, flag: string): Promise<Buffer> {
+  const unreadable = (error: NodeJS.ErrnoException): Error =>
+    userError('cli', `serve: --${flag} ${path} cannot be read (${error.code ?? error.message}).`, { cause: error })
+  const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
+    throw unreadable(error)
+  })
+  try {
+    const bytes = Buffer.alloc(MAX_PEM_BYTES + 1)
+    let length = 0
+    while (length < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, length, bytes.length - length, null).catch((error) => {
+        throw unreadable(error)
+      })
+      if (bytesRead === 0) break
+      length += bytesRead
+    }
+    if (length > MAX_PEM_BYTES)
+      throw userError(
+        'cli',
+        `serve: --${flag} ${path} is over 1 MiB; give a PEM file (a certificate chain is a few KB).`,
+      )
+    return bytes.subarray(0, length)
+  } finally {
+    await handle.close().catch(() => {})
+  }
 }
 
 /** One line for what keeps the server from starting. */

@@ -7,8 +7,8 @@
  * The lock is a file at the folder's root, made complete under a temporary name and then
  * hard-linked to the lock name (`link(2)` fails if the name exists, so exactly one run gets it),
  * removed when the run ends. Another process is refused with one line naming the holder. A lock
- * whose holder is gone (same host, and the pid no longer runs, runs another program since, or is
- * this very process, which does not hold it: a container restarts with the same pid), or that is
+ * whose holder is gone (same host, and the pid no longer runs, is a zombie not yet reaped, runs
+ * another program since, or is this very process, which does not hold it: a container restarts with the same pid), or that is
  * empty or unreadable (no run writes a lock that way) is stale: it is taken over with a note, so a
  * run killed with SIGKILL never blocks the next one. Within one process, a second taker waits for
  * the first to release (two build runners on one folder queue), and `withFolderLock` nested in
@@ -225,10 +225,10 @@ function describeHolder(holder: LockHolder): string {
 }
 
 /**
- * 'gone' when the holder certainly no longer runs: written on this host, and its pid is gone,
- * belongs to a process started at another time, or is this process (which does not hold it, see
- * `heldHere`). A lock from another host (a shared volume) is never taken over: its pid means
- * nothing here.
+ * 'gone' when the holder certainly no longer runs: written on this host, and its pid is gone, is
+ * a zombie (`/proc/<pid>/stat` state Z: killed, not yet reaped), belongs to a process started
+ * at another time, or is this process (which does not hold it, see `heldHere`). A lock from
+ * another host (a shared volume) is never taken over: its pid means nothing here.
  */
 async function staleness(holder: LockHolder): Promise<'gone' | undefined> {
   if (holder.host !== hostname()) return undefined
@@ -239,14 +239,21 @@ async function staleness(holder: LockHolder): Promise<'gone' | undefined> {
     // EPERM: it runs, under another user.
     return (error as NodeJS.ErrnoException).code === 'ESRCH' ? 'gone' : undefined
   }
-  const start = await processStart(holder.pid)
+  const fields = await procStat(holder.pid)
+  // A zombie (killed with its parent, never reaped where PID 1 does not reap: CI containers) runs no more.
+  if (fields?.[0] === 'Z' || fields?.[0] === 'X') return 'gone'
+  const start = fields?.[19]
   return holder.start !== undefined && start !== undefined && start !== holder.start ? 'gone' : undefined
 }
 
-/** Field 22 of `/proc/<pid>/stat` (the start time); undefined where there is no /proc. */
+/** The start time (field 22 of `/proc/<pid>/stat`, clock ticks since boot); undefined where there is no /proc. */
 async function processStart(pid: number): Promise<string | undefined> {
+  return (await procStat(pid))?.[19]
+}
+
+/** The fields of `/proc/<pid>/stat` from the state (field 3) on; undefined where there is no /proc. */
+async function procStat(pid: number): Promise<string[] | undefined> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined)
   // The command name (field 2) is in parentheses and may hold spaces: count from after it.
-  const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return fields?.[19]
+  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ')
 }

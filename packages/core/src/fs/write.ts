@@ -14,11 +14,16 @@ export function tempPathFor(path: string): string {
 
 /**
  * Writes `bytes` to `path` so that `path` is at every moment either absent, the old file, or
- * the complete new one: write a temp file, set its mtime, rename it over `path`.
+ * the complete new one: write a temp file, set its mode (when given) and mtime, rename it over `path`.
  * `mtime` (ms since the epoch) should be the original's: nginx `gzip_static` serves the sidecar's
  * mtime as Last-Modified and builds the ETag from it.
  */
-export async function writeFileAtomically(path: string, bytes: Uint8Array | string, mtimeMs?: number): Promise<void> {
+export async function writeFileAtomically(
+  path: string,
+  bytes: Uint8Array | string,
+  mtimeMs?: number,
+  mode?: number,
+): Promise<void> {
   const temp = tempPathFor(path)
   try {
     await withOpenFiles(1, async () => {
@@ -27,6 +32,8 @@ export async function writeFileAtomically(path: string, bytes: Uint8Array | stri
         // No fsync: rename-after-complete-write is already atomic against a killed process, which
         // is the failure a build sees; an fsync per variant would cost seconds on large sites.
         await handle.writeFile(bytes)
+        // Exactly this mode (the umask applies to `open`'s): a variant has its original's.
+        if (mode !== undefined) await handle.chmod(mode)
       } finally {
         await handle.close()
       }
@@ -42,9 +49,14 @@ export async function writeFileAtomically(path: string, bytes: Uint8Array | stri
   }
 }
 
-/** A variant (`app.js.br`) written atomically with its original's mtime. */
-export async function writeVariantAtomically(path: string, bytes: Uint8Array, mtimeMs: number): Promise<void> {
-  await writeFileAtomically(path, bytes, mtimeMs).catch((cause: unknown) => {
+/** A variant (`app.js.br`) written atomically with its original's mtime and mode. */
+export async function writeVariantAtomically(
+  path: string,
+  bytes: Uint8Array,
+  mtimeMs: number,
+  mode: number,
+): Promise<void> {
+  await writeFileAtomically(path, bytes, mtimeMs, mode).catch((cause: unknown) => {
     throw unwritable(path, cause)
   })
 }

@@ -32,6 +32,8 @@ export interface FileJob {
 export interface StatedFileJob extends FileJob {
   sourcePath: string
   mtimeMs: number
+  /** The original's permission bits, its execute bits cleared: what its variants are written with. */
+  mode: number
   /** Bytes the original holds in memory: the pool's byte budget and the scheduling order use it. */
   weight: number
 }
@@ -65,7 +67,7 @@ export async function statFileJob(root: string, job: FileJob): Promise<StatedFil
   if (!info.isFile()) throw userError('core', `Cannot read ${sourcePath}: not a regular file.`, { code: 'BAD_INPUT' })
   // A recovered original weighs what the manifest says it decodes to, not its .gz.
   const weight = job.recoverFromGzip ? Math.max(info.size, job.expectedSize ?? info.size * 8) : info.size
-  return { ...job, sourcePath, mtimeMs: info.mtimeMs, weight }
+  return { ...job, sourcePath, mtimeMs: info.mtimeMs, mode: info.mode & 0o666, weight }
 }
 
 export async function runFileJob(ctx: FileJobContext, job: StatedFileJob): Promise<FileOutcome> {
@@ -182,9 +184,11 @@ async function writeVariants(work: FileWork, tickets: ReadonlyMap<Format, SlotTi
     // own ETag (docs/servers/README.md, "Equal sizes").
     const ties = kept.slice(0, index).filter((v) => v.bytes.byteLength === bytes.byteLength).length
     const mtimeMs = job.mtimeMs + ties * 1000
+    // The original's mode, never executable but for the u+x mark (`variantsToWrite`).
+    const mode = job.mode | (marked.has(format) ? 0o100 : 0)
     const changed = ctx.cacheOnly
       ? false
-      : await writeIfChanged(ctx, variantPath, bytes, mtimeMs, marked.has(format), onDisk.has(format))
+      : await writeIfChanged(ctx, variantPath, bytes, mtimeMs, mode, onDisk.has(format))
     if (changed) outcome.written++
     else outcome.unchanged++
     outcome.entry.variants.push({
@@ -252,7 +256,7 @@ async function writeIfChanged(
   variantPath: string,
   bytes: Buffer,
   mtimeMs: number,
-  executable: boolean,
+  mode: number,
   sameBytes: boolean,
 ): Promise<boolean> {
   const absolute = join(ctx.root, variantPath)
@@ -268,12 +272,10 @@ async function writeIfChanged(
   if (changed) {
     // Journaled first: a run killed after the rename leaves a file the next run knows is ours.
     await ctx.journal?.record(variantPath, bytes)
-    await writeVariantAtomically(absolute, bytes, mtimeMs)
+    await writeVariantAtomically(absolute, bytes, mtimeMs, mode)
   }
-  // The u+x mark of a variant smaller than its sibling the servers would try first
-  // (`variantsToWrite`), set or cleared whether or not the bytes changed.
-  const mode = unchangedMode ?? (await stat(absolute)).mode
-  if (((mode & 0o100) !== 0) !== executable) await chmod(absolute, executable ? mode | 0o100 : mode & ~0o111)
+  // The mode (the original's, and the u+x mark) set or corrected whether or not the bytes changed.
+  if (unchangedMode !== undefined && (unchangedMode & 0o777) !== mode) await chmod(absolute, mode)
   return changed
 }
 

@@ -17,6 +17,7 @@
 import { readFileSync } from 'node:fs'
 import { MANIFEST_FILENAME, userError, type Manifest, type OptionLabel } from '@preencode/core'
 import { isDotPath } from '../http/dotfiles.js'
+import { pathsOutsideSite } from '../shared/manifest-paths.js'
 import { fail, KEY_LABEL } from '../shared/option-error.js'
 import { checkWorkerLimits, WORKERS_PLANS, type WorkersPlan } from './limits.js'
 import { workerSiteData } from './site-data.js'
@@ -166,6 +167,14 @@ export function cloudflareWorkerFiles(
   options: CloudflareWorkerOptions = {},
 ): CloudflareWorkerFiles {
   const resolved = resolveCloudflareOptions(options)
+  // The Worker fetches what the data names from the assets: only paths inside the site.
+  const outside = manifest.files.flatMap(pathsOutsideSite)
+  if (outside.length > 0)
+    throw userError(
+      'server-config',
+      `${MANIFEST_FILENAME} names ${JSON.stringify(outside[0])}, a path out of the site; the Worker is not generated from it. Rebuild to regenerate the manifest.`,
+      { code: 'BAD_INPUT' },
+    )
   const hidden = new Set(CLOUDFLARE_HIDDEN_FILES)
   const served = {
     ...manifest,

@@ -15,6 +15,7 @@
  */
 import type { FileHandle } from 'node:fs/promises'
 import type { Manifest } from '@preencode/core'
+import { isValidHost } from '../http/host.js'
 import { REQUEST_FACT_HEADERS, targetOf, type AnswerBody, type RequestFacts } from '../http/spec.js'
 import { isOutOfHandles, outOfHandlesAnswer } from '../node/handles.js'
 import { resolveIndex, siteOnDisk, type Resolved } from '../node/site.js'
@@ -32,6 +33,12 @@ export interface PreencodeHandlerOptions {
    * @default 'index.html'
    */
   index?: string
+  /**
+   * Told, in one line, what the site cannot use as it is: a manifest that names paths out of
+   * the site, or one cut short (the last good one is kept).
+   * @default process.emitWarning
+   */
+  onWarning?: (message: string) => void
 }
 
 /** Answers a request for a file of the site; `undefined` when it is not one (let the app go on). */
@@ -62,8 +69,10 @@ export function fetchRequestFacts(request: Request): RequestFacts {
 /** Creates the handler for a preencode output directory. */
 export function createPreencodeHandler(dir: string, options: PreencodeHandlerOptions = {}): PreencodeHandler {
   const index = resolveIndex(options.index)
-  const site = siteOnDisk(dir, { manifest: options.manifest })
+  const site = siteOnDisk(dir, { manifest: options.manifest, onWarning: options.onWarning })
   return async (request) => {
+    // Deno builds request.url from Host: a Host with path characters would choose the file.
+    if (!isValidHost(request.headers.get('host'))) return new Response(null, { status: 400 })
     let url: URL
     try {
       url = new URL(request.url)
@@ -99,12 +108,15 @@ async function bodyOf(
   const start = body.range?.start ?? 0
   const size = body.range ? body.range.end - body.range.start + 1 : Number(length ?? Number.NaN)
   if (!body.decode && Number.isFinite(size) && (size <= READ_WHOLE_BYTES || !STREAM_KEEPS_LENGTH)) {
-    try {
-      const bytes = new Uint8Array(size)
-      const { bytesRead } = await handle.read(bytes, 0, size, start)
-      return bytesRead === size ? bytes : bytes.subarray(0, bytesRead)
-    } finally {
+    const bytes = new Uint8Array(size)
+    const read = await handle.read(bytes, 0, size, start).catch(async (error: unknown) => {
       await handle.close().catch(() => {})
+      throw error
+    })
+    // Cut short since it was opened (truncated in place): streamed, so the response fails where the file ends.
+    if (read.bytesRead === size) {
+      await handle.close().catch(() => {})
+      return bytes
     }
   }
   const stream = streamOf(handle, start, body.decode ? Number.POSITIVE_INFINITY : size)
@@ -128,6 +140,9 @@ function streamOf(handle: FileHandle, start: number, length: number): ReadableSt
         position += bytesRead
         left -= bytesRead
         if (bytesRead > 0) controller.enqueue(chunk.subarray(0, bytesRead))
+        // The file ends before the length sent (truncated while sent): fail, so the connection is
+        // ended rather than left waiting for bytes that will never come.
+        if (bytesRead === 0 && Number.isFinite(left)) throw new Error('the file was cut short while it was sent')
         if (bytesRead === 0 || left <= 0) {
           await close()
           controller.close()

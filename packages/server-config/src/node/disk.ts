@@ -14,8 +14,6 @@
  *   built from the validated id only, as the servers do); `Use-As-Dictionary` is derived from
  *   the name (content-hashed versioned assets, the page dictionary), as the configs derive it.
  */
-import { stat } from 'node:fs/promises'
-import { join } from 'node:path'
 import {
   ALL_FORMATS,
   CODECS,
@@ -40,6 +38,7 @@ import {
 } from '@preencode/core/internal'
 import { servedFileOf } from '../http/served-file.js'
 import type { DiskContext, Entry } from './manifest.js'
+import type { SiteRoot } from './site-root.js'
 
 /** Files larger than this are not announced as dictionaries (core's `maxDictionaryBytes` default). */
 const MAX_DICTIONARY_BYTES = 16 * 1024 * 1024
@@ -54,34 +53,29 @@ const SIDECAR = /\.(?:br|gz|zst)$/
  * (issue 29: a user's own `my.dict/` folder holds files); without a manifest, by its name and
  * its original beside it, as the servers find deltas.
  */
-async function isRepresentation(root: string, relative: string, context: DiskContext): Promise<boolean> {
+async function isRepresentation(root: SiteRoot, relative: string, context: DiskContext): Promise<boolean> {
   if (context.representations.has(relative)) return true
   if (SIDECAR.test(relative) && isCompressible(relative.replace(SIDECAR, ''))) return true
   if (context.manifest) return false
   const original = originalOfDeltaPath(relative)
-  return original !== undefined && (await fileInfo(join(root, original))) !== undefined
-}
-
-async function fileInfo(path: string): Promise<{ size: number; mtimeMs: number } | undefined> {
-  const info = await stat(path).catch(() => undefined)
-  return info?.isFile() ? { size: info.size, mtimeMs: info.mtimeMs } : undefined
+  return original !== undefined && (await root.fileInfo(original)) !== undefined
 }
 
 /** An entry for `relative` described from the disk, or undefined when there is nothing to serve. */
 export async function diskEntry(
-  root: string,
+  root: SiteRoot,
   relative: string,
   availableDictionary: string | undefined,
   context: DiskContext,
 ): Promise<Entry | undefined> {
   if (!isSafeRelativePath(relative) || (await isRepresentation(root, relative, context))) return undefined
-  const original = await fileInfo(join(root, relative))
+  const original = await root.fileInfo(relative)
   const withSidecars = !context.manifest && isCompressible(relative)
   const variants: ManifestVariant[] = []
   if (withSidecars) {
     for (const format of ALL_FORMATS) {
       const path = `${relative}${CODECS[format].extension}`
-      const info = await fileInfo(join(root, path))
+      const info = await root.fileInfo(path)
       if (info && (!original || info.size < original.size))
         variants.push({ format, encoding: CODECS[format].encoding, path, size: info.size, sha256: '' })
     }
@@ -118,7 +112,7 @@ export async function diskEntry(
 
 /** The deltas on disk for the request's dictionary, smallest first (none without a valid id). */
 async function deltasOnDisk(
-  root: string,
+  root: SiteRoot,
   relative: string,
   availableDictionary: string | undefined,
 ): Promise<ManifestDelta[]> {
@@ -127,7 +121,7 @@ async function deltasOnDisk(
   const found: ManifestDelta[] = []
   for (const encoding of DICTIONARY_ENCODINGS) {
     const path = deltaPath(relative, id, encoding)
-    const info = await fileInfo(join(root, path))
+    const info = await root.fileInfo(path)
     if (info) found.push({ encoding, dictionary: id, dictionaryPath: '', path, size: info.size, sha256: '' })
   }
   return found.sort((a, b) => a.size - b.size)

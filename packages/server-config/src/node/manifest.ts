@@ -5,8 +5,9 @@
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DEFAULT_CACHE_CONTROL } from '@preencode/core/internal'
-import { MANIFEST_FILENAME, readManifest, type CacheClass, type Manifest } from '@preencode/core'
+import { MANIFEST_FILENAME, readManifest, type CacheClass, type Manifest, type ManifestFile } from '@preencode/core'
 import { type ServedFile, servedFileOf } from '../http/served-file.js'
+import { pathsOutsideSite } from '../shared/manifest-paths.js'
 
 export interface Entry {
   /** What the serving specification reads. */
@@ -48,42 +49,79 @@ export interface SiteIndex {
   disk: DiskContext
 }
 
-export function indexSite(manifest: Manifest, describedBefore?: number): SiteIndex {
+/** Told what the site on disk cannot use as it is, in one line (a library never prints). */
+export type WarningHandler = (message: string) => void
+
+/** By default a warning goes to `process.emitWarning` (stderr, once per cause). */
+export const EMIT_WARNING: WarningHandler = (message) => process.emitWarning(message, { code: 'PREENCODE' })
+
+/**
+ * The manifest indexed by path. A file that names a path out of the site (`pathsOutsideSite`)
+ * is left out, with one warning for the manifest: that file is then served as if the manifest
+ * did not list it (its original from disk, identity), and its bad paths are never opened.
+ */
+export function indexSite(
+  manifest: Manifest,
+  warn: WarningHandler,
+  source = 'the manifest given',
+  describedBefore?: number,
+): SiteIndex {
+  const files: ManifestFile[] = []
+  const refused: string[] = []
+  for (const file of manifest.files) {
+    const outside = pathsOutsideSite(file)
+    if (outside.length === 0) files.push(file)
+    else refused.push(...outside.map((path) => JSON.stringify(path)))
+  }
+  if (refused.length > 0)
+    warn(
+      `preencode: ${source} names ${refused.length} path(s) out of the site (${refused.slice(0, 3).join(', ')}${refused.length > 3 ? ', …' : ''}); the files that name them are served as if it did not list them.`,
+    )
   const fromManifest: Partial<Record<CacheClass, string>> = { ...manifest.settings?.cacheControl }
-  for (const file of manifest.files) fromManifest[file.cacheClass] ??= file.cacheControl
+  for (const file of files) fromManifest[file.cacheClass] ??= file.cacheControl
   const representations = new Set<string>()
-  for (const file of manifest.files)
+  for (const file of files)
     for (const stored of [...file.variants, ...(file.deltas ?? [])]) representations.add(stored.path)
+  const entries = new Map<string, Entry>()
+  for (const file of files)
+    entries.set(file.path, { served: servedFileOf(file), mtimeMs: file.mtimeMs, describedBefore })
   return {
-    entries: indexManifest(manifest, describedBefore),
+    entries,
     disk: { manifest: true, representations, cacheControl: { ...DEFAULT_CACHE_CONTROL, ...fromManifest } },
   }
-}
-
-export function indexManifest(manifest: Manifest, describedBefore?: number): Map<string, Entry> {
-  const byPath = new Map<string, Entry>()
-  for (const file of manifest.files)
-    byPath.set(file.path, { served: servedFileOf(file), mtimeMs: file.mtimeMs, describedBefore })
-  return byPath
 }
 
 /**
  * The manifest as it is on disk now. One `stat` per request (shared by the requests that
  * arrive together) tells whether it was replaced; a rebuild writes it atomically, so a read
- * sees the old or the new one, never half of it.
+ * sees the old or the new one, never half of it. One that does not read (cut short, not JSON,
+ * another version: written in place by something else) leaves the last good one served, with
+ * one warning, until it is replaced; with none read before, the request fails naming it.
  */
-export function manifestOnDisk(root: string): (force?: boolean) => Promise<SiteIndex> {
+export function manifestOnDisk(root: string, warn: WarningHandler): (force?: boolean) => Promise<SiteIndex> {
   const path = join(root, MANIFEST_FILENAME)
   let loaded: { key: string; site: SiteIndex } | undefined
+  let lastGood: SiteIndex | undefined
   let checking: Promise<SiteIndex> | undefined
+  const read = async (describedBefore: number): Promise<SiteIndex> => {
+    try {
+      lastGood = indexSite(await readManifest(root), warn, path, describedBefore)
+      return lastGood
+    } catch (error) {
+      if (!lastGood) throw error
+      // readManifest's message names the file and what is wrong with it.
+      warn(
+        `preencode: still serving by the last manifest read: ${(error as Error).message.replace(/^\[preencode\] \[core\] /, '')}`,
+      )
+      return lastGood
+    }
+  }
   const check = async (): Promise<SiteIndex> => {
     const info = await stat(path).catch(() => undefined)
     const key = info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'missing'
     if (loaded?.key === key) return loaded.site
     // No manifest (a folder written by hand, or a deploy before issue 36.3): every file is described from the disk.
-    const site = info
-      ? indexSite(await readManifest(root), info.ctimeMs)
-      : { entries: undefined, disk: DEFAULT_DISK_CONTEXT }
+    const site = info ? await read(info.ctimeMs) : { entries: undefined, disk: DEFAULT_DISK_CONTEXT }
     loaded = { key, site }
     return site
   }

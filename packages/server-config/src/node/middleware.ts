@@ -18,6 +18,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 import type { Manifest } from '@preencode/core'
+import { isValidHost } from '../http/host.js'
 import { REQUEST_FACT_HEADERS, targetOf, type RequestFacts } from '../http/spec.js'
 import { isOutOfHandles, outOfHandlesAnswer } from './handles.js'
 import { type RequestLocation, type Resolved, resolveIndex, siteOnDisk } from './site.js'
@@ -34,6 +35,12 @@ export interface PreencodeMiddlewareOptions {
    * @default 'index.html'
    */
   index?: string
+  /**
+   * Told, in one line, what the site cannot use as it is: a manifest that names paths out of
+   * the site, or one cut short (the last good one is kept).
+   * @default process.emitWarning
+   */
+  onWarning?: (message: string) => void
 }
 
 /** Bodies up to this size are read in one call; larger ones are streamed. */
@@ -71,7 +78,7 @@ function locationOf(target: string): RequestLocation | undefined {
 /** Creates the middleware for a preencode output directory. */
 export function createPreencodeMiddleware(root: string, options: PreencodeMiddlewareOptions = {}): PreencodeMiddleware {
   const index = resolveIndex(options.index)
-  const site = siteOnDisk(root, { manifest: options.manifest })
+  const site = siteOnDisk(root, { manifest: options.manifest, onWarning: options.onWarning })
 
   return (req, res, next) => {
     const pass = (error?: unknown): void => {
@@ -81,6 +88,12 @@ export function createPreencodeMiddleware(root: string, options: PreencodeMiddle
         res.statusCode = error ? 500 : 404
         res.end()
       }
+    }
+    // A Host with path characters is no host (RFC 9112 §3.2): 400, as from the Fetch handler.
+    if (!isValidHost(req.headers.host)) {
+      res.statusCode = 400
+      res.end()
+      return
     }
     const location = locationOf(req.url ?? '/')
     if (!location) return pass()
@@ -115,12 +128,19 @@ async function send({ answer, handle }: Resolved, res: ServerResponse): Promise<
     const bytes = Buffer.allocUnsafe(length)
     try {
       const { bytesRead } = await handle.read(bytes, 0, length, body.range?.start ?? 0)
-      res.end(bytesRead === length ? bytes : bytes.subarray(0, bytesRead))
+      // Cut short since it was opened (truncated in place): the connection ends, no short body kept alive.
+      if (bytesRead === length) res.end(bytes)
+      else res.destroy()
     } finally {
       await handle.close().catch(() => {})
     }
     return
   }
   const stream = handle.createReadStream(body.range ? { start: body.range.start, end: body.range.end } : {})
-  await (body.decode ? pipeline(stream, createGunzip(), res) : pipeline(stream, res))
+  if (body.decode) return pipeline(stream, createGunzip(), res)
+  await pipeline(stream, res, { end: false })
+  // A file truncated while sent ends short of its Content-Length: the connection is ended, not
+  // kept alive for bytes that will never come (nor for the next request on it).
+  if (stream.bytesRead < length) res.destroy()
+  else res.end()
 }

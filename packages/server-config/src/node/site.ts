@@ -9,9 +9,12 @@
  * keeps the file it opened. A file the manifest names but the disk no longer has (a rebuild
  * removed it after the manifest was read) makes the manifest be read again; a variant removed
  * before the new manifest is written leaves the original, which is always right.
+ *
+ * Every file is opened and described through `site-root.ts`: only from inside the site's real
+ * folder (a symlink out of it is not a file of the site), and the manifest's paths are checked
+ * once, when it is indexed (`manifest.ts`).
  */
-import { open, type FileHandle } from 'node:fs/promises'
-import { join } from 'node:path'
+import type { FileHandle } from 'node:fs/promises'
 import { isSafeRelativePath } from '@preencode/core/internal'
 import { userError, type Manifest } from '@preencode/core'
 import { etagOf } from '../http/conditional.js'
@@ -29,11 +32,14 @@ import {
 import { diskEntry } from './disk.js'
 import { fileEtag, openedSha256, type OpenedInfo } from './file-etag.js'
 import { isOutOfHandles } from './handles.js'
-import { type Entry, indexSite, manifestOnDisk } from './manifest.js'
+import { EMIT_WARNING, type Entry, indexSite, manifestOnDisk, type WarningHandler } from './manifest.js'
+import { type SiteRoot, siteRoot } from './site-root.js'
 
 export interface SiteOptions {
   /** The manifest to serve by; default: the one in the folder, re-read when it changes. */
   manifest?: Manifest | undefined
+  /** Told, in one line, what the site cannot use as it is (a manifest naming paths out of it, one cut short). */
+  onWarning?: WarningHandler | undefined
 }
 
 /** The default index file: served for a URL ending in `/`. */
@@ -80,9 +86,11 @@ const identityOf = (facts: RequestFacts): RequestFacts => ({
   headers: { ...facts.headers, 'accept-encoding': 'identity', 'available-dictionary': undefined },
 })
 
-export function siteOnDisk(root: string, options: SiteOptions = {}): SiteOnDisk {
-  const given = options.manifest ? indexSite(options.manifest) : undefined
-  const load = given ? async () => given : manifestOnDisk(root)
+export function siteOnDisk(dir: string, options: SiteOptions = {}): SiteOnDisk {
+  const warn = options.onWarning ?? EMIT_WARNING
+  const root = siteRoot(dir)
+  const given = options.manifest ? indexSite(options.manifest, warn) : undefined
+  const load = given ? async () => given : manifestOnDisk(dir, warn)
   const entryOf = async (path: string, facts: RequestFacts, reload = false): Promise<Entry | undefined> => {
     const site = await load(reload)
     return site.entries?.get(path) ?? diskEntry(root, path, facts.headers['available-dictionary'], site.disk)
@@ -110,17 +118,23 @@ export function siteOnDisk(root: string, options: SiteOptions = {}): SiteOnDisk 
 }
 
 /** Opens the chosen representation and answers from what was opened; 'missing' when the file is gone. */
-async function openAnswer(root: string, entry: Entry, facts: RequestFacts): Promise<Resolved | 'missing' | undefined> {
+async function openAnswer(
+  root: SiteRoot,
+  entry: Entry,
+  facts: RequestFacts,
+): Promise<Resolved | 'missing' | undefined> {
   const chosen = chooseRepresentation(facts, entry.served)
   if (!chosen) return undefined
-  let handle: FileHandle
+  let handle: FileHandle | undefined
   try {
-    handle = await open(join(root, chosen.path), 'r')
+    handle = await root.open(chosen.path)
   } catch (error) {
     // Out of file handles is not "no such file": the caller answers 503 (handles.ts).
     if (isOutOfHandles(error)) throw error
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : undefined
   }
+  // A link out of the site: not a file of the site, whatever the manifest says.
+  if (!handle) return undefined
   let keep = false
   try {
     const info = await handle.stat()
