@@ -23,6 +23,7 @@ export type {
   ServerForm,
 } from './shared/options.js'
 export type { ServingOptions } from './shared/policy.js'
+export { DEFAULT_CONVENTIONS, type ConventionOptions } from './http/conventions.js'
 export { nginxConfig, nginxIncludeFiles, type NginxIncludeFiles } from './nginx/index.js'
 export { apacheConfig } from './apache/config.js'
 export { caddyConfig, MIN_CADDY_VERSION } from './caddy/config.js'
@@ -70,6 +71,7 @@ export {
   type ServerOptionsMap,
   type ResolvedServerOptionsMap,
   type RootNeed,
+  CONVENTION_FLAGS,
 } from './registry.js'
 export { serverConfig, serverConfigFiles, type ServerConfigTarget } from './render.js'
 export { resolveServerConfigFiles, serverConfigWriter, type ServerConfigFile } from './config-files.js'

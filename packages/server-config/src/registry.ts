@@ -126,6 +126,32 @@ export interface ResolvedServerOptionsMap {
   cloudflare: CloudflareWorkerOptions & ResolvedCloudflareWorkerOptions
 }
 
+/** `--clean-urls` with no value, `true` or `on` is true; `false` or `off` false; anything else is left for the resolver to refuse. */
+function parseSwitch(value: string): unknown {
+  if (['', 'true', 'on'].includes(value)) return true
+  if (['false', 'off'].includes(value)) return false
+  return value
+}
+
+/**
+ * The static-host conventions' flags (`http/conventions.ts`), the same for every server that
+ * takes them and for `preencode serve`.
+ */
+export const CONVENTION_FLAGS: Readonly<Record<'clean-urls' | 'spa', ServerFlag>> = Object.freeze({
+  'clean-urls': {
+    option: 'cleanUrls',
+    description: '/about answers about.html when there is no about/ (default on; off to turn off)',
+    valueHint: 'on|off',
+    parse: parseSwitch,
+  },
+  spa: {
+    option: 'spa',
+    description: 'single-page app: unknown extensionless paths get /index.html with 200 (default off)',
+    valueHint: 'on|off',
+    parse: parseSwitch,
+  },
+})
+
 const SERVER_PATH = (): RootNeed => 'server-path'
 const NO_ROOT = (): undefined => undefined
 
@@ -147,6 +173,7 @@ export const SERVER_REGISTRY: {
       form: { option: 'form', description: 'htaccess (default) or vhost', valueHint: 'htaccess|vhost' },
       root: { ...ROOT_FLAG, description: 'vhost: where the site lives on the server; default: <dir> made absolute' },
       immutable: IMMUTABLE_FLAG,
+      ...CONVENTION_FLAGS,
     },
     companions: [],
   },
@@ -179,6 +206,7 @@ export const SERVER_REGISTRY: {
         description: 'prefix of the variables, for a second site in one nginx (default preencode)',
       },
       immutable: IMMUTABLE_FLAG,
+      ...CONVENTION_FLAGS,
     },
     companions: [],
   },
@@ -196,6 +224,7 @@ export const SERVER_REGISTRY: {
         valueHint: 'standalone|include',
       },
       immutable: IMMUTABLE_FLAG,
+      ...CONVENTION_FLAGS,
     },
     companions: [],
   },

@@ -13,11 +13,12 @@
  */
 import type { FileHandle } from 'node:fs/promises'
 import type { Manifest } from '@preencode/core'
+import { resolveConventions, type ConventionOptions } from '../http/conventions.js'
 import { REQUEST_FACT_HEADERS, targetOf, type AnswerBody, type RequestFacts } from '../http/spec.js'
-import { resolveIndex, siteOnDisk } from '../node/site.js'
+import { resolveFallthrough, resolveIndex, siteOnDisk } from '../node/site.js'
 
 /** `createPreencodeHandler()`'s options. */
-export interface PreencodeHandlerOptions {
+export interface PreencodeHandlerOptions extends ConventionOptions {
   /**
    * The manifest to serve by. When not given, `<dir>/.preencode-manifest.json` is read on the
    * first request and read again whenever it changes on disk (a rebuild or a redeploy in place).
@@ -28,6 +29,14 @@ export interface PreencodeHandlerOptions {
    * @default 'index.html'
    */
   index?: string
+  /**
+   * What a path the site has no file for (after clean URLs and the SPA fallback) gets: `true`
+   * passes it on (`undefined`), so the app behind can answer it, as express.static's `fallthrough`;
+   * `false` answers it here with the site's `404.html` and status 404, as a static host does
+   * (`preencode serve`). A dotfile the site has is answered 404 either way.
+   * @default true
+   */
+  fallthrough?: boolean
 }
 
 /** Answers a request for a file of the site; `undefined` when it is not one (let the app go on). */
@@ -57,7 +66,12 @@ export function fetchRequestFacts(request: Request): RequestFacts {
 /** Creates the handler for a preencode output directory. */
 export function createPreencodeHandler(dir: string, options: PreencodeHandlerOptions = {}): PreencodeHandler {
   const index = resolveIndex(options.index)
-  const site = siteOnDisk(dir, { manifest: options.manifest })
+  const site = siteOnDisk(dir, {
+    manifest: options.manifest,
+    conventions: resolveConventions(options),
+    notFoundPage: resolveFallthrough(options.fallthrough) === false,
+    index,
+  })
   return async (request) => {
     let url: URL
     try {

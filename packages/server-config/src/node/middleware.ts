@@ -18,11 +18,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 import type { Manifest } from '@preencode/core'
+import { resolveConventions, type ConventionOptions } from '../http/conventions.js'
 import { REQUEST_FACT_HEADERS, targetOf, type RequestFacts } from '../http/spec.js'
-import { type RequestLocation, type Resolved, resolveIndex, siteOnDisk } from './site.js'
+import { type RequestLocation, type Resolved, resolveFallthrough, resolveIndex, siteOnDisk } from './site.js'
 
 /** `createPreencodeMiddleware()`'s options. */
-export interface PreencodeMiddlewareOptions {
+export interface PreencodeMiddlewareOptions extends ConventionOptions {
   /**
    * The manifest to serve by. When not given, `<root>/.preencode-manifest.json` is read on the
    * first request and read again whenever it changes on disk (a rebuild or a redeploy in place).
@@ -33,6 +34,14 @@ export interface PreencodeMiddlewareOptions {
    * @default 'index.html'
    */
   index?: string
+  /**
+   * What a path the site has no file for (after clean URLs and the SPA fallback) gets: `true`
+   * passes it on (next()), so the app behind can answer it, as express.static's `fallthrough`;
+   * `false` answers it here with the site's `404.html` and status 404, as a static host does
+   * (`preencode serve`). A dotfile the site has is answered 404 either way.
+   * @default true
+   */
+  fallthrough?: boolean
 }
 
 /** Bodies up to this size are read in one call; larger ones are streamed. */
@@ -70,7 +79,12 @@ function locationOf(target: string): RequestLocation | undefined {
 /** Creates the middleware for a preencode output directory. */
 export function createPreencodeMiddleware(root: string, options: PreencodeMiddlewareOptions = {}): PreencodeMiddleware {
   const index = resolveIndex(options.index)
-  const site = siteOnDisk(root, { manifest: options.manifest })
+  const site = siteOnDisk(root, {
+    manifest: options.manifest,
+    conventions: resolveConventions(options),
+    notFoundPage: resolveFallthrough(options.fallthrough) === false,
+    index,
+  })
 
   return (req, res, next) => {
     const pass = (error?: unknown): void => {

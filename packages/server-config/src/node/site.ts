@@ -25,12 +25,19 @@ import {
   type RequestFacts,
   type Target,
 } from '../http/spec.js'
+import { DEFAULT_CONVENTIONS, fallbacksOf, type ResolvedConventions } from '../http/conventions.js'
 import { diskEntry } from './disk.js'
 import { type Entry, indexSite, manifestOnDisk } from './manifest.js'
 
 export interface SiteOptions {
   /** The manifest to serve by; default: the one in the folder, re-read when it changes. */
   manifest?: Manifest | undefined
+  /** Clean URLs and the SPA fallback (`http/conventions.ts`); default: clean URLs only. */
+  conventions?: ResolvedConventions
+  /** Answer a path the site has no file for with its `404.html` (status 404); default: no (the app's). */
+  notFoundPage?: boolean
+  /** The index file (the SPA fallback's page); default `index.html`. */
+  index?: string
 }
 
 /** The default index file: served for a URL ending in `/`. */
@@ -44,6 +51,14 @@ export function resolveIndex(value: unknown): string {
       'server-config',
       `\`index\` is ${JSON.stringify(value)}; give a file name relative to the folder, e.g. 'index.html'.`,
     )
+  return value
+}
+
+/** The `fallthrough` option of the middleware and the handler, checked once. */
+export function resolveFallthrough(value: unknown): boolean {
+  if (value === undefined) return true
+  if (typeof value !== 'boolean')
+    throw userError('server-config', `\`fallthrough\` is ${JSON.stringify(value)}; accepted: true, false.`)
   return value
 }
 
@@ -62,7 +77,8 @@ export interface RequestLocation {
 export interface SiteOnDisk {
   /**
    * The answer for a request `targetOf` sent to the site: the file (or 404 for a hidden one the
-   * site has, 301 for a directory without its slash); undefined when the site has no such file.
+   * site has, 301 for a directory without its slash), else the conventions' fallbacks (clean
+   * URL, SPA, 404 page); undefined when none applies.
    */
   answerFor(
     target: Exclude<Target, { kind: 'pass' }>,
@@ -84,30 +100,49 @@ export function siteOnDisk(root: string, options: SiteOptions = {}): SiteOnDisk 
     const site = await load(reload)
     return site.entries?.get(path) ?? diskEntry(root, path, facts.headers['available-dictionary'], site.disk)
   }
-  const attempt = async (path: string, facts: RequestFacts, reload: boolean) => {
+  const attempt = async (path: string, facts: RequestFacts, reload: boolean, status: 200 | 404) => {
     const entry = await entryOf(path, facts, reload)
-    return entry ? openAnswer(root, entry, facts) : undefined
+    return entry ? openAnswer(root, entry, facts, status) : undefined
   }
-  const resolve = async (path: string, facts: RequestFacts): Promise<Resolved | undefined> => {
-    let found = await attempt(path, facts, false)
-    if (found === 'missing') found = await attempt(path, facts, !given)
-    if (found === 'missing') found = await attempt(path, identityOf(facts), false)
+  const resolve = async (path: string, facts: RequestFacts, status: 200 | 404 = 200): Promise<Resolved | undefined> => {
+    let found = await attempt(path, facts, false, status)
+    if (found === 'missing') found = await attempt(path, facts, !given, status)
+    if (found === 'missing') found = await attempt(path, identityOf(facts), false, status)
     return found === 'missing' ? undefined : found
   }
   const has = async (path: string, facts: RequestFacts): Promise<boolean> => (await entryOf(path, facts)) !== undefined
+  const conventions = options.conventions ?? DEFAULT_CONVENTIONS
+  const fallback = async (target: Exclude<Target, { kind: 'pass' }>, facts: RequestFacts) => {
+    const missing = { path: target.path, asked: target.kind === 'file' ? target.asked : target.path, hidden: target.kind === 'hidden' }
+    for (const { path, status } of fallbacksOf(missing, conventions, options.index ?? DEFAULT_INDEX, notFoundPage)) {
+      const resolved = await resolve(path, facts, status)
+      if (resolved) return resolved
+    }
+    return undefined
+  }
+  const notFoundPage = options.notFoundPage === true
   return {
     async answerFor(target, facts, location) {
-      if (target.kind === 'hidden')
-        return (await has(target.path, facts)) ? { answer: hiddenFile(), handle: undefined } : undefined
+      if (target.kind === 'hidden') {
+        if (!(await has(target.path, facts))) return notFoundPage ? fallback(target, facts) : undefined
+        return (await fallback(target, facts)) ?? { answer: hiddenFile(), handle: undefined }
+      }
       const resolved = await resolve(target.path, facts)
-      if (resolved || target.directoryIndex === undefined || !(await has(target.directoryIndex, facts))) return resolved
-      return { answer: directoryRedirect(location.pathname, location.search), handle: undefined }
+      if (resolved) return resolved
+      if (target.directoryIndex !== undefined && (await has(target.directoryIndex, facts)))
+        return { answer: directoryRedirect(location.pathname, location.search), handle: undefined }
+      return fallback(target, facts)
     },
   }
 }
 
 /** Opens the chosen representation and answers from what was opened; 'missing' when the file is gone. */
-async function openAnswer(root: string, entry: Entry, facts: RequestFacts): Promise<Resolved | 'missing' | undefined> {
+async function openAnswer(
+  root: string,
+  entry: Entry,
+  facts: RequestFacts,
+  status: 200 | 404,
+): Promise<Resolved | 'missing' | undefined> {
   const chosen = chooseRepresentation(facts, entry.served)
   if (!chosen) return undefined
   let handle: FileHandle
@@ -121,7 +156,7 @@ async function openAnswer(root: string, entry: Entry, facts: RequestFacts): Prom
     const info = await handle.stat()
     if (!info.isFile()) return undefined
     const opened = asOpened(entry, chosen, info)
-    const result = answer(facts, { ...entry.served, lastModified: httpDate(info.mtimeMs) }, opened)
+    const result = answer(facts, { ...entry.served, lastModified: httpDate(info.mtimeMs) }, opened, Date.now(), status)
     keep = result.body !== undefined
     return { answer: result, handle: keep ? handle : undefined }
   } finally {

@@ -23,9 +23,10 @@ import {
   isFormat,
 } from '@preencode/core/internal'
 import type { Encoding } from '../http/negotiate.js'
+import { resolveConventions, type ConventionOptions, type ResolvedConventions } from '../http/conventions.js'
 
-/** Options every server shares. */
-export interface ServingOptions {
+/** Options every server shares (`cleanUrls` and `spa`: the static-host conventions, `http/conventions.ts`). */
+export interface ServingOptions extends ConventionOptions {
   /**
    * Whether the originals are on disk. `false` adds the rules that decode the gzip variant for
    * clients that accept no coding.
@@ -61,6 +62,8 @@ export interface ServingPolicy {
   readonly extensions: readonly string[]
   readonly manifestFilename: string
   readonly generator: string
+  /** Clean URLs and the SPA fallback; every config also answers a missing path with `404.html`. */
+  readonly conventions: ResolvedConventions
 }
 
 /** Suffix of each coding's sidecar, from the codec table. */
@@ -137,6 +140,7 @@ export function resolveServingPolicy(manifest: Manifest, options: ServingOptions
     ...typeTable(),
     manifestFilename: '.preencode-manifest.json',
     generator: manifest.generator,
+    conventions: resolveConventions(options),
   }
   checkManifest(manifest, policy, options.immutable !== undefined)
   return policy
