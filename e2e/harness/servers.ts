@@ -150,7 +150,8 @@ async function startConfigured(
 ): Promise<ServingProcess> {
   const include = INCLUDE_KINDS.includes(kind)
   const serve: ServeOptions = { port }
-  if (transport.conventions) serve.conventions = transport.conventions
+  // The user's block has its own 404 page (user-block.ts): the site's is left out.
+  serve.conventions = { ...transport.conventions, ...(include ? { notFoundPage: false } : {}) }
   if (transport.tls || include) serve.tls = tlsFiles()
   if (transport.h3) serve.h3 = true
   const api = include ? await startApiServer((serve.apiPort = await freePort())) : undefined

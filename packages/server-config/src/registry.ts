@@ -135,9 +135,9 @@ function parseSwitch(value: string): unknown {
 
 /**
  * The static-host conventions' flags (`http/conventions.ts`), the same for every server that
- * takes them and for `preencode serve`.
+ * takes them; `preencode serve` takes `clean-urls` and `spa` (it always answers with the 404 page).
  */
-export const CONVENTION_FLAGS: Readonly<Record<'clean-urls' | 'spa', ServerFlag>> = Object.freeze({
+export const CONVENTION_FLAGS: Readonly<Record<'clean-urls' | 'spa' | 'not-found-page', ServerFlag>> = Object.freeze({
   'clean-urls': {
     option: 'cleanUrls',
     description: '/about answers about.html when there is no about/ (default on; off to turn off)',
@@ -147,6 +147,12 @@ export const CONVENTION_FLAGS: Readonly<Record<'clean-urls' | 'spa', ServerFlag>
   spa: {
     option: 'spa',
     description: 'single-page app: unknown extensionless paths get /index.html with 200 (default off)',
+    valueHint: 'on|off',
+    parse: parseSwitch,
+  },
+  'not-found-page': {
+    option: 'notFoundPage',
+    description: "missing paths get the site's 404.html with 404 (default on; off leaves them to your server block)",
     valueHint: 'on|off',
     parse: parseSwitch,
   },

@@ -32,12 +32,13 @@ function describe(flag: keyof typeof CONVENTION_FLAGS): { description: string; v
 /** The conventions the flags set; a missing path gets the site's 404.html, as on a static host. */
 function conventionsOf(parsed: Record<string, unknown>): ConventionOptions {
   const options: Record<string, unknown> = {}
-  for (const [flag, def] of Object.entries(CONVENTION_FLAGS)) {
+  const flags = { 'clean-urls': CONVENTION_FLAGS['clean-urls'], spa: CONVENTION_FLAGS.spa }
+  for (const [flag, def] of Object.entries(flags)) {
     const text = parsed[flag]
     if (typeof text === 'string') options[def.option] = def.parse ? def.parse(text) : text
     else if (text === true) options[def.option] = true
   }
-  for (const [flag, def] of Object.entries(CONVENTION_FLAGS))
+  for (const [flag, def] of Object.entries(flags))
     if (options[def.option] !== undefined && typeof options[def.option] !== 'boolean')
       throw userError('cli', `serve: --${flag} is ${JSON.stringify(parsed[flag])}; accepted: on, off.`)
   return options

@@ -16,6 +16,7 @@ import { acceptPattern, refusePattern } from '../shared/accept-regex.js'
 import { fileTarget } from './file-target.js'
 import { DOTFILE_RELATIVE_PCRE, DOTFILE_URL_PCRE } from '../http/dotfiles.js'
 import { apacheDictionaryRewrites } from './dictionary.js'
+import { apacheConventionFile, apacheConventionRewrites } from './conventions.js'
 import type { Encoding } from '../http/negotiate.js'
 import { HASHED_NAME_PCRE, SUFFIX, hashedNamePattern, type ServingPolicy } from '../shared/policy.js'
 
@@ -44,6 +45,8 @@ export function apacheRewriteRules(policy: ServingPolicy, ctx: ApacheContext): s
     '# Dotfiles and dot-folders (the manifest, the deploy state, .env, temp files) are never served;',
     '# /.well-known/ is (RFC 8615).',
     `RewriteRule ${quote(dir ? DOTFILE_RELATIVE_PCRE : DOTFILE_URL_PCRE)} - [R=404,L]`,
+    '',
+    ...apacheConventionRewrites(policy, dir ? undefined : ctx.root),
     '',
     '# Compressible by name (read by the rules below).',
     `RewriteRule ${quote(compressible)} - [${compressibleFlags}]`,
@@ -128,5 +131,6 @@ export function apacheRewriteRules(policy: ServingPolicy, ctx: ApacheContext): s
         : `RewriteRule "${all}" "${target('$1')}.gz${to.tail}" [E=PE_INFLATE:1,${to.flags}]`,
     )
   }
+  lines.push(...apacheConventionFile(policy, dir ? undefined : ctx.root, to))
   return lines
 }

@@ -29,7 +29,7 @@ import { DOTFILE_URL_PCRE } from '../http/dotfiles.js'
 import { resolveNginxOptions, type NginxConfigOptions, type ResolvedNginxOptions } from '../shared/options.js'
 import { hashedNamePattern, resolveServingPolicy, type ServingPolicy } from '../shared/policy.js'
 import { acceptMaps, stageMaps } from './accept-maps.js'
-import { conventionLocations, conventionMaps, fallbackTarget } from './conventions.js'
+import { conventionLocations, conventionMaps, fallbackTarget, notFoundErrorPage } from './conventions.js'
 import { compressibleLocation } from './locations.js'
 import { modulesEntry, modulesMaps } from './modules.js'
 import { nginxNames, nginxString as q, type NginxNames } from './names.js'
@@ -59,8 +59,7 @@ export function nginxConfig(manifest: Manifest, options: NginxConfigOptions): st
     ...resolved.serverDirectives.map((d) => `    ${d};`),
     `    root ${q(resolved.root)};`,
     '    index index.html;',
-    "    # Every 404 of the site answers with its 404.html (status 404), as static hosts do.",
-    `    error_page 404 @${resolved.prefix}_404;`,
+    ...indent(parts.errorPage),
     '',
     ...indent(parts.dotfileLocation),
     '',
@@ -96,6 +95,8 @@ export interface NginxParts {
   rootBody: string[]
   /** Server level: the clean-URL / SPA fallback and the 404 page (conventions.ts). */
   namedLocations: string[]
+  /** The `error_page` to the 404 page: at server level (standalone), or in `location /` (include). */
+  errorPage: string[]
 }
 
 export function nginxParts(manifest: Manifest, options: NginxConfigOptions): NginxParts {
@@ -144,7 +145,8 @@ export function nginxParts(manifest: Manifest, options: NginxConfigOptions): Ngi
     ],
     rootLocation: ['', 'location / {', ...indent(rootBody), '}'],
     rootBody,
-    namedLocations: conventionLocations(n, policy, root, resolved.form === 'standalone'),
+    namedLocations: conventionLocations(n, policy, root),
+    errorPage: notFoundErrorPage(n, policy),
   }
 }
 

@@ -6,9 +6,9 @@
  *   HTML location serves it with its variants and headers) and the SPA fallback (`/index.html`);
  * - `@P_404`, the site's `404.html` with status 404 (`error_page 404 @P_404` keeps the status):
  *   its variants chosen by the same `$P_s1..3` maps as every stage, `try_files` opening the first
- *   that exists; headers `always`, since nginx adds the others only to 2xx/3xx answers. The
- *   standalone form points every 404 of the server at it; the include form leaves 404s to the
- *   user's own `error_page` (which can name `@P_404`).
+ *   that exists; headers `always`, since nginx adds the others only to 2xx/3xx answers. With
+ *   `notFoundPage` (the default) every 404 of the site goes there; `false` leaves 404s to the
+ *   server's own `error_page` (an include form in a server block that has one).
  */
 import { SUFFIX, type ServingPolicy } from '../shared/policy.js'
 import { nginxString as q, type NginxNames } from './names.js'
@@ -20,16 +20,17 @@ export function fallbackTarget(n: NginxNames, policy: ServingPolicy): string {
 }
 
 /**
- * The named locations. `standalone`: the fallback's 404 goes to `@P_404` (the server block's
- * `error_page` does the same for every other 404); include: to the user's own `error_page`.
+ * The named locations. With `notFoundPage`, the fallback's 404 goes to `@P_404` (the
+ * `error_page` of the server block, or of `location /` in the include form, sends every other
+ * 404 there); without, to the server's own `error_page`.
  */
-export function conventionLocations(n: NginxNames, policy: ServingPolicy, root: string, standalone: boolean): string[] {
+export function conventionLocations(n: NginxNames, policy: ServingPolicy, root: string): string[] {
   const { cleanUrls, spa } = policy.conventions
   const htmlType = [...policy.extensionsByType].find(([, extensions]) => extensions.includes('html'))?.[0]
   const fallback = [
     `location @${n.prefix}_fallback {`,
     `    root ${q(root)};`,
-    ...(standalone ? [`    error_page 404 @${n.prefix}_404;`] : []),
+    ...(policy.notFoundPage ? [`    error_page 404 @${n.prefix}_404;`] : []),
     ...(cleanUrls
       ? [
           '    # Clean URLs: /about is about.html when there is no about/ (try_files checked it), with its variants.',
@@ -60,6 +61,13 @@ export function conventionLocations(n: NginxNames, policy: ServingPolicy, root: 
     '}',
   ]
   return [...(cleanUrls || spa ? [...fallback, ''] : []), ...page]
+}
+
+/** The `error_page` that sends every 404 to the site's 404 page (none without `notFoundPage`). */
+export function notFoundErrorPage(n: NginxNames, policy: ServingPolicy): string[] {
+  return policy.notFoundPage
+    ? ["# Every 404 of the site answers with its 404.html (status 404), as static hosts do.", `error_page 404 @${n.prefix}_404;`]
+    : []
 }
 
 /** The http-context map `@P_404` reads (both forms define it, so the user's `error_page` can name `@P_404`). */
