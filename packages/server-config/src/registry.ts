@@ -280,6 +280,7 @@ export const SERVER_REGISTRY: {
       },
       'compatibility-date': { option: 'compatibilityDate', description: 'the Worker compatibility_date' },
       'index-file': { option: 'indexFile', description: 'name appended to URIs ending in / (default index.html)' },
+      ...CONVENTION_FLAGS,
     },
     companions: [],
   },

@@ -10,14 +10,15 @@
  *    Pages redirects it): a redirect would cost every existing `.html` link (VitePress without
  *    `cleanUrls`, Astro's `build.format: 'file'`) a round trip, and nothing is cached twice that
  *    a `<link rel="canonical">` of the framework does not already settle.
- * 2. **SPA fallback** (`spa`, off by default): an extensionless path (or a directory URL with no
- *    index) is answered with the root `index.html`, status 200, as Cloudflare Pages'
+ * 2. **SPA fallback** (`spa`, off by default): an extensionless path is answered with the root
+ *    `index.html`, status 200, as Cloudflare Pages'
  *    `not_found_handling: 'single-page-application'`, Netlify's `/* /index.html 200` and
  *    sirv's/serve's `--single` do. Paths with an extension (`/app.js`) still get 404: a missing
  *    asset must not come back as HTML.
  * 3. **404 page**: the site's `404.html` with status 404, compressed like any page. A site
  *    without one gets the server's plain 404.
- * "Extensionless" means the last segment has no dot: `/v1.2` is not a clean URL of `v1.2.html`.
+ * "Extensionless" means the last segment has no dot: `/v1.2` is not a clean URL of `v1.2.html`;
+ * a URL ending in `/` names a directory and gets its index or the 404 page.
  */
 import type { OptionLabel } from '@preencode/core'
 import { fail, KEY_LABEL } from '../shared/option-error.js'
@@ -93,10 +94,10 @@ export function fallbacksOf(
   notFoundPage: boolean,
 ): Fallback[] {
   const out: Fallback[] = []
-  const extensionless = !missing.hidden && isExtensionless(missing.asked)
-  if (conventions.cleanUrls && extensionless && missing.asked !== '' && !missing.asked.endsWith('/'))
-    out.push({ path: `${missing.asked}.html`, status: 200 })
-  if (conventions.spa && extensionless) out.push({ path: index, status: 200 })
+  // A URL ending in `/` names a directory (its index), not a page of either convention.
+  const page = !missing.hidden && missing.asked !== '' && !missing.asked.endsWith('/') && isExtensionless(missing.asked)
+  if (conventions.cleanUrls && page) out.push({ path: `${missing.asked}.html`, status: 200 })
+  if (conventions.spa && page) out.push({ path: index, status: 200 })
   if (notFoundPage) out.push({ path: NOT_FOUND_PAGE, status: 404 })
   return out.filter((f) => f.path !== missing.path)
 }
