@@ -48,7 +48,10 @@ export const CLEAN_PAGES = ['contact.html', 'guide/start.html'] as const
 export const NOT_FOUND_PAGE = '404.html'
 
 function page(title: string): string {
-  const rows = Array.from({ length: 60 }, (_, i) => `<li>${title}, line ${i}: a page of the static-host conventions</li>`)
+  const rows = Array.from(
+    { length: 60 },
+    (_, i) => `<li>${title}, line ${i}: a page of the static-host conventions</li>`,
+  )
   return `<!doctype html><meta charset="utf-8"><title>${title}</title><h1 id="page">${title}</h1><ul>${rows.join('')}</ul>\n`
 }
 

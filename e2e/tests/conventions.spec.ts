@@ -27,7 +27,10 @@ function expectPage(res: RawResponse, kind: ServerKind, site: Site, file: Manife
   expect(res.one('content-encoding') ?? 'identity', `Content-Encoding of ${where}`).toBe(coding)
   expect(norm(res.one('content-type')), `Content-Type of ${where}`).toBe(norm(file.contentType))
   const vary = (res.headers.get('vary') ?? []).flatMap((v) => v.split(',')).map((t) => t.trim().toLowerCase())
-  expect(vary.filter((t) => t === 'accept-encoding'), `one Vary: Accept-Encoding on ${where}`).toHaveLength(1)
+  expect(
+    vary.filter((t) => t === 'accept-encoding'),
+    `one Vary: Accept-Encoding on ${where}`,
+  ).toHaveLength(1)
   expect(res.one('cache-control'), `Cache-Control of ${where}`).toBe(file.cacheControl)
   expect(res.one('x-content-type-options'), where).toBe('nosniff')
   expect(sha256(decode(res.body, res.one('content-encoding'))), `decoded body of ${where}`).toBe(file.sha256)

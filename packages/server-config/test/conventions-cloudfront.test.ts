@@ -26,10 +26,22 @@ function handlerFor(options: Parameters<typeof cloudfrontFunction>[1] = {}) {
 }
 
 describe('CloudFront Function: static-host conventions', () => {
-  it('the store names pages, objects and directories', () => {
-    const data = JSON.parse(cloudfrontKeyValueStore(manifest)) as { data: { key: string; value: string }[] }
-    const byKey = Object.fromEntries(data.data.map((e) => [e.key, e.value]))
-    expect(byKey).toMatchObject({ contact: '@', 'guide/start': '@', about: '/', LICENSE: '!' })
+  it('the store names objects and contested directories; with spa, pages and every directory too', () => {
+    const entries = (options = {}) =>
+      Object.fromEntries(
+        (JSON.parse(cloudfrontKeyValueStore(manifest, options)) as { data: { key: string; value: string }[] }).data
+          .filter((e) => /^[^.]+$/.test(e.key))
+          .map((e) => [e.key, e.value]),
+      )
+    expect(entries()).toEqual({ about: '/', LICENSE: '!' })
+    expect(entries({ spa: true })).toEqual({
+      about: '/',
+      'about/index': '@',
+      contact: '@',
+      'guide/start': '@',
+      index: '@',
+      LICENSE: '!',
+    })
   })
 
   it('/contact is contact.html with its variant; /about (a directory) and /LICENSE are left alone', async () => {
@@ -37,10 +49,13 @@ describe('CloudFront Function: static-host conventions', () => {
     const contact = await handler(viewerRequest('/contact', { 'accept-encoding': 'br' }))
     expect(contact.uri).toBe('/contact.html.br')
     expect((await handler(viewerRequest('/guide/start', { 'accept-encoding': 'zstd' }))).uri).toBe('/guide/start.html')
-    expect((await handler(viewerRequest('/guide/start', { 'accept-encoding': 'gzip' }))).uri).toBe('/guide/start.html.gz')
+    expect((await handler(viewerRequest('/guide/start', { 'accept-encoding': 'gzip' }))).uri).toBe(
+      '/guide/start.html.gz',
+    )
     expect((await handler(viewerRequest('/about', { 'accept-encoding': 'br' }))).uri).toBe('/about')
     expect((await handler(viewerRequest('/LICENSE', { 'accept-encoding': 'br' }))).uri).toBe('/LICENSE')
-    expect((await handler(viewerRequest('/missing', { 'accept-encoding': 'br' }))).uri).toBe('/missing')
+    // A page S3 does not have: its miss, as before, answered by the custom error response (404.html).
+    expect((await handler(viewerRequest('/missing', { 'accept-encoding': 'br' }))).uri).toBe('/missing.html.br')
   })
 
   it('spa: an unknown extensionless path is /index.html with its variant; cleanUrls: false leaves /contact', async () => {

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compress as compressDirectory, type Manifest } from '@preencode/core'
 import { tempDir } from '@preencode/test-utils'
 import { cloudflareWorkerFiles, createPreencodeHandler, createPreencodeMiddleware } from '@preencode/server-config'
-import { DEFAULT_CONVENTIONS, fallbacksOf, resolveConventions } from '../src/http/conventions.js'
+import { DEFAULT_CONVENTIONS, fallbacksOf } from '../src/http/conventions.js'
+import { resolveConventions } from '../src/shared/conventions.js'
 import { createWorker } from '../src/cloudflare/runtime.js'
 import type { WorkerSite } from '../src/cloudflare/site-data.js'
 import { assetsOf, edgeRequest } from './cloudflare-helpers.ts'
@@ -91,7 +92,9 @@ describe('the specification: fallbacksOf', () => {
       { path: '404.html', status: 404 },
     ])
     // A directory URL is its index, never `blog/.html`; `v1.2` is not a clean URL of `v1.2.html`.
-    expect(fallbacksOf({ path: 'blog/index.html', asked: 'blog/', hidden: false }, spa, 'index.html', false)).toEqual([])
+    expect(fallbacksOf({ path: 'blog/index.html', asked: 'blog/', hidden: false }, spa, 'index.html', false)).toEqual(
+      [],
+    )
     expect(fallbacksOf({ path: 'v1.2', asked: 'v1.2', hidden: false }, c, 'index.html', false)).toEqual([])
     expect(fallbacksOf({ path: '.env', asked: '.env', hidden: true }, spa, 'index.html', true)).toEqual([
       { path: '404.html', status: 404 },
@@ -100,7 +103,9 @@ describe('the specification: fallbacksOf', () => {
 
   it('options are checked, naming the option', () => {
     expect(resolveConventions({})).toEqual({ cleanUrls: true, spa: false })
-    expect(() => resolveConventions({ spa: 'yes' as unknown as boolean })).toThrow(/`spa` is "yes"; accepted: true, false/)
+    expect(() => resolveConventions({ spa: 'yes' as unknown as boolean })).toThrow(
+      /`spa` is "yes"; accepted: true, false/,
+    )
   })
 })
 
@@ -159,7 +164,8 @@ describe('the Cloudflare Worker', () => {
   const fetchText = async (w: Awaited<ReturnType<typeof worker>>, path: string) => {
     const res = await w.fetch(edgeRequest(`https://site.test${path}`, 'br'), assetsOf(root))
     const bytes = Buffer.from(await res.arrayBuffer())
-    const text = res.headers.get('content-encoding') === 'br' ? brotliDecompressSync(bytes).toString() : bytes.toString()
+    const text =
+      res.headers.get('content-encoding') === 'br' ? brotliDecompressSync(bytes).toString() : bytes.toString()
     return { res, text }
   }
 

@@ -61,9 +61,12 @@ export function apacheConfig(manifest: Manifest, options: ApacheConfigOptions = 
     '    Options FollowSymLinks',
     '    Require all granted',
     '    DirectoryIndex index.html',
-    ...[...typeRules(policy, 'vhost'), ...inflateRules(policy), ...cacheRules(policy), ...apacheErrorDocument(policy)].map(
-      (l) => (l ? `    ${l}` : l),
-    ),
+    ...[
+      ...typeRules(policy, 'vhost'),
+      ...inflateRules(policy),
+      ...cacheRules(policy),
+      ...apacheErrorDocument(policy),
+    ].map((l) => (l ? `    ${l}` : l)),
     '</Directory>',
   ].join('\n')}\n`
 }

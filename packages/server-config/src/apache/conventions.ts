@@ -23,7 +23,7 @@ export function apacheConventionRewrites(policy: ServingPolicy, root: string | u
   // dir: an internal redirect (the rules run again on the page); server: go on, marked for the last rule.
   const flags = dir ? '[L,B=?%#]' : '[E=PE_PAGE:1]'
   const missing = [`RewriteCond ${quote(file(''))} !-f`, `RewriteCond ${quote(file(''))} !-d`]
-  const lines = ['', '# Static-host conventions (docs/static-host-conventions.md), before the sidecar rules.']
+  const lines = ['# Static-host conventions (docs/static-host-conventions.md), before the sidecar rules.']
   if (cleanUrls) {
     lines.push(
       '# Clean URLs: /about is about.html when there is no about/ (the query kept).',
@@ -60,6 +60,6 @@ export function apacheConventionFile(policy: ServingPolicy, root: string | undef
 /** The site's 404.html for every 404 (none with `notFoundPage: false`). */
 export function apacheErrorDocument(policy: ServingPolicy): string[] {
   return policy.notFoundPage
-    ? ['', "# Every 404 of the site gets its 404.html (status 404), with its variants.", 'ErrorDocument 404 /404.html']
+    ? ['', '# Every 404 of the site gets its 404.html (status 404), with its variants.', 'ErrorDocument 404 /404.html']
     : []
 }

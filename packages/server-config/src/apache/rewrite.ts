@@ -47,7 +47,7 @@ export function apacheRewriteRules(policy: ServingPolicy, ctx: ApacheContext): s
     `RewriteRule ${quote(dir ? DOTFILE_RELATIVE_PCRE : DOTFILE_URL_PCRE)} - [R=404,L]`,
     '',
     ...apacheConventionRewrites(policy, dir ? undefined : ctx.root),
-    '',
+    ...(policy.conventions.cleanUrls || policy.conventions.spa ? [''] : []),
     '# Compressible by name (read by the rules below).',
     `RewriteRule ${quote(compressible)} - [${compressibleFlags}]`,
     '',

@@ -84,7 +84,7 @@ export function caddyNotFound(policy: ServingPolicy, include: boolean, quote: (v
     ]
   return [
     '',
-    "# Every 404 of the site gets its 404.html (status 404), with its sidecars.",
+    '# Every 404 of the site gets its 404.html (status 404), with its sidecars.',
     'handle_errors 404 {',
     '\trewrite * /404.html',
     "\t# The main route's headers stay on the response: the page's own replace them.",

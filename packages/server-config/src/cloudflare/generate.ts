@@ -16,7 +16,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { MANIFEST_FILENAME, userError, type Manifest, type OptionLabel } from '@preencode/core'
-import { DEFAULT_CONVENTIONS, resolveConventions, type ConventionOptions } from '../http/conventions.js'
+import { DEFAULT_CONVENTIONS, type ConventionOptions } from '../http/conventions.js'
+import { resolveConventions } from '../shared/conventions.js'
 import { isDotPath } from '../http/dotfiles.js'
 import { fail, KEY_LABEL } from '../shared/option-error.js'
 import { checkWorkerLimits, WORKERS_PLANS, type WorkersPlan } from './limits.js'

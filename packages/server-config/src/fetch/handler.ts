@@ -13,7 +13,8 @@
  */
 import type { FileHandle } from 'node:fs/promises'
 import type { Manifest } from '@preencode/core'
-import { resolveConventions, type ConventionOptions } from '../http/conventions.js'
+import type { ConventionOptions } from '../http/conventions.js'
+import { resolveConventions } from '../shared/conventions.js'
 import { REQUEST_FACT_HEADERS, targetOf, type AnswerBody, type RequestFacts } from '../http/spec.js'
 import { resolveFallthrough, resolveIndex, siteOnDisk } from '../node/site.js'
 

@@ -20,8 +20,6 @@
  * "Extensionless" means the last segment has no dot: `/v1.2` is not a clean URL of `v1.2.html`;
  * a URL ending in `/` names a directory and gets its index or the 404 page.
  */
-import type { OptionLabel } from '@preencode/core'
-import { fail, KEY_LABEL } from '../shared/option-error.js'
 
 /** The static-host conventions, as options every server of preencode takes. */
 export interface ConventionOptions {
@@ -48,18 +46,6 @@ export const DEFAULT_CONVENTIONS = Object.freeze({ cleanUrls: true, spa: false }
 
 /** The page sent, with status 404, for a path the site has no file for. */
 export const NOT_FOUND_PAGE = '404.html'
-
-/** Validates `cleanUrls` and `spa`, naming the option at fault. */
-export function resolveConventions(options: ConventionOptions, label: OptionLabel = KEY_LABEL): ResolvedConventions {
-  const out: ResolvedConventions = { ...DEFAULT_CONVENTIONS }
-  for (const key of ['cleanUrls', 'spa'] as const) {
-    const value = options[key]
-    if (value === undefined) continue
-    if (typeof value !== 'boolean') fail(`${label(key)} is ${JSON.stringify(value)}; accepted: true, false.`)
-    out[key] = value
-  }
-  return out
-}
 
 /** Whether a site-relative path names no extension in its last segment (`about`, `docs/intro`, `blog/`). */
 export function isExtensionless(path: string): boolean {

@@ -40,7 +40,12 @@ export function conventionLocations(n: NginxNames, policy: ServingPolicy, root: 
             : [`    if (-f $request_filename.html.gz) { rewrite "^(.*/[^./]+)$" $1.html last; }`]),
         ]
       : []),
-    ...(spa ? ['    # SPA fallback: an unknown extensionless path is the app\'s index.html, status 200.', '    rewrite "/[^./]+$" /index.html last;'] : []),
+    ...(spa
+      ? [
+          "    # SPA fallback: an unknown extensionless path is the app's index.html, status 200.",
+          '    rewrite "/[^./]+$" /index.html last;',
+        ]
+      : []),
     '    return 404;',
     '}',
   ]
@@ -66,7 +71,10 @@ export function conventionLocations(n: NginxNames, policy: ServingPolicy, root: 
 /** The `error_page` that sends every 404 to the site's 404 page (none without `notFoundPage`). */
 export function notFoundErrorPage(n: NginxNames, policy: ServingPolicy): string[] {
   return policy.notFoundPage
-    ? ["# Every 404 of the site answers with its 404.html (status 404), as static hosts do.", `error_page 404 @${n.prefix}_404;`]
+    ? [
+        '# Every 404 of the site answers with its 404.html (status 404), as static hosts do.',
+        `error_page 404 @${n.prefix}_404;`,
+      ]
     : []
 }
 

@@ -113,7 +113,11 @@ export function siteOnDisk(root: string, options: SiteOptions = {}): SiteOnDisk 
   const has = async (path: string, facts: RequestFacts): Promise<boolean> => (await entryOf(path, facts)) !== undefined
   const conventions = options.conventions ?? DEFAULT_CONVENTIONS
   const fallback = async (target: Exclude<Target, { kind: 'pass' }>, facts: RequestFacts) => {
-    const missing = { path: target.path, asked: target.kind === 'file' ? target.asked : target.path, hidden: target.kind === 'hidden' }
+    const missing = {
+      path: target.path,
+      asked: target.kind === 'file' ? target.asked : target.path,
+      hidden: target.kind === 'hidden',
+    }
     for (const { path, status } of fallbacksOf(missing, conventions, options.index ?? DEFAULT_INDEX, notFoundPage)) {
       const resolved = await resolve(path, facts, status)
       if (resolved) return resolved

@@ -23,7 +23,8 @@ import {
   isFormat,
 } from '@preencode/core/internal'
 import type { Encoding } from '../http/negotiate.js'
-import { resolveConventions, type ConventionOptions, type ResolvedConventions } from '../http/conventions.js'
+import type { ConventionOptions, ResolvedConventions } from '../http/conventions.js'
+import { resolveConventions } from './conventions.js'
 
 /** Options every server shares (`cleanUrls` and `spa`: the static-host conventions, `http/conventions.ts`). */
 export interface ServingOptions extends ConventionOptions {
