@@ -42,6 +42,7 @@ export interface ConventionOptions {
 /** The conventions resolved. */
 export type ResolvedConventions = Required<ConventionOptions>
 
+/** The conventions' defaults: clean URLs on, the SPA fallback off. */
 export const DEFAULT_CONVENTIONS = Object.freeze({ cleanUrls: true, spa: false } satisfies ResolvedConventions)
 
 /** The page sent, with status 404, for a path the site has no file for. */
