@@ -26,6 +26,7 @@ import {
   type ResolvedCaddyOptions,
   type ResolvedNginxOptions,
 } from './shared/options.js'
+import { checkServingConventions, resolveConventions } from './shared/conventions.js'
 import {
   resolveVarnishOptions,
   varnishConfig,
@@ -171,7 +172,11 @@ export const SERVER_REGISTRY: {
 } = Object.freeze({
   apache: {
     description: '.htaccess (default) or vhost rules for Apache 2.4',
-    resolveOptions: (options, label) => ({ ...options, ...resolveApacheOptions(options, label) }),
+    resolveOptions: (options, label) => ({
+      ...options,
+      ...resolveApacheOptions(options, label),
+      ...checkServingConventions(options, label),
+    }),
     // A `.htaccess` sits in the site folder and names none; the vhost form's `<Directory>` does.
     needsRoot: (options) => (options.form === 'vhost' ? 'server-path' : undefined),
     generate: apacheConfig,
@@ -185,7 +190,11 @@ export const SERVER_REGISTRY: {
   },
   nginx: {
     description: 'an http-context include (maps and one server block), or the include form for your own server block',
-    resolveOptions: (options, label) => ({ ...options, ...resolveNginxOptions(options, label) }),
+    resolveOptions: (options, label) => ({
+      ...options,
+      ...resolveNginxOptions(options, label),
+      ...checkServingConventions(options, label),
+    }),
     needsRoot: SERVER_PATH,
     generate: nginxConfig,
     files: (manifest, options) => {
@@ -218,7 +227,11 @@ export const SERVER_REGISTRY: {
   },
   caddy: {
     description: 'a Caddyfile site block (Caddy >= 2.11)',
-    resolveOptions: (options, label) => ({ ...options, ...resolveCaddyOptions(options, label) }),
+    resolveOptions: (options, label) => ({
+      ...options,
+      ...resolveCaddyOptions(options, label),
+      ...checkServingConventions(options, label),
+    }),
     needsRoot: SERVER_PATH,
     generate: caddyConfig,
     flags: {
@@ -236,11 +249,13 @@ export const SERVER_REGISTRY: {
   },
   cloudfront: {
     description: 'a CloudFront Function (viewer-request) and its KeyValueStore data',
-    resolveOptions: (options) => options,
+    resolveOptions: (options, label) => ({ ...options, ...resolveConventions(options, label) }),
     needsRoot: NO_ROOT,
     generate: cloudfrontFunction,
     flags: {
       'index-file': { option: 'indexFile', description: 'name appended to URIs ending in / (default index.html)' },
+      'clean-urls': CONVENTION_FLAGS['clean-urls'],
+      spa: CONVENTION_FLAGS.spa,
     },
     companions: [
       {
@@ -252,11 +267,16 @@ export const SERVER_REGISTRY: {
   },
   varnish: {
     description: 'a VCL for a Varnish cache in front of the origin (Varnish >= 6.0)',
-    resolveOptions: (options, label) => ({ ...options, ...resolveVarnishOptions(options, label) }),
+    resolveOptions: (options, label) => ({
+      ...options,
+      ...resolveVarnishOptions(options, label),
+      ...checkServingConventions(options, label),
+    }),
     needsRoot: NO_ROOT,
     generate: varnishConfig,
     flags: {
       backend: { option: 'backend', description: 'the origin as host:port (required)', valueHint: 'host:port' },
+      ...CONVENTION_FLAGS,
     },
     companions: [],
   },

@@ -11,7 +11,13 @@ import { brotliDecompressSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compress as compressDirectory, type Manifest } from '@preencode/core'
 import { tempDir } from '@preencode/test-utils'
-import { cloudflareWorkerFiles, createPreencodeHandler, createPreencodeMiddleware } from '@preencode/server-config'
+import {
+  cloudflareWorkerFiles,
+  createPreencodeHandler,
+  createPreencodeMiddleware,
+  SERVER_REGISTRY,
+  type ServerEntry,
+} from '@preencode/server-config'
 import { DEFAULT_CONVENTIONS, fallbacksOf } from '../src/http/conventions.js'
 import { resolveConventions } from '../src/shared/conventions.js'
 import { createWorker } from '../src/cloudflare/runtime.js'
@@ -106,6 +112,12 @@ describe('the specification: fallbacksOf', () => {
     expect(() => resolveConventions({ spa: 'yes' as unknown as boolean })).toThrow(
       /`spa` is "yes"; accepted: true, false/,
     )
+    // Through the registry, as the CLI calls it: the flag is named.
+    const label = (key?: string) => (key === 'spa' ? '--spa' : `\`${key}\``)
+    for (const server of ['nginx', 'apache', 'caddy', 'varnish', 'cloudfront'] as const) {
+      const entry = SERVER_REGISTRY[server] as ServerEntry<object>
+      expect(() => entry.resolveOptions({ root: '/srv', backend: 'h:1', spa: 'yes' }, label)).toThrow(/--spa is "yes"/)
+    }
   })
 })
 

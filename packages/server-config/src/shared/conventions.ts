@@ -18,3 +18,17 @@ export function resolveConventions(options: ConventionOptions, label: OptionLabe
   }
   return out
 }
+
+/**
+ * The conventions and `notFoundPage` of a generator's options, checked with the caller's label
+ * (the registry's: a flag is named `--spa`), before the generator resolves them again.
+ */
+export function checkServingConventions(
+  options: ConventionOptions & { notFoundPage?: unknown },
+  label: OptionLabel = KEY_LABEL,
+): ResolvedConventions & { notFoundPage: boolean } {
+  const notFoundPage = options.notFoundPage ?? true
+  if (typeof notFoundPage !== 'boolean')
+    fail(`${label('notFoundPage')} is ${JSON.stringify(notFoundPage)}; accepted: true, false.`)
+  return { ...resolveConventions(options, label), notFoundPage }
+}
