@@ -4,7 +4,9 @@
  * `node:fs` (Node, Bun, Deno; Hono, srvx/h3, Fastify and `preencode serve` on top). It answers
  * by the serving specification (`http/spec.ts`) from the site on disk (`node/site.ts`), exactly
  * as the Node middleware does, and resolves `undefined` for what is not a file of the site
- * (another method, no such file) so the app can go on.
+ * (another method, no such file) so the app can go on; with `fallthrough: false` a missing path
+ * gets the site's `404.html` with status 404 instead, after clean URLs and the SPA fallback
+ * (`http/conventions.ts`), as `preencode serve` answers.
  *
  * The stored bytes go out as they are, with their Content-Encoding (a runtime that compresses
  * responses leaves one that has it alone); a small file is read whole, a large one streamed

@@ -8,7 +8,9 @@
  * fly for `keepOriginals: false`).
  *
  * A directory asked for without its trailing `/` is redirected to it (301), as by nginx, Apache
- * and Caddy. Paths with no file of the site go to `next()`, so the middleware can sit in front of any other
+ * and Caddy; `/about` is `about.html` (clean URLs) and, with `spa`, an unknown extensionless path
+ * the app's `index.html` (`http/conventions.ts`). Paths with no file of the site go to `next()`
+ * (`fallthrough: false`: the site's `404.html`, status 404), so the middleware can sit in front of any other
  * handler; so do other methods and paths that do not decode. A dotfile or a file in a dot-folder
  * that the site has (the manifest, `.env`, `.git/`) is answered 404, as by every generated
  * config, never passed on to a handler that might serve it; a dot path the site does not have

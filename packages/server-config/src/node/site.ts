@@ -9,6 +9,10 @@
  * keeps the file it opened. A file the manifest names but the disk no longer has (a rebuild
  * removed it after the manifest was read) makes the manifest be read again; a variant removed
  * before the new manifest is written leaves the original, which is always right.
+ *
+ * A path with no file goes through the static-host conventions (`http/conventions.ts`): the
+ * directory redirect, then `<path>.html`, the SPA's index, the `404.html` page (status 404),
+ * each opened and answered like any file.
  */
 import { open, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
