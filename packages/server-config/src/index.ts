@@ -71,8 +71,8 @@ export {
   type ServerOptionsMap,
   type ResolvedServerOptionsMap,
   type RootNeed,
-  CONVENTION_FLAGS,
 } from './registry.js'
+export { CONVENTION_FLAGS, type ConventionFlag } from './shared/conventions.js'
 export { serverConfig, serverConfigFiles, type ServerConfigTarget } from './render.js'
 export { resolveServerConfigFiles, serverConfigWriter, type ServerConfigFile } from './config-files.js'
 

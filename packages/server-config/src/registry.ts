@@ -26,7 +26,7 @@ import {
   type ResolvedCaddyOptions,
   type ResolvedNginxOptions,
 } from './shared/options.js'
-import { checkServingConventions, resolveConventions } from './shared/conventions.js'
+import { CONVENTION_FLAGS, checkServingConventions, resolveConventions } from './shared/conventions.js'
 import {
   resolveVarnishOptions,
   varnishConfig,
@@ -126,38 +126,6 @@ export interface ResolvedServerOptionsMap {
   varnish: VarnishConfigOptions & ResolvedVarnishOptions
   cloudflare: CloudflareWorkerOptions & ResolvedCloudflareWorkerOptions
 }
-
-/** `--clean-urls` with no value, `true` or `on` is true; `false` or `off` false; anything else is left for the resolver to refuse. */
-function parseSwitch(value: string): unknown {
-  if (['', 'true', 'on'].includes(value)) return true
-  if (['false', 'off'].includes(value)) return false
-  return value
-}
-
-/**
- * The static-host conventions' flags (`http/conventions.ts`), the same for every server that
- * takes them; `preencode serve` takes `clean-urls` and `spa` (it always answers with the 404 page).
- */
-export const CONVENTION_FLAGS: Readonly<Record<'clean-urls' | 'spa' | 'not-found-page', ServerFlag>> = Object.freeze({
-  'clean-urls': {
-    option: 'cleanUrls',
-    description: '/about answers about.html when there is no about/ (default on; off to turn off)',
-    valueHint: 'on|off',
-    parse: parseSwitch,
-  },
-  spa: {
-    option: 'spa',
-    description: 'single-page app: unknown extensionless paths get /index.html with 200 (default off)',
-    valueHint: 'on|off',
-    parse: parseSwitch,
-  },
-  'not-found-page': {
-    option: 'notFoundPage',
-    description: "missing paths get the site's 404.html with 404 (default on; off leaves them to your server block)",
-    valueHint: 'on|off',
-    parse: parseSwitch,
-  },
-})
 
 const SERVER_PATH = (): RootNeed => 'server-path'
 const NO_ROOT = (): undefined => undefined
