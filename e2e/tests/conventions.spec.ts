@@ -4,7 +4,7 @@
 // the opt-in SPA fallback (a second server of the same kind, started with `spa: true`).
 import { createHash } from 'node:crypto'
 import type { ManifestFile } from '@preencode/core'
-import { expectedCoding as specCoding } from '../../packages/server-config/src/exceptions.js'
+import { hasServingException, expectedCoding as specCoding } from '../../packages/server-config/src/exceptions.js'
 import { ONLY } from '../harness/applies.ts'
 import { expect, test, type Site } from '../harness/fixtures.ts'
 import { decode, get, type RawResponse } from '../harness/http.ts'
@@ -71,6 +71,15 @@ test.describe('static-host conventions', () => {
         expect(res.status, `${url} with ${header}`).toBe(404)
         expectPage(res, serverKind, site, file, header, `${url} with ${header}`)
       }
+    }
+    if (!keepOriginals) {
+      // Only variants of 404.html on disk: a client taking no coding never gets one of them; the
+      // page decoded, or (a named exception) the server's plain 404.
+      const res = await get(`${server.url}/missing`, { 'accept-encoding': 'identity' })
+      expect(res.status).toBe(404)
+      expect(res.one('content-encoding'), 'no coding for a client that takes none').toBeUndefined()
+      if (!hasServingException(serverKind.split('-')[0]!, 'notFoundPageNeedsOriginal'))
+        expect(sha256(res.body)).toBe(file.sha256)
     }
     const head = await get(`${server.url}/missing`, { 'accept-encoding': 'br' }, 'HEAD')
     expect(head.status).toBe(404)

@@ -126,6 +126,9 @@ export function apacheRewriteRules(policy: ServingPolicy, ctx: ApacheContext): s
       isCompressible,
       `RewriteCond "${fileOf('$1')}" !-f`,
       `RewriteCond "${fileOf('$1')}.gz" -f`,
+      // Not for the 404 page an ErrorDocument redirect asks for: INFLATE would not run there and
+      // the .htaccess 406 would replace the 404 (SERVING_EXCEPTIONS.notFoundPageNeedsOriginal).
+      ...(policy.notFoundPage ? ['RewriteCond "%{ENV:REDIRECT_STATUS}" !=404'] : []),
       dir
         ? `RewriteRule "${all}" - [R=406,L]`
         : `RewriteRule "${all}" "${target('$1')}.gz${to.tail}" [E=PE_INFLATE:1,${to.flags}]`,
