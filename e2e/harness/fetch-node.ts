@@ -6,12 +6,17 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import type { Manifest } from '@preencode/core'
-import { createPreencodeHandler } from '@preencode/server-config'
+import { createPreencodeHandler, type ConventionOptions } from '@preencode/server-config'
 import { listenOnLoopback, type ServingProcess } from './node-server.ts'
 
-export async function startFetchHandler(root: string, port: number, manifest?: Manifest): Promise<ServingProcess> {
+export async function startFetchHandler(
+  root: string,
+  port: number,
+  manifest?: Manifest,
+  conventions: ConventionOptions = {},
+): Promise<ServingProcess> {
   let log = ''
-  const handler = createPreencodeHandler(root, manifest ? { manifest } : {})
+  const handler = createPreencodeHandler(root, { ...conventions, ...(manifest ? { manifest } : {}) })
   const origin = `http://127.0.0.1:${port}`
   const server = createServer((req, res) => {
     const headers = new Headers()

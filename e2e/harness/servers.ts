@@ -7,7 +7,7 @@
 // server their block proxies to (user-block.ts).
 import { createServer } from 'node:http'
 import { readManifest, type Manifest } from '@preencode/core'
-import { createPreencodeMiddleware } from '@preencode/server-config'
+import { createPreencodeMiddleware, type ConventionOptions } from '@preencode/server-config'
 import { freePort, launchServer, serverRoot, startPreencodeServe, type ServerRoot } from '@preencode/test-utils'
 import {
   INCLUDE_KINDS,
@@ -51,15 +51,22 @@ export interface RunningServer {
 export interface StartOptions {
   tls?: boolean
   h3?: boolean
+  /** The static-host conventions (`spa: true`), for the generated config or preencode's own server. */
+  conventions?: ConventionOptions
 }
 
 /**
  * The Node middleware serving `root` on `port`. Without `manifest` it reads the one on disk and
  * re-reads it when a deploy replaces it.
  */
-export async function startMiddleware(root: string, port: number, manifest?: Manifest): Promise<ServingProcess> {
+export async function startMiddleware(
+  root: string,
+  port: number,
+  manifest?: Manifest,
+  conventions: ConventionOptions = {},
+): Promise<ServingProcess> {
   let log = ''
-  const middleware = createPreencodeMiddleware(root, manifest ? { manifest } : {})
+  const middleware = createPreencodeMiddleware(root, { ...conventions, ...(manifest ? { manifest } : {}) })
   const server = createServer((req, res) => {
     middleware(req, res, (error) => {
       if (error) log += `${String((error as Error).stack ?? error)}\n`
@@ -117,12 +124,13 @@ async function startCode(
   if (kind === 'preencode-serve') {
     // The binary reads the manifest on disk, as users run it: a given one must be that one.
     const tls = transport.tls ? ['--cert', tlsFiles().cert, '--key', tlsFiles().key] : []
-    const served = await startPreencodeServe(root, tls, port)
+    const flags = transport.conventions?.spa ? ['--spa'] : []
+    const served = await startPreencodeServe(root, [...tls, ...flags], port)
     return { logs: served.logs, stop: async () => void (await served.stop()) }
   }
   if (transport.tls) throw new Error(`${kind} runs over HTTP only in the harness`)
-  if (kind === 'node') return startMiddleware(root, port, manifest)
-  if (kind === 'fetch-node') return startFetchHandler(root, port, manifest)
+  if (kind === 'node') return startMiddleware(root, port, manifest, transport.conventions)
+  if (kind === 'fetch-node') return startFetchHandler(root, port, manifest, transport.conventions)
   if (isRuntimeKind(kind)) return startRuntime(kind, root, port)
   const start = kind === 'cloudflare-dev' ? startWranglerDev : undefined
   return startCloudflareServer(manifest ?? (await readManifest(root)), root, port, configDir || undefined, start)
@@ -142,6 +150,8 @@ async function startConfigured(
 ): Promise<ServingProcess> {
   const include = INCLUDE_KINDS.includes(kind)
   const serve: ServeOptions = { port }
+  // The user's block has its own 404 page (user-block.ts): the site's is left out.
+  serve.conventions = { ...transport.conventions, ...(include ? { notFoundPage: false } : {}) }
   if (transport.tls || include) serve.tls = tlsFiles()
   if (transport.h3) serve.h3 = true
   const api = include ? await startApiServer((serve.apiPort = await freePort())) : undefined

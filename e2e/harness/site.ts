@@ -39,9 +39,27 @@ export const DOTFILES: Readonly<Record<string, string>> = Object.freeze({
 /** Served: RFC 8615 names live under a dot-folder. */
 export const WELL_KNOWN = '.well-known/security.txt'
 
+/**
+ * Pages of the static-host conventions (docs/static-host-conventions.md): `/contact` and
+ * `/guide/start` are clean URLs of `.html` files with no folder of their name; `404.html` answers
+ * every missing path. Each is large enough to get variants.
+ */
+export const CLEAN_PAGES = ['contact.html', 'guide/start.html'] as const
+export const NOT_FOUND_PAGE = '404.html'
+
+function page(title: string): string {
+  const rows = Array.from(
+    { length: 60 },
+    (_, i) => `<li>${title}, line ${i}: a page of the static-host conventions</li>`,
+  )
+  return `<!doctype html><meta charset="utf-8"><title>${title}</title><h1 id="page">${title}</h1><ul>${rows.join('')}</ul>\n`
+}
+
 /** Everything the serving suite needs beside the site itself. */
 function extraFiles(): Record<string, string> {
   return {
+    ...Object.fromEntries(CLEAN_PAGES.map((path) => [path, page(path)])),
+    [NOT_FOUND_PAGE]: page('Not found'),
     [ODD_NAME]: oddFile(),
     [QUESTION_NAME]: oddFile().replace('crème', 'question'),
     ...Object.fromEntries(PERCENT_NAMES.map((name) => [name, oddFile().replace('crème', name)])),

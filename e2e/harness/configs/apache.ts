@@ -19,7 +19,10 @@ export async function writeApacheFiles(
   { manifest, root, dir, serve }: WrapInput,
 ): Promise<ServerFiles> {
   const { port, tls } = serve
-  let generated = apacheConfig(manifest, form === 'htaccess' ? { form } : { form: 'vhost', root })
+  let generated = apacheConfig(
+    manifest,
+    form === 'htaccess' ? { form, ...serve.conventions } : { form: 'vhost', root, ...serve.conventions },
+  )
   let site: string[]
   if (form === 'htaccess') {
     await writeFile(join(root, '.htaccess'), generated)

@@ -17,16 +17,16 @@ export async function writeCaddyFiles(
   let generated: string
   let site: string
   if (form === 'include') {
-    generated = caddyConfig(manifest, { root, form: 'include' })
+    generated = caddyConfig(manifest, { ...serve.conventions, root, form: 'include' })
     await writeFile(join(dir, 'preencode.caddy'), generated)
     site = caddyUserSite(dir, serve, join(dir, 'preencode.caddy'))
     generated += `\n--- the user's site block ---\n${site}`
   } else if (tls) {
-    generated = caddyConfig(manifest, { root, address: `https://${TLS_HOST}:${port}` })
+    generated = caddyConfig(manifest, { ...serve.conventions, root, address: `https://${TLS_HOST}:${port}` })
     // The one line a user adds for a certificate of their own.
     site = generated.replace(/^(https:\/\/\S+ \{)$/m, `$1\n\ttls ${tls.cert} ${tls.key}`)
   } else {
-    generated = caddyConfig(manifest, { root, address: `http://127.0.0.1:${port}` })
+    generated = caddyConfig(manifest, { ...serve.conventions, root, address: `http://127.0.0.1:${port}` })
     site = generated
   }
   const global = tls

@@ -18,7 +18,7 @@ export async function writeNginxFiles(
   let site: string[]
   let generated: string
   if (form === 'include') {
-    const files = nginxIncludeFiles(manifest, { flavor, root })
+    const files = nginxIncludeFiles(manifest, { flavor, root, ...serve.conventions })
     await writeFile(join(dir, files.http.name), files.http.text)
     await writeFile(join(dir, files.server.name), files.server.text)
     generated = `${files.http.text}\n${files.server.text}`
@@ -30,6 +30,7 @@ export async function writeNginxFiles(
     generated = nginxConfig(manifest, {
       flavor,
       root,
+      ...serve.conventions,
       ...(tls
         ? {
             listen: `127.0.0.1:${port} ssl http2`,

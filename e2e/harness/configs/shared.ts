@@ -2,6 +2,7 @@
 import type { Manifest } from '@preencode/core'
 import type { ServerCommand } from '@preencode/test-utils'
 import type { TlsFiles } from '../tls.ts'
+import type { ConventionOptions, ServingOptions } from '@preencode/server-config'
 
 /** On-the-fly compression stays on in every harness config: the generated rules must keep it off their files. */
 export const ON_THE_FLY_TYPES =
@@ -15,6 +16,8 @@ export interface ServeOptions {
   h3?: boolean
   /** The include kinds: the port of the user's API server their block proxies /api/ to. */
   apiPort?: number
+  /** The static-host conventions the config is generated with (`spa: true` for the SPA cases). */
+  conventions?: ConventionOptions & Pick<ServingOptions, 'notFoundPage'>
 }
 
 /** What every config writer wraps: the manifest of the site at `root`, the config dir, how it is reached. */

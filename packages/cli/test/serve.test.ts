@@ -192,6 +192,7 @@ describe('preencode serve: what users get wrong', () => {
       ],
       [['serve', 'dist', '--cert', 'bad.pem'], /--cert and --key go together; --key is missing\.$/],
       [['serve', 'dist', '--port', '70000'], /--port must be 0 to 65535; got 70000\.$/],
+      [['serve', 'dist', '--spa', 'maybe'], /serve: --spa is "maybe"; accepted: on, off\.$/],
     ]
     try {
       for (const [args, expected] of cases) {

@@ -63,6 +63,24 @@ export const SERVING_EXCEPTIONS = {
     what: "Where the Worker sends the original (RFC 9110's reading accepts no safe variant) and the front line, reading weights its own way, has a pick (`br;q=1.0001`), the visitor gets the edge's encoding of it (cloudflare/edge.ts).",
     docs: 'docs/deploy/cloudflare.md',
   },
+  /** The 404 page's variant is picked by the fixed order: nginx's marks are read for the URL asked for only. */
+  notFoundPageFixedOrder: {
+    servers: ['nginx'],
+    what: "The site's 404.html goes out in the first acceptable coding of the fixed order (br, zstd, gzip) that it has, not its own smallest where a `u+x` mark says they differ: the marks are read for the URL asked for, not for the page an error redirects to.",
+    docs: 'docs/static-host-conventions.md',
+  },
+  /** With keepOriginals: false, the 404 page needs its original for a client that takes no coding. */
+  notFoundPageNeedsOriginal: {
+    servers: ['nginx', 'apache'],
+    what: "keepOriginals: false: a client that takes no coding gets the server's plain 404 instead of the site's 404.html, whose original is not on disk (nginx's error path and Apache's ErrorDocument redirect do not decode the gzip variant).",
+    docs: 'docs/static-host-conventions.md',
+  },
+  /** CloudFront's function never sees the origin's miss: the 404 page is the distribution's custom error response. */
+  notFoundPageByDistribution: {
+    servers: ['cloudfront'],
+    what: "A viewer-request function never sees S3's miss: the 404 page is the distribution's custom error response (403 and 404 -> /404.html, code 404), fetched without the function, so it is not negotiated; with clean URLs on, an extensionless path without a page is asked for as `<path>.html` and gets that same error.",
+    docs: 'docs/deploy/s3-cloudfront.md',
+  },
 } as const satisfies Record<string, ServingException>
 
 /** The name of one of `SERVING_EXCEPTIONS`. */

@@ -23,6 +23,7 @@ export type {
   ServerForm,
 } from './shared/options.js'
 export type { ServingOptions } from './shared/policy.js'
+export { DEFAULT_CONVENTIONS, type ConventionOptions } from './http/conventions.js'
 export { nginxConfig, nginxIncludeFiles, type NginxIncludeFiles } from './nginx/index.js'
 export { apacheConfig } from './apache/config.js'
 export { caddyConfig, MIN_CADDY_VERSION } from './caddy/config.js'
@@ -71,6 +72,7 @@ export {
   type ResolvedServerOptionsMap,
   type RootNeed,
 } from './registry.js'
+export { CONVENTION_FLAGS, type ConventionFlag } from './shared/conventions.js'
 export { serverConfig, serverConfigFiles, type ServerConfigTarget } from './render.js'
 export { resolveServerConfigFiles, serverConfigWriter, type ServerConfigFile } from './config-files.js'
 

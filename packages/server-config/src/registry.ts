@@ -26,6 +26,7 @@ import {
   type ResolvedCaddyOptions,
   type ResolvedNginxOptions,
 } from './shared/options.js'
+import { CONVENTION_FLAGS, checkServingConventions, resolveConventions } from './shared/conventions.js'
 import {
   resolveVarnishOptions,
   varnishConfig,
@@ -139,7 +140,11 @@ export const SERVER_REGISTRY: {
 } = Object.freeze({
   apache: {
     description: '.htaccess (default) or vhost rules for Apache 2.4',
-    resolveOptions: (options, label) => ({ ...options, ...resolveApacheOptions(options, label) }),
+    resolveOptions: (options, label) => ({
+      ...options,
+      ...resolveApacheOptions(options, label),
+      ...checkServingConventions(options, label),
+    }),
     // A `.htaccess` sits in the site folder and names none; the vhost form's `<Directory>` does.
     needsRoot: (options) => (options.form === 'vhost' ? 'server-path' : undefined),
     generate: apacheConfig,
@@ -147,12 +152,17 @@ export const SERVER_REGISTRY: {
       form: { option: 'form', description: 'htaccess (default) or vhost', valueHint: 'htaccess|vhost' },
       root: { ...ROOT_FLAG, description: 'vhost: where the site lives on the server; default: <dir> made absolute' },
       immutable: IMMUTABLE_FLAG,
+      ...CONVENTION_FLAGS,
     },
     companions: [],
   },
   nginx: {
     description: 'an http-context include (maps and one server block), or the include form for your own server block',
-    resolveOptions: (options, label) => ({ ...options, ...resolveNginxOptions(options, label) }),
+    resolveOptions: (options, label) => ({
+      ...options,
+      ...resolveNginxOptions(options, label),
+      ...checkServingConventions(options, label),
+    }),
     needsRoot: SERVER_PATH,
     generate: nginxConfig,
     files: (manifest, options) => {
@@ -179,12 +189,17 @@ export const SERVER_REGISTRY: {
         description: 'prefix of the variables, for a second site in one nginx (default preencode)',
       },
       immutable: IMMUTABLE_FLAG,
+      ...CONVENTION_FLAGS,
     },
     companions: [],
   },
   caddy: {
     description: 'a Caddyfile site block (Caddy >= 2.11)',
-    resolveOptions: (options, label) => ({ ...options, ...resolveCaddyOptions(options, label) }),
+    resolveOptions: (options, label) => ({
+      ...options,
+      ...resolveCaddyOptions(options, label),
+      ...checkServingConventions(options, label),
+    }),
     needsRoot: SERVER_PATH,
     generate: caddyConfig,
     flags: {
@@ -196,16 +211,19 @@ export const SERVER_REGISTRY: {
         valueHint: 'standalone|include',
       },
       immutable: IMMUTABLE_FLAG,
+      ...CONVENTION_FLAGS,
     },
     companions: [],
   },
   cloudfront: {
     description: 'a CloudFront Function (viewer-request) and its KeyValueStore data',
-    resolveOptions: (options) => options,
+    resolveOptions: (options, label) => ({ ...options, ...resolveConventions(options, label) }),
     needsRoot: NO_ROOT,
     generate: cloudfrontFunction,
     flags: {
       'index-file': { option: 'indexFile', description: 'name appended to URIs ending in / (default index.html)' },
+      'clean-urls': CONVENTION_FLAGS['clean-urls'],
+      spa: CONVENTION_FLAGS.spa,
     },
     companions: [
       {
@@ -217,11 +235,16 @@ export const SERVER_REGISTRY: {
   },
   varnish: {
     description: 'a VCL for a Varnish cache in front of the origin (Varnish >= 6.0)',
-    resolveOptions: (options, label) => ({ ...options, ...resolveVarnishOptions(options, label) }),
+    resolveOptions: (options, label) => ({
+      ...options,
+      ...resolveVarnishOptions(options, label),
+      ...checkServingConventions(options, label),
+    }),
     needsRoot: NO_ROOT,
     generate: varnishConfig,
     flags: {
       backend: { option: 'backend', description: 'the origin as host:port (required)', valueHint: 'host:port' },
+      ...CONVENTION_FLAGS,
     },
     companions: [],
   },
@@ -245,6 +268,7 @@ export const SERVER_REGISTRY: {
       },
       'compatibility-date': { option: 'compatibilityDate', description: 'the Worker compatibility_date' },
       'index-file': { option: 'indexFile', description: 'name appended to URIs ending in / (default index.html)' },
+      ...CONVENTION_FLAGS,
     },
     companions: [],
   },

@@ -267,22 +267,35 @@ describe('specify', () => {
 
 describe('targetOf', () => {
   const cases: [string, string, ReturnType<typeof targetOf>][] = [
-    ['GET', '/', { kind: 'file', path: 'index.html' }],
-    ['HEAD', '/about/', { kind: 'file', path: 'about/index.html' }],
-    ['GET', '/a%20b%28c%29.js', { kind: 'file', path: 'a b(c).js', directoryIndex: 'a b(c).js/index.html' }],
-    ['GET', '/about', { kind: 'file', path: 'about', directoryIndex: 'about/index.html' }],
-    ['GET', '//evil.test', { kind: 'file', path: '/evil.test' }],
-    ['GET', '/%5Cevil.test', { kind: 'file', path: '\\evil.test' }],
+    ['GET', '/', { kind: 'file', path: 'index.html', asked: '' }],
+    ['HEAD', '/about/', { kind: 'file', path: 'about/index.html', asked: 'about/' }],
+    [
+      'GET',
+      '/a%20b%28c%29.js',
+      { kind: 'file', path: 'a b(c).js', asked: 'a b(c).js', directoryIndex: 'a b(c).js/index.html' },
+    ],
+    ['GET', '/about', { kind: 'file', path: 'about', asked: 'about', directoryIndex: 'about/index.html' }],
+    ['GET', '//evil.test', { kind: 'file', path: '/evil.test', asked: '/evil.test' }],
+    ['GET', '/%5Cevil.test', { kind: 'file', path: '\\evil.test', asked: '\\evil.test' }],
     ['GET', '/.env', { kind: 'hidden', path: '.env' }],
     ['GET', '/%2Egit/config', { kind: 'hidden', path: '.git/config' }],
     ['GET', '/.preencode-manifest.json', { kind: 'hidden', path: '.preencode-manifest.json' }],
     [
       'GET',
       '/.well-known/security.txt',
-      { kind: 'file', path: '.well-known/security.txt', directoryIndex: '.well-known/security.txt/index.html' },
+      {
+        kind: 'file',
+        path: '.well-known/security.txt',
+        asked: '.well-known/security.txt',
+        directoryIndex: '.well-known/security.txt/index.html',
+      },
     ],
     ['GET', '/.well-known/.x', { kind: 'hidden', path: '.well-known/.x' }],
-    ['GET', '/my.dict/x.js', { kind: 'file', path: 'my.dict/x.js', directoryIndex: 'my.dict/x.js/index.html' }],
+    [
+      'GET',
+      '/my.dict/x.js',
+      { kind: 'file', path: 'my.dict/x.js', asked: 'my.dict/x.js', directoryIndex: 'my.dict/x.js/index.html' },
+    ],
     ['POST', '/', { kind: 'pass', status: 405 }],
     ['GET', '/%E0%A4%A', { kind: 'pass', status: 400 }],
     ['GET', '/a%00b', { kind: 'pass', status: 400 }],

@@ -1,7 +1,7 @@
 import { open, stat } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
 import { MANIFEST_FILENAME, readManifest, userError } from '@preencode/core'
-import { createPreencodeHandler } from '@preencode/server-config'
+import { CONVENTION_FLAGS, createPreencodeHandler, type ConventionOptions } from '@preencode/server-config'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, parseInteger } from '../cli-utils.js'
 import { listen, type ListenOptions } from '../serve-listener.js'
@@ -22,7 +22,30 @@ const args = {
     valueHint: 'file',
   },
   key: { type: 'string', description: "PEM private key of --cert's certificate", valueHint: 'file' },
+  // The static-host conventions, the same flags as `preencode config` (the server registry's).
+  'clean-urls': { type: 'string', ...describe('clean-urls') },
+  spa: { type: 'string', ...describe('spa') },
 } as const
+
+function describe(flag: keyof typeof CONVENTION_FLAGS): { description: string; valueHint: string } {
+  const { description, valueHint = 'on|off' } = CONVENTION_FLAGS[flag]
+  return { description, valueHint }
+}
+
+/** The conventions the flags set; a missing path gets the site's 404.html, as on a static host. */
+function conventionsOf(parsed: Record<string, unknown>): ConventionOptions {
+  const options: Record<string, unknown> = {}
+  const flags = { 'clean-urls': CONVENTION_FLAGS['clean-urls'], spa: CONVENTION_FLAGS.spa }
+  for (const [flag, def] of Object.entries(flags)) {
+    const text = parsed[flag]
+    if (typeof text === 'string') options[def.option] = def.parse ? def.parse(text) : text
+    else if (text === true) options[def.option] = true
+  }
+  for (const [flag, def] of Object.entries(flags))
+    if (options[def.option] !== undefined && typeof options[def.option] !== 'boolean')
+      throw userError('cli', `serve: --${flag} is ${JSON.stringify(parsed[flag])}; accepted: on, off.`)
+  return options
+}
 
 /**
  * `preencode serve <dir>`: a static server for a built folder on `createPreencodeHandler` (the
@@ -49,7 +72,11 @@ export const serveCommand = defineCommand({
     const tls = await readTls(parsed.cert, parsed.key)
     if (tls) options.tls = tls
     // A manifest naming paths out of the site, or cut short while serving: one line on stderr.
-    const handler = createPreencodeHandler(root, { onWarning: (message) => process.stderr.write(`${message}\n`) })
+    const handler = createPreencodeHandler(root, {
+      ...conventionsOf(parsed),
+      fallthrough: false,
+      onWarning: (message) => process.stderr.write(`${message}\n`),
+    })
     const server = await listen(handler, options).catch((error: NodeJS.ErrnoException) => {
       throw listenError(error, options)
     })

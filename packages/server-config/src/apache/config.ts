@@ -24,6 +24,7 @@
 import type { Manifest } from '@preencode/core'
 import { apacheRewriteRules } from './rewrite.js'
 import { apacheDictionaryFileRules } from './dictionary.js'
+import { apacheErrorDocument } from './conventions.js'
 import { resolveApacheOptions, type ApacheConfigOptions, type ApacheForm } from '../shared/options.js'
 import { SUFFIX, resolveServingPolicy, type ServingPolicy } from '../shared/policy.js'
 
@@ -47,7 +48,7 @@ export function apacheConfig(manifest: Manifest, options: ApacheConfigOptions = 
     '',
   ]
   if (form === 'htaccess') {
-    return `${[...head, ...apacheRewriteRules(policy, { kind: 'dir' }), ...typeRules(policy, 'htaccess'), ...cacheRules(policy)].join('\n')}\n`
+    return `${[...head, ...apacheRewriteRules(policy, { kind: 'dir' }), ...typeRules(policy, 'htaccess'), ...cacheRules(policy), ...apacheErrorDocument(policy)].join('\n')}\n`
   }
   // vhost: the rewrite runs in server context, where mapping a URL to a file is not an internal
   // redirect; mod_deflate's INFLATE filter only works on the initial request.
@@ -60,7 +61,12 @@ export function apacheConfig(manifest: Manifest, options: ApacheConfigOptions = 
     '    Options FollowSymLinks',
     '    Require all granted',
     '    DirectoryIndex index.html',
-    ...[...typeRules(policy, 'vhost'), ...inflateRules(policy), ...cacheRules(policy)].map((l) => (l ? `    ${l}` : l)),
+    ...[
+      ...typeRules(policy, 'vhost'),
+      ...inflateRules(policy),
+      ...cacheRules(policy),
+      ...apacheErrorDocument(policy),
+    ].map((l) => (l ? `    ${l}` : l)),
     '</Directory>',
   ].join('\n')}\n`
 }

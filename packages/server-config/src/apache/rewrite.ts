@@ -16,6 +16,7 @@ import { acceptPattern, refusePattern } from '../shared/accept-regex.js'
 import { fileTarget } from './file-target.js'
 import { DOTFILE_RELATIVE_PCRE, DOTFILE_URL_PCRE } from '../http/dotfiles.js'
 import { apacheDictionaryRewrites } from './dictionary.js'
+import { apacheConventionFile, apacheConventionRewrites } from './conventions.js'
 import type { Encoding } from '../http/negotiate.js'
 import { HASHED_NAME_PCRE, SUFFIX, hashedNamePattern, type ServingPolicy } from '../shared/policy.js'
 
@@ -45,6 +46,8 @@ export function apacheRewriteRules(policy: ServingPolicy, ctx: ApacheContext): s
     '# /.well-known/ is (RFC 8615).',
     `RewriteRule ${quote(dir ? DOTFILE_RELATIVE_PCRE : DOTFILE_URL_PCRE)} - [R=404,L]`,
     '',
+    ...apacheConventionRewrites(policy, dir ? undefined : ctx.root),
+    ...(policy.conventions.cleanUrls || policy.conventions.spa ? [''] : []),
     '# Compressible by name (read by the rules below).',
     `RewriteRule ${quote(compressible)} - [${compressibleFlags}]`,
     '',
@@ -123,10 +126,14 @@ export function apacheRewriteRules(policy: ServingPolicy, ctx: ApacheContext): s
       isCompressible,
       `RewriteCond "${fileOf('$1')}" !-f`,
       `RewriteCond "${fileOf('$1')}.gz" -f`,
+      // Not for the 404 page an ErrorDocument redirect asks for: INFLATE would not run there and
+      // the .htaccess 406 would replace the 404 (SERVING_EXCEPTIONS.notFoundPageNeedsOriginal).
+      ...(policy.notFoundPage ? ['RewriteCond "%{ENV:REDIRECT_STATUS}" !=404'] : []),
       dir
         ? `RewriteRule "${all}" - [R=406,L]`
         : `RewriteRule "${all}" "${target('$1')}.gz${to.tail}" [E=PE_INFLATE:1,${to.flags}]`,
     )
   }
+  lines.push(...apacheConventionFile(policy, dir ? undefined : ctx.root, to))
   return lines
 }

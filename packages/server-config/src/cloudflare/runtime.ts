@@ -11,7 +11,8 @@
  * (`edge.ts`, a named exception in `exceptions.ts`). Bodies are streamed from the binding,
  * never buffered; a range is cut from the stream. A Worker has no app behind it: what the
  * specification passes on is answered here (405 for another method, 400 for a path that does
- * not decode, 404 for no file and for every dot path).
+ * not decode), and a path with no file gets the static-host conventions: clean URL, SPA, the
+ * site's 404.html, else a bare 404 (as does every dot path).
  */
 import type { ByteRange } from '../http/range.js'
 import {
@@ -22,6 +23,7 @@ import {
   type RequestFacts,
   REQUEST_FACT_HEADERS,
 } from '../http/spec.js'
+import { DEFAULT_CONVENTIONS, fallbacksOf } from '../http/conventions.js'
 import { edgeSafeCodings } from './edge.js'
 import { WORKER_SITE_VERSION, type WorkerFile, type WorkerSite } from './site-data.js'
 
@@ -51,6 +53,12 @@ export function createWorker(site: WorkerSite): PreencodeWorker {
       `[preencode] [cloudflare] preencode-site.js is version ${String(site.version)}, this runtime reads ${WORKER_SITE_VERSION}: run \`preencode config cloudflare\` again.`,
     )
   const hidden = new Set(site.hidden)
+  const conventions = site.conventions ?? { ...DEFAULT_CONVENTIONS, notFoundPage: true }
+  const lookup = (relative: string): WorkerFile | undefined => {
+    const name = relative.slice(relative.lastIndexOf('/') + 1)
+    // Own keys only: `/constructor` or `/__proto__` must not find Object.prototype's members.
+    return hidden.has(name) || !Object.hasOwn(site.files, relative) ? undefined : site.files[relative]
+  }
   return {
     async fetch(request, env) {
       let url: URL
@@ -62,18 +70,24 @@ export function createWorker(site: WorkerSite): PreencodeWorker {
       const target = targetOf(request.method, url.pathname, site.index)
       if (target.kind === 'pass')
         return target.status === 405 ? status(405, { Allow: 'GET, HEAD' }) : status(target.status)
-      if (target.kind === 'hidden') return status(404)
-      const relative = target.path
-      const name = relative.slice(relative.lastIndexOf('/') + 1)
-      // Own keys only: `/constructor` or `/__proto__` must not find Object.prototype's members.
-      const file = hidden.has(name) || !Object.hasOwn(site.files, relative) ? undefined : site.files[relative]
-      if (!file) {
-        const index = target.directoryIndex
-        if (index === undefined || !Object.hasOwn(site.files, index)) return status(404)
+      const file = target.kind === 'file' ? lookup(target.path) : undefined
+      if (file) return serve(request, env, file)
+      const index = target.kind === 'file' ? target.directoryIndex : undefined
+      if (index !== undefined && lookup(index)) {
         const { status: code, headers } = directoryRedirect(url.pathname, url.search)
         return new Response(null, { status: code, headers })
       }
-      return serve(request, env, file)
+      // The static-host conventions: clean URL, SPA, the site's 404.html (`http/conventions.ts`).
+      const missing = {
+        path: target.path,
+        asked: target.kind === 'file' ? target.asked : target.path,
+        hidden: target.kind === 'hidden',
+      }
+      for (const fallback of fallbacksOf(missing, conventions, site.index, conventions.notFoundPage)) {
+        const page = lookup(fallback.path)
+        if (page) return serve(request, env, page, fallback.status)
+      }
+      return status(404)
     },
   }
 }
@@ -90,11 +104,11 @@ function factsOf(request: Request): RequestFacts {
   return { method: request.method, headers }
 }
 
-async function serve(request: Request, env: WorkerEnv, file: WorkerFile): Promise<Response> {
+async function serve(request: Request, env: WorkerEnv, file: WorkerFile, as: 200 | 404 = 200): Promise<Response> {
   const facts = factsOf(request)
   const chosen = chooseRepresentation(facts, file, { codings: edgeSafeCodings })
   if (!chosen) return status(404)
-  const { status: code, headers: fields, body: wanted } = answer(facts, file, chosen)
+  const { status: code, headers: fields, body: wanted } = answer(facts, file, chosen, Date.now(), as)
   const headers = new Headers(fields)
   if (!wanted) return respond(null, code, headers)
   // A fresh request: the binding must neither see the visitor's conditionals nor negotiate itself.

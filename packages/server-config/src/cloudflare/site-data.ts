@@ -7,6 +7,7 @@
  * by wrangler, so no request costs a round trip to find out which variants exist.
  */
 import type { Manifest } from '@preencode/core'
+import type { ResolvedConventions } from '../http/conventions.js'
 import type { DeltaEntry } from '../http/dictionary-delta.js'
 import { type ServedFile, servedFileOf, type StoredRepresentation } from '../http/served-file.js'
 
@@ -31,10 +32,20 @@ export interface WorkerSite {
   hidden: string[]
   /** Files by path relative to the root, no leading slash. */
   files: Record<string, WorkerFile>
+  /** The static-host conventions (`http/conventions.ts`); absent in older data: clean URLs and the 404 page. */
+  conventions?: WorkerConventions
+}
+
+/** The conventions the Worker follows: clean URLs, the SPA fallback, the site's 404.html. */
+export interface WorkerConventions extends ResolvedConventions {
+  notFoundPage: boolean
 }
 
 /** Builds the data from a manifest. Pure. */
-export function workerSiteData(manifest: Manifest, options: { index: string; hidden: string[] }): WorkerSite {
+export function workerSiteData(
+  manifest: Manifest,
+  options: { index: string; hidden: string[]; conventions?: WorkerConventions },
+): WorkerSite {
   const files: Record<string, WorkerFile> = {}
   for (const file of manifest.files) files[file.path] = servedFileOf(file)
   return {
@@ -43,5 +54,6 @@ export function workerSiteData(manifest: Manifest, options: { index: string; hid
     index: options.index,
     hidden: options.hidden,
     files,
+    ...(options.conventions ? { conventions: options.conventions } : {}),
   }
 }

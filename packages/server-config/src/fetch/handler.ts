@@ -4,7 +4,9 @@
  * `node:fs` (Node, Bun, Deno; Hono, srvx/h3, Fastify and `preencode serve` on top). It answers
  * by the serving specification (`http/spec.ts`) from the site on disk (`node/site.ts`), exactly
  * as the Node middleware does, and resolves `undefined` for what is not a file of the site
- * (another method, no such file) so the app can go on.
+ * (another method, no such file) so the app can go on; with `fallthrough: false` a missing path
+ * gets the site's `404.html` with status 404 instead, after clean URLs and the SPA fallback
+ * (`http/conventions.ts`), as `preencode serve` answers.
  *
  * The stored bytes go out as they are, with their Content-Encoding (a runtime that compresses
  * responses leaves one that has it alone); a small file is read whole, a large one streamed
@@ -15,14 +17,16 @@
  */
 import type { FileHandle } from 'node:fs/promises'
 import type { Manifest } from '@preencode/core'
+import type { ConventionOptions } from '../http/conventions.js'
 import { isValidHost } from '../http/host.js'
 import { REQUEST_FACT_HEADERS, targetOf, type AnswerBody, type RequestFacts } from '../http/spec.js'
 import { isOutOfHandles, outOfHandlesAnswer } from '../node/handles.js'
-import { resolveIndex, siteOnDisk, type Resolved } from '../node/site.js'
+import { resolveFallthrough, resolveIndex, siteOnDisk, type Resolved } from '../node/site.js'
+import { resolveConventions } from '../shared/conventions.js'
 import { bunBody } from './bun-body.js'
 
 /** `createPreencodeHandler()`'s options. */
-export interface PreencodeHandlerOptions {
+export interface PreencodeHandlerOptions extends ConventionOptions {
   /**
    * The manifest to serve by. When not given, `<dir>/.preencode-manifest.json` is read on the
    * first request and read again whenever it changes on disk (a rebuild or a redeploy in place).
@@ -39,6 +43,14 @@ export interface PreencodeHandlerOptions {
    * @default process.emitWarning
    */
   onWarning?: (message: string) => void
+  /**
+   * What a path the site has no file for (after clean URLs and the SPA fallback) gets: `true`
+   * passes it on (`undefined`), so the app behind can answer it, as express.static's `fallthrough`;
+   * `false` answers it here with the site's `404.html` and status 404, as a static host does
+   * (`preencode serve`). A dotfile the site has is answered 404 either way.
+   * @default true
+   */
+  fallthrough?: boolean
 }
 
 /** Answers a request for a file of the site; `undefined` when it is not one (let the app go on). */
@@ -69,7 +81,13 @@ export function fetchRequestFacts(request: Request): RequestFacts {
 /** Creates the handler for a preencode output directory. */
 export function createPreencodeHandler(dir: string, options: PreencodeHandlerOptions = {}): PreencodeHandler {
   const index = resolveIndex(options.index)
-  const site = siteOnDisk(dir, { manifest: options.manifest, onWarning: options.onWarning })
+  const site = siteOnDisk(dir, {
+    manifest: options.manifest,
+    conventions: resolveConventions(options),
+    notFoundPage: resolveFallthrough(options.fallthrough) === false,
+    index,
+    onWarning: options.onWarning,
+  })
   return async (request) => {
     // Deno builds request.url from Host: a Host with path characters would choose the file.
     if (!isValidHost(request.headers.get('host'))) return new Response(null, { status: 400 })

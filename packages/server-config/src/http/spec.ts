@@ -10,7 +10,9 @@
  *    path of the site); a URL ending in `/` is its index file; a dotfile or a file in a
  *    dot-folder (the manifest, `.env`, `.git/`, temp files) is hidden: 404 when the site has it,
  *    the app's otherwise; `/.well-known/` is served (`dotfiles.ts`); a directory asked for
- *    without its trailing `/` is redirected to it (`directoryRedirect`).
+ *    without its trailing `/` is redirected to it (`directoryRedirect`); a path the site has no
+ *    file for falls back to `<path>.html`, the SPA's `index.html`, then `404.html` with status 404
+ *    (`conventions.ts`: the static-host conventions, answered by `answer(..., 404)`).
  * 2. `chooseRepresentation`: a delta the site lists for the request's valid
  *    `Available-Dictionary` and a coding named in Accept-Encoding (RFC 9842, `dictionary-delta.ts`),
  *    smallest first; else the smallest acceptable variant (RFC 9110 §12.5.3, `negotiate.ts`);
@@ -55,6 +57,8 @@ export type Target =
   | {
       kind: 'file'
       path: string
+      /** The path as asked, before a directory URL's index was appended (`blog/`), for the fallbacks. */
+      asked: string
       /**
        * For a URL without a trailing `/`: the index file that makes it a directory. When the site
        * has no file at `path` but has this one, the answer is `directoryRedirect`.
@@ -109,14 +113,14 @@ export function targetOf(method: string, pathname: string, index: string): Targe
     return { kind: 'pass', status: 400 }
   }
   if (path.includes('\0') || !path.startsWith('/')) return { kind: 'pass', status: 400 }
-  let relative = path.slice(1)
-  const directory = relative === '' || relative.endsWith('/')
-  if (directory) relative += index
+  const asked = path.slice(1)
+  const directory = asked === '' || asked.endsWith('/')
+  const relative = directory ? asked + index : asked
   if (isDotPath(path)) return { kind: 'hidden', path: relative }
   // `//host` or `/\host` in a Location would leave the site: no redirect for such a path.
   return directory || relative.startsWith('/') || relative.includes('\\')
-    ? { kind: 'file', path: relative }
-    : { kind: 'file', path: relative, directoryIndex: `${relative}/${index}` }
+    ? { kind: 'file', path: relative, asked }
+    : { kind: 'file', path: relative, asked, directoryIndex: `${relative}/${index}` }
 }
 
 /** The answer for a dotfile the site has (`hidden`): 404, as from every generated config (a 403 would tell it exists). */
@@ -221,9 +225,23 @@ function rangeOf(
 /**
  * The answer for `facts` when `chosen` of `file` is sent. A server that learns the stored
  * file's size, ETag or date only when it opens it passes what it found in `chosen` and `file`.
+ * `status` 404: the site's 404 page (`conventions.ts`), negotiated like any page but sent whole,
+ * with no preconditions or ranges (they are about the resource asked for, which does not exist).
  */
-export function answer(facts: RequestFacts, file: ServedFile, chosen: Representation, now = Date.now()): Answer {
+export function answer(
+  facts: RequestFacts,
+  file: ServedFile,
+  chosen: Representation,
+  now = Date.now(),
+  status: 200 | 404 = 200,
+): Answer {
   const headers = representationHeaders(file, chosen)
+  if (status === 404) {
+    delete headers['Accept-Ranges']
+    if (chosen.size !== undefined) headers['Content-Length'] = String(chosen.size)
+    const body = facts.method === 'HEAD' ? undefined : { path: chosen.path, decode: chosen.decode, range: undefined }
+    return { status, headers, body }
+  }
   const failed = precondition(facts, file, chosen.etag, now)
   if (failed === 304) {
     delete headers['Content-Type']

@@ -29,6 +29,7 @@ import { DOTFILE_URL_PCRE } from '../http/dotfiles.js'
 import { resolveNginxOptions, type NginxConfigOptions, type ResolvedNginxOptions } from '../shared/options.js'
 import { hashedNamePattern, resolveServingPolicy, type ServingPolicy } from '../shared/policy.js'
 import { acceptMaps, stageMaps } from './accept-maps.js'
+import { conventionLocations, conventionMaps, fallbackTarget, notFoundErrorPage } from './conventions.js'
 import { compressibleLocation } from './locations.js'
 import { modulesEntry, modulesMaps } from './modules.js'
 import { nginxNames, nginxString as q, type NginxNames } from './names.js'
@@ -58,6 +59,7 @@ export function nginxConfig(manifest: Manifest, options: NginxConfigOptions): st
     ...resolved.serverDirectives.map((d) => `    ${d};`),
     `    root ${q(resolved.root)};`,
     '    index index.html;',
+    ...indent(parts.errorPage),
     '',
     ...indent(parts.dotfileLocation),
     '',
@@ -65,6 +67,8 @@ export function nginxConfig(manifest: Manifest, options: NginxConfigOptions): st
     '',
     ...indent(parts.locations),
     ...indent(parts.rootLocation),
+    '',
+    ...indent(parts.namedLocations),
     '}',
   ]
   return `${out.join('\n')}\n`
@@ -89,6 +93,10 @@ export interface NginxParts {
   rootLocation: string[]
   /** The body of `location /` alone (the include form nests the other locations in it). */
   rootBody: string[]
+  /** Server level: the clean-URL / SPA fallback and the 404 page (conventions.ts). */
+  namedLocations: string[]
+  /** The `error_page` to the 404 page: at server level (standalone), or in `location /` (include). */
+  errorPage: string[]
 }
 
 export function nginxParts(manifest: Manifest, options: NginxConfigOptions): NginxParts {
@@ -98,7 +106,7 @@ export function nginxParts(manifest: Manifest, options: NginxConfigOptions): Ngi
   const n = nginxNames(resolved.prefix)
   const root = resolved.root.replace(/\/+$/, '')
   const dictionary = dictionaryOptions(resolved.prefix, policy)
-  const rootBody = rootLocationBody(n)
+  const rootBody = rootLocationBody(n, fallbackTarget(n, policy))
   return {
     resolved,
     head: [
@@ -118,6 +126,7 @@ export function nginxParts(manifest: Manifest, options: NginxConfigOptions): Ngi
       ...(modules ? modulesMaps(n, policy) : []),
       ...cacheControlMap(n, policy),
       ...nginxDictionaryMaps(dictionary),
+      ...conventionMaps(n, policy),
     ],
     serverRewrite: nginxDictionaryRewrite(dictionary),
     dotfileLocation: [
@@ -136,6 +145,8 @@ export function nginxParts(manifest: Manifest, options: NginxConfigOptions): Ngi
     ],
     rootLocation: ['', 'location / {', ...indent(rootBody), '}'],
     rootBody,
+    namedLocations: conventionLocations(n, policy, root),
+    errorPage: notFoundErrorPage(n, policy),
   }
 }
 
@@ -182,13 +193,15 @@ function gzipLocation(n: NginxNames): string[] {
   ]
 }
 
-function rootLocationBody(n: NginxNames): string[] {
+function rootLocationBody(n: NginxNames, fallback: string): string[] {
   return [
     '# Directory URLs go to their index.html explicitly, so it gets its variants (and works',
     '# when only the variants are on disk).',
     'rewrite ^(.*/)$ $1index.html last;',
     `set ${n.v('url')} $uri;`,
-    'try_files $uri $uri/ =404;',
+    '# A directory without its slash is redirected to it; anything else the site has no file for',
+    '# goes to the static-host conventions (clean URLs, SPA; conventions.ts).',
+    `try_files $uri $uri/ ${fallback};`,
     `add_header Cache-Control ${n.v('cc')};`,
     'add_header X-Content-Type-Options nosniff always;',
   ]

@@ -41,7 +41,8 @@ export function nginxIncludeFiles(manifest: Manifest, options: NginxConfigOption
     `# nginx ${resolved.flavor} flavour, include form: inside your own server {} block, which keeps its`,
     `# listen, TLS, redirects and other locations; ${httpName} goes in the http {} context.`,
     '# It defines `location /`: your other locations are prefix ones (`location /api`) or exact ones,',
-    '# and they win for every URL under them. An error_page 404 of yours answers missing files.',
+    "# and they win for every URL under them. Missing files get the site's 404.html; with notFoundPage: false",
+    '# (`--not-found-page off`), your own error_page 404 answers them.',
     '',
     ...parts.serverRewrite,
     '',
@@ -49,6 +50,7 @@ export function nginxIncludeFiles(manifest: Manifest, options: NginxConfigOption
     ...indent([
       `root ${q(resolved.root)};`,
       'index index.html;',
+      ...parts.errorPage,
       '',
       ...parts.rootBody,
       '',
@@ -57,6 +59,8 @@ export function nginxIncludeFiles(manifest: Manifest, options: NginxConfigOption
       ...parts.locations,
     ]),
     '}',
+    '',
+    ...parts.namedLocations,
   ]
   return {
     http: { name: httpName, text: `${http.join('\n')}\n` },

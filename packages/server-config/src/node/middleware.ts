@@ -8,7 +8,9 @@
  * fly for `keepOriginals: false`).
  *
  * A directory asked for without its trailing `/` is redirected to it (301), as by nginx, Apache
- * and Caddy. Paths with no file of the site go to `next()`, so the middleware can sit in front of any other
+ * and Caddy; `/about` is `about.html` (clean URLs) and, with `spa`, an unknown extensionless path
+ * the app's `index.html` (`http/conventions.ts`). Paths with no file of the site go to `next()`
+ * (`fallthrough: false`: the site's `404.html`, status 404), so the middleware can sit in front of any other
  * handler; so do other methods and paths that do not decode. A dotfile or a file in a dot-folder
  * that the site has (the manifest, `.env`, `.git/`) is answered 404, as by every generated
  * config, never passed on to a handler that might serve it; a dot path the site does not have
@@ -18,13 +20,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 import type { Manifest } from '@preencode/core'
+import type { ConventionOptions } from '../http/conventions.js'
 import { isValidHost } from '../http/host.js'
 import { REQUEST_FACT_HEADERS, targetOf, type RequestFacts } from '../http/spec.js'
+import { resolveConventions } from '../shared/conventions.js'
 import { isOutOfHandles, outOfHandlesAnswer } from './handles.js'
-import { type RequestLocation, type Resolved, resolveIndex, siteOnDisk } from './site.js'
+import { type RequestLocation, type Resolved, resolveFallthrough, resolveIndex, siteOnDisk } from './site.js'
 
 /** `createPreencodeMiddleware()`'s options. */
-export interface PreencodeMiddlewareOptions {
+export interface PreencodeMiddlewareOptions extends ConventionOptions {
   /**
    * The manifest to serve by. When not given, `<root>/.preencode-manifest.json` is read on the
    * first request and read again whenever it changes on disk (a rebuild or a redeploy in place).
@@ -41,6 +45,14 @@ export interface PreencodeMiddlewareOptions {
    * @default process.emitWarning
    */
   onWarning?: (message: string) => void
+  /**
+   * What a path the site has no file for (after clean URLs and the SPA fallback) gets: `true`
+   * passes it on (next()), so the app behind can answer it, as express.static's `fallthrough`;
+   * `false` answers it here with the site's `404.html` and status 404, as a static host does
+   * (`preencode serve`). A dotfile the site has is answered 404 either way.
+   * @default true
+   */
+  fallthrough?: boolean
 }
 
 /** Bodies up to this size are read in one call; larger ones are streamed. */
@@ -78,7 +90,13 @@ function locationOf(target: string): RequestLocation | undefined {
 /** Creates the middleware for a preencode output directory. */
 export function createPreencodeMiddleware(root: string, options: PreencodeMiddlewareOptions = {}): PreencodeMiddleware {
   const index = resolveIndex(options.index)
-  const site = siteOnDisk(root, { manifest: options.manifest, onWarning: options.onWarning })
+  const site = siteOnDisk(root, {
+    manifest: options.manifest,
+    conventions: resolveConventions(options),
+    notFoundPage: resolveFallthrough(options.fallthrough) === false,
+    index,
+    onWarning: options.onWarning,
+  })
 
   return (req, res, next) => {
     const pass = (error?: unknown): void => {

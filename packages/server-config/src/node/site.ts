@@ -13,6 +13,10 @@
  * Every file is opened and described through `site-root.ts`: only from inside the site's real
  * folder (a symlink out of it is not a file of the site), and the manifest's paths are checked
  * once, when it is indexed (`manifest.ts`).
+ *
+ * A path with no file goes through the static-host conventions (`http/conventions.ts`): the
+ * directory redirect, then `<path>.html`, the SPA's index, the `404.html` page (status 404),
+ * each opened and answered like any file.
  */
 import type { FileHandle } from 'node:fs/promises'
 import { isSafeRelativePath } from '@preencode/core/internal'
@@ -29,6 +33,7 @@ import {
   type RequestFacts,
   type Target,
 } from '../http/spec.js'
+import { DEFAULT_CONVENTIONS, fallbacksOf, type ResolvedConventions } from '../http/conventions.js'
 import { diskEntry } from './disk.js'
 import { fileEtag, openedSha256, type OpenedInfo } from './file-etag.js'
 import { isOutOfHandles } from './handles.js'
@@ -40,6 +45,12 @@ export interface SiteOptions {
   manifest?: Manifest | undefined
   /** Told, in one line, what the site cannot use as it is (a manifest naming paths out of it, one cut short). */
   onWarning?: WarningHandler | undefined
+  /** Clean URLs and the SPA fallback (`http/conventions.ts`); default: clean URLs only. */
+  conventions?: ResolvedConventions
+  /** Answer a path the site has no file for with its `404.html` (status 404); default: no (the app's). */
+  notFoundPage?: boolean
+  /** The index file (the SPA fallback's page); default `index.html`. */
+  index?: string
 }
 
 /** The default index file: served for a URL ending in `/`. */
@@ -53,6 +64,14 @@ export function resolveIndex(value: unknown): string {
       'server-config',
       `\`index\` is ${JSON.stringify(value)}; give a file name relative to the folder, e.g. 'index.html'.`,
     )
+  return value
+}
+
+/** The `fallthrough` option of the middleware and the handler, checked once. */
+export function resolveFallthrough(value: unknown): boolean {
+  if (value === undefined) return true
+  if (typeof value !== 'boolean')
+    throw userError('server-config', `\`fallthrough\` is ${JSON.stringify(value)}; accepted: true, false.`)
   return value
 }
 
@@ -71,7 +90,8 @@ export interface RequestLocation {
 export interface SiteOnDisk {
   /**
    * The answer for a request `targetOf` sent to the site: the file (or 404 for a hidden one the
-   * site has, 301 for a directory without its slash); undefined when the site has no such file.
+   * site has, 301 for a directory without its slash), else the conventions' fallbacks (clean
+   * URL, SPA, 404 page); undefined when none applies.
    */
   answerFor(
     target: Exclude<Target, { kind: 'pass' }>,
@@ -95,24 +115,42 @@ export function siteOnDisk(dir: string, options: SiteOptions = {}): SiteOnDisk {
     const site = await load(reload)
     return site.entries?.get(path) ?? diskEntry(root, path, facts.headers['available-dictionary'], site.disk)
   }
-  const attempt = async (path: string, facts: RequestFacts, reload: boolean) => {
+  const attempt = async (path: string, facts: RequestFacts, reload: boolean, status: 200 | 404) => {
     const entry = await entryOf(path, facts, reload)
-    return entry ? openAnswer(root, entry, facts) : undefined
+    return entry ? openAnswer(root, entry, facts, status) : undefined
   }
-  const resolve = async (path: string, facts: RequestFacts): Promise<Resolved | undefined> => {
-    let found = await attempt(path, facts, false)
-    if (found === 'missing') found = await attempt(path, facts, !given)
-    if (found === 'missing') found = await attempt(path, identityOf(facts), false)
+  const resolve = async (path: string, facts: RequestFacts, status: 200 | 404 = 200): Promise<Resolved | undefined> => {
+    let found = await attempt(path, facts, false, status)
+    if (found === 'missing') found = await attempt(path, facts, !given, status)
+    if (found === 'missing') found = await attempt(path, identityOf(facts), false, status)
     return found === 'missing' ? undefined : found
   }
   const has = async (path: string, facts: RequestFacts): Promise<boolean> => (await entryOf(path, facts)) !== undefined
+  const conventions = options.conventions ?? DEFAULT_CONVENTIONS
+  const fallback = async (target: Exclude<Target, { kind: 'pass' }>, facts: RequestFacts) => {
+    const missing = {
+      path: target.path,
+      asked: target.kind === 'file' ? target.asked : target.path,
+      hidden: target.kind === 'hidden',
+    }
+    for (const { path, status } of fallbacksOf(missing, conventions, options.index ?? DEFAULT_INDEX, notFoundPage)) {
+      const resolved = await resolve(path, facts, status)
+      if (resolved) return resolved
+    }
+    return undefined
+  }
+  const notFoundPage = options.notFoundPage === true
   return {
     async answerFor(target, facts, location) {
-      if (target.kind === 'hidden')
-        return (await has(target.path, facts)) ? { answer: hiddenFile(), handle: undefined } : undefined
+      if (target.kind === 'hidden') {
+        if (!(await has(target.path, facts))) return notFoundPage ? fallback(target, facts) : undefined
+        return (await fallback(target, facts)) ?? { answer: hiddenFile(), handle: undefined }
+      }
       const resolved = await resolve(target.path, facts)
-      if (resolved || target.directoryIndex === undefined || !(await has(target.directoryIndex, facts))) return resolved
-      return { answer: directoryRedirect(location.pathname, location.search), handle: undefined }
+      if (resolved) return resolved
+      if (target.directoryIndex !== undefined && (await has(target.directoryIndex, facts)))
+        return { answer: directoryRedirect(location.pathname, location.search), handle: undefined }
+      return fallback(target, facts)
     },
   }
 }
@@ -122,6 +160,7 @@ async function openAnswer(
   root: SiteRoot,
   entry: Entry,
   facts: RequestFacts,
+  status: 200 | 404,
 ): Promise<Resolved | 'missing' | undefined> {
   const chosen = chooseRepresentation(facts, entry.served)
   if (!chosen) return undefined
@@ -140,7 +179,7 @@ async function openAnswer(
     const info = await handle.stat()
     if (!info.isFile()) return undefined
     const opened = await asOpened(entry, chosen, info, handle)
-    const result = answer(facts, { ...entry.served, lastModified: httpDate(info.mtimeMs) }, opened)
+    const result = answer(facts, { ...entry.served, lastModified: httpDate(info.mtimeMs) }, opened, Date.now(), status)
     keep = result.body !== undefined
     return { answer: result, handle: keep ? handle : undefined }
   } finally {

@@ -23,9 +23,11 @@ import {
   isFormat,
 } from '@preencode/core/internal'
 import type { Encoding } from '../http/negotiate.js'
+import type { ConventionOptions, ResolvedConventions } from '../http/conventions.js'
+import { resolveConventions } from './conventions.js'
 
-/** Options every server shares. */
-export interface ServingOptions {
+/** Options every server shares (`cleanUrls` and `spa`: the static-host conventions, `http/conventions.ts`). */
+export interface ServingOptions extends ConventionOptions {
   /**
    * Whether the originals are on disk. `false` adds the rules that decode the gzip variant for
    * clients that accept no coding.
@@ -44,6 +46,13 @@ export interface ServingOptions {
    * @default the build's, from the manifest, else @preencode/core's DEFAULT_CACHE_CONTROL
    */
   cacheControl?: Partial<Record<CacheClass, string>>
+  /**
+   * Answer a path the site has no file for with the site's `404.html` (status 404, with its
+   * variants), as static hosts do. `false` leaves 404s to the server (an include form inside a
+   * server block that has its own `error_page`, `ErrorDocument` or `handle_errors`).
+   * @default true
+   */
+  notFoundPage?: boolean
 }
 
 export interface ServingPolicy {
@@ -61,6 +70,10 @@ export interface ServingPolicy {
   readonly extensions: readonly string[]
   readonly manifestFilename: string
   readonly generator: string
+  /** Clean URLs and the SPA fallback; every config also answers a missing path with `404.html`. */
+  readonly conventions: ResolvedConventions
+  /** Every 404 of the site answers with its `404.html`. */
+  readonly notFoundPage: boolean
 }
 
 /** Suffix of each coding's sidecar, from the codec table. */
@@ -110,6 +123,8 @@ export function resolveServingPolicy(manifest: Manifest, options: ServingOptions
   if (typeof keepOriginals !== 'boolean') fail('`keepOriginals` must be true or false.')
   if (!keepOriginals && !codings.includes('gzip'))
     fail("`keepOriginals: false` needs gzip among the manifest's formats: servers decode the gzip variant.")
+  if (options.notFoundPage !== undefined && typeof options.notFoundPage !== 'boolean')
+    fail(`\`notFoundPage\` is ${JSON.stringify(options.notFoundPage)}; accepted: true, false.`)
   if (options.immutable !== undefined && !(options.immutable instanceof RegExp))
     fail('`immutable` must be a RegExp over the URL path, e.g. /^\\/assets\\//.')
   const custom = options.immutable?.source
@@ -137,6 +152,8 @@ export function resolveServingPolicy(manifest: Manifest, options: ServingOptions
     ...typeTable(),
     manifestFilename: '.preencode-manifest.json',
     generator: manifest.generator,
+    conventions: resolveConventions(options),
+    notFoundPage: options.notFoundPage ?? true,
   }
   checkManifest(manifest, policy, options.immutable !== undefined)
   return policy

@@ -10,7 +10,9 @@
  *   site in the fixed order of preference, or removes it (the original). `vcl_hash` adds that
  *   coding to the key, so the cache holds at most one object per coding per URL and never hands
  *   one client's coding to another, whatever `Vary` the origin sends; the origin's `Vary` is
- *   passed through untouched. URLs that have no variants (images, fonts) are one object.
+ *   passed through untouched. URLs that have no variants (images, fonts) are one object; an
+ *   extensionless URL is negotiated like a page (the origin answers it with `about.html` or its
+ *   `404.html`, the static-host conventions; an extensionless file of its own costs a restart).
  * - A file without that coding (a zstd-only asset, a file too small for variants) comes back
  *   uncompressed; `vcl_deliver` then restarts the request with the client's next acceptable
  *   coding, so the client gets the smallest variant the file has and every key still holds one
@@ -78,7 +80,10 @@ function deltaAcceptable(token: 'dcb' | 'dcz'): string {
 export function varnishConfig(manifest: Manifest, options: VarnishConfigOptions): string {
   const { host, port, keepSeconds } = resolveVarnishOptions(options)
   const policy = resolveServingPolicy(manifest, options)
-  const compressible = `(?i)^[^?]*(?:/|\\.(?:${policy.extensions.join('|')}))${QUERY}`
+  // With the static-host conventions an extensionless URL is a page (clean URL, SPA, the 404 page): negotiated too.
+  const { cleanUrls, spa } = policy.conventions
+  const pages = cleanUrls || spa || policy.notFoundPage ? '|/[^./?]+' : ''
+  const compressible = `(?i)^[^?]*(?:/|\\.(?:${policy.extensions.join('|')})${pages})${QUERY}`
   const versioned = `/${HASHED_NAME_RULE.stem}${HASHED_NAME_RULE.separator}${HASHED_NAME_RULE.token}\\.(?:${HASHED_NAME_RULE.extensions.join('|')})`
   const html = HTML_PATTERN.replace(/\$$/, '')
   const deltaUrl = `^[^?]*(?:${versioned}|${html})${QUERY}`

@@ -15,6 +15,9 @@ var V = new RegExp("^([A-Za-z0-9_.~-]*?[A-Za-z0-9_~])([-.~_])(?:[a-f0-9]{16,64}|
 var PD = new RegExp("^/preencode-dictionary-[0-9a-f]{16}\\.txt$"), PH = "match=\"*\", match-dest=(\"document\")";
 // Dotfiles and dot-folders (.env, the deploy state, temp files) are never served; /.well-known/ is.
 var DF = new RegExp("^/(?!\\.well-known/)\\.|/[^/]*/\\.");
+// Static-host conventions: an extensionless path is its .html unless the store names it an object (!).
+var C=true,EL=/^\/(?:.*\/)?[^.\/]+$/;
+async function page(p){var v=null;try{v=await kvs.get(p)}catch(x){}if(v===null)return 1;return 0}
 // RFC 9110's qvalue; an entry with a malformed weight (q=.5, q=0x1, a bare q) is ignored, as negotiate() does.
 var QV = new RegExp("^(?:0(?:\\.\\d{0,3})?|1(?:\\.0{0,3})?)$");
 function accepted(h){var q={},star=-1,parts=h.split(','),i,j;for(i=0;i<parts.length;i++){var t=parts[i].split(';'),name=t[0].trim().toLowerCase(),v=1;if(!name)continue;
@@ -35,7 +38,7 @@ async function handler(event){if(event.context&&event.context.eventType==='viewe
 var r=event.request,u=r.uri,id=dictionary(r),h=header(r),d;delete r.headers['available-dictionary'];try{d=decodeURIComponent(u)}catch(x){d=u}
 if(DF.test(d))return {statusCode:404,statusDescription:'Not Found'};if(u.charAt(u.length-1)==='/'){u+=I;r.uri=u;d+=I}
 // The cache key holds the coding picked, never the client's spelling: identity unless a variant is.
-r.headers['accept-encoding']={value:'identity'};if(!h||!X.test(d))return r;var p;try{p=decodeURIComponent(u.slice(1))}catch(x){return r}
+r.headers['accept-encoding']={value:'identity'};if(C&&EL.test(d)){var w=await page(d.slice(1));if(w===1){u+='.html';d+='.html'}else if(w===2)u=d='/index.html';r.uri=u}if(!h||!X.test(d))return r;var p;try{p=decodeURIComponent(u.slice(1))}catch(x){return r}
 var o=O,e=null;try{e=(await kvs.get(p)).split('|');var k=e[0];o=[];for(var j=0;j<k.length;j++)for(var i=0;i<O.length;i++)if(O[i][1]===k.charAt(j))o.push(O[i])}catch(x){}
 var qf=accepted(h),t=id&&e?delta(u,p,e,id,qf):null;if(t){r.uri=t[0];r.headers['accept-encoding']={value:t[1]};r.headers['available-dictionary']={value:':'+id+':'};return r}
 var best=null,bq=0;for(var i=0;i<o.length;i++){var v=qf(o[i][0]);if(v>bq){bq=v;best=o[i]}}
