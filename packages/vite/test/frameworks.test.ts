@@ -162,15 +162,21 @@ describe('@preencode/vite in frameworks that write pages after Vite', () => {
     expect(await listFiles(join(root, 'dist/client'))).not.toContainEqual(expect.stringMatching(/\.(gz|br|zst)$/))
   })
 
-  it('compresses the pages React Router prerenders in its server build when it runs vite.build() per environment', async () => {
+  // Without the environment API, `react-router build` calls `vite.build()` for the client, then
+  // the server, whose writeBundle prerenders into the client folder; its config has `builder`
+  // options all the same. Remix 2's `remix vite:build` (Vite 5/6) does the same, without them.
+  it.each([
+    { framework: 'React Router', name: 'react-router', builder: {} },
+    { framework: 'Remix', name: 'remix', builder: undefined },
+  ])('compresses the pages $framework prerenders in its server build when it runs vite.build() per environment', async ({
+    name,
+    builder,
+  }) => {
     const root = await app()
     const client = join(root, 'build/client')
-    // Without the environment API, `react-router build` calls `vite.build()` for the client,
-    // then the server, whose writeBundle prerenders into the client folder; its config has
-    // `builder` options all the same.
     const reactRouter = (ssr: boolean): Plugin => ({
-      name: 'react-router',
-      config: () => ({ builder: {}, build: { outDir: ssr ? 'build/server' : 'build/client' } }),
+      name,
+      config: () => ({ ...(builder ? { builder } : {}), build: { outDir: ssr ? 'build/server' : 'build/client' } }),
       writeBundle: {
         sequential: true,
         handler: async () => {
