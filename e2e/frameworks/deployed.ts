@@ -69,7 +69,7 @@ async function decodesTo(root: string, variant: string, original: string, suffix
  * How each host prints a preencode warning: the Vite plugin `[preencode] …`, the CLI `warning: …`,
  * Astro `[WARN] [@preencode/astro] …`, Nuxt (consola) `[@preencode/nuxt] ⚠ …` or `WARN`.
  */
-const WARNING_LINE = /\[preencode\]|^\s*warning: |(?=.*preencode).*(\[WARN\]|⚠|\bWARN\b)/
+export const WARNING_LINE = /\[preencode\]|^\s*warning: |(?=.*preencode).*(\[WARN\]|⚠|\bWARN\b)/
 
 /** The preencode warning lines of a build's output (colours removed) that are not among the intended ones. */
 export function unintendedWarnings(output: string, intended: readonly RegExp[] = []): string[] {

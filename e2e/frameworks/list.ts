@@ -19,6 +19,14 @@ export interface Framework {
   fetched?: string[]
   /** The `[preencode]` warnings this build is meant to print (none unless listed). */
   warnings?: RegExp[]
+  /**
+   * The command the build's one warning line names for the files it could not complete
+   * (`preencode compress <out>`): the suite checks the line, runs it, then checks the folder.
+   * Without it, the folder must be complete straight from the build.
+   */
+  completedBy?: string
+  /** `false`: the tool hides Vite's info lines (VuePress builds with `logLevel: 'warn'`), so no report is printed. */
+  report?: false
 }
 
 /** With an integration of their own (or, for Eleventy, the CLI after the build). */
@@ -76,4 +84,36 @@ const VITE_PLUGIN: Framework[] = [
   { name: 'Analog', dir: 'analog', out: 'dist/analog/public', pages: ['/', '/about'], minPages: 2 },
 ].map((framework) => ({ ...framework, htaccess: false }))
 
-export const FRAMEWORKS: Framework[] = [...INTEGRATIONS, ...VITE_PLUGIN]
+/**
+ * Tools whose last step writes after Vite's build (issue 34), each a minimal project written from
+ * the tool's own template, with `preencode()` added last to `plugins` as the README says.
+ */
+const TOOLS: Framework[] = [
+  // `vite-ssg build`: client build, SSR build, then each route rendered over the client's index.html.
+  { name: 'vite-ssg', dir: 'vite-ssg', out: 'dist', pages: ['/', '/about.html'], minPages: 2 },
+  { name: 'vite-react-ssg', dir: 'vite-react-ssg', out: 'dist', pages: ['/', '/about.html'], minPages: 2 },
+  // VuePress 2 runs its two Vite builds at once, then renders the pages; its Vite logs only warnings.
+  {
+    name: 'VuePress',
+    dir: 'vuepress',
+    out: 'docs/.vuepress/dist',
+    pages: ['/', '/guide/deploy.html'],
+    minPages: 4,
+    report: false,
+  },
+  // A two-slide deck; `slidev build` writes 404.html (GitHub Pages' deep links) after Vite's build.
+  { name: 'Slidev', dir: 'slidev', out: 'dist', pages: ['/'], minPages: 2 },
+  // Remix 2 classic on Vite 6, SPA mode: the server build writes index.html into build/client.
+  { name: 'Remix SPA', dir: 'remix-spa', out: 'build/client', pages: ['/'], minPages: 1 },
+  // Storybook 10 react-vite, `staticDirs: ['../public']` with 800 icons (scripts/icons.mjs):
+  // Storybook and Vite's publicDir both copy them while the plugin compresses.
+  {
+    name: 'Storybook',
+    dir: 'storybook',
+    out: 'storybook-static',
+    pages: ['/iframe.html?id=example-status--default&viewMode=story'],
+    minPages: 2,
+  },
+].map((framework) => ({ ...framework, htaccess: false }))
+
+export const FRAMEWORKS: Framework[] = [...INTEGRATIONS, ...VITE_PLUGIN, ...TOOLS]

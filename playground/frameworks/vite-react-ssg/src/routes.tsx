@@ -22,14 +22,16 @@ function Layout() {
   )
 }
 
+const PARAGRAPHS = Array.from({ length: 24 }, (_, n) => n + 1)
+
 function Page({ title }: { title: string }) {
   return (
     <>
       <h1>{title}</h1>
-      {Array.from({ length: 24 }, (_, n) => (
+      {PARAGRAPHS.map((n) => (
         <p key={n}>
-          Paragraph {n + 1} of the {title} page, prerendered by vite-react-ssg into its own HTML file so a browser
-          gets the content before any script runs; long enough that the page is over a kibibyte.
+          Paragraph {n} of the {title} page, prerendered by vite-react-ssg into its own HTML file so a browser gets the
+          content before any script runs; long enough that the page is over a kibibyte.
         </p>
       ))}
     </>
