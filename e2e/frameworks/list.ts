@@ -116,4 +116,9 @@ const TOOLS: Framework[] = [
   },
 ].map((framework) => ({ ...framework, htaccess: false }))
 
-export const FRAMEWORKS: Framework[] = [...INTEGRATIONS, ...VITE_PLUGIN, ...TOOLS]
+/** `PREENCODE_E2E_FRAMEWORKS=vite-ssg,storybook`: build and check only these fixtures (by `dir`). */
+const only = process.env.PREENCODE_E2E_FRAMEWORKS?.split(',').map((dir) => dir.trim())
+
+export const FRAMEWORKS: Framework[] = [...INTEGRATIONS, ...VITE_PLUGIN, ...TOOLS].filter(
+  (framework) => !only || only.includes(framework.dir),
+)
