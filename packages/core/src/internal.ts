@@ -28,9 +28,10 @@ export { acquireFolderLock, type FolderLock, type LockHolder } from './fs/folder
 export { runPool } from './pool/run-pool.js'
 export { isSharedCacheUrl } from './options/shared-cache-location.js'
 
-// A site on disk against its manifest
-export { scanDirectory } from './run/scan.js'
+// A site on disk against its manifest; which files get compressed
+export { fileRuleOf, skipReason } from './run/eligibility.js'
 export { manifestDrift } from './pipeline/reconcile.js'
+export { completeFoldersSync, type FolderAtExit } from './pipeline/folder-at-exit.js'
 export { buildOptionsFromManifest } from './manifest/settings.js'
 
 // Delta updates and dictionaries

@@ -148,7 +148,7 @@ export class ViteBuild {
     const { root, logger } = this.config
     for (const dir of (await this.deployable(builder)) ?? []) {
       if (this.compressed.has(dir))
-        await lookAsServer({ dir, root, options: this.runners.output.options.compress, logger })
+        await lookAsServer({ dir, root, options: this.runners.output.options.compress, logger, atExit: true })
       else await this.compress({ dirs: [dir], siteDir: dir, logger, whole: this.framework?.when === 'nitro' })
     }
   }
@@ -179,7 +179,9 @@ export class ViteBuild {
     })
     // Nothing was compressed (a host that ignores sidecars, a failure in watch mode): nothing to look at.
     if (results.length === 0) return
-    for (const dir of dirs) await lookAsServer({ dir, root, options: used.compress, logger })
+    const atExit = !this.config.build.watch
+    for (const { report } of results)
+      await lookAsServer({ dir: report.dir, root, options: used.compress, logger, late: report.late, atExit })
   }
 
   /**

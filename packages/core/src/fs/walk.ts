@@ -39,7 +39,11 @@ export async function walkDirectory(root: string, skip: readonly string[] = []):
   const skipSet = new Set(skip)
 
   const visit = async (relDir: string): Promise<void> => {
-    const entries = await readdir(join(root, relDir), { withFileTypes: true })
+    // A folder another tool removed since its parent was listed holds nothing to compress now.
+    const entries = await readdir(join(root, relDir), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      if (relDir !== '' && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) return []
+      throw error
+    })
     for (const entry of entries) {
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`
       if (entry.isDirectory()) {

@@ -149,17 +149,43 @@ async function compareFile(
   file: ManifestFile,
   variantsOnDisk: ReadonlySet<string>,
 ): Promise<'changed' | 'damaged' | undefined> {
-  for (const variant of file.variants) {
-    if (!variantsOnDisk.has(variant.path)) return 'damaged'
-    const info = await stat(join(root, variant.path)).catch(() => undefined)
-    if (info?.size !== variant.size) return 'damaged'
-  }
-  // With `keepOriginals: false` the .gz stands for the original: its size was checked above.
-  if (!file.originalOnDisk) return undefined
+  const variantSizes = await Promise.all(
+    file.variants.map(async (variant) =>
+      variantsOnDisk.has(variant.path)
+        ? (await stat(join(root, variant.path)).catch(() => undefined))?.size
+        : undefined,
+    ),
+  )
   const path = join(root, file.path)
-  const info = await stat(path).catch(() => undefined)
-  if (!info) return 'changed'
-  if (info.size !== file.size) return 'changed'
-  if (Math.abs(info.mtimeMs - file.mtimeMs) < 1) return undefined
-  return (await sha256File(path)) === file.sha256 ? undefined : 'changed'
+  const original = file.originalOnDisk ? await stat(path).catch(() => undefined) : undefined
+  const verdict = statVerdict(file, variantSizes, original)
+  if (verdict !== 'hash') return verdict
+  // A file that goes away while it is hashed (a tool still writing) has changed.
+  return (await sha256File(path).catch(() => undefined)) === file.sha256 ? undefined : 'changed'
+}
+
+/** What a stat says of an original: its size and mtime. */
+export interface StatFacts {
+  size: number
+  mtimeMs: number
+}
+
+/**
+ * THE rule of "changed since encoded", for `reconcileManifest` and the synchronous check a build
+ * process makes as it exits (`folder-at-exit.ts`): a recorded variant that is gone or has another
+ * size makes its original `damaged`; an original that is gone or has another size is `changed`;
+ * the same size and mtime is unchanged; otherwise only its sha256 can tell (`hash`: the caller
+ * hashes and compares with `file.sha256`). `variantSizes`: each recorded variant's size on disk
+ * (undefined when missing), in `file.variants` order; `original`: the original's stat (undefined
+ * when missing; not read with `keepOriginals: false`, where the .gz stands for it).
+ */
+export function statVerdict(
+  file: ManifestFile,
+  variantSizes: readonly (number | undefined)[],
+  original: StatFacts | undefined,
+): 'changed' | 'damaged' | 'hash' | undefined {
+  if (file.variants.some((variant, index) => variantSizes[index] !== variant.size)) return 'damaged'
+  if (!file.originalOnDisk) return undefined
+  if (!original || original.size !== file.size) return 'changed'
+  return Math.abs(original.mtimeMs - file.mtimeMs) < 1 ? undefined : 'hash'
 }

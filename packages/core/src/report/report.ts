@@ -77,6 +77,13 @@ export interface CompressReport {
   peakRssBytes: number
   /** The size budgets' verdict, when `budgets` were given. */
   budgets?: BudgetResult
+  /**
+   * Late files: files that went away or changed while the run read them (another tool was still
+   * writing the folder). Skipped — no variant, not in the manifest, never a failure — so the
+   * next look at the folder (the plugin's, or `reconcileManifest`'s) compresses them. Present
+   * only when there were some.
+   */
+  late?: string[]
 }
 
 export interface ReportCounters {
@@ -96,6 +103,8 @@ export interface ReportCounters {
   originalsRemoved: { files: number; bytes: number }
   peakBytesInFlight: number
   peakRssBytes: number
+  /** See `CompressReport.late`. */
+  late?: string[]
 }
 
 /** How many of the largest files the report lists by default. */
@@ -149,6 +158,7 @@ export function buildReport(manifest: Manifest, counters: ReportCounters, top = 
     originalsRemoved: { ...counters.originalsRemoved },
     peakBytesInFlight: counters.peakBytesInFlight,
     peakRssBytes: counters.peakRssBytes,
+    ...(counters.late?.length ? { late: [...counters.late] } : {}),
   }
 }
 

@@ -10,7 +10,6 @@ import { createDebug } from '../debug.js'
 import type { CompressLogger } from '../logger.js'
 import {
   runFileJob,
-  skipReason,
   statFileJob,
   type FileJob,
   type FileJobContext,
@@ -24,6 +23,7 @@ import type { WorkPool } from '../pool/pool.js'
 import { shardJobs } from '../options/shard.js'
 import { buildReport } from '../report/report.js'
 import { checkSidecarOwnership } from './ownership.js'
+import { skipReason } from './eligibility.js'
 import { counters, debugCriticalPath, manifestOf } from './summary.js'
 import type { scanDirectory } from './scan.js'
 import { removeEmptyDeltaFolders } from '../deltas/stale-deltas.js'
@@ -73,6 +73,8 @@ export async function compressWithCache(input: CompressFilesInput): Promise<Comp
 
 class FilesRun {
   private readonly ctx: FileJobContext
+  /** Files that went away or changed while this run read them (`runFileJob`): skipped, named in the report. */
+  private readonly late: string[] = []
 
   constructor(private readonly input: CompressFilesInput) {
     const { root, options, cache, run, journal, state, abort } = input
@@ -83,8 +85,11 @@ class FilesRun {
       pool: state.pool,
       existingVariants: state.variantsOnDisk,
       previousFiles: new Map(state.previous?.files.map((file) => [file.path, file])),
-      included: state.scan.included,
-      excluded: state.scan.excluded,
+      rule: {
+        included: (path) => state.scan.included.has(path),
+        excluded: (path) => state.scan.excluded.has(path),
+        threshold: options.threshold,
+      },
       signal: abort.signal,
       cacheOnly: run.shard !== undefined,
       ...(journal ? { journal } : {}),
@@ -122,12 +127,16 @@ class FilesRun {
     const { root, run } = this.input
     // Largest first: brotli 11 on one 8 MB source map takes ~15 s, and started last it would run
     // alone on one core at the end (the longest-processing-time-first rule shortens the tail).
-    const all = (await Promise.all(pending.map((job) => statFileJob(root, job)))).sort(
-      (a, b) => b.weight - a.weight || (a.path < b.path ? -1 : 1),
-    )
+    const stated = await Promise.all(pending.map((job) => statFileJob(root, job)))
+    pending.forEach((job, index) => {
+      if (!stated[index]) this.late.push(job.path)
+    })
+    const all = stated
+      .filter((job) => job !== undefined)
+      .sort((a, b) => b.weight - a.weight || (a.path < b.path ? -1 : 1))
     if (!run.shard) return all
     // Split by the bytes that will be encoded: 50 MB of images cost nothing and must not unbalance the shares.
-    const jobs = shardJobs(all, run.shard, (job) => (skipReason(this.ctx, job.path, job.weight) ? 0 : job.weight))
+    const jobs = shardJobs(all, run.shard, (job) => (skipReason(this.ctx.rule, job.path, job.weight) ? 0 : job.weight))
     debug(
       'shard %d/%d: %d of %d files, %d of %d bytes',
       run.shard.index,
@@ -155,6 +164,7 @@ class FilesRun {
           const outcome = await this.runJob(job)
           bytesDone += job.weight
           run.onProgress?.(++done, jobs.length, job.path, { done: bytesDone, total: bytesTotal })
+          if (!outcome) this.late.push(job.path)
           return outcome
         } catch (error) {
           abort.fail(error)
@@ -166,16 +176,17 @@ class FilesRun {
     const outcomes: FileOutcome[] = []
     for (const result of settled) {
       if (result.status === 'rejected') throw run.signal?.aborted ? run.signal.reason : firstFailure(settled)
-      outcomes.push(result.value)
+      if (result.value) outcomes.push(result.value)
     }
     if (debug.enabled) debugCriticalPath(outcomes, performance.now() - encodeStarted, state.pool.concurrency)
     return outcomes
   }
 
-  private async runJob(job: StatedFileJob): Promise<FileOutcome> {
+  private async runJob(job: StatedFileJob): Promise<FileOutcome | undefined> {
     const fileStarted = performance.now()
     const outcome = await runFileJob(this.ctx, job)
-    if (debug.enabled)
+    if (!outcome) debug('%s changed or went away while it was read: late, skipped', job.path)
+    else if (debug.enabled)
       debug(
         '%s %d B: %d hits, %d misses, %s (%d ms)',
         job.path,
@@ -237,12 +248,12 @@ class FilesRun {
 
   private counters(outcomes: FileOutcome[], cleanup: Parameters<typeof counters>[5]): ReturnType<typeof counters> {
     const { root, options, state } = this.input
-    return counters(root, options, state.started, outcomes, state.pool, cleanup)
+    return { ...counters(root, options, state.started, outcomes, state.pool, cleanup), late: this.late.sort() }
   }
 }
 
 /** The error that started the abort, not the AbortErrors it caused in the other jobs. */
-function firstFailure(settled: PromiseSettledResult<FileOutcome>[]): unknown {
+function firstFailure(settled: PromiseSettledResult<FileOutcome | undefined>[]): unknown {
   const reasons = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []))
   return reasons.find((r) => !(r instanceof Error && r.name === 'AbortError')) ?? reasons[0]
 }

@@ -7,6 +7,7 @@ import type { CompressReport } from '../report/report.js'
 import type { RunJournal } from '../fs/journal.js'
 import type { ResolvedCompressOptions } from '../options/compress-options.js'
 import type { WorkPool } from '../pool/pool.js'
+import type { FileRule } from './eligibility.js'
 
 /** Everything one file's job reads; shared by all jobs of a run. */
 export interface FileJobContext {
@@ -23,8 +24,8 @@ export interface FileJobContext {
    * @default none
    */
   previousFiles?: ReadonlyMap<string, ManifestFile>
-  included: ReadonlySet<string>
-  excluded: ReadonlySet<string>
+  /** Which files get compressed (`eligibility.ts`), with the scan's `include`/`exclude` sets. */
+  rule: FileRule
   signal: AbortSignal
   /**
    * A `--shard` run: encode into the cache and write nothing into the site (the final,

@@ -1,20 +1,23 @@
-import { chmod, readFile, stat } from 'node:fs/promises'
+import { readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { cacheClassOf } from '../http/cache-policy.js'
 import { decodeBuffer } from '../codecs/encode.js'
-import { type PreencodeError, userError } from '../errors.js'
+import { userError } from '../errors.js'
 import { CODECS, FALLBACK_FORMAT, type Format } from '../codecs/table.js'
 import type { ManifestFile, ManifestVariant } from '../manifest/manifest.js'
-import { contentTypeOf, isCompressible } from '../http/media-types.js'
+import { contentTypeOf } from '../http/media-types.js'
 import type { SlotTicket } from '../pool/pool.js'
 import type { SkipReason } from '../report/report.js'
+import { skipReason } from './eligibility.js'
 import type { FileJobContext } from './context.js'
 import { encodeCost, encodeWithCache } from './encode-with-cache.js'
 import { knownVariant } from './known-variant.js'
 import { variantsToWrite } from './variant-order.js'
 import { withOpenFiles } from '../fs/open-files.js'
-import { writeFileAtomically, writeVariantAtomically } from '../fs/write.js'
+import { writeFileAtomically } from '../fs/write.js'
+import { writeIfChanged } from './write-variant.js'
 import { sha256Hex } from '../hash.js'
+import { holdsStill, isGone, unreadable } from './late-file.js'
 
 export type { FileJobContext }
 
@@ -31,7 +34,10 @@ export interface FileJob {
 /** A job after `statFileJob`: where its bytes come from, their mtime, and its memory weight. */
 export interface StatedFileJob extends FileJob {
   sourcePath: string
+  /** The source's stat when the run planned the job: a file that no longer matches it is late (`runFileJob`). */
+  size: number
   mtimeMs: number
+  ctimeMs: number
   /** Bytes the original holds in memory: the pool's byte budget and the scheduling order use it. */
   weight: number
 }
@@ -55,20 +61,32 @@ export interface FileOutcome {
   removeOriginal: boolean
 }
 
-/** Stats a job's source, failing with a message naming the file when it cannot be read. */
-export async function statFileJob(root: string, job: FileJob): Promise<StatedFileJob> {
+/**
+ * Stats a job's source, failing with a message naming the file when it cannot be read; undefined
+ * when it went away since the scan (a late file: another tool is still writing the folder).
+ */
+export async function statFileJob(root: string, job: FileJob): Promise<StatedFileJob | undefined> {
   const absolute = join(root, job.path)
   const sourcePath = job.recoverFromGzip ? `${absolute}${CODECS[FALLBACK_FORMAT].extension}` : absolute
   const info = await stat(sourcePath).catch((cause: unknown) => {
+    if (isGone(cause)) return undefined
     throw unreadable(sourcePath, cause)
   })
+  if (!info) return undefined
   if (!info.isFile()) throw userError('core', `Cannot read ${sourcePath}: not a regular file.`, { code: 'BAD_INPUT' })
   // A recovered original weighs what the manifest says it decodes to, not its .gz.
   const weight = job.recoverFromGzip ? Math.max(info.size, job.expectedSize ?? info.size * 8) : info.size
-  return { ...job, sourcePath, mtimeMs: info.mtimeMs, weight }
+  return { ...job, sourcePath, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, weight }
 }
 
-export async function runFileJob(ctx: FileJobContext, job: StatedFileJob): Promise<FileOutcome> {
+/**
+ * Compresses one file. Undefined for a late file: one that went away or changed while the run
+ * read and encoded it (a tool still writing the folder, as Storybook copies its static folders
+ * while Vite builds). It gets no variant and no manifest entry — never a build failure for a
+ * file preencode did not write; whoever runs next (the plugin's look, `reconcileManifest`)
+ * compresses it once it holds still.
+ */
+export async function runFileJob(ctx: FileJobContext, job: StatedFileJob): Promise<FileOutcome | undefined> {
   ctx.signal.throwIfAborted()
   return ctx.pool.withBytes(job.weight, () => processReserved(ctx, job))
 }
@@ -78,9 +96,9 @@ export async function runFileJob(ctx: FileJobContext, job: StatedFileJob): Promi
  * first: jobs start in size order, and a reservation keeps that order even though small files
  * are read and looked up sooner (see slot-queue.ts). Released whatever happens next.
  */
-async function processReserved(ctx: FileJobContext, job: StatedFileJob): Promise<FileOutcome> {
+async function processReserved(ctx: FileJobContext, job: StatedFileJob): Promise<FileOutcome | undefined> {
   const tickets = new Map<Format, SlotTicket>()
-  if (!skipReason(ctx, job.path, job.weight)) {
+  if (!skipReason(ctx.rule, job.path, job.weight)) {
     const byCost = [...ctx.options.formats].sort(
       (a, b) => encodeCost(b, ctx.options.levels[b], job.weight) - encodeCost(a, ctx.options.levels[a], job.weight),
     )
@@ -108,22 +126,28 @@ async function processBytes(
   ctx: FileJobContext,
   job: StatedFileJob,
   tickets: ReadonlyMap<Format, SlotTicket>,
-): Promise<FileOutcome> {
+): Promise<FileOutcome | undefined> {
   const absolute = join(ctx.root, job.path)
   const data = await readOriginal(job, absolute)
+  if (data === undefined) return undefined
   const work: FileWork = { ctx, job, absolute, data, outcome: newOutcome(ctx, job, data) }
-  const skip = skipReason(ctx, job.path, data.byteLength)
+  const skip = skipReason(ctx.rule, job.path, data.byteLength)
   if (skip) work.outcome.skipped = skip
-  else await writeVariants(work, tickets)
+  else if (!(await writeVariants(work, tickets))) return undefined
   return await settleOriginal(work)
 }
 
-/** The original's bytes: read, or decoded from its .gz when `keepOriginals: false` removed it. */
-async function readOriginal(job: StatedFileJob, absolute: string): Promise<Buffer> {
+/**
+ * The original's bytes: read, or decoded from its .gz when `keepOriginals: false` removed it.
+ * Undefined when the file went away or is not the size it was planned with (late).
+ */
+async function readOriginal(job: StatedFileJob, absolute: string): Promise<Buffer | undefined> {
   const { sourcePath } = job
   const raw = await withOpenFiles(1, () => readFile(sourcePath)).catch((cause: unknown) => {
+    if (isGone(cause)) return undefined
     throw unreadable(sourcePath, cause)
   })
+  if (raw === undefined || raw.byteLength !== job.size) return undefined
   if (!job.recoverFromGzip) return raw
   return await decodeBuffer(FALLBACK_FORMAT, raw).catch((cause: unknown) => {
     throw userError(
@@ -160,8 +184,13 @@ function newOutcome(ctx: FileJobContext, job: StatedFileJob, data: Buffer): File
   }
 }
 
-/** Encodes (or finds in the cache) every format, then writes the variants worth writing. */
-async function writeVariants(work: FileWork, tickets: ReadonlyMap<Format, SlotTicket>): Promise<void> {
+/**
+ * Encodes (or finds in the cache) every format, then writes the variants worth writing. False
+ * for a late file, which changed while it was read and encoded (nothing written), or while its
+ * variants were written (they are removed again): no variant ever encodes bytes its file no
+ * longer holds.
+ */
+async function writeVariants(work: FileWork, tickets: ReadonlyMap<Format, SlotTicket>): Promise<boolean> {
   const { ctx, job, data, outcome } = work
   const { formats } = ctx.options
   const { size, sha256 } = outcome.entry
@@ -174,6 +203,7 @@ async function writeVariants(work: FileWork, tickets: ReadonlyMap<Format, SlotTi
     candidates.filter(({ bytes }) => isWorthWriting(ctx, bytes.byteLength, size)),
   )
   for (const format of formats) if (!kept.some((v) => v.format === format)) outcome.rejected.push(format)
+  if (!(await holdsStill(job))) return false
   for (const [index, { format, bytes }] of kept.entries()) {
     ctx.signal.throwIfAborted()
     const variantPath = `${job.path}${CODECS[format].extension}`
@@ -196,6 +226,10 @@ async function writeVariants(work: FileWork, tickets: ReadonlyMap<Format, SlotTi
     } satisfies ManifestVariant)
   }
   if (outcome.entry.variants.length === 0) outcome.skipped = 'no-saving'
+  // A recovered original's source is its .gz, which was just rewritten.
+  if (ctx.cacheOnly || job.recoverFromGzip || (await holdsStill(job))) return true
+  await Promise.all(outcome.entry.variants.map((variant) => rm(join(ctx.root, variant.path), { force: true })))
+  return false
 }
 
 /** `keepOriginals: false` with a gzip variant: the original goes; else a recovered one comes back. */
@@ -210,13 +244,6 @@ async function settleOriginal({ ctx, job, absolute, data, outcome }: FileWork): 
     await writeFileAtomically(absolute, data, job.mtimeMs)
   }
   return outcome
-}
-
-export function skipReason(ctx: FileJobContext, path: string, size: number): SkipReason | undefined {
-  if (ctx.excluded.has(path)) return 'excluded'
-  if (!ctx.included.has(path) && !isCompressible(path)) return 'incompressible'
-  if (size < ctx.options.threshold || size === 0) return 'below-threshold'
-  return undefined
 }
 
 async function encodeCached(
@@ -241,49 +268,4 @@ async function encodeCached(
 export function isWorthWriting(ctx: FileJobContext, size: number, originalSize: number): boolean {
   // Never a variant that is not strictly smaller, whatever minSaving says.
   return size < originalSize && 1 - size / originalSize >= ctx.options.minSaving
-}
-
-/**
- * Leaves an identical variant (same bytes, same mtime) alone: a warm rebuild then writes nothing.
- * `sameBytes`: the bytes on disk were just compared with these (`isKnownVariant`).
- */
-async function writeIfChanged(
-  ctx: FileJobContext,
-  variantPath: string,
-  bytes: Buffer,
-  mtimeMs: number,
-  executable: boolean,
-  sameBytes: boolean,
-): Promise<boolean> {
-  const absolute = join(ctx.root, variantPath)
-  let unchangedMode: number | undefined
-  if (ctx.existingVariants.has(variantPath)) {
-    const current = await stat(absolute).catch(() => undefined)
-    if (current?.isFile() && current.size === bytes.byteLength && Math.abs(current.mtimeMs - mtimeMs) < 1) {
-      const onDisk = sameBytes ? bytes : await withOpenFiles(1, () => readFile(absolute)).catch(() => undefined)
-      if (onDisk?.equals(bytes)) unchangedMode = current.mode
-    }
-  }
-  const changed = unchangedMode === undefined
-  if (changed) {
-    // Journaled first: a run killed after the rename leaves a file the next run knows is ours.
-    await ctx.journal?.record(variantPath, bytes)
-    await writeVariantAtomically(absolute, bytes, mtimeMs)
-  }
-  // The u+x mark of a variant smaller than its sibling the servers would try first
-  // (`variantsToWrite`), set or cleared whether or not the bytes changed.
-  const mode = unchangedMode ?? (await stat(absolute)).mode
-  if (((mode & 0o100) !== 0) !== executable) await chmod(absolute, executable ? mode | 0o100 : mode & ~0o111)
-  return changed
-}
-
-function unreadable(path: string, cause: unknown): PreencodeError {
-  const code = (cause as NodeJS.ErrnoException | undefined)?.code
-  const why =
-    code === 'EACCES' || code === 'EPERM'
-      ? 'permission denied'
-      : code === 'ENOENT'
-        ? 'it disappeared during the run'
-        : (code ?? String(cause))
-  return userError('core', `Cannot read ${path}: ${why}.`, { cause, code: 'BAD_INPUT' })
 }

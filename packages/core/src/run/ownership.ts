@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { userError } from '../errors.js'
 import { encodeWithCache } from './encode-with-cache.js'
-import { isWorthWriting, skipReason, type FileJob, type FileJobContext } from './file-job.js'
+import { isWorthWriting, type FileJob, type FileJobContext } from './file-job.js'
+import { skipReason } from './eligibility.js'
 import { CODECS, type Format } from '../codecs/table.js'
 import { withOpenFiles } from '../fs/open-files.js'
 import { sha256Hex } from '../hash.js'
@@ -65,7 +66,7 @@ async function judge(ctx: FileJobContext, clash: SidecarClash): Promise<'adopt' 
   } catch {
     return 'clash' // a symlink or a file we cannot read: certainly not ours to replace
   }
-  if (skipReason(ctx, clash.original, data.byteLength)) return 'no-write'
+  if (skipReason(ctx.rule, clash.original, data.byteLength)) return 'no-write'
   const { bytes } = await encodeWithCache(ctx, clash.format, data, sha256Hex(data), clash.original)
   if (!isWorthWriting(ctx, bytes.byteLength, data.byteLength)) return 'no-write'
   return bytes.equals(existing) ? 'adopt' : 'clash'

@@ -1,5 +1,4 @@
 import { realpath } from 'node:fs/promises'
-import { createFilter } from '@rollup/pluginutils'
 import { originalOfDeltaPath } from '../deltas/delta-paths.js'
 import { formatOfVariantPath } from '../codecs/table.js'
 import { JOURNAL_FILENAME, journaledFiles } from '../fs/journal.js'
@@ -7,6 +6,7 @@ import { MANIFEST_FILENAME, type Manifest } from '../manifest/manifest.js'
 import type { FilePattern } from '../options/compress-options.js'
 import { SITE_LOCK_FILENAME } from '../fs/site-lock.js'
 import { walkDirectory, type SkippedEntry } from '../fs/walk.js'
+import { fileRuleOf } from './eligibility.js'
 
 export interface ScanOptions {
   /**
@@ -74,16 +74,10 @@ export const TEMP_FILE_PATTERN = /(^|\/)\.[^/]+\.tmp-\d+-[0-9a-f]+$/
 export async function scanDirectory(dir: string, options: ScanOptions = {}): Promise<ScanResult> {
   const skipDirs = await Promise.all((options.skipDirs ?? []).map((d) => realpath(d).catch(() => d)))
   const walked = await walkDirectory(dir, skipDirs)
-  // Rollup's createFilter, so `include`/`exclude` mean what they mean in every Rollup and Vite
-  // plugin: globs and RegExps against the path; `include`, when given, is the whole set.
-  const include = options.include ?? []
-  const matchesInclude = include.length > 0 ? createFilter(include, null, { resolve: false }) : () => false
-  const matchesExclude =
-    (options.exclude ?? []).length > 0 ? createFilter(options.exclude, null, { resolve: false }) : () => false
-  const included = new Set(walked.files.filter((path) => matchesInclude(path)))
-  const excluded = new Set(
-    walked.files.filter((path) => matchesExclude(path) || (include.length > 0 && !included.has(path))),
-  )
+  // The one rule of which files are compressed (eligibility.ts); the threshold is the run's business.
+  const rule = fileRuleOf({ include: options.include ?? [], exclude: options.exclude ?? [], threshold: 0 })
+  const included = new Set(walked.files.filter((path) => rule.included(path)))
+  const excluded = new Set(walked.files.filter((path) => rule.excluded(path)))
 
   const tempFiles: string[] = []
   const recorded = new Set<string>()
