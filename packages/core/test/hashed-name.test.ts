@@ -29,7 +29,16 @@ const TABLE: [string, boolean][] = [
   ['index-AbcdefGh.css', true],
   ['index-abcdef1h.mjs', true],
   ['x-1234567.js', false], // 7 characters
-  ['x-123456789.js', false], // 9 characters, not hex-long
+  ['x-123456789.js', true], // 9 hex digits with a digit (Rsbuild's [contenthash:9])
+  ['lib-react.338ea7d359.js', true], // Rsbuild / Rspack / webpack [contenthash:10] (issue 34 item 4)
+  ['lib-react-338ea7d359.js', true],
+  ['static/js/main.8f3e2a1b9c4d5e6f7a.js', true], // 18 hex
+  ['x-abcdef12345.css', true], // 11 hex
+  ['coffee-deadbeefcafe.js', false], // 12 hex letters, no digit: a word, not a hash
+  ['deadbeef-feedface.js', false], // 8 letters a-f: a word
+  ['x-abcdef1234567890a.js', true], // 17 hex: the 16-64 rule
+  ['x-0123456789abcdef0123.js', true], // 20 hex
+  ['x-338ea7d359Z.js', false], // not hex, not 8 characters
   ['main.0123456789abcdef.js', true], // webpack's 16 hex
   ['main.0123456789ABCDEF.js', false], // 16 characters but not lower-case hex
   ['style~9f8e7d6c.css', true],
@@ -60,7 +69,25 @@ function randomHashes(count: number): string[] {
   })
 }
 
-const NAMES = [...TABLE.map(([name]) => name), ...randomHashes(3000)]
+/** Seeded random 8-20 hex-digit hashes, as Rsbuild, Rspack and webpack write `[contenthash:n]`. */
+function randomHexHashes(count: number): string[] {
+  let seed = 0x2545f491
+  const next = (n: number): number => {
+    seed ^= seed << 13
+    seed ^= seed >>> 17
+    seed ^= seed << 5
+    return (seed >>> 0) % n
+  }
+  return Array.from({ length: count }, (_, i) => {
+    const hash = Array.from(
+      { length: 8 + (i % 13) },
+      () => '0123456789abcdef'[next(i % 3 === 0 ? 6 : 16) + (i % 3 === 0 ? 10 : 0)],
+    ).join('')
+    return ['static/js/lib-react.', 'chunk-', 'app.'][i % 3] + hash + ['.js', '.css', '.svg'][i % 3]
+  })
+}
+
+const NAMES = [...TABLE.map(([name]) => name), ...randomHashes(3000), ...randomHexHashes(1000)]
 
 /** Each name tested against `pattern` by perl (PCRE semantics): 1 or 0 per name. */
 function perlDecisions(pattern: string, names: readonly string[]): boolean[] {
@@ -105,16 +132,23 @@ describe('one content-hash rule in every dialect', () => {
 
   it('the table says what the rule means, and random hashes count when they hold a digit or two capitals', () => {
     for (const [name, hashed] of TABLE) {
-      const token = /[-.~_]([A-Za-z0-9_-]{8}|[a-f0-9]{16,64})\.[A-Za-z0-9]+$/.exec(name)?.[1]
+      const token = /[-.~_]([A-Za-z0-9_-]{8}|[a-f0-9]{9,64})\.[A-Za-z0-9]+$/.exec(name)?.[1]
       const meant =
-        token !== undefined && (token.length > 8 || /[0-9]/.test(token) || (token.match(/[A-Z]/g)?.length ?? 0) >= 2)
+        token !== undefined &&
+        (token.length > 15 || /[0-9]/.test(token) || (token.length === 8 && (token.match(/[A-Z]/g)?.length ?? 0) >= 2))
       expect(meant, `${name}: the rule as the issue states it`).toBe(hashed)
       expect(looksContentHashed(name), name).toBe(hashed)
     }
-    const plain = NAMES.slice(TABLE.length).filter((name) => !looksContentHashed(name)).length
+    const plain = NAMES.slice(TABLE.length, TABLE.length + 3000).filter((name) => !looksContentHashed(name)).length
     // About 1.1% of random hashes have no digit and fewer than two capitals.
     expect(plain).toBeGreaterThan(0)
     expect(plain).toBeLessThan(100)
+    // Hex hashes: a third are made of the letters a-f only (words, for the rule, below 16).
+    for (const name of NAMES.slice(TABLE.length + 3000)) {
+      const hash = name.slice(name.lastIndexOf('.', name.lastIndexOf('.') - 1) + 1, name.lastIndexOf('.'))
+      const token = hash.slice(hash.search(/[^-.]*$/))
+      expect(looksContentHashed(name), name).toBe(token.length >= 16 || /[0-9]/.test(token))
+    }
   })
 
   it('a versioned asset is always content-hashed: the delta writer and the cache policy agree', () => {

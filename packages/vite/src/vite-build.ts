@@ -176,6 +176,8 @@ export class ViteBuild {
       print,
       // Vite's logger prints info to stdout.
       color: wantsColor(process.stdout),
+      // The look after the run compresses them, and names them in its one line.
+      warnLate: false,
     })
     // Nothing was compressed (a host that ignores sidecars, a failure in watch mode): nothing to look at.
     if (results.length === 0) return

@@ -11,7 +11,7 @@ export type CacheClass = 'immutable' | 'html' | 'default'
 export interface CachePolicyOptions {
   /**
    * Decides which files are content-hashed. A RegExp is tested against the POSIX path.
-   * @default files whose name carries an 8-character base64url hash (Vite, Rollup, Astro) or a 16-64 digit hex hash (webpack, Hugo)
+   * @default files whose name carries an 8-character base64url hash (Vite, Rollup, Astro) or a hex hash of 9-15 digits holding a 0-9 (Rsbuild, Rspack, webpack `[contenthash:10]`) or of 16-64 (webpack, Hugo)
    */
   immutable?: RegExp | ((path: string) => boolean)
   /** @default 'public, max-age=31536000, immutable' */

@@ -6,9 +6,13 @@
  * name had no digit and fewer than two capitals (issue 30 item 2).
  *
  * The rule: a separator (`- . ~ _`), then the hash, then the extension. The hash is 16-64 hex
- * digits (webpack, Hugo), or 8 base64url characters (Vite, Rollup, Astro) holding a digit or two
- * capitals: `app-settings.js` or `Page-Header.js` are names, not hashes. About 1.1% of random
- * 8-character hashes have neither and count as plain names (an hour of caching, no deltas): the
+ * digits (webpack, Hugo); 9-15 hex digits holding at least one digit 0-9 (Rsbuild, Rspack and
+ * webpack's `[contenthash:10]`, e.g. `lib-react.338ea7d359.js`, issue 34 item 4); or 8 base64url
+ * characters (Vite, Rollup, Astro; an 8-hex `[contenthash:8]` too) holding a digit or two
+ * capitals: `app-settings.js` or `Page-Header.js` are names, not hashes, and so is a word made of
+ * the letters a-f alone (`feedface`, `deadbeefcafe`). The digit costs little: a random 10-hex hash
+ * has none with probability (6/16)^10, about 1 in 18,000. About 1.1% of random 8-character
+ * base64url hashes have neither and count as plain names (an hour of caching, no deltas): the
  * price of never caching `app-settings.js` for a year.
  *
  * `test/hashed-name.test.ts` runs every dialect through its engine (perl for PCRE, Go's regexp for
@@ -29,9 +33,10 @@ export const HASH_SEPARATOR = '[-.~_]'
  * PCRE2 (Varnish): a lookahead checks the digit or the two capitals. It cannot read past the
  * 8 characters: the class it scans stops at the `.` that must follow them.
  */
-export const HASH_TOKEN = '(?:[a-f0-9]{16,64}|(?=[A-Za-z_-]*[0-9]|(?:[a-z0-9_-]*[A-Z]){2})[A-Za-z0-9_-]{8})'
+export const HASH_TOKEN =
+  '(?:[a-f0-9]{16,64}|(?=[a-f]*[0-9])[a-f0-9]{9,15}|(?=[A-Za-z_-]*[0-9]|(?:[a-z0-9_-]*[A-Z]){2})[A-Za-z0-9_-]{8})'
 
-/** The same hash for RE2 (Caddy), which has no lookaround: every place of the digit or the two capitals spelled out. */
+/** The same hash for RE2 (Caddy), which has no lookaround: every place of the (first) digit or the two capitals spelled out. */
 export const HASH_TOKEN_RE2 = spelledOutToken()
 
 /** A content-hashed name at the end of a path (JavaScript, PCRE, PCRE2). */
@@ -81,5 +86,8 @@ function spelledOutToken(): string {
   for (let i = 0; i < 8; i++) {
     for (let j = i + 1; j < 8; j++) tokens.push(`${run(i)}[A-Z]${run(j - i - 1)}[A-Z]${run(7 - j)}`)
   }
-  return `(?:[a-f0-9]{16,64}|${tokens.join('|')})`
+  // 9-15 hex digits with a digit: the letters before the first digit, the digit, the rest.
+  const hex: string[] = []
+  for (let i = 0; i < 15; i++) hex.push(`${i === 0 ? '' : `[a-f]{${i}}`}[0-9][a-f0-9]{${Math.max(0, 8 - i)},${14 - i}}`)
+  return `(?:[a-f0-9]{16,64}|${hex.join('|')}|${tokens.join('|')})`
 }

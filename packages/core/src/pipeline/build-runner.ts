@@ -79,6 +79,13 @@ export interface BuildOutput extends Pick<CompressRun, 'onProgress' | 'signal' |
   /** Whether the report table may use colour; see `wantsColor`. */
   color: boolean
   /**
+   * Whether files skipped as late (`CompressReport.late`: they went away or changed while read)
+   * get a warning line here; false where the caller names them itself (the Vite plugin, in its
+   * one line at exit).
+   * @default true
+   */
+  warnLate?: boolean | undefined
+  /**
    * Whether the run's notes (configs written, the cache summary) reach `logger.info`.
    * @default options.report is `true` or `'html'`
    */
@@ -191,6 +198,12 @@ async function compressOne(pass: BuildPass, dir: string): Promise<BuildResult> {
   // The page dictionary's link goes into the pages before they are compressed.
   if (deltas?.pages) await preparePageDictionary(dir, deltas.pageDictionaryBytes)
   const { manifest, report } = await compressDirectory(dir, options.compress, run)
+  if (report.late && output.warnLate !== false) {
+    const named = `${report.late.slice(0, 5).join(', ')}${report.late.length > 5 ? ', …' : ''}`
+    output.logger.warn(
+      `${report.late.length} file(s) in ${dir} went away or changed while preencode read them (${named}): skipped, as another tool is still writing them. Compress again once it is done: \`preencode compress ${dir}\`.`,
+    )
+  }
   const current = await writeConfigs(pass, dir, manifest)
   // Last: every recompression above rewrites the manifest without deltas. The reports come
   // once the directory is final: whoever waits for them finds nothing still being written.

@@ -11,7 +11,7 @@ var O = [["br","b",".br"],["zstd","z",".zst"],["gzip","g",".gz"]];
 var I = "index.html";
 var D = new RegExp("^:([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=):$");
 var DC = {b:'dcb',z:'dcz'};
-var V = new RegExp("^([A-Za-z0-9_.~-]*?[A-Za-z0-9_~])([-.~_])(?:[a-f0-9]{16,64}|(?=[A-Za-z_-]*[0-9]|(?:[a-z0-9_-]*[A-Z]){2})[A-Za-z0-9_-]{8})\\.(js|mjs|css|wasm|json|svg)$");
+var V = new RegExp("^([A-Za-z0-9_.~-]*?[A-Za-z0-9_~])([-.~_])(?:[a-f0-9]{16,64}|(?=[a-f]*[0-9])[a-f0-9]{9,15}|(?=[A-Za-z_-]*[0-9]|(?:[a-z0-9_-]*[A-Z]){2})[A-Za-z0-9_-]{8})\\.(js|mjs|css|wasm|json|svg)$");
 var PD = new RegExp("^/preencode-dictionary-[0-9a-f]{16}\\.txt$"), PH = "match=\"*\", match-dest=(\"document\")";
 // Dotfiles and dot-folders (.env, the deploy state, temp files) are never served; /.well-known/ is.
 var DF = new RegExp("^/(?!\\.well-known/)\\.|/[^/]*/\\.");

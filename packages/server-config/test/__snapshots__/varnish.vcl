@@ -65,7 +65,7 @@ sub preencode_recv {
     }
     # RFC 9842: a delta can exist for HTML pages and versioned assets only; elsewhere, or when
     # the header is not one sf-binary SHA-256, or dcb/dcz is not named, the header goes.
-    if (req.http.Available-Dictionary ~ "^:([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=):$" && req.url ~ "^[^?]*(?:/[A-Za-z0-9_.~-]*?[A-Za-z0-9_~][-.~_](?:[a-f0-9]{16,64}|(?=[A-Za-z_-]*[0-9]|(?:[a-z0-9_-]*[A-Z]){2})[A-Za-z0-9_-]{8})\.(?:js|mjs|css|wasm|json|svg)|(?:\.[Xx]?[Hh][Tt][Mm][Ll]?|/))(?:\?.*)?$") {
+    if (req.http.Available-Dictionary ~ "^:([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=):$" && req.url ~ "^[^?]*(?:/[A-Za-z0-9_.~-]*?[A-Za-z0-9_~][-.~_](?:[a-f0-9]{16,64}|(?=[a-f]*[0-9])[a-f0-9]{9,15}|(?=[A-Za-z_-]*[0-9]|(?:[a-z0-9_-]*[A-Z]){2})[A-Za-z0-9_-]{8})\.(?:js|mjs|css|wasm|json|svg)|(?:\.[Xx]?[Hh][Tt][Mm][Ll]?|/))(?:\?.*)?$") {
         if (req.http.X-Preencode-Orig-AE ~ "(?i)(?:^|,)\s*dcb(?:\s*;\s*q\s*=\s*(?:1(?:\.0{0,3})?|0\.(?=\d{0,2}[1-9])\d{1,3}))?\s*(?:,|$)" && req.http.X-Preencode-Orig-AE !~ "(?i)(?:^|,)\s*dcb\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$)") {
             set req.http.X-Preencode-Delta = "dcb";
         }
