@@ -85,13 +85,39 @@ const VITE_PLUGIN: Framework[] = [
 ].map((framework) => ({ ...framework, htaccess: false }))
 
 /**
+ * The one line the Vite plugin prints as the process exits when files of `folder` were written
+ * after it compressed them (all of `files`, if given) and it compressed them again then.
+ */
+const compressedAgain = (folder: string, files?: string[]): RegExp =>
+  new RegExp(
+    `\\[preencode\\] \\d+ file\\(s\\) in ${escape(folder)} were written, changed or removed after preencode compressed it \\(${files ? escape(files.join(', ')) : '.*'}\\): compressed again before the build ended`,
+  )
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
  * Tools whose last step writes after Vite's build (issue 34), each a minimal project written from
  * the tool's own template, with `preencode()` added last to `plugins` as the README says.
  */
 const TOOLS: Framework[] = [
   // `vite-ssg build`: client build, SSR build, then each route rendered over the client's index.html.
-  { name: 'vite-ssg', dir: 'vite-ssg', out: 'dist', pages: ['/', '/about.html'], minPages: 2 },
-  { name: 'vite-react-ssg', dir: 'vite-react-ssg', out: 'dist', pages: ['/', '/about.html'], minPages: 2 },
+  // Completed as the process exits (the exit line says so).
+  {
+    name: 'vite-ssg',
+    dir: 'vite-ssg',
+    out: 'dist',
+    pages: ['/', '/about.html'],
+    minPages: 2,
+    warnings: [compressedAgain('dist', ['about.html', 'index.html'])],
+  },
+  {
+    name: 'vite-react-ssg',
+    dir: 'vite-react-ssg',
+    out: 'dist',
+    // `/about.html` is not a route React Router matches in the browser (nginx has no clean URLs).
+    pages: ['/'],
+    minPages: 2,
+    warnings: [compressedAgain('dist', ['about.html', 'index.html'])],
+  },
   // VuePress 2 runs its two Vite builds at once, then renders the pages; its Vite logs only warnings.
   {
     name: 'VuePress',
@@ -100,11 +126,28 @@ const TOOLS: Framework[] = [
     pages: ['/', '/guide/deploy.html'],
     minPages: 4,
     report: false,
+    // Named from the Vite root, VuePress's source folder `docs/`.
+    warnings: [compressedAgain('.vuepress/dist', ['guide/deploy.html', 'guide/index.html', 'index.html'])],
   },
   // A two-slide deck; `slidev build` writes 404.html (GitHub Pages' deep links) after Vite's build.
-  { name: 'Slidev', dir: 'slidev', out: 'dist', pages: ['/'], minPages: 2 },
+  {
+    name: 'Slidev',
+    dir: 'slidev',
+    out: 'dist',
+    pages: ['/'],
+    minPages: 2,
+    warnings: [compressedAgain('dist', ['404.html'])],
+  },
   // Remix 2 classic on Vite 6, SPA mode: the server build writes index.html into build/client.
-  { name: 'Remix SPA', dir: 'remix-spa', out: 'build/client', pages: ['/'], minPages: 1 },
+  // Remix removes Vite's manifest (.vite/manifest.json) from build/client after the server build.
+  {
+    name: 'Remix SPA',
+    dir: 'remix-spa',
+    out: 'build/client',
+    pages: ['/'],
+    minPages: 1,
+    warnings: [compressedAgain('build/client', ['.vite/manifest.json'])],
+  },
   // Storybook 10 react-vite, `staticDirs: ['../public']` with 800 icons (scripts/icons.mjs):
   // Storybook and Vite's publicDir both copy them while the plugin compresses.
   {
@@ -113,6 +156,8 @@ const TOOLS: Framework[] = [
     out: 'storybook-static',
     pages: ['/iframe.html?id=example-status--default&viewMode=story'],
     minPages: 2,
+    // When Storybook copies an icon while the plugin reads it (a race), the icon is compressed again at exit.
+    warnings: [compressedAgain('storybook-static')],
   },
 ].map((framework) => ({ ...framework, htaccess: false }))
 
