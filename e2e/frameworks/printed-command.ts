@@ -2,19 +2,16 @@
 // naming the command that does (issue 34): the framework suite checks the line, runs the
 // command as a user would, and looks at the folder again.
 import { join } from 'node:path'
-import { stripVTControlCharacters } from 'node:util'
 import { expect } from '@playwright/test'
 import { run } from './build.ts'
-import { type DeployedFolder, inspectDeployed, WARNING_LINE } from './deployed.ts'
+import { type DeployedFolder, inspectDeployed, outputLines, WARNING_LINE } from './deployed.ts'
 
 /**
  * Checks that `output` has the one warning line naming `command` (`preencode compress <folder>`),
  * runs it in `fixture`, and returns the folder after it.
  */
 export async function completeAsPrinted(fixture: string, command: string, output: string): Promise<DeployedFolder> {
-  const lines = stripVTControlCharacters(output)
-    .split('\n')
-    .filter((line) => WARNING_LINE.test(line) && line.includes(command))
+  const lines = outputLines(output).filter((line) => WARNING_LINE.test(line) && line.includes(command))
   expect(lines, `the one line naming \`${command}\``).toHaveLength(1)
   const [bin, ...args] = command.split(' ')
   const completed = await run(fixture, 'pnpm', ['exec', bin!, ...args])
