@@ -71,6 +71,9 @@ async function decodesTo(root: string, variant: string, original: string, suffix
  */
 export const WARNING_LINE = /\[preencode\]|^\s*warning: |(?=.*preencode).*(\[WARN\]|⚠|\bWARN\b)/
 
+/** `text` as a regular expression that matches it literally. */
+export const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
 /** A line of a clack box (Storybook's log): `▲  text` opens it, `│  text` continues it. */
 const BOX_OPENING = /^[▲■◇◆●]\s{2}\S/
 const BOX_CONTINUATION = /^│\s{2}(\S.*)$/

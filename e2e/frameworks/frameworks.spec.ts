@@ -11,7 +11,7 @@ import { serverConfig } from '@preencode/server-config'
 import { startServer, type RunningServer } from '../harness/servers.ts'
 import { FIXTURES_DIR, HTACCESS, readOutput, readPageAssets, run, sha256 } from './build.ts'
 import { buildResult } from './builds.ts'
-import { inspectDeployed, THRESHOLD, unintendedWarnings } from './deployed.ts'
+import { inspectDeployed, literal, THRESHOLD, unintendedWarnings } from './deployed.ts'
 import { FRAMEWORKS } from './list.ts'
 import { completeAsPrinted } from './printed-command.ts'
 import { attachSummary } from './summary.ts'
@@ -30,9 +30,7 @@ for (const framework of FRAMEWORKS) {
       expect(build.status, build.output.slice(-3000)).toBe(0)
       if (framework.report !== false)
         expect(build.output, 'the report is printed').toMatch(/preencode: \d+ of \d+ files -> \d+ variants/)
-      const completing = framework.completedBy
-        ? [new RegExp(framework.completedBy.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))]
-        : []
+      const completing = framework.completedBy ? [new RegExp(literal(framework.completedBy))] : []
       expect(
         unintendedWarnings(build.output, [...(framework.warnings ?? []), ...completing]),
         'preencode warnings',

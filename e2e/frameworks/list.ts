@@ -1,5 +1,6 @@
 // The framework fixtures of playground/frameworks/ the `frameworks` project builds and checks:
 // where each one's deployed folder is and which prerendered pages Chromium opens.
+import { literal } from './deployed.ts'
 
 export interface Framework {
   name: string
@@ -90,9 +91,8 @@ const VITE_PLUGIN: Framework[] = [
  */
 const compressedAgain = (folder: string, files?: string[]): RegExp =>
   new RegExp(
-    `\\[preencode\\] \\d+ file\\(s\\) in ${escape(folder)} were written, changed or removed after preencode compressed it \\(${files ? escape(files.join(', ')) : '.*'}\\): compressed again before the build ended`,
+    `\\[preencode\\] \\d+ file\\(s\\) in ${literal(folder)} were written, changed or removed after preencode compressed it \\(${files ? literal(files.join(', ')) : '.*'}\\): compressed again before the build ended`,
   )
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /**
  * Tools whose last step writes after Vite's build (issue 34), each a minimal project written from
