@@ -77,6 +77,23 @@ describe('@preencode/vite: the folder stays true whatever tool writes last', () 
     expect(lines[0]).toContain('compressed again')
   })
 
+  it('vite-ssg: a client build, a server build, then pages rendered in the same process: complete, one line', async () => {
+    const root = await app()
+    const dist = join(root, 'dist')
+    const after = `await build({
+  root, configFile: false, logLevel: 'warn', plugins: [preencode(options)],
+  build: { ssr: 'src/entry-server.js', outDir: '.vite-ssg-temp' },
+})
+await put('index.html', page('prerendered home'))
+await put('about/index.html', page('about'))`
+    const lines = await buildInChild(root, '[]', { after })
+    const checked = await expectSiteCompressed(dist, THRESHOLD)
+    expect(checked).toEqual(expect.arrayContaining(['index.html', 'about/index.html', 'data.json']))
+    expect(await listFiles(join(root, '.vite-ssg-temp'))).not.toContainEqual(expect.stringMatching(/\.(gz|br|zst)$/))
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/about\/index\.html, index\.html/)
+  })
+
   it('when compressing again cannot run, removes the stale variants and names the command that completes the folder', async () => {
     const root = await app()
     const dist = join(root, 'dist')

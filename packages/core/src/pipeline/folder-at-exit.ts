@@ -90,6 +90,7 @@ export function completeFoldersSync(dirs: readonly string[]): FolderAtExit[] {
     .map((dir) => folderDriftSync(dir))
     .filter((drift): drift is FolderDrift => drift !== undefined && drift.stale.length + drift.added.length > 0)
   if (drifted.length === 0) return []
+  for (const drift of drifted) releaseOwnLock(drift.root)
   const failure = reconcileInChild(drifted.map((drift) => drift.root))
   return drifted.map((drift) => {
     const found = [...drift.stale, ...drift.added]
@@ -98,6 +99,19 @@ export function completeFoldersSync(dirs: readonly string[]): FolderAtExit[] {
     removeStaleSync(after.root, after.stale)
     return { root: drift.root, found, completed: false, failure: failure ?? 'files kept changing' }
   })
+}
+
+/**
+ * A run of this process cut short by `process.exit()` leaves the site's lock naming this live
+ * process, which would refuse the child: the run is over, so its lock goes.
+ */
+function releaseOwnLock(root: string): void {
+  const path = join(root, SITE_LOCK_FILENAME)
+  try {
+    if ((JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown }).pid === process.pid) rmSync(path, { force: true })
+  } catch {
+    // No lock, or not ours to remove.
+  }
 }
 
 /** Runs the reconcile script; undefined when it succeeded, else why not (one line). */
