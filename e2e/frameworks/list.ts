@@ -139,15 +139,7 @@ const TOOLS: Framework[] = [
     warnings: [compressedAgain('dist', ['404.html'])],
   },
   // Remix 2 classic on Vite 6, SPA mode: the server build writes index.html into build/client.
-  // Remix removes Vite's manifest (.vite/manifest.json) from build/client after the server build.
-  {
-    name: 'Remix SPA',
-    dir: 'remix-spa',
-    out: 'build/client',
-    pages: ['/'],
-    minPages: 1,
-    warnings: [compressedAgain('build/client', ['.vite/manifest.json'])],
-  },
+  { name: 'Remix SPA', dir: 'remix-spa', out: 'build/client', pages: ['/'], minPages: 1 },
   // Storybook 10 react-vite, `staticDirs: ['../public']` with 800 icons (scripts/icons.mjs):
   // Storybook and Vite's publicDir both copy them while the plugin compresses.
   {
