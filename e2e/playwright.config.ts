@@ -55,7 +55,8 @@ export default defineConfig<object, ServerOptions>({
   timeout: 60_000,
   fullyParallel: false,
   workers: 2,
-  reporter: 'list',
+  // The framework suite's per-tool summary (files complete / stale) after the list's own.
+  reporter: [['list'], ['./frameworks/summary-reporter.ts']],
   use: {
     launchOptions: {
       // Debian's Chromium; no browser download works here.

@@ -29,9 +29,13 @@ const vitestStatus = run(bin('vitest'), [
   `--outputFile.json=${vitestJson}`,
 ])
 const playwrightJson = join(out, 'playwright.json')
-const playwrightStatus = run(bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
-  PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
-})
+const playwrightStatus = run(
+  bin('playwright'),
+  ['test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json,./e2e/frameworks/summary-reporter.ts'],
+  {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+  },
+)
 
 let passed = 0
 let failed = 0

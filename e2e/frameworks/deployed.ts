@@ -69,12 +69,37 @@ async function decodesTo(root: string, variant: string, original: string, suffix
  * How each host prints a preencode warning: the Vite plugin `[preencode] …`, the CLI `warning: …`,
  * Astro `[WARN] [@preencode/astro] …`, Nuxt (consola) `[@preencode/nuxt] ⚠ …` or `WARN`.
  */
-const WARNING_LINE = /\[preencode\]|^\s*warning: |(?=.*preencode).*(\[WARN\]|⚠|\bWARN\b)/
+export const WARNING_LINE = /\[preencode\]|^\s*warning: |(?=.*preencode).*(\[WARN\]|⚠|\bWARN\b)/
+
+/** `text` as a regular expression that matches it literally. */
+export const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** A line of a clack box (Storybook's log): `▲  text` opens it, `│  text` continues it. */
+const BOX_OPENING = /^[▲■◇◆●]\s{2}\S/
+const BOX_CONTINUATION = /^│\s{2}(\S.*)$/
+
+/**
+ * A build's output as lines, colours removed; a line Storybook's logger wrapped in its box at 80
+ * columns (`▲  Vite [preencode] … changed` then `│  or removed …`) is joined back into one.
+ */
+export function outputLines(output: string): string[] {
+  const lines: string[] = []
+  let inBox = false
+  for (const line of stripVTControlCharacters(output).split('\n')) {
+    const continued = BOX_CONTINUATION.exec(line)
+    if (inBox && continued) {
+      lines[lines.length - 1] += ` ${continued[1]}`
+      continue
+    }
+    inBox = BOX_OPENING.test(line)
+    lines.push(line)
+  }
+  return lines
+}
 
 /** The preencode warning lines of a build's output (colours removed) that are not among the intended ones. */
 export function unintendedWarnings(output: string, intended: readonly RegExp[] = []): string[] {
-  return stripVTControlCharacters(output)
-    .split('\n')
+  return outputLines(output)
     .filter((line) => WARNING_LINE.test(line))
     .filter((line) => !intended.some((pattern) => pattern.test(line)))
 }

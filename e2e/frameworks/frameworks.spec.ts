@@ -1,8 +1,8 @@
 // Each framework fixture of playground/frameworks/ built by its own build command (once per run,
 // by the `frameworks-build` project: build.setup.ts), with preencode added the way its guide
 // says: every compressible file of the deployed folder has variants whose decoded bytes are the
-// file on disk, no variant is stale, the build printed no preencode warning but the intended
-// ones, the manifest lists the pages, the pages load in Chromium from nginx with br/zstd, and
+// file on disk (or the build printed the one line that completes the folder, and running it
+// does), no variant is stale, the build printed no preencode warning but the intended ones, the manifest lists the pages, the pages load in Chromium from nginx with br/zstd, and
 // `pnpm run deploy` ships them.
 import { readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -11,8 +11,10 @@ import { serverConfig } from '@preencode/server-config'
 import { startServer, type RunningServer } from '../harness/servers.ts'
 import { FIXTURES_DIR, HTACCESS, readOutput, readPageAssets, run, sha256 } from './build.ts'
 import { buildResult } from './builds.ts'
-import { inspectDeployed, THRESHOLD, unintendedWarnings } from './deployed.ts'
+import { inspectDeployed, literal, THRESHOLD, unintendedWarnings } from './deployed.ts'
 import { FRAMEWORKS } from './list.ts'
+import { completeAsPrinted } from './printed-command.ts'
+import { attachSummary } from './summary.ts'
 
 for (const framework of FRAMEWORKS) {
   test.describe(framework.name, () => {
@@ -23,11 +25,19 @@ for (const framework of FRAMEWORKS) {
     test('its own build command leaves variants of the final bytes of every compressible file', async ({}, testInfo) => {
       const build = await buildResult(framework)
       await testInfo.attach('build output', { body: build.output, contentType: 'text/plain' })
+      let deployed = await inspectDeployed(root).catch(() => undefined)
+      await attachSummary(testInfo, framework, build, deployed)
       expect(build.status, build.output.slice(-3000)).toBe(0)
-      expect(build.output, 'the report is printed').toMatch(/preencode: \d+ of \d+ files -> \d+ variants/)
-      expect(unintendedWarnings(build.output, framework.warnings), 'preencode warnings').toEqual([])
+      if (framework.report !== false)
+        expect(build.output, 'the report is printed').toMatch(/preencode: \d+ of \d+ files -> \d+ variants/)
+      const completing = framework.completedBy ? [new RegExp(literal(framework.completedBy))] : []
+      expect(
+        unintendedWarnings(build.output, [...(framework.warnings ?? []), ...completing]),
+        'preencode warnings',
+      ).toEqual([])
+      if (framework.completedBy) deployed = await completeAsPrinted(fixture, framework.completedBy, build.output)
 
-      const deployed = await inspectDeployed(root)
+      deployed ??= await inspectDeployed(root)
       expect(
         deployed.eligible.length,
         `compressible files of ${THRESHOLD} B or more in ${framework.out}`,

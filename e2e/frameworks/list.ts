@@ -1,5 +1,6 @@
 // The framework fixtures of playground/frameworks/ the `frameworks` project builds and checks:
 // where each one's deployed folder is and which prerendered pages Chromium opens.
+import { literal } from './deployed.ts'
 
 export interface Framework {
   name: string
@@ -19,6 +20,14 @@ export interface Framework {
   fetched?: string[]
   /** The `[preencode]` warnings this build is meant to print (none unless listed). */
   warnings?: RegExp[]
+  /**
+   * The command the build's one warning line names for the files it could not complete
+   * (`preencode compress <out>`): the suite checks the line, runs it, then checks the folder.
+   * Without it, the folder must be complete straight from the build.
+   */
+  completedBy?: string
+  /** `false`: the tool hides Vite's info lines (VuePress builds with `logLevel: 'warn'`), so no report is printed. */
+  report?: false
 }
 
 /** With an integration of their own (or, for Eleventy, the CLI after the build). */
@@ -76,4 +85,77 @@ const VITE_PLUGIN: Framework[] = [
   { name: 'Analog', dir: 'analog', out: 'dist/analog/public', pages: ['/', '/about'], minPages: 2 },
 ].map((framework) => ({ ...framework, htaccess: false }))
 
-export const FRAMEWORKS: Framework[] = [...INTEGRATIONS, ...VITE_PLUGIN]
+/**
+ * The one line the Vite plugin prints as the process exits when files of `folder` were written
+ * after it compressed them (all of `files`, if given) and it compressed them again then.
+ */
+const compressedAgain = (folder: string, files?: string[]): RegExp =>
+  new RegExp(
+    `\\[preencode\\] \\d+ file\\(s\\) in ${literal(folder)} were written, changed or removed after preencode compressed it \\(${files ? literal(files.join(', ')) : '.*'}\\): compressed again before the build ended`,
+  )
+
+/**
+ * Tools whose last step writes after Vite's build (issue 34), each a minimal project written from
+ * the tool's own template, with `preencode()` added last to `plugins` as the README says.
+ */
+const TOOLS: Framework[] = [
+  // `vite-ssg build`: client build, SSR build, then each route rendered over the client's index.html.
+  // Completed as the process exits (the exit line says so).
+  {
+    name: 'vite-ssg',
+    dir: 'vite-ssg',
+    out: 'dist',
+    pages: ['/', '/about.html'],
+    minPages: 2,
+    warnings: [compressedAgain('dist', ['about.html', 'index.html'])],
+  },
+  {
+    name: 'vite-react-ssg',
+    dir: 'vite-react-ssg',
+    out: 'dist',
+    // `/about.html` is not a route React Router matches in the browser (nginx has no clean URLs).
+    pages: ['/'],
+    minPages: 2,
+    warnings: [compressedAgain('dist', ['about.html', 'index.html'])],
+  },
+  // VuePress 2 runs its two Vite builds at once, then renders the pages; its Vite logs only warnings.
+  {
+    name: 'VuePress',
+    dir: 'vuepress',
+    out: 'docs/.vuepress/dist',
+    pages: ['/', '/guide/deploy.html'],
+    minPages: 4,
+    report: false,
+    // Named from the Vite root, VuePress's source folder `docs/`.
+    warnings: [compressedAgain('.vuepress/dist', ['guide/deploy.html', 'guide/index.html', 'index.html'])],
+  },
+  // A two-slide deck; `slidev build` writes 404.html (GitHub Pages' deep links) after Vite's build.
+  {
+    name: 'Slidev',
+    dir: 'slidev',
+    out: 'dist',
+    pages: ['/'],
+    minPages: 2,
+    warnings: [compressedAgain('dist', ['404.html'])],
+  },
+  // Remix 2 classic on Vite 6, SPA mode: the server build writes index.html into build/client.
+  { name: 'Remix SPA', dir: 'remix-spa', out: 'build/client', pages: ['/'], minPages: 1 },
+  // Storybook 10 react-vite, `staticDirs: ['../public']` with 800 icons (scripts/icons.mjs):
+  // Storybook and Vite's publicDir both copy them while the plugin compresses.
+  {
+    name: 'Storybook',
+    dir: 'storybook',
+    out: 'storybook-static',
+    pages: ['/iframe.html?id=example-status--default&viewMode=story'],
+    minPages: 2,
+    // When Storybook copies an icon while the plugin reads it (a race), the icon is compressed again at exit.
+    warnings: [compressedAgain('storybook-static')],
+  },
+].map((framework) => ({ ...framework, htaccess: false }))
+
+/** `PREENCODE_E2E_FRAMEWORKS=vite-ssg,storybook`: build and check only these fixtures (by `dir`). */
+const only = process.env.PREENCODE_E2E_FRAMEWORKS?.split(',').map((dir) => dir.trim())
+
+export const FRAMEWORKS: Framework[] = [...INTEGRATIONS, ...VITE_PLUGIN, ...TOOLS].filter(
+  (framework) => !only || only.includes(framework.dir),
+)

@@ -98,6 +98,10 @@ const FRAMEWORKS: readonly FrameworkEntry[] = [
     isApp: (builder) => builder.sharedPlugins === true,
     matches: (name) => name.startsWith('react-router'),
   },
+  // Remix 2 (classic, Vite 5/6) is React Router 7's predecessor without the environment API:
+  // `remix vite:build` builds the client, then the server, whose writeBundle writes the SPA shell
+  // or the prerendered pages into the client folder. Its plugins are `remix` and `remix-*`.
+  { framework: 'Remix', when: 'server-build', matches: (name) => name === 'remix' || name.startsWith('remix-') },
   { framework: 'Vike', when: 'build-app', matches: (name) => name.startsWith('vike:') },
   // The adapters (`vite-plugin-qwik-city-static-generate`, …) run SSG in the server build.
   {
@@ -127,7 +131,11 @@ export function recogniseBuild(pluginNames: readonly string[], builder: BuilderO
 }
 
 /** Where frameworks with the `server-build` timing put the pages by default, for the stand-down line. */
-export const DEFAULT_PAGES: Readonly<Record<string, string>> = { 'React Router': 'build/client', 'Qwik City': 'dist' }
+export const DEFAULT_PAGES: Readonly<Record<string, string>> = {
+  'React Router': 'build/client',
+  Remix: 'build/client',
+  'Qwik City': 'dist',
+}
 
 /** The framework with its own integration among `pluginNames`, if any (the plugin stands down). */
 export function detectFramework(pluginNames: readonly string[]): FrameworkIntegration | undefined {

@@ -162,39 +162,45 @@ describe('@preencode/vite in frameworks that write pages after Vite', () => {
     expect(await listFiles(join(root, 'dist/client'))).not.toContainEqual(expect.stringMatching(/\.(gz|br|zst)$/))
   })
 
-  it('compresses the pages React Router prerenders in its server build when it runs vite.build() per environment', async () => {
-    const root = await app()
-    const client = join(root, 'build/client')
-    // Without the environment API, `react-router build` calls `vite.build()` for the client,
-    // then the server, whose writeBundle prerenders into the client folder; its config has
-    // `builder` options all the same.
-    const reactRouter = (ssr: boolean): Plugin => ({
-      name: 'react-router',
-      config: () => ({ builder: {}, build: { outDir: ssr ? 'build/server' : 'build/client' } }),
-      writeBundle: {
-        sequential: true,
-        handler: async () => {
-          if (!ssr) return
-          await put(join(client, 'index.html'), page('home'))
-          await put(join(client, 'about/index.html'), page('about'))
+  // Without the environment API, `react-router build` calls `vite.build()` for the client, then
+  // the server, whose writeBundle prerenders into the client folder; its config has `builder`
+  // options all the same. Remix 2's `remix vite:build` (Vite 5/6) does the same, without them.
+  it.each([
+    { framework: 'React Router', name: 'react-router', builder: {} },
+    { framework: 'Remix', name: 'remix', builder: undefined },
+  ])(
+    'compresses the pages $framework prerenders in its server build when it runs vite.build() per environment',
+    async ({ name, builder }) => {
+      const root = await app()
+      const client = join(root, 'build/client')
+      const reactRouter = (ssr: boolean): Plugin => ({
+        name,
+        config: () => ({ ...(builder ? { builder } : {}), build: { outDir: ssr ? 'build/server' : 'build/client' } }),
+        writeBundle: {
+          sequential: true,
+          handler: async () => {
+            if (!ssr) return
+            await put(join(client, 'index.html'), page('home'))
+            await put(join(client, 'about/index.html'), page('about'))
+          },
         },
-      },
-    })
-    const capture = captureLogger()
-    for (const ssr of [false, true])
-      await build({
-        root,
-        configFile: false,
-        logLevel: 'info',
-        customLogger: capture.logger,
-        plugins: [reactRouter(ssr), preencode(options(root))],
-        build: ssr ? { ssr: 'src/entry-server.js' } : {},
       })
-    const checked = await expectSiteCompressed(client, THRESHOLD)
-    expect(checked).toEqual(expect.arrayContaining(['index.html', 'about/index.html', 'data.json']))
-    expect(capture.lines.filter((line) => /preencode: \d+ of \d+ files/.test(line))).toHaveLength(1)
-    expect(await listFiles(join(root, 'build/server'))).not.toContainEqual(expect.stringMatching(/\.(gz|br|zst)$/))
-  })
+      const capture = captureLogger()
+      for (const ssr of [false, true])
+        await build({
+          root,
+          configFile: false,
+          logLevel: 'info',
+          customLogger: capture.logger,
+          plugins: [reactRouter(ssr), preencode(options(root))],
+          build: ssr ? { ssr: 'src/entry-server.js' } : {},
+        })
+      const checked = await expectSiteCompressed(client, THRESHOLD)
+      expect(checked).toEqual(expect.arrayContaining(['index.html', 'about/index.html', 'data.json']))
+      expect(capture.lines.filter((line) => /preencode: \d+ of \d+ files/.test(line))).toHaveLength(1)
+      expect(await listFiles(join(root, 'build/server'))).not.toContainEqual(expect.stringMatching(/\.(gz|br|zst)$/))
+    },
+  )
 
   it("compresses the pages Qwik City's static adapter writes in the second (server) build", async () => {
     const root = await app()
