@@ -2,13 +2,13 @@
 // reconcile's own rule: on one folder edited every way a later tool edits one, it finds exactly
 // what `manifestDrift` finds (stale: changed, removed, damaged; added: only what the compress
 // rule would compress), and nothing on a folder that is only touched.
-import { rm, utimes, writeFile } from 'node:fs/promises'
+import { access, rm, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
 import { compress as compressDirectory } from '../src/run/compress.js'
 import { manifestDrift } from '../src/pipeline/reconcile.js'
-import { folderDriftSync } from '../src/pipeline/folder-at-exit.js'
+import { completeFoldersSync, folderDriftSync } from '../src/pipeline/folder-at-exit.js'
 import { readManifest } from '../src/manifest/manifest.js'
 import { put, randomBytesOf, textOf } from './fixtures.js'
 
@@ -29,7 +29,7 @@ afterEach(async () => {
 })
 
 it('finds nothing in a folder as compressed, or only touched (mtime moved, same bytes)', async () => {
-  expect(folderDriftSync(site)).toEqual({ root: expect.any(String), stale: [], added: [] })
+  expect(folderDriftSync(site)).toEqual({ root: expect.any(String), stale: [], removed: [], added: [] })
   const later = new Date(Date.now() + 60_000)
   await utimes(join(site, 'index.html'), later, later)
   expect(folderDriftSync(site)?.stale).toEqual([])
@@ -48,6 +48,7 @@ it('finds what manifestDrift finds: a same-size edit, a removed original, a lost
   const drift = await manifestDrift(sync!.root, await readManifest(site))
   expect(sync?.stale).toEqual([...drift.changed, ...drift.removed, ...drift.damaged].sort())
   expect(sync?.stale).toEqual(['data.json', 'gone.html', 'index.html'])
+  expect(sync?.removed).toEqual(['gone.html'])
   expect(drift.added.sort()).toEqual(['late/page.html', 'late/photo.png', 'late/tiny.html', 'skip/excluded.html'])
   expect(sync?.added).toEqual(['late/page.html'])
 })
@@ -56,4 +57,13 @@ it('a folder without a manifest, or gone, is not its business', async () => {
   await rm(join(site, '.preencode-manifest.json'))
   expect(folderDriftSync(site)).toBeUndefined()
   expect(folderDriftSync(join(dir.path, 'nowhere'))).toBeUndefined()
+})
+
+it('an original a later step deleted (React Router SPA: .vite/manifest.json) loses its variants at exit, unnamed', async () => {
+  await rm(join(site, 'gone.html'))
+  const [result] = completeFoldersSync([site])
+  expect(result?.found).toEqual([])
+  for (const suffix of ['.br', '.gz', '.zst'])
+    await expect(access(join(site, `gone.html${suffix}`))).rejects.toThrow(/ENOENT/)
+  expect((await readManifest(site)).files.map((file) => file.path)).not.toContain('gone.html')
 })

@@ -40,6 +40,12 @@ export interface FolderDrift {
   root: string
   /** Originals changed or gone since they were encoded, or whose variants are damaged. */
   stale: string[]
+  /**
+   * The part of `stale` whose original is gone (React Router's SPA build deletes the
+   * `.vite/manifest.json` it wrote): its variants go with it, and nothing is left to serve stale,
+   * so it is cleaned up without being named to the user.
+   */
+  removed: string[]
   /** Files the manifest does not list that preencode would compress. */
   added: string[]
 }
@@ -70,6 +76,7 @@ export function folderDriftSync(dir: string): FolderDrift | undefined {
   }
   if (manifest.version !== MANIFEST_VERSION || !Array.isArray(manifest.files)) return undefined
   const stale: string[] = []
+  const removed: string[] = []
   for (const file of manifest.files) {
     const variantSizes = file.variants.map((variant) => sizeOf(join(root, variant.path)))
     const path = join(root, file.path)
@@ -77,8 +84,9 @@ export function folderDriftSync(dir: string): FolderDrift | undefined {
     let verdict = statVerdict(file, variantSizes, original)
     if (verdict === 'hash') verdict = hashOf(path) === file.sha256 ? undefined : 'changed'
     if (verdict) stale.push(file.path)
+    if (verdict === 'changed' && file.originalOnDisk && !original) removed.push(file.path)
   }
-  return { root, stale, added: addedFiles(root, manifest) }
+  return { root, stale, removed, added: addedFiles(root, manifest) }
 }
 
 /**
@@ -93,7 +101,8 @@ export function completeFoldersSync(dirs: readonly string[]): FolderAtExit[] {
   for (const drift of drifted) releaseOwnLock(drift.root)
   const failure = reconcileInChild(drifted.map((drift) => drift.root))
   return drifted.map((drift) => {
-    const found = [...drift.stale, ...drift.added]
+    const gone = new Set(drift.removed)
+    const found = [...drift.stale.filter((path) => !gone.has(path)), ...drift.added]
     const after = folderDriftSync(drift.root)
     if (!after || after.stale.length + after.added.length === 0) return { root: drift.root, found, completed: true }
     removeStaleSync(after.root, after.stale)
