@@ -8,7 +8,6 @@ import { cacheWriteWarning, type CompressionCache } from '../cache/cache.js'
 import { openRunCache } from '../cache/run-cache.js'
 import { acceptsDictionary } from '../codecs/dictionary.js'
 import { dictionaryId, sha256Of } from '../codecs/dictionary-hash.js'
-import { PREFERRED_FORMAT } from '../codecs/table.js'
 import { journaledFiles, openJournal, type RunJournal } from '../fs/journal.js'
 import { writeFileAtomically } from '../fs/write.js'
 import { versionedAsset } from '../http/use-as-dictionary.js'
@@ -18,12 +17,14 @@ import type { ResolvedDeltaOptions } from '../options/delta-options.js'
 import { WorkPool } from '../pool/pool.js'
 import type { DeltaFileReport, DeltaReport } from '../report/delta-report.js'
 import type { WriteDeltasContext, WriteDeltasResult } from './delta-context.js'
-import { encodeCached, pickDictionaries, withoutThisBuild } from './delta-candidates.js'
+import { deltaFileReport, encodeCached, pickDictionaries, versionSourceOf, withoutThisBuild } from './delta-candidates.js'
 import { deltaPath, originalOfDeltaPath } from './delta-paths.js'
 import { isPageDictionary, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST } from './page-dictionary.js'
-import { folderVersionSource, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
+import { ASSET_DICTIONARY_MATCH, isVersionedCode } from './asset-dictionary.js'
+import { isAssetDictionary } from '../http/page-dictionary-name.js'
+import type { PreviousVersion, PreviousVersionSource } from './previous-versions.js'
 import { removeStaleDeltas } from './stale-deltas.js'
-import { cacheVersionSource, rememberVersions } from './version-store.js'
+import { rememberVersions } from './version-store.js'
 import { sha256Hex } from '../hash.js'
 
 /** What `open` finds and opens before any delta is encoded. */
@@ -46,6 +47,8 @@ export class DeltaRun {
   private readonly keep = new Set<string>()
   private readonly fileReports: DeltaFileReport[] = []
   private readonly pageReports: DeltaFileReport[] = []
+  /** The deltas of this build's asset dictionary against the earlier ones (`assetDictionaries`). */
+  private assetDictionaryJob: Promise<void> | undefined
   /**
    * Read once each: several files can share a dictionary. Keyed by path (previous page
    * dictionaries carry `@<generation>`, since they share one name).
@@ -92,6 +95,7 @@ export class DeltaRun {
   /** Writes every delta: versioned assets against their older versions, pages against the page dictionary. */
   async encodeAll(): Promise<void> {
     const jobs = [...this.assetJobs(), ...this.pageJobs()]
+    if (this.assetDictionaryJob) jobs.push(this.assetDictionaryJob)
     try {
       await Promise.all(jobs)
     } finally {
@@ -126,6 +130,7 @@ export class DeltaRun {
       const key = versionedAsset(version.path)?.key
       if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), version])
     }
+    const assetDictionaries = this.assetDictionaries()
     const jobs: Promise<void>[] = []
     for (const file of this.files) {
       const asset = file.originalOnDisk && file.cacheClass === 'immutable' ? versionedAsset(file.path) : undefined
@@ -134,10 +139,32 @@ export class DeltaRun {
       const versions = byKey.get(asset.key) ?? []
       // The visitor already holds this very file: nothing to send.
       if (versions.some((v) => v.path === file.path)) continue
-      const candidates = pickDictionaries(versions, this.options.versions)
+      const own = pickDictionaries(versions, this.options.versions)
+      // Earlier asset dictionaries, for a visitor holding no version of this name (a new stem, a
+      // chunk never loaded): all in the window when the name is new, else the newest only.
+      const code = isVersionedCode(file.path) ? assetDictionaries : []
+      const candidates = [...own, ...(own.length > 0 ? code.slice(0, 1) : code)]
       if (candidates.length > 0) jobs.push(this.deltasAgainst(file, candidates, this.fileReports))
     }
     return jobs
+  }
+
+  /**
+   * The asset dictionary of this build (announced, and a delta against the earlier ones) and
+   * those of the earlier builds visitors may hold, newest first; none when `assets` is off.
+   */
+  private assetDictionaries(): PreviousVersion[] {
+    const current = this.options.assets
+      ? this.files.find((f) => isAssetDictionary(f.path) && f.originalOnDisk)
+      : undefined
+    if (!current) return []
+    const earlier = pickDictionaries(
+      this.run.previous.filter((v) => isAssetDictionary(v.path) && v.path !== current.path),
+      this.options.versions,
+    )
+    current.useAsDictionary = ASSET_DICTIONARY_MATCH
+    this.assetDictionaryJob = earlier.length > 0 ? this.deltasAgainst(current, earlier, this.fileReports) : undefined
+    return earlier
   }
 
   private pageJobs(): Promise<void>[] {
@@ -259,34 +286,5 @@ export class DeltaRun {
         originalBytes: sum((f) => f.originalBytes),
       },
     }
-  }
-}
-
-/** Where the previous versions come from when the run names no source: `previous`, else the cache's history. */
-function versionSourceOf(
-  options: ResolvedDeltaOptions,
-  context: WriteDeltasContext,
-  root: string,
-): PreviousVersionSource | undefined {
-  if (options.previous !== undefined) return folderVersionSource(options.previous)
-  return context.cacheDir !== false ? cacheVersionSource(context.cacheDir, root) : undefined
-}
-
-/** What a visitor of the live version gets: the newest dictionary's smallest delta. */
-function deltaFileReport(
-  file: ManifestFile,
-  candidates: readonly PreviousVersion[],
-  deltas: readonly ManifestDelta[],
-  best: number,
-): DeltaFileReport {
-  const newest = candidates.find((c) => deltas.some((d) => d.dictionaryPath === c.path))!.path
-  const smallest = deltas.find((d) => d.dictionaryPath === newest)!
-  return {
-    path: file.path,
-    dictionaryPath: smallest.dictionaryPath,
-    encoding: smallest.encoding,
-    deltaBytes: smallest.size,
-    brotliBytes: file.variants.find((v) => v.format === PREFERRED_FORMAT)?.size ?? best,
-    originalBytes: file.size,
   }
 }
