@@ -31,7 +31,10 @@ const COLORS: Record<Method, string> = { preencode: '#1a7f37', br11: '#0969da', 
 
 export async function runHistory(ctx: BenchContext): Promise<PartResult> {
   const part = emptyPart('history', "Deploy history: what a returning visitor downloads across real sites' releases")
-  const count = ctx.quick ? QUICK_RELEASES : RELEASES
+  // A shorter history on a busy machine (PREENCODE_BENCH_HISTORY_RELEASES), some sites only
+  // (PREENCODE_BENCH_HISTORY_SITES=slug,slug): the page says so.
+  const shorter = Number(process.env.PREENCODE_BENCH_HISTORY_RELEASES) || undefined
+  const count = ctx.quick ? QUICK_RELEASES : (shorter ?? RELEASES)
   part.description = [
     `Real sites' build histories: ${count} consecutive stable npm releases of each package below, downloaded with \`npm pack\``,
     '(kept in bench/node_modules/.cache/history). Each release is laid out as the site folder, compressed with',
@@ -54,7 +57,7 @@ export async function runHistory(ctx: BenchContext): Promise<PartResult> {
   const apps: number[] = []
   for (const site of SITES.filter((s) => !only || only.includes(s.slug))) {
     try {
-      const records = await replaySite(ctx, site, ctx.quick ? count : (site.releases ?? count))
+      const records = await replaySite(ctx, site, Math.min(count, site.releases ?? count))
       const ratio = report(part, site, records)
       if (site.kind === 'app' && site.assets) apps.push(ratio)
     } catch (error) {
