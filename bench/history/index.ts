@@ -55,14 +55,19 @@ export async function runHistory(ctx: BenchContext): Promise<PartResult> {
   part.figures = []
   const only = process.env.PREENCODE_BENCH_HISTORY_SITES?.split(',')
   const apps: number[] = []
-  for (const site of SITES.filter((s) => !only || only.includes(s.slug))) {
-    try {
-      const records = await replaySite(ctx, site, Math.min(count, site.releases ?? count))
-      const ratio = report(part, site, records)
+  // The sites replay side by side (each deploy's CLI runs are child processes); reported in order.
+  const sites = SITES.filter((s) => !only || only.includes(s.slug))
+  const replayed = await Promise.allSettled(
+    sites.map((site) => replaySite(ctx, site, Math.min(count, site.releases ?? count))),
+  )
+  for (const [i, site] of sites.entries()) {
+    const outcome = replayed[i]!
+    if (outcome.status === 'fulfilled') {
+      const ratio = report(part, site, outcome.value)
       if (site.kind === 'app' && site.assets) apps.push(ratio)
-    } catch (error) {
-      ctx.log(`history: ${site.slug} failed: ${(error as Error).stack ?? error}`)
-      part.notes.push(`${site.slug}: not measured: ${firstLine(error)}`)
+    } else {
+      ctx.log(`history: ${site.slug} failed: ${(outcome.reason as Error).stack ?? outcome.reason}`)
+      part.notes.push(`${site.slug}: not measured: ${firstLine(outcome.reason)}`)
     }
   }
   if (apps.length > 0) {
