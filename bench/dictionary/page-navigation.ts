@@ -68,7 +68,8 @@ export async function measureNavigation(
     }),
   )
   const pageBrotli: number[] = []
-  for (const page of held) pageBrotli.push((await core.encodeBuffer('brotli', page, 11, { path: 'page.html' })).byteLength)
+  for (const page of held)
+    pageBrotli.push((await core.encodeBuffer('brotli', page, 11, { path: 'page.html' })).byteLength)
   const brotli = pageBrotli.reduce((a, b) => a + b, 0)
   const rows: string[][] = [['brotli 11 (no dictionary)', '', '', fmtBytes(brotli), '100%', '', '', '', '', '', '']]
   let ratioAtDefault = Number.NaN

@@ -93,7 +93,12 @@ describe('replayVisitor', () => {
           ]),
           // A page: the asset dictionary matches it too, but the server has no delta against it.
           file('about.html', 'p2', 200),
-          { ...site, path: 'preencode-assets-2.txt', hash: 's2', bytes: { full: 500, deltas: [{ dictionary: 's1', size: 50 }] } },
+          {
+            ...site,
+            path: 'preencode-assets-2.txt',
+            hash: 's2',
+            bytes: { full: 500, deltas: [{ dictionary: 's1', size: 50 }] },
+          },
         ],
       },
     ])

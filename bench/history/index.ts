@@ -174,7 +174,11 @@ function chart(site: HistorySite, records: DeployRecord[], returns: Record<Metho
     formatY: fmtBytes,
     yUnit: 1024,
     xLabels: records.slice(1).map((r) => r.version),
-    series: METHODS.map((m) => ({ name: LABELS[m], color: COLORS[m], values: returns.slice(1).map((r) => r[m].total) })),
+    series: METHODS.map((m) => ({
+      name: LABELS[m],
+      color: COLORS[m],
+      values: returns.slice(1).map((r) => r[m].total),
+    })),
   })
   return { file: `benchmarks-history-${site.slug}.svg`, alt: `${site.slug}: bytes per return visit, per deploy`, svg }
 }

@@ -93,7 +93,11 @@ export function resolvedPattern(match: string, url: string): RegExp {
 export function advertised(held: Held, file: VisitedFile): StoredDictionary | undefined {
   const destination = destinationOf(file)
   let best: StoredDictionary | undefined
-  const rank = (d: StoredDictionary): [number, number, number] => [d.matchDest.length > 0 ? 1 : 0, d.match.length, d.fetched]
+  const rank = (d: StoredDictionary): [number, number, number] => [
+    d.matchDest.length > 0 ? 1 : 0,
+    d.match.length,
+    d.fetched,
+  ]
   for (const stored of held.dictionaries.values()) {
     if (!stored.pattern.test(file.path)) continue
     if (stored.matchDest.length > 0 && !stored.matchDest.includes(destination)) continue

@@ -81,9 +81,9 @@ describe('asset dictionary', () => {
     const brotli = renamed.variants.find((v) => v.format === 'brotli')!.size
     expect(delta.size).toBeLessThan(brotli * 0.05)
     expect(
-      (await decodeWithDictionary(delta.encoding, await readFile(join(site.path, delta.path)), previousDictionary)).equals(
-        await readFile(join(site.path, renamed.path)),
-      ),
+      (
+        await decodeWithDictionary(delta.encoding, await readFile(join(site.path, delta.path)), previousDictionary)
+      ).equals(await readFile(join(site.path, renamed.path))),
     ).toBe(true)
     // The surviving stem: a delta against its own previous version (what the browser advertises:
     // `index-*.js` is a longer match than `*`).

@@ -61,7 +61,9 @@ export function deltaFlagLabel(key: string): string {
  */
 export function deltasFromFlags(flags: DeltaFlags, rawArgs: readonly string[]): boolean | DeltaOptions | undefined {
   if (flags.deltas === false) return false
-  const asked = rawArgs.some((arg) => /^--(?:deltas|previous|delta-versions|delta-encodings|pages|asset-dictionary)(?:=|$)/.test(arg))
+  const asked = rawArgs.some((arg) =>
+    /^--(?:deltas|previous|delta-versions|delta-encodings|pages|asset-dictionary)(?:=|$)/.test(arg),
+  )
   if (!asked) return undefined
   const options: DeltaOptions = {}
   if (flags.previous !== undefined) options.previous = flags.previous

@@ -51,7 +51,10 @@ export interface AssetDictionaryResult {
  * page that has a `<head>` and no dictionary link of someone else. Returns undefined (and changes
  * nothing) for a site without such files.
  */
-export async function prepareAssetDictionary(dir: string, maxBytes: number): Promise<AssetDictionaryResult | undefined> {
+export async function prepareAssetDictionary(
+  dir: string,
+  maxBytes: number,
+): Promise<AssetDictionaryResult | undefined> {
   const scan = (patterns: string[]): Promise<string[]> =>
     glob(patterns, {
       cwd: dir,

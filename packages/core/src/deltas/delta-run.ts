@@ -17,7 +17,13 @@ import type { ResolvedDeltaOptions } from '../options/delta-options.js'
 import { WorkPool } from '../pool/pool.js'
 import type { DeltaFileReport, DeltaReport } from '../report/delta-report.js'
 import type { WriteDeltasContext, WriteDeltasResult } from './delta-context.js'
-import { deltaFileReport, encodeCached, pickDictionaries, versionSourceOf, withoutThisBuild } from './delta-candidates.js'
+import {
+  deltaFileReport,
+  encodeCached,
+  pickDictionaries,
+  versionSourceOf,
+  withoutThisBuild,
+} from './delta-candidates.js'
 import { deltaPath, originalOfDeltaPath } from './delta-paths.js'
 import { isPageDictionary, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST } from './page-dictionary.js'
 import { ASSET_DICTIONARY_MATCH, isVersionedCode } from './asset-dictionary.js'
