@@ -26,6 +26,14 @@ import { hrefFrom, relink } from './dictionary-link.js'
 
 /** The `Use-As-Dictionary` of the asset dictionary: every URL under its folder (the site root), any destination. */
 export const ASSET_DICTIONARY_MATCH = '*'
+/**
+ * The asset dictionary's size at most (and never over `maxDictionaryBytes`): the smallest scripts
+ * and styles go in first. The largest chunks (vendor code, the entry) keep their names from build
+ * to build and have their own previous versions; the code that moves to new names is mostly in the
+ * smaller ones (lazy routes, split modules). Every byte of it is paid three times: the visitor's
+ * first fetch, one more file to compress at every build, and the deltas written against it.
+ */
+export const ASSET_DICTIONARY_BYTES = 1024 * 1024
 /** Content-hashed scripts and styles: what the asset dictionary is made of, and what gets deltas against it. */
 const CODE = /\.(?:m?js|css)$/
 
@@ -46,7 +54,7 @@ export interface AssetDictionaryResult {
 
 /**
  * Builds the dictionary from the site's content-hashed scripts and styles (the smallest first up
- * to `maxBytes`, laid end to end in path order), writes it under its hashed name (removing the
+ * to {@link ASSET_DICTIONARY_BYTES} and `maxBytes`, laid end to end in path order), writes it under its hashed name (removing the
  * asset dictionaries of earlier runs from the root: the name is ours), and links it from every
  * page that has a `<head>` and no dictionary link of someone else. Returns undefined (and changes
  * nothing) for a site without such files.
@@ -67,8 +75,9 @@ export async function prepareAssetDictionary(
   const contents = await Promise.all(code.map(async (path) => ({ path, bytes: await readFile(join(dir, path)) })))
   contents.sort((a, b) => a.bytes.byteLength - b.bytes.byteLength || (a.path < b.path ? -1 : 1))
   let total = 0
+  const limit = Math.min(maxBytes, ASSET_DICTIONARY_BYTES)
   const chosen = contents.filter((file) => {
-    if (file.bytes.byteLength === 0 || total + file.bytes.byteLength > maxBytes) return false
+    if (file.bytes.byteLength === 0 || total + file.bytes.byteLength > limit) return false
     total += file.bytes.byteLength
     return true
   })
