@@ -11,7 +11,7 @@ import { CODECS, type Format, PREFERRED_FORMAT } from '../codecs/table.js'
 import { versionedAsset } from '../http/use-as-dictionary.js'
 import type { Manifest, ManifestDelta, ManifestFile } from '../manifest/manifest.js'
 import type { WorkPool } from '../pool/pool.js'
-import { isPageDictionary, isSiteDictionary } from '../http/page-dictionary-name.js'
+import { isAssetDictionary, isPageDictionary, isSiteDictionary } from '../http/page-dictionary-name.js'
 import { folderVersionSource, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
 import type { ResolvedDeltaOptions } from '../options/delta-options.js'
 import type { DeltaFileReport } from '../report/delta-report.js'
@@ -121,4 +121,17 @@ export function deltaFileReport(
     brotliBytes: file.variants.find((v) => v.format === PREFERRED_FORMAT)?.size ?? best,
     originalBytes: file.size,
   }
+}
+
+/**
+ * The codings of a file's deltas against `dictionaryPath`: every one, except against an asset
+ * dictionary: dcb only when it is on. zstd at level 19 loads a dictionary of the site's code for
+ * every file (on Vitest's UI most of a build's delta time), and Chromium accepts dcb wherever it
+ * accepts dcz.
+ */
+export function encodingsAgainst(
+  dictionaryPath: string,
+  encodings: readonly DictionaryEncoding[],
+): readonly DictionaryEncoding[] {
+  return isAssetDictionary(dictionaryPath) && encodings.includes('dcb') ? ['dcb'] : encodings
 }

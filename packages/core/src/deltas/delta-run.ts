@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { cacheWriteWarning, type CompressionCache } from '../cache/cache.js'
 import { openRunCache } from '../cache/run-cache.js'
-import { acceptsDictionary, type DictionaryEncoding } from '../codecs/dictionary.js'
+import { acceptsDictionary } from '../codecs/dictionary.js'
 import { dictionaryId, sha256Of } from '../codecs/dictionary-hash.js'
 import { journaledFiles, openJournal, type RunJournal } from '../fs/journal.js'
 import { writeFileAtomically } from '../fs/write.js'
@@ -20,6 +20,7 @@ import type { WriteDeltasContext, WriteDeltasResult } from './delta-context.js'
 import {
   deltaFileReport,
   encodeCached,
+  encodingsAgainst,
   pickDictionaries,
   versionSourceOf,
   withoutThisBuild,
@@ -53,8 +54,6 @@ export class DeltaRun {
   private readonly keep = new Set<string>()
   private readonly fileReports: DeltaFileReport[] = []
   private readonly pageReports: DeltaFileReport[] = []
-  /** The deltas of this build's asset dictionary against the earlier ones (`assetDictionaries`). */
-  private assetDictionaryJob: Promise<void> | undefined
   /**
    * Read once each: several files can share a dictionary. Keyed by path (previous page
    * dictionaries carry `@<generation>`, since they share one name).
@@ -98,10 +97,15 @@ export class DeltaRun {
     return new DeltaRun(manifest, options, context, run)
   }
 
-  /** Writes every delta: versioned assets against their older versions, pages against the page dictionary. */
+  /**
+   * Writes every delta: versioned assets against their older versions (scripts and styles also
+   * against the asset dictionaries), the asset dictionary against the earlier ones, pages against
+   * the page dictionary.
+   */
   async encodeAll(): Promise<void> {
-    const jobs = [...this.assetJobs(), ...this.pageJobs()]
-    if (this.assetDictionaryJob) jobs.push(this.assetDictionaryJob)
+    const { current, earlier } = this.assetDictionaries()
+    const jobs = [...this.assetJobs(earlier), ...this.pageJobs()]
+    if (current && earlier.length > 0) jobs.push(this.deltasAgainst(current, earlier, this.fileReports))
     try {
       await Promise.all(jobs)
     } finally {
@@ -130,13 +134,12 @@ export class DeltaRun {
     return { manifest: next, report: this.report(staleRemoved) }
   }
 
-  private assetJobs(): Promise<void>[] {
+  private assetJobs(assetDictionaries: readonly PreviousVersion[]): Promise<void>[] {
     const byKey = new Map<string, PreviousVersion[]>()
     for (const version of this.run.previous) {
       const key = versionedAsset(version.path)?.key
       if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), version])
     }
-    const assetDictionaries = this.assetDictionaries()
     const jobs: Promise<void>[] = []
     for (const file of this.files) {
       const asset = file.originalOnDisk && file.cacheClass === 'immutable' ? versionedAsset(file.path) : undefined
@@ -156,21 +159,18 @@ export class DeltaRun {
   }
 
   /**
-   * The asset dictionary of this build (announced, and a delta against the earlier ones) and
-   * those of the earlier builds visitors may hold, newest first; none when `assets` is off.
+   * This build's asset dictionary (announced here: it is for the next build) and those of the
+   * earlier builds visitors may hold, newest first; none when `assets` is off. An earlier one with
+   * the same bytes as a file gets no delta for it (`deltasAgainst` skips the file itself).
    */
-  private assetDictionaries(): PreviousVersion[] {
+  private assetDictionaries(): { current?: ManifestFile; earlier: PreviousVersion[] } {
     const current = this.options.assets
       ? this.files.find((f) => isAssetDictionary(f.path) && f.originalOnDisk)
       : undefined
-    if (!current) return []
-    const earlier = pickDictionaries(
-      this.run.previous.filter((v) => isAssetDictionary(v.path) && v.path !== current.path),
-      this.options.versions,
-    )
+    if (!current) return { earlier: [] }
     current.useAsDictionary = ASSET_DICTIONARY_MATCH
-    this.assetDictionaryJob = earlier.length > 0 ? this.deltasAgainst(current, earlier, this.fileReports) : undefined
-    return earlier
+    const earlier = this.run.previous.filter((v) => isAssetDictionary(v.path))
+    return { current, earlier: pickDictionaries(earlier, this.options.versions) }
   }
 
   private pageJobs(): Promise<void>[] {
@@ -219,7 +219,7 @@ export class DeltaRun {
       // The same bytes under two names, or the file itself: one set of deltas, or none.
       if (seen.has(id) || hash.toString('hex') === file.sha256) continue
       seen.add(id)
-      for (const encoding of this.encodingsAgainst(version)) {
+      for (const encoding of encodingsAgainst(version.path, this.options.encodings)) {
         if (!acceptsDictionary(encoding, dictionary)) continue
         const { cache, pool } = this.run
         const body = await encodeCached(
@@ -246,16 +246,6 @@ export class DeltaRun {
     deltas.sort((a, b) => a.size - b.size || (a.path < b.path ? -1 : 1))
     file.deltas = deltas
     reports.push(deltaFileReport(file, candidates, deltas, best))
-  }
-
-  /**
-   * Every coding, except against an asset dictionary: dcb only when it is on. zstd at level 19
-   * loads a dictionary of the whole site's code for every file (measured on Vitest's UI, 3 MB of
-   * code: most of a build's delta time), and Chromium accepts dcb wherever it accepts dcz.
-   */
-  private encodingsAgainst(version: PreviousVersion): readonly DictionaryEncoding[] {
-    const { encodings } = this.options
-    return isAssetDictionary(version.path) && encodings.includes('dcb') ? ['dcb'] : encodings
   }
 
   private async writeDelta(file: ManifestFile, path: string, body: Buffer): Promise<string> {
