@@ -112,8 +112,7 @@ describe('Use-As-Dictionary responses outlive the deltas against them', () => {
       expect(rule, env).toBeTruthy()
       for (const url of URLS) {
         const path = form === 'htaccess' ? url.slice(1) : url
-        if (new RegExp(rule![1]!).test(path) && immutable.test(url))
-          expect(ANNOUNCED).toContain(url)
+        if (new RegExp(rule![1]!).test(path) && immutable.test(url)) expect(ANNOUNCED).toContain(url)
       }
     }
     expect(immutable.test('/preencode-dictionary-0123456789abcdef.txt')).toBe(true)
