@@ -31,7 +31,7 @@ export function deltaOptionsFromManifest(manifest: Manifest): ResolvedDeltaOptio
   if (!recorded || typeof recorded !== 'object') return undefined
   try {
     // Checked like options: a manifest edited by hand must not crash a deploy.
-    const { versions, encodings, maxDictionaryBytes, pages, pageDictionaryBytes, previous } = recorded
+    const { versions, encodings, maxDictionaryBytes, pages, pageDictionaryBytes, assets, previous } = recorded
     return resolveDeltaOptions(
       {
         versions,
@@ -39,6 +39,7 @@ export function deltaOptionsFromManifest(manifest: Manifest): ResolvedDeltaOptio
         maxDictionaryBytes,
         pages,
         pageDictionaryBytes,
+        ...(assets === undefined ? {} : { assets }),
         remember: false,
         ...(previous ? { previous } : {}),
       },

@@ -17,6 +17,7 @@ import { enforceBudgets } from '../report/enforce-budgets.js'
 import { renderHtmlReport } from '../report/html-report.js'
 import { writeFileAtomically } from '../fs/write.js'
 import { preparePageDictionary } from '../deltas/page-dictionary.js'
+import { prepareAssetDictionary } from '../deltas/asset-dictionary.js'
 import { renderBuildResult, type BuildResult } from '../report/render-result.js'
 import { writeDeltas } from '../deltas/write-deltas.js'
 import { openRunCache } from '../cache/run-cache.js'
@@ -195,7 +196,8 @@ async function compressOne(pass: BuildPass, dir: string): Promise<BuildResult> {
   const { options } = init
   // A shard encodes into the cache and writes nothing into the site: no configs, no deltas.
   const deltas = output.shard ? undefined : options.deltas || undefined
-  // The page dictionary's link goes into the pages before they are compressed.
+  // The dictionaries' links go into the pages before they are compressed.
+  if (deltas?.assets) await prepareAssetDictionary(dir, deltas.maxDictionaryBytes)
   if (deltas?.pages) await preparePageDictionary(dir, deltas.pageDictionaryBytes)
   const { manifest, report } = await compressDirectory(dir, options.compress, run)
   if (report.late && output.warnLate !== false) {

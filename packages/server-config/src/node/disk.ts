@@ -28,6 +28,8 @@ import {
   DICTIONARY_ENCODINGS,
   cacheClassOf,
   deltaPath,
+  isAssetDictionary,
+  ASSET_DICTIONARY_MATCH,
   isPageDictionary,
   isSafeRelativePath,
   originalOfDeltaPath,
@@ -116,6 +118,7 @@ export async function diskEntry(
       file.useAsDictionary = PAGE_DICTIONARY_MATCH
       file.matchDest = [...PAGE_DICTIONARY_MATCH_DEST]
     }
+    if (isAssetDictionary(relative)) file.useAsDictionary = ASSET_DICTIONARY_MATCH
   }
   const deltas = withSidecars && original ? await deltasOnDisk(root, relative, availableDictionary, original) : []
   if (deltas.length > 0) file.deltas = deltas
