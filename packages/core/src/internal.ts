@@ -49,4 +49,4 @@ export {
   PAGE_DICTIONARY_NAME_PATTERN,
 } from './deltas/page-dictionary.js'
 export { ASSET_DICTIONARY_MATCH } from './deltas/asset-dictionary.js'
-export { ASSET_DICTIONARY_NAME_PATTERN, isAssetDictionary, isSiteDictionary } from './http/page-dictionary-name.js'
+export { ASSET_DICTIONARY_NAME_PATTERN, isAssetDictionary } from './http/page-dictionary-name.js'
