@@ -3,7 +3,8 @@
 // table, `forcePathStyle` passed silently to the folder and rsync targets, and `ssh` and
 // `keepReleases` to S3.
 import { describe, expect, it } from 'vitest'
-import { createTarget, EVERY_TARGET, TARGETS, targetsTaking, type DeploySettings } from '../src/index.js'
+import { createTarget, EVERY_TARGET, localTarget, TARGETS, targetsTaking, type DeploySettings } from '../src/index.js'
+import { s3Error } from '../src/targets/s3/errors.js'
 import { DEPLOY_SETTING_KEYS, type DeploySettingName } from '../src/plan/setting-rules.js'
 
 /** A destination of each target. */
@@ -34,11 +35,14 @@ describe('the settings each target takes', () => {
     expect(targetsTaking('delete')).toEqual(['local folder', 'rsync', 'S3'])
   })
 
-  it.each(TARGETS.map((entry) => [entry.name, entry] as const))('the %s target takes its own settings', async (_, entry) => {
-    const to = DESTINATIONS[entry.kind]
-    const own = Object.fromEntries(entry.settings.map((key) => [key, SAMPLE[key]]))
-    expect((await createTarget(to, own)).kind).toBe(entry.kind)
-  })
+  it.each(TARGETS.map((entry) => [entry.name, entry] as const))(
+    'the %s target takes its own settings',
+    async (_, entry) => {
+      const to = DESTINATIONS[entry.kind]
+      const own = Object.fromEntries(entry.settings.map((key) => [key, SAMPLE[key]]))
+      expect((await createTarget(to, own)).kind).toBe(entry.kind)
+    },
+  )
 
   // A local path in release mode is the rsync target's: `release` picks rsync, it is not foreign there.
   const foreign = TARGETS.flatMap((entry) =>
@@ -48,17 +52,20 @@ describe('the settings each target takes', () => {
     ).map((key) => [entry.name, key, entry] as const),
   )
 
-  it.each(foreign)('the %s target refuses `%s`, naming it and the target, from code and from a flag', async (_, key, entry) => {
-    const to = DESTINATIONS[entry.kind]
-    const settings = { [key]: SAMPLE[key] } as DeploySettings
-    const owners = targetsTaking(key).join(' and ')
-    const line = (name: string) =>
-      new RegExp(
-        `^\\[preencode\\] \\[options\\] ${name.replace(/[()]/g, '\\$&')} does not apply to the ${entry.name} target \\(${to.replace(/[./]/g, '\\$&')}\\)(: [^;]+)?; it applies to ${owners} targets only\\.$`,
-      )
-    await expect(createTarget(to, settings)).rejects.toThrow(line(`\`${key}\``))
-    await expect(createTarget(to, settings, flag)).rejects.toThrow(line(flag(key)))
-  })
+  it.each(foreign)(
+    'the %s target refuses `%s`, naming it and the target, from code and from a flag',
+    async (_, key, entry) => {
+      const to = DESTINATIONS[entry.kind]
+      const settings = { [key]: SAMPLE[key] } as DeploySettings
+      const owners = targetsTaking(key).join(' and ')
+      const line = (name: string) =>
+        new RegExp(
+          `^\\[preencode\\] \\[options\\] ${name.replace(/[()]/g, '\\$&')} does not apply to the ${entry.name} target \\(${to.replace(/[./]/g, '\\$&')}\\)(: [^;]+)?; it applies to ${owners} targets only\\.$`,
+        )
+      await expect(createTarget(to, settings)).rejects.toThrow(line(`\`${key}\``))
+      await expect(createTarget(to, settings, flag)).rejects.toThrow(line(flag(key)))
+    },
+  )
 
   it('names the settings the issue found passing silently', async () => {
     await expect(createTarget('s3://bucket', { ssh: 'ssh -p 2222' })).rejects.toThrow(
@@ -78,5 +85,33 @@ describe('the settings each target takes', () => {
   it('a boolean turned off asks for nothing, and is not refused', async () => {
     expect((await createTarget('s3://bucket', { release: false })).kind).toBe('s3')
     expect((await createTarget('./public', { forcePathStyle: false })).kind).toBe('local')
+  })
+})
+
+describe("the targets' messages name an option as the user set it (issue 38.3)", () => {
+  const context = { root: '/tmp', deployId: 'd1', concurrency: 1, emit: () => {} }
+
+  it('the local target: `to` from code, the label from createTarget', async () => {
+    const missing = '/nonexistent-preencode-parent/out'
+    await expect(localTarget(missing).begin!(context)).rejects.toThrow(
+      /does not exist\. Create it first, or check `to`\.$/,
+    )
+    const target = await createTarget(missing, {}, flag)
+    await expect(target.begin!(context)).rejects.toThrow(/does not exist\. Create it first, or check --to\.$/)
+  })
+
+  it('the S3 errors: `endpoint` and `region` from code, the label when given one, never a flag by themselves', () => {
+    const noBucket = Object.assign(new Error('no'), { name: 'NoSuchBucket' })
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })
+    expect(s3Error(noBucket, 's3://b/', 'listing', []).message).toMatch(
+      /fix the bucket name, `endpoint` or `region`\.$/,
+    )
+    expect(s3Error(noBucket, 's3://b/', 'listing', [], undefined, flag).message).toMatch(
+      /fix the bucket name, --endpoint or --region\.$/,
+    )
+    expect(s3Error(refused, 's3://b/', 'listing', []).message).toMatch(
+      /Check `endpoint` and that the server is running\.$/,
+    )
+    expect(s3Error(refused, 's3://b/', 'listing', [], undefined, flag).message).not.toContain('`endpoint`')
   })
 })

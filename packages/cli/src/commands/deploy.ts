@@ -56,7 +56,11 @@ const args = {
     description: `${only('endpoint')}: endpoint of an S3-compatible store (MinIO, R2…), path-style addressing`,
     valueHint: 'url',
   },
-  region: { type: 'string', description: `${only('region')}: region (default AWS_REGION, else us-east-1)`, valueHint: 'region' },
+  region: {
+    type: 'string',
+    description: `${only('region')}: region (default AWS_REGION, else us-east-1)`,
+    valueHint: 'region',
+  },
   timeout: {
     type: 'string',
     description: `${only('timeout')}: fail a request after this many seconds without an answer, retried once (default 30)`,

@@ -57,7 +57,14 @@ export class S3Bucket {
         }),
       )
     } catch (error) {
-      throw s3Error(error, this.settings.description, action, secrets, { ...timeouts, attempts: timedOut }, this.settings.label)
+      throw s3Error(
+        error,
+        this.settings.description,
+        action,
+        secrets,
+        { ...timeouts, attempts: timedOut },
+        this.settings.label,
+      )
     }
   }
 
