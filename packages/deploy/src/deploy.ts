@@ -136,8 +136,7 @@ interface Run {
   manifest: Manifest
   deltas?: DeltaReport | undefined
   deltaOptions?: ReturnType<typeof resolveDeployDeltas>
-  /** Names an option in messages as the user set it. */
-  label: OptionLabel
+  label: OptionLabel // names an option in messages as the user set it
 }
 
 /**
