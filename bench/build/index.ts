@@ -1,11 +1,10 @@
 // Build part: the same Vite app (bench/app: three, echarts, monaco-editor) built plainly, with
 // preencode() and with vite-plugin-compression2, each build in a fresh child process; then
-// `preencode compress` on the plain output (cold, against the floor measured in the same run),
-// a generated 20,000-file site for throughput, and `preencode compress` (and compressDirectory in
-// Node) at 1x and 10x for peak memory; then two generated apps (apps/: one whose largest chunk
-// dominates, one shaped like Storybook's output), cold, and one table of every app against
-// issue 37's targets. Its sub-measurements live in apps/, floor/, large-site/ and memory/ below
-// this folder; the bytes comparison in bytes.ts.
+// `preencode compress` on the plain output (cold, against the floor measured in the same run);
+// then two generated apps (apps/: one whose largest chunk dominates, one shaped like Storybook's
+// output), cold, and one table of every app against issue 37's targets. Its sub-measurements
+// live in apps/ and floor/ below this folder; the bytes comparison in bytes.ts. Throughput on a
+// large site and peak memory are the scale part (bench/scale).
 import { mkdir } from 'node:fs/promises'
 import { availableParallelism, cpus } from 'node:os'
 import { join } from 'node:path'
@@ -21,8 +20,6 @@ import { appsTable } from './apps/summary.ts'
 import { compareBytes } from './bytes.ts'
 import { measureGzipMax } from './gzip-max.ts'
 import { cliCold, floorMsOf, reportFloor } from './floor/index.ts'
-import { measureLargeSite } from './large-site/index.ts'
-import { measureMemoryScaling, MEMORY_TARGET } from './memory/index.ts'
 
 type ConfigName = 'baseline' | 'preencode cold' | 'preencode warm' | 'peer cold' | 'peer warm'
 
@@ -216,21 +213,6 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
     const { table, targets } = appsTable(summaries)
     part.tables.push(table)
     part.targets.push(...targets)
-  }
-  if (!('why' in core)) await measureLargeSite(ctx, part, join(work, 'large'))
-
-  // Peak memory against site size: the plain output compressed once and ten times over.
-  if ('why' in core) {
-    part.targets.push({ part: 'build', target: MEMORY_TARGET, why: core.why })
-    part.notes.push(`memory scaling skipped: ${core.why}`)
-  } else if (!runs.some((r) => r.config === 'baseline' && !r.error)) {
-    part.targets.push({
-      part: 'build',
-      target: MEMORY_TARGET,
-      why: 'the plain build failed, so there is no site to compress',
-    })
-  } else {
-    await measureMemoryScaling(ctx, part, outDir('baseline'), join(work, 'memory'))
   }
   ctx.shared.benchAppDist = runs.some((r) => r.config === 'baseline' && !r.error) ? outDir('baseline') : undefined
   if (runs.some((r) => r.config === 'preencode warm' && !r.error))
