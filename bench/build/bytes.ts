@@ -120,7 +120,11 @@ export async function compareBytes(part: PartResult, inputs: BytesInputs): Promi
     return undefined
   }
   if (!preFiles) {
-    part.targets.push({ part: 'build', target: "bytes per format ≤ peer's", why: preencodeWhy ?? 'preencode build failed' })
+    part.targets.push({
+      part: 'build',
+      target: "bytes per format ≤ peer's",
+      why: preencodeWhy ?? 'preencode build failed',
+    })
     return undefined
   }
   const results = await bytesPerFormat(peerFiles, preFiles, inputs.peerDir, inputs.preDir)

@@ -56,7 +56,8 @@ async function bigChunkApp(root: string): Promise<BenchApp> {
   })
   return {
     name: 'big chunk',
-    about: 'one entry bundling monaco-editor’s editor API, echarts, three.js with add-ons and Vue into one chunk of ~5.8 MB; ~80 small lazy chunks',
+    about:
+      'one entry bundling monaco-editor’s editor API, echarts, three.js with add-ons and Vue into one chunk of ~5.8 MB; ~80 small lazy chunks',
     root,
     entries: { index: join(root, 'index.html') },
   }

@@ -43,10 +43,7 @@ export async function cliCold(
 }
 
 /** Every encode of `site` alone, one after the other, in a child process (child.ts). */
-export async function measureFloor(
-  ctx: BenchContext,
-  site: string,
-): Promise<{ floor?: FloorMeasure; error?: string }> {
+export async function measureFloor(ctx: BenchContext, site: string): Promise<{ floor?: FloorMeasure; error?: string }> {
   ctx.log('build: floor (every encode alone, one after the other)…')
   const child = await runChild(process.execPath, [join(import.meta.dirname, 'child.ts'), site], {
     timeoutMs: 30 * 60_000,

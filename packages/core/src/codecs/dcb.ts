@@ -32,7 +32,6 @@ export const dcb = {
     lgwin: brotliWindowBits(dictionarySize + file.size),
   }),
   accepts: (dictionary) => dictionary.byteLength > 0,
-  encode: (data, params, dictionary) =>
-    brotliAsync(data, { dictionary, params: brotliZlibParams(params) }),
+  encode: (data, params, dictionary) => brotliAsync(data, { dictionary, params: brotliZlibParams(params) }),
   decode: (stream, dictionary) => unbrotliAsync(stream, { dictionary }),
 } as const satisfies DictionaryCodec<DcbParams>
