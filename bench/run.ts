@@ -1,5 +1,5 @@
 // `pnpm bench` — runs the benchmark parts, prints each part's tables and ratios, and writes
-// docs/benchmarks.md. Flags: --only build,serve,deploy (default all), --quick (smoke run with
+// docs/benchmarks.md. Flags: --only build,scale,serve,deploy (default all), --quick (smoke run with
 // small inputs), --reps N (build repetitions, default 2), --keep (keep the scratch directory),
 // --out FILE (where the Markdown goes, with the charts beside it; default docs/benchmarks.md, `-` for none).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -17,11 +17,13 @@ import { REPO_ROOT } from './lib/paths.ts'
 import { renderPartText, type PartResult } from './lib/report.ts'
 import { firstLine, fmtBytes } from './lib/util.ts'
 import { runRuntimes } from './runtimes/index.ts'
+import { runScale } from './scale/index.ts'
 import { runServe } from './serve/index.ts'
 import { runDeltaVersions } from './versions/index.ts'
 
 const PARTS = {
   build: runBuild,
+  scale: runScale,
   serve: runServe,
   deploy: runDeploy,
   dictionary: runDictionary,
@@ -32,6 +34,7 @@ const PARTS = {
 type PartName = keyof typeof PARTS
 const TITLES: Record<PartName, string> = {
   build: 'Build: preencode vs vite-plugin-compression2',
+  scale: 'Build at scale: a 20,000-file site, and peak memory against site size',
   serve: 'Serving: nginx and Apache, on-the-fly vs pre-compressed',
   deploy: 'Deploy to MinIO',
   dictionary: 'Dictionary transport (RFC 9842): updates and page navigations',
@@ -54,7 +57,7 @@ const { values } = parseArgs({
 })
 
 if (values.help) {
-  console.log('usage: pnpm bench [-- --only build,serve,deploy] [--quick] [--reps N] [--keep] [--out FILE|-]')
+  console.log('usage: pnpm bench [-- --only build,scale,serve,deploy] [--quick] [--reps N] [--keep] [--out FILE|-]')
   process.exit(0)
 }
 const selected = (values.only ?? Object.keys(PARTS).join(','))

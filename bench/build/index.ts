@@ -1,9 +1,10 @@
 // Build part: the same Vite app (bench/app: three, echarts, monaco-editor) built plainly, with
 // preencode() and with vite-plugin-compression2, each build in a fresh child process; then
-// `preencode compress` on the plain output (cold, against the floor measured in the same run),
-// a generated 20,000-file site for throughput, and `preencode compress` (and compressDirectory in
-// Node) at 1x and 10x for peak memory. Its sub-measurements live in floor/, large-site/ and
-// memory/ below this folder; the bytes comparison in bytes.ts.
+// `preencode compress` on the plain output (cold, against the floor measured in the same run);
+// then two generated apps (apps/: one whose largest chunk dominates, one shaped like Storybook's
+// output), cold, and one table of every app against issue 37's targets. Its sub-measurements
+// live in apps/ and floor/ below this folder; the bytes comparison in bytes.ts. Throughput on a
+// large site and peak memory are the scale part (bench/scale).
 import { mkdir } from 'node:fs/promises'
 import { availableParallelism, cpus } from 'node:os'
 import { join } from 'node:path'
@@ -13,13 +14,14 @@ import { importBuilt } from '../lib/packages.ts'
 import { APP_ROOT } from '../lib/paths.ts'
 import { emptyPart, type PartResult, type Table } from '../lib/report.ts'
 import { firstLine, fmtBytes, fmtMs, fmtRatio, listFiles, median, ratio } from '../lib/util.ts'
+import { generatedApps, type BenchApp } from './apps/index.ts'
+import { measureApp, type AppSummary } from './apps/measure.ts'
+import { appsTable } from './apps/summary.ts'
 import { compareBytes } from './bytes.ts'
 import { measureGzipMax } from './gzip-max.ts'
-import { cliCold, reportFloor } from './floor/index.ts'
-import { measureLargeSite } from './large-site/index.ts'
-import { measureMemoryScaling, MEMORY_TARGET } from './memory/index.ts'
+import { cliCold, floorMsOf, reportFloor } from './floor/index.ts'
 
-type ConfigName = 'baseline' | 'preencode cold' | 'preencode warm' | 'peer cold' | 'peer warm'
+type ConfigName = 'baseline' | 'preencode cold' | 'preencode warm' | 'peer'
 
 interface Run extends BuildOutcome {
   config: ConfigName
@@ -32,6 +34,8 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
     'three.js with add-ons): about 16 MB of JS/CSS in ~100 files. It is built plainly (baseline), with `preencode()`',
     'and with `vite-plugin-compression2`, each build in a fresh child process, repetitions interleaved. "Added time" is',
     "a configuration's median build time minus the baseline's median. Bytes are compared over the files both tools compressed.",
+    'Two generated apps are measured the same way, cold (see "Per app"): one whose largest chunk is most of the site, and one',
+    "shaped like Storybook's output (many small static files beside a few chunks).",
   ].join(' ')
   const plugin = await importBuilt('@preencode/vite', ['preencode'])
   const preencodeWhy = 'why' in plugin ? plugin.why : undefined
@@ -74,8 +78,8 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
       await build('preencode cold', 'preencode', cacheDir)
       await build('preencode warm', 'preencode', cacheDir)
     }
-    await build('peer cold', 'peer')
-    await build('peer warm', 'peer')
+    // The peer has no cache: every build of it is a cold one, so one a repetition.
+    await build('peer', 'peer')
   }
 
   const stats = (config: ConfigName) => {
@@ -92,7 +96,7 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
   }
   const base = stats('baseline')
   const added = (config: ConfigName) => stats(config).ms - base.ms
-  const configs: ConfigName[] = ['baseline', 'preencode cold', 'preencode warm', 'peer cold', 'peer warm']
+  const configs: ConfigName[] = ['baseline', 'preencode cold', 'preencode warm', 'peer']
   const timeTable: Table = {
     title: `Build time and peak memory (median of ${reps} run${reps > 1 ? 's' : ''} each, one child process per build)`,
     columns: ['configuration', 'runs', 'build time', 'range', 'added over baseline', 'peak RSS', 'RSS over baseline'],
@@ -113,7 +117,7 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
     notes: [
       `app: bench/app (${Object.keys(entries).join(', ')} entr${Object.keys(entries).length > 1 ? 'ies' : 'y'}), Vite 8 with reportCompressedSize off in every configuration`,
       'preencode: formats gzip, brotli, zstd at its defaults (gzip 9, brotli 11, zstd 19); cold = empty cache dir, warm = the second build with the same cache dir',
-      `vite-plugin-compression2 2.5.3: gzip ${PEER_LEVELS.gzip}, brotli ${PEER_LEVELS.brotli}, zstd ${PEER_LEVELS.zstd} (its default zstd level, the same as preencode's; it has no cache, so warm is simply a second run)`,
+      `vite-plugin-compression2 2.5.3: gzip ${PEER_LEVELS.gzip}, brotli ${PEER_LEVELS.brotli}, zstd ${PEER_LEVELS.zstd} (its default zstd level, the same as preencode's; it has no cache, so its one configuration is both its cold and its warm build)`,
       `concurrency as each tool ships it: vite-plugin-compression2 runs os.cpus().length − 1 compressions at once (${cpus().length === 1 ? 10 : Math.max(1, cpus().length - 1)} here; 10 on one core), preencode a pool of os.availableParallelism() (${availableParallelism()} here)`,
       'build time is measured inside the child from before `import("vite")` to the end of `build()`; peak RSS is the child\'s `process.resourceUsage().maxRSS`',
     ],
@@ -123,8 +127,8 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
 
   // Ratios and targets.
   if (!preencodeWhy) {
-    const coldRatio = ratio(added('preencode cold'), added('peer cold'))
-    const warmRatio = ratio(added('preencode warm'), added('peer warm'))
+    const coldRatio = ratio(added('preencode cold'), added('peer'))
+    const warmRatio = ratio(added('preencode warm'), added('peer'))
     const warmOverCold = ratio(added('preencode warm'), added('preencode cold'))
     part.tables.push({
       title: 'Build ratios',
@@ -133,7 +137,7 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
         ['preencode / peer, added time cold', fmtRatio(coldRatio)],
         ['preencode / peer, added time warm', fmtRatio(warmRatio)],
         ['preencode warm / preencode cold, added time', fmtRatio(warmOverCold)],
-        ['preencode / peer, peak RSS cold', fmtRatio(ratio(stats('preencode cold').rss, stats('peer cold').rss))],
+        ['preencode / peer, peak RSS cold', fmtRatio(ratio(stats('preencode cold').rss, stats('peer').rss))],
       ],
       notes: [
         'an added time smaller than the spread of the baseline runs (see "range"), or negative, is below what this run can resolve',
@@ -142,7 +146,7 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
     part.targets.push(
       {
         part: 'build',
-        target: 'cold added time ≤ 0.6× peer',
+        target: 'bench/app: cold added time ≤ 0.6× peer',
         measured: fmtRatio(coldRatio),
         pass: Number.isFinite(coldRatio) ? coldRatio <= 0.6 : undefined,
       },
@@ -155,7 +159,7 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
     )
   } else {
     part.targets.push(
-      { part: 'build', target: 'cold added time ≤ 0.6× peer', why: preencodeWhy },
+      { part: 'build', target: 'bench/app: cold added time ≤ 0.6× peer', why: preencodeWhy },
       { part: 'build', target: 'warm added time ≤ 0.05× cold', why: preencodeWhy },
     )
   }
@@ -163,7 +167,7 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
   // Bytes per format, over the files both tools compressed.
   const listing = async (tool: BuildTool) =>
     runs.some((r) => r.config.startsWith(tool) && !r.error) ? listFiles(outDir(tool)) : undefined
-  await compareBytes(part, {
+  const bytes = await compareBytes(part, {
     peerFiles: await listing('peer'),
     preFiles: preencodeWhy ? undefined : await listing('preencode'),
     peerDir: outDir('peer'),
@@ -176,28 +180,39 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
     await measureGzipMax(part, core.mod, outDir('baseline'))
 
   // The floor of a cold compress on this machine, measured now, and the plugin against the CLI.
-  if (!preencodeWhy && cliMs.length > 0)
-    await reportFloor(ctx, part, outDir('baseline'), cliMs, added('preencode cold'))
-  else
+  const benchApp: BenchApp = {
+    name: 'bench/app',
+    about: 'Monaco editor with its language workers, the full ECharts build, three.js with add-ons (the tables above)',
+    root: APP_ROOT,
+    entries,
+  }
+  const summaries: AppSummary[] = []
+  if (!preencodeWhy && cliMs.length > 0) {
+    const floor = await reportFloor(ctx, part, outDir('baseline'), cliMs, added('preencode cold'))
+    summaries.push({
+      app: benchApp,
+      floor,
+      floorMs: floorMsOf(floor),
+      cliMs: median(cliMs),
+      addedPreencode: added('preencode cold'),
+      addedPeer: added('peer'),
+      bytes,
+      errors: [],
+    })
+  } else
     part.targets.push({
       part: 'build',
       target: 'cold compress against the floor; plugin-added against the CLI',
       why: preencodeWhy ?? 'the CLI runs failed',
     })
-  if (!('why' in core)) await measureLargeSite(ctx, part, join(work, 'large'))
-
-  // Peak memory against site size: the plain output compressed once and ten times over.
-  if ('why' in core) {
-    part.targets.push({ part: 'build', target: MEMORY_TARGET, why: core.why })
-    part.notes.push(`memory scaling skipped: ${core.why}`)
-  } else if (!runs.some((r) => r.config === 'baseline' && !r.error)) {
-    part.targets.push({
-      part: 'build',
-      target: MEMORY_TARGET,
-      why: 'the plain build failed, so there is no site to compress',
-    })
-  } else {
-    await measureMemoryScaling(ctx, part, outDir('baseline'), join(work, 'memory'))
+  // The apps whose largest file decides a cold build (issue 37), and every app against the targets.
+  if (!preencodeWhy)
+    for (const app of await generatedApps(join(work, 'apps')))
+      summaries.push(await measureApp(ctx, app, join(work, 'apps', `run-${app.name.replace(/\W+/g, '-')}`)))
+  if (summaries.length > 0) {
+    const { table, targets } = appsTable(summaries)
+    part.tables.push(table)
+    part.targets.push(...targets)
   }
   ctx.shared.benchAppDist = runs.some((r) => r.config === 'baseline' && !r.error) ? outDir('baseline') : undefined
   if (runs.some((r) => r.config === 'preencode warm' && !r.error))

@@ -11,8 +11,8 @@ export type BrotliMode = 'text' | 'font' | 'generic'
 
 export type BrotliParams = {
   readonly quality: number
-  /** Every window tried (log2 bytes); the smallest stream wins (`brotliWindows`). */
-  readonly lgwins: readonly number[]
+  /** The window, log2 bytes (`brotliWindowBits`). */
+  readonly lgwin: number
   readonly mode: BrotliMode
   /** The size hint lets brotli size its tables to the input instead of the worst case. */
   readonly sizeHint: number
@@ -35,30 +35,18 @@ const BROTLI_MODES: Readonly<Record<BrotliMode, number>> = {
 }
 
 /**
- * The window of brotli's own default (BROTLI_DEFAULT_WINDOW), which other tools and
- * `brotli(1)` use: 4 MiB.
+ * Brotli's window: fitted to the file, from 64 KiB (see above) up to the format's 16 MiB; one
+ * encode per file. Below 4 MiB every window that holds the file gives the same compressed data.
+ * Above it the fitted window (23 or 24) and brotli's default 22 (what `brotli(1)` and
+ * vite-plugin-compression2 use) each win on some files, by bytes: the fitted window was 167 B
+ * smaller on bench/app's 6.9 MB Monaco worker and 1,156 B smaller on a 5.8 MB chunk (the bench's
+ * big-chunk app), 736 B larger on a 6.2 MB chunk of another app (issue 28), at most 0.06% of the
+ * file's brotli either way. Trying both doubled the longest encode of such a site, which is its
+ * whole cold build on 2 cores (issue 37), so the rule picks one: the window that reaches every
+ * byte. Window 24 gives the same bytes as 23 on those files.
  */
-export const BROTLI_DEFAULT_WINDOW_BITS = 22
-
-/** Brotli's window: fitted to the file, from 64 KiB (see above) up to the format's 16 MiB. */
 export function brotliWindowBits(size: number): number {
   return fittedWindowLog(size, BROTLI_MIN_FITTED_WINDOW_BITS, BROTLI_MAX_WINDOW_BITS)
-}
-
-/**
- * The windows tried for a file: the fitted one, and for a file above 4 MiB brotli's default
- * too. A window that reaches every byte is not always the smaller stream: on bench/app's
- * 6.9 MB Monaco worker window 23 is 167 B smaller than 22, on a 6.2 MB app chunk it was 736 B
- * larger (issue 28). Smaller files fit in window 22 or less, where the fitted window gives the
- * same stream as 22; above it, both run and the smaller is kept, so no file is larger than
- * what a tool at brotli's default window writes. It doubles the encode for those few large
- * files, once per content (the cache keeps the winner). Measured over bench/app's 95 files,
- * per file against vite-plugin-compression2's brotli 11 (window 22, generic mode, no size
- * hint): none larger.
- */
-export function brotliWindows(size: number): readonly number[] {
-  const fitted = brotliWindowBits(size)
-  return fitted > BROTLI_DEFAULT_WINDOW_BITS ? [fitted, BROTLI_DEFAULT_WINDOW_BITS] : [fitted]
 }
 
 /** Fonts get brotli's font model, text types the text model, the rest generic. */
@@ -71,11 +59,11 @@ export function brotliModeOf(path: string | undefined): BrotliMode {
   return 'generic'
 }
 
-/** node:zlib's parameters for `params` at one of its windows; dcb (brotli with a dictionary) uses them too. */
-export function brotliZlibParams(params: BrotliParams, lgwin: number): Record<number, number> {
+/** node:zlib's parameters for `params`; dcb (brotli with a dictionary) uses them too. */
+export function brotliZlibParams(params: BrotliParams): Record<number, number> {
   return {
     [constants.BROTLI_PARAM_QUALITY]: params.quality,
-    [constants.BROTLI_PARAM_LGWIN]: lgwin,
+    [constants.BROTLI_PARAM_LGWIN]: params.lgwin,
     [constants.BROTLI_PARAM_MODE]: BROTLI_MODES[params.mode],
     [constants.BROTLI_PARAM_SIZE_HINT]: params.sizeHint,
   }
@@ -93,19 +81,10 @@ export const brotli = {
   cost: (level) => (level >= 10 ? 1_250_000 : 100_000),
   params: (file, level) => ({
     quality: level,
-    lgwins: brotliWindows(file.size),
+    lgwin: brotliWindowBits(file.size),
     mode: brotliModeOf(file.path),
     sizeHint: file.size,
   }),
-  async encode(data, params) {
-    // One after the other, as gzip's memLevels: the pool gave this encode one slot.
-    let best: Buffer | undefined
-    for (const lgwin of params.lgwins) {
-      const stream = await brotliAsync(data, { params: brotliZlibParams(params, lgwin) })
-      if (best === undefined || stream.byteLength < best.byteLength) best = stream
-    }
-    if (best === undefined) throw new Error('brotli params list no window')
-    return best
-  },
+  encode: (data, params) => brotliAsync(data, { params: brotliZlibParams(params) }),
   decode: (data) => unbrotliAsync(data),
 } as const satisfies Codec<BrotliParams>

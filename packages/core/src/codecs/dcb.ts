@@ -29,10 +29,9 @@ export const dcb = {
   // brotli's parameters, the window fitted to dictionary + file.
   params: (file, level, dictionarySize) => ({
     ...brotli.params(file, level),
-    lgwins: [brotliWindowBits(dictionarySize + file.size)],
+    lgwin: brotliWindowBits(dictionarySize + file.size),
   }),
   accepts: (dictionary) => dictionary.byteLength > 0,
-  encode: (data, params, dictionary) =>
-    brotliAsync(data, { dictionary, params: brotliZlibParams(params, params.lgwins[0]!) }),
+  encode: (data, params, dictionary) => brotliAsync(data, { dictionary, params: brotliZlibParams(params) }),
   decode: (stream, dictionary) => unbrotliAsync(stream, { dictionary }),
 } as const satisfies DictionaryCodec<DcbParams>

@@ -47,15 +47,16 @@ export const gzip = {
   levels: [1, 9],
   defaultLevel: 9,
   maxLevel: GZIP_MAX_LEVEL,
-  // ~30 MB/s per memLevel, and two are tried (bench app, CPU time); libdeflate 12 ~1 MB/s.
-  cost: (level) => (level === GZIP_MAX_LEVEL ? 1_000_000 : 70_000),
-  // Neither memLevel wins everywhere: over the bench app's 94 bundle files memLevel 9 was 0.14%
-  // larger in total than the default 8, on others it is smaller. gzip 9 costs a fraction of
-  // brotli 11, so both run and the smaller stream is kept.
+  // ~30 MB/s at level 9 (bench app, CPU time); libdeflate 12 ~1 MB/s.
+  cost: (level) => (level === GZIP_MAX_LEVEL ? 1_000_000 : 35_000),
+  // One encode at zlib's default memLevel 8, the stream every other tool writes. memLevel 9 wins
+  // on some files and loses on others (bench app: 3,876,412 B against 3,871,095 B; the smaller of
+  // the two per file 42 B less than 8 alone, 0.001%): not worth a second encode of every file
+  // (issue 37). 'max' still tries both, and libdeflate.
   params: (_file, level): GzipParams =>
     level === GZIP_MAX_LEVEL
       ? { level: 9, windowBits: 15, memLevels: [8, 9], libdeflateLevel: LIBDEFLATE_LEVEL, engine: LIBDEFLATE_ENGINE }
-      : { level, windowBits: 15, memLevels: [8, 9] },
+      : { level, windowBits: 15, memLevels: [8] },
   async encode(data, params) {
     // One after the other: the pool gave this encode one slot, and running both at once would
     // put two threads on it and oversubscribe the cores the pool is sized to.

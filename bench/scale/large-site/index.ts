@@ -80,11 +80,11 @@ export async function measureLargeSite(ctx: BenchContext, part: PartResult, work
   const cache = join(work, 'cache')
   await rm(work, { recursive: true, force: true })
   await mkdir(root, { recursive: true })
-  ctx.log(`build: generating a ${count}-file site…`)
+  ctx.log(`scale: generating a ${count}-file site…`)
   const bytes = await generate(root, count)
   const rows: string[][] = []
   for (const run of ['cold', 'warm'] as const) {
-    ctx.log(`build: large site, ${run}…`)
+    ctx.log(`scale: large site, ${run}…`)
     const child = await runChild(process.execPath, [CLI_BIN, 'compress', root, '--cache-dir', cache, '--json'], {
       timeoutMs: 60 * 60_000,
       env: { CI: 'true' },
@@ -105,7 +105,7 @@ export async function measureLargeSite(ctx: BenchContext, part: PartResult, work
       `${(bytes / 1e6 / seconds).toFixed(2)} MB/s`,
       `${fmtInt(report.cache.misses)} / ${fmtInt(report.cache.hits)}`,
     ])
-    ctx.log(`build: large site ${run}: ${fmtMs(child.wallMs)}`)
+    ctx.log(`scale: large site ${run}: ${fmtMs(child.wallMs)}`)
   }
   part.tables.push({
     title: `Throughput on a generated ${fmtInt(count)}-file site (preencode compress, gzip + brotli + zstd at the defaults)`,

@@ -80,11 +80,11 @@ export async function measureMemoryScaling(
       for (let i = 0; i < copies; i++) await cp(source, join(site, `copy${i}`), { recursive: true })
       const files = await listFiles(site)
       const bytes = [...files.values()].reduce((a, b) => a + b, 0)
-      ctx.log(`build: ${way.label} on the ${copies}x site (${fmtBytes(bytes)})…`)
+      ctx.log(`scale: ${way.label} on the ${copies}x site (${fmtBytes(bytes)})…`)
       const outcome = await way.run(site)
       await rm(site, { recursive: true, force: true })
       if (outcome.error) part.notes.push(`${way.label} on the ${copies}x site failed: ${firstLine(outcome.error)}`)
-      else ctx.log(`build: ${copies}x: ${fmtMs(outcome.ms)}, peak RSS ${fmtBytes(outcome.maxRssBytes)}`)
+      else ctx.log(`scale: ${copies}x: ${fmtMs(outcome.ms)}, peak RSS ${fmtBytes(outcome.maxRssBytes)}`)
       rss.get(way.label)!.push(outcome.error ? Number.NaN : outcome.maxRssBytes)
       rows.push(
         outcome.error
@@ -116,7 +116,7 @@ export async function measureMemoryScaling(
   })
   const target = growth(ways[0].label)
   part.targets.push({
-    part: 'build',
+    part: 'scale',
     target: memoryTarget(scale),
     measured: `${fmtRatio(target)} (compressDirectory in Node: ${fmtRatio(growth(ways[1].label))})`,
     pass: Number.isFinite(target) ? target <= MEMORY_GROWTH_LIMIT : undefined,
