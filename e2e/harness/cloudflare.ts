@@ -53,7 +53,7 @@ export async function writeWorkerFolder(manifest: Manifest, root: string, dir: s
 }
 
 /** wrangler.jsonc as generated: JSON after `//` comment lines. */
-export async function readWranglerConfig(dir: string): Promise<WranglerConfig> {
+async function readWranglerConfig(dir: string): Promise<WranglerConfig> {
   const text = await readFile(join(dir, 'wrangler.jsonc'), 'utf8')
   return JSON.parse(
     text

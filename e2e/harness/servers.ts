@@ -31,12 +31,9 @@ export type { ServingProcess } from './node-server.ts'
 export {
   checkServerFiles,
   writeServerFiles,
-  type CodeKind,
   type ConfiguredKind,
-  type ServerFiles,
   type ServerKind,
 } from './server-files.ts'
-export { APACHE_MODULES_DIR, NGINX_BROTLI_MODULE } from '@preencode/test-utils'
 
 export interface RunningServer {
   readonly kind: ServerKind
@@ -59,7 +56,7 @@ export interface StartOptions {
  * The Node middleware serving `root` on `port`. Without `manifest` it reads the one on disk and
  * re-reads it when a deploy replaces it.
  */
-export async function startMiddleware(
+async function startMiddleware(
   root: string,
   port: number,
   manifest?: Manifest,

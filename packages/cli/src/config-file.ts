@@ -39,7 +39,7 @@ export function defineConfig<T extends PreencodeConfig>(config: T): T {
 }
 
 /** The names looked for in the working directory; more than one present is an error (loadConfig). */
-export const CONFIG_FILENAMES = Object.freeze([
+const CONFIG_FILENAMES = Object.freeze([
   'preencode.config.ts',
   'preencode.config.mts',
   'preencode.config.js',

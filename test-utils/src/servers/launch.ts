@@ -76,7 +76,7 @@ export async function serverRoot(name: string, dir?: string): Promise<ServerRoot
 }
 
 /** A free port unless the caller chose one. */
-export async function pickPort(port: number | undefined): Promise<number> {
+async function pickPort(port: number | undefined): Promise<number> {
   return port ?? (await freePort())
 }
 

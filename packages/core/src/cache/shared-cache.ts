@@ -22,7 +22,7 @@ export interface SharedCacheHooks {
   onUnavailable?: (error: unknown, operation: 'read' | 'write') => void
 }
 
-export interface SharedCacheStats {
+interface SharedCacheStats {
   /** Entries found in the bucket (not locally) and used. */
   remoteHits: number
   /** Entries uploaded to the bucket. */

@@ -86,7 +86,7 @@ const NOT_A_FILE: Record<string, string> = {
 }
 
 /** A failure to write the journal at `path` as a one-line error naming it. */
-export function journalError(path: string, cause: unknown): Error {
+function journalError(path: string, cause: unknown): Error {
   const code = (cause as NodeJS.ErrnoException | undefined)?.code ?? ''
   if (code in NOT_A_FILE)
     return userError(

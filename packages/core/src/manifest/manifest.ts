@@ -126,17 +126,6 @@ export async function readManifest(root: string): Promise<Manifest> {
   return manifest
 }
 
-/** Every path the manifest accounts for on disk (originals kept and variants), for deploy and cleanup. */
-export function manifestPaths(manifest: Manifest): string[] {
-  const paths: string[] = []
-  for (const file of manifest.files) {
-    if (file.originalOnDisk) paths.push(file.path)
-    for (const variant of file.variants) paths.push(variant.path)
-    for (const delta of file.deltas ?? []) paths.push(delta.path)
-  }
-  return paths
-}
-
 /**
  * The settings of the run that wrote a manifest. Commands that find the manifest out of date
  * with the disk (deploy, config, verify) recompress with these, so the result is what the

@@ -1,7 +1,7 @@
 import { looksContentHashed, type CachePolicyOptions } from '../http/cache-policy.js'
 import type { Manifest, ManifestSettings, RecordedDeltas, RecordedPattern } from './manifest.js'
 
-export type { ManifestSettings, RecordedDeltas, RecordedPattern }
+export type { ManifestSettings, RecordedDeltas }
 import {
   resolveCompressOptions,
   type CompressOptions,
@@ -26,7 +26,7 @@ export function recordDeltas(options: ResolvedDeltaOptions): RecordedDeltas {
  * The delta options that reproduce the recorded ones, without adding to the build history
  * (the build that wrote the manifest already did); undefined when the run made none.
  */
-export function deltaOptionsFromManifest(manifest: Manifest): ResolvedDeltaOptions | undefined {
+function deltaOptionsFromManifest(manifest: Manifest): ResolvedDeltaOptions | undefined {
   const recorded = manifest.settings?.deltas
   if (!recorded || typeof recorded !== 'object') return undefined
   try {

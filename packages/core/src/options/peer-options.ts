@@ -35,7 +35,7 @@ const PEER_FORMATS: Readonly<Record<string, string>> = {
 }
 
 /** The hint for an option another plugin spells differently; undefined when there is none. */
-export function peerOptionHint(key: string): string | undefined {
+function peerOptionHint(key: string): string | undefined {
   return Object.hasOwn(PEER_OPTIONS, key) ? PEER_OPTIONS[key] : undefined
 }
 

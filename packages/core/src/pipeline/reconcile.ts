@@ -101,7 +101,7 @@ export async function reconcileManifest(dir: string, run: CompressRun = {}): Pro
 }
 
 /** `2 changed, 1 added (late/extra.html, …)`: the counts, and a few names. */
-export function describeDrift(drift: ManifestDrift): string {
+function describeDrift(drift: ManifestDrift): string {
   const parts: string[] = []
   for (const key of ['changed', 'added', 'removed', 'damaged', 'leftovers'] as const) {
     const paths = drift[key]

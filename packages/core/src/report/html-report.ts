@@ -24,7 +24,7 @@ export interface HtmlReportOptions {
 }
 
 /** What the page's script reads: one row per file, variant sizes by format (null: none written). */
-export interface HtmlReportData {
+interface HtmlReportData {
   title: string
   generatedAt: string
   generator: string
@@ -34,7 +34,7 @@ export interface HtmlReportData {
 }
 
 /** The data the page shows, straight from the manifest. Pure. */
-export function htmlReportData(manifest: Manifest, options: HtmlReportOptions = {}): HtmlReportData {
+function htmlReportData(manifest: Manifest, options: HtmlReportOptions = {}): HtmlReportData {
   return {
     title: options.title ?? 'preencode report',
     generatedAt: (options.generatedAt ?? new Date()).toISOString(),

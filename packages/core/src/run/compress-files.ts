@@ -34,7 +34,7 @@ import type { RunAbort } from './run-abort.js'
 
 const debug = createDebug('preencode:run')
 
-export interface RunState {
+interface RunState {
   started: number
   previous: Manifest | undefined
   scan: Awaited<ReturnType<typeof scanDirectory>>

@@ -9,7 +9,7 @@ import { withOpenFiles } from '../fs/open-files.js'
 import { sha256Hex } from '../hash.js'
 
 /** A sidecar name preencode would write that is already taken by a file it did not write. */
-export interface SidecarClash {
+interface SidecarClash {
   /** The original whose variant would go there, POSIX path relative to the root. */
   original: string
   format: Format

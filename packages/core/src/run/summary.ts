@@ -14,7 +14,7 @@ import type { ReportCounters, SkipReason } from '../report/report.js'
 import type { SkippedEntry } from '../fs/walk.js'
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string }
-export const GENERATOR = `preencode@${version}`
+const GENERATOR = `preencode@${version}`
 
 const debug = createDebug('preencode:run')
 

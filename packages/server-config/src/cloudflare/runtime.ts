@@ -28,7 +28,7 @@ import { edgeSafeCodings } from './edge.js'
 import { WORKER_SITE_VERSION, type WorkerFile, type WorkerSite } from './site-data.js'
 
 /** The static-assets binding (`env.ASSETS`). */
-export interface AssetsBinding {
+interface AssetsBinding {
   fetch(request: Request): Promise<Response>
 }
 

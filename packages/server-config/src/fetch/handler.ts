@@ -69,7 +69,7 @@ const CHUNK_BYTES = 64 * 1024
 const STREAM_KEEPS_LENGTH = !('Bun' in globalThis)
 
 /** The facts of a Fetch request that the specification reads. */
-export function fetchRequestFacts(request: Request): RequestFacts {
+function fetchRequestFacts(request: Request): RequestFacts {
   const headers: RequestFacts['headers'] = {}
   for (const name of REQUEST_FACT_HEADERS) {
     const value = request.headers.get(name)

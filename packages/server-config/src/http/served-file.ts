@@ -12,13 +12,13 @@ import type { DeltaEntry } from './dictionary-delta.js'
 import type { Encoding } from './negotiate.js'
 
 /** One stored representation: its path relative to the site root (no leading slash), its size, its ETag. */
-export interface StoredRepresentation {
+interface StoredRepresentation {
   path: string
   size: number
   etag: string
 }
 
-export interface StoredVariant extends StoredRepresentation {
+interface StoredVariant extends StoredRepresentation {
   encoding: Encoding
 }
 

@@ -43,7 +43,7 @@ export const REQUEST_FACT_HEADERS = [
   'if-range',
 ] as const
 
-export type RequestFactHeader = (typeof REQUEST_FACT_HEADERS)[number]
+type RequestFactHeader = (typeof REQUEST_FACT_HEADERS)[number]
 
 /** What the answer depends on: the method and those headers (absent: undefined). */
 export interface RequestFacts {

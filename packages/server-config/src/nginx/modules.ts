@@ -15,7 +15,7 @@ import { headers, type FlavourEntry } from './locations.js'
 import { nginxString as q, type NginxNames } from './names.js'
 
 /** Whether the modules could answer differently from the stages for some file. */
-export function needsStages(policy: ServingPolicy, value: AeValue, range: boolean): boolean {
+function needsStages(policy: ServingPolicy, value: AeValue, range: boolean): boolean {
   const has = (e: 'br' | 'zstd' | 'gzip'): boolean => policy.codings.includes(e)
   if (range) return policy.codings.some((e) => value.ok[e])
   if (has('zstd') && value.ok.zstd) return true

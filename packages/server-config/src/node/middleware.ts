@@ -64,7 +64,7 @@ export type NextFunction = (error?: unknown) => void
 export type PreencodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void
 
 /** The facts of a Node request that the specification reads. */
-export function nodeRequestFacts(req: IncomingMessage): RequestFacts {
+function nodeRequestFacts(req: IncomingMessage): RequestFacts {
   const headers: RequestFacts['headers'] = {}
   for (const name of REQUEST_FACT_HEADERS) {
     const value = req.headers[name]

@@ -54,7 +54,7 @@ export interface SiteOptions {
 }
 
 /** The default index file: served for a URL ending in `/`. */
-export const DEFAULT_INDEX = 'index.html'
+const DEFAULT_INDEX = 'index.html'
 
 /** The `index` option of the middleware and the handler, checked once: a file name inside the site. */
 export function resolveIndex(value: unknown): string {

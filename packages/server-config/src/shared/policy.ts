@@ -82,7 +82,7 @@ export const SUFFIX: Readonly<Record<Encoding, string>> = Object.freeze(
 )
 
 /** Every coding in the order of preference, from the codec table. */
-export const PREFERENCE: readonly Encoding[] = ALL_ENCODINGS
+const PREFERENCE: readonly Encoding[] = ALL_ENCODINGS
 
 /** Extensions most requests end in: tried first by the generated alternations. */
 const HOT_EXTENSIONS = ['html', 'js', 'css', 'json', 'svg', 'mjs', 'map', 'txt', 'xml', 'wasm']
@@ -174,7 +174,7 @@ function typeTable(): Pick<ServingPolicy, 'extensionsByType' | 'extensions'> {
 }
 
 /** The class the generated rules give a URL path. */
-export function classOfUrl(policy: ServingPolicy, urlPath: string): CacheClass {
+function classOfUrl(policy: ServingPolicy, urlPath: string): CacheClass {
   if (new RegExp(policy.htmlPattern).test(urlPath)) return 'html'
   return new RegExp(policy.immutablePattern).test(urlPath) ? 'immutable' : 'default'
 }

@@ -1,2 +1,2 @@
-export { varnishConfig, MIN_VARNISH_VERSION, VARNISH_CODING_HEADER, type VarnishConfigOptions } from './vcl.js'
-export { DEFAULT_VARNISH_OPTIONS, parseBackend, resolveVarnishOptions, type ResolvedVarnishOptions } from './options.js'
+export { varnishConfig, MIN_VARNISH_VERSION, type VarnishConfigOptions } from './vcl.js'
+export { resolveVarnishOptions, type ResolvedVarnishOptions } from './options.js'

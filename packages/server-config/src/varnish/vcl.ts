@@ -40,7 +40,7 @@ import { resolveVarnishOptions, type VarnishConfigOptions } from './options.js'
 export type { VarnishConfigOptions } from './options.js'
 
 /** The request header that carries the chosen coding from `vcl_recv` to the fetch and the hash. */
-export const VARNISH_CODING_HEADER = 'X-Preencode-AE'
+const VARNISH_CODING_HEADER = 'X-Preencode-AE'
 
 /** The oldest Varnish that reads `vcl 4.1` (6.0); tested with Debian's 7.1. */
 export const MIN_VARNISH_VERSION = '6.0'

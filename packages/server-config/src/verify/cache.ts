@@ -20,7 +20,7 @@ import type { BodyDigest } from './digest.js'
 import { ask, bodyLimit, oversizeProblem, type Agents, type CheckedAnswer } from './http.js'
 
 /** One request of a sequence. */
-export interface CacheStep {
+interface CacheStep {
   /** Accept-Encoding sent (undefined: none). */
   acceptEncoding: string | undefined
   /** The coding the answer must have (undefined: the original), or the delta. */

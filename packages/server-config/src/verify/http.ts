@@ -42,7 +42,7 @@ export interface RawAnswer {
 }
 
 /** GET `url` with `acceptEncoding` (undefined: no header) and `extra` headers; the body's digest. */
-export function get(
+function get(
   url: URL,
   acceptEncoding: string | undefined,
   bounds: RequestBounds,

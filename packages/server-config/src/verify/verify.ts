@@ -70,7 +70,7 @@ export interface VerifyResult {
 }
 
 /** Picks `limit` files: HTML first (entry points are what users hit), then evenly spread over the rest. */
-export function sampleFiles(files: readonly ManifestFile[], limit: number | undefined): ManifestFile[] {
+function sampleFiles(files: readonly ManifestFile[], limit: number | undefined): ManifestFile[] {
   if (limit === undefined || limit >= files.length) return [...files]
   const html = files.filter((f) => f.cacheClass === 'html')
   const rest = files.filter((f) => f.cacheClass !== 'html')
