@@ -3,8 +3,8 @@
 // with one line `N passed, N failed` totalled over both (a lint or type failure counts as one), so a run that
 // executed nothing is visible. Exit code: 0 only if all passed.
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, existsSync, rmSync } from 'node:fs'
-import { join, dirname } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')

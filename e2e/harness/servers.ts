@@ -6,33 +6,33 @@
 // or over HTTPS + HTTP/2 at TLS_HOST (tls.ts). The include kinds also start the user's API
 // server their block proxies to (user-block.ts).
 import { createServer } from 'node:http'
-import { readManifest, type Manifest } from '@preencode/core'
-import { createPreencodeMiddleware, type ConventionOptions } from '@preencode/server-config'
-import { freePort, launchServer, serverRoot, startPreencodeServe, type ServerRoot } from '@preencode/test-utils'
-import {
-  INCLUDE_KINDS,
-  writeServerFiles,
-  type CodeKind,
-  type ConfiguredKind,
-  type ServeOptions,
-  type ServerKind,
-} from './server-files.ts'
-import { originOf, tlsFiles } from './tls.ts'
+import { type Manifest, readManifest } from '@preencode/core'
+import { type ConventionOptions, createPreencodeMiddleware } from '@preencode/server-config'
+import { freePort, launchServer, type ServerRoot, serverRoot, startPreencodeServe } from '@preencode/test-utils'
 import { startCloudflareServer, startWranglerDev } from './cloudflare.ts'
 import { startFetchHandler } from './fetch-node.ts'
+import { listenOnLoopback, type ServingProcess } from './node-server.ts'
 import { isRuntimeKind } from './runtimes/kinds.ts'
 import { startRuntime } from './runtimes/start.ts'
+import {
+  type CodeKind,
+  type ConfiguredKind,
+  INCLUDE_KINDS,
+  type ServeOptions,
+  type ServerKind,
+  writeServerFiles,
+} from './server-files.ts'
+import { originOf, tlsFiles } from './tls.ts'
 import { startApiServer } from './user-block.ts'
-import { listenOnLoopback, type ServingProcess } from './node-server.ts'
 
 /** A server started on a port the test chose. */
 export type { ServingProcess } from './node-server.ts'
 
 export {
-  checkServerFiles,
-  writeServerFiles,
   type ConfiguredKind,
+  checkServerFiles,
   type ServerKind,
+  writeServerFiles,
 } from './server-files.ts'
 
 export interface RunningServer {

@@ -4,8 +4,8 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { resolveCompressOptions, userError, type CompressOptions, type OptionLabel } from '@preencode/core'
-import { resolveDeploySettings, type DeploySettings } from '@preencode/deploy'
+import { type CompressOptions, type OptionLabel, resolveCompressOptions, userError } from '@preencode/core'
+import { type DeploySettings, resolveDeploySettings } from '@preencode/deploy'
 import { resolveVerifySettings, type VerifySettings } from '@preencode/server-config'
 
 /** The `deploy` section of the config file: the deploy settings, checked by `resolveDeploySettings`. */

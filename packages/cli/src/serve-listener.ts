@@ -12,8 +12,8 @@ import type { PreencodeHandler } from '@preencode/server-config'
 import {
   acceptError,
   applyTimeouts,
-  closeGracefully,
   type Connections,
+  closeGracefully,
   DEFAULT_SERVE_LIMITS,
   http2Settings,
   type ServeLimits,

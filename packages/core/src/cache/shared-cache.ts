@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
-import type { CompressionCache, VerifyEntry } from './cache.js'
 import { createDebug } from '../debug.js'
 import { isPreencodeError } from '../errors.js'
+import type { CompressionCache, VerifyEntry } from './cache.js'
 import type { RemoteStore } from './s3-store.js'
 
 /**

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { userError } from '../errors.js'
-import type { Encoding, Format } from '../codecs/table.js'
-import type { LevelOption } from '../codecs/encode.js'
 import type { DictionaryEncoding } from '../codecs/dictionary.js'
+import type { LevelOption } from '../codecs/encode.js'
+import type { Encoding, Format } from '../codecs/table.js'
+import { userError } from '../errors.js'
 import type { CacheClass } from '../http/cache-policy.js'
 import type { ResolvedDeltaOptions } from '../options/delta-options.js'
 

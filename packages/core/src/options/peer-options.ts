@@ -5,6 +5,7 @@
  * docs/migrating-from-vite-plugin-compression2.md walks through the same table.
  */
 import type { OptionLabel } from './option-label.js'
+
 const PEER_OPTIONS: Readonly<Record<string, string>> = {
   algorithms: "use `formats: ['gzip', 'brotli', 'zstd']` (all three by default)",
   algorithm: "use `formats: ['gzip', 'brotli', 'zstd']` (all three by default)",

@@ -7,20 +7,20 @@
  * cache and configs.
  */
 import { basename, join, relative } from 'node:path'
-import type { ResolvedBuildOptions } from '../options/build-options.js'
 import { onceCacheWarning } from '../cache/cache.js'
-import { compressDirectory, type CompressLogger, type CompressRun } from '../run/compress-directory.js'
+import { openRunCache } from '../cache/run-cache.js'
+import { preparePageDictionary } from '../deltas/page-dictionary.js'
+import { writeDeltas } from '../deltas/write-deltas.js'
 import type { ErrorComponent } from '../errors.js'
+import { withSiteLock } from '../fs/site-lock.js'
+import { writeFileAtomically } from '../fs/write.js'
 import type { Manifest } from '../manifest/manifest.js'
+import type { ResolvedBuildOptions } from '../options/build-options.js'
 import { isInsideDirectory, outermostDirectories } from '../paths.js'
 import { enforceBudgets } from '../report/enforce-budgets.js'
 import { renderHtmlReport } from '../report/html-report.js'
-import { writeFileAtomically } from '../fs/write.js'
-import { preparePageDictionary } from '../deltas/page-dictionary.js'
-import { renderBuildResult, type BuildResult } from '../report/render-result.js'
-import { writeDeltas } from '../deltas/write-deltas.js'
-import { openRunCache } from '../cache/run-cache.js'
-import { withSiteLock } from '../fs/site-lock.js'
+import { type BuildResult, renderBuildResult } from '../report/render-result.js'
+import { type CompressLogger, type CompressRun, compressDirectory } from '../run/compress-directory.js'
 import { detectSidecarIgnoringHost, sidecarsSkippedMessage } from './sidecar-hosts.js'
 
 /** Where a build's messages go: the bundler's logger. */

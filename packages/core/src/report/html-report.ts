@@ -5,9 +5,9 @@
  * totals with their savings. Pure: returns the string; the CLI and the build runner write it.
  */
 import { ALL_FORMATS, type Format } from '../codecs/table.js'
+import type { Manifest } from '../manifest/manifest.js'
 import { HTML_REPORT_CLIENT } from './html-report-client.js'
 import { HTML_REPORT_STYLE } from './html-report-style.js'
-import type { Manifest } from '../manifest/manifest.js'
 import { formatBytes } from './units.js'
 
 export interface HtmlReportOptions {

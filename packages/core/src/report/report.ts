@@ -1,10 +1,10 @@
 import { styleText } from 'node:util'
 import { ALL_FORMATS, CODECS, type Format } from '../codecs/table.js'
+import type { Manifest } from '../manifest/manifest.js'
+import type { BudgetResult } from '../options/budgets.js'
+import { printablePath } from '../paths.js'
 import { formatBudgetTable } from './budget-report.js'
 import { formatBytes, formatDuration } from './units.js'
-import type { BudgetResult } from '../options/budgets.js'
-import type { Manifest } from '../manifest/manifest.js'
-import { printablePath } from '../paths.js'
 
 /** Why a file got no variant at all. */
 export type SkipReason = 'excluded' | 'incompressible' | 'below-threshold' | 'no-saving'

@@ -13,10 +13,10 @@
  *   an environment variable that survives the internal redirect to a sidecar (`REDIRECT_` prefix).
  */
 import { AVAILABLE_DICTIONARY_PATTERN, HASHED_NAME_RULE, PAGE_DICTIONARY_NAME_PATTERN } from '@preencode/core/internal'
-import { fileTarget } from './file-target.js'
 import { acceptTokenPattern, refuseTokenPattern } from '../shared/accept-regex.js'
 import { escapeRegex, PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
 import { HASH_TOKEN_PCRE } from '../shared/policy.js'
+import { fileTarget } from './file-target.js'
 
 export type ApacheDictionaryContext = { kind: 'dir' } | { kind: 'server'; root: string }
 

@@ -15,10 +15,10 @@
  *   to the same assets would serve them. To upload one anyway, add a `!/<path>` line after ours.
  */
 import { readFileSync } from 'node:fs'
-import { MANIFEST_FILENAME, userError, type Manifest, type OptionLabel } from '@preencode/core'
-import { DEFAULT_CONVENTIONS, type ConventionOptions } from '../http/conventions.js'
-import { resolveConventions } from '../shared/conventions.js'
+import { MANIFEST_FILENAME, type Manifest, type OptionLabel, userError } from '@preencode/core'
+import { type ConventionOptions, DEFAULT_CONVENTIONS } from '../http/conventions.js'
 import { isDotPath } from '../http/dotfiles.js'
+import { resolveConventions } from '../shared/conventions.js'
 import { pathsOutsideSite } from '../shared/manifest-paths.js'
 import { fail, KEY_LABEL } from '../shared/option-error.js'
 import { checkWorkerLimits, WORKERS_PLANS, type WorkersPlan } from './limits.js'

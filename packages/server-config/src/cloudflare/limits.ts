@@ -6,7 +6,7 @@
  * Wrangler checks the same two asset limits itself, but only while uploading.
  */
 import { gzipSync } from 'node:zlib'
-import { userError, type Manifest } from '@preencode/core'
+import { type Manifest, userError } from '@preencode/core'
 
 /** A Cloudflare Workers plan: which limits `cloudflareWorkerFiles()` checks. */
 export type WorkersPlan = 'free' | 'paid'

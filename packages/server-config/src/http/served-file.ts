@@ -6,7 +6,7 @@
  * (`servedFileOf`), from the disk for a file no manifest lists (`node/disk.ts`), and it is the
  * shape of the Cloudflare Worker's generated site data (`cloudflare/site-data.ts`).
  */
-import { useAsDictionaryHeader, type ManifestFile } from '@preencode/core'
+import { type ManifestFile, useAsDictionaryHeader } from '@preencode/core'
 import { etagOf } from './conditional.js'
 import type { DeltaEntry } from './dictionary-delta.js'
 import type { Encoding } from './negotiate.js'

@@ -7,11 +7,11 @@
  * usual request runs no regex (docs/servers/nginx.md, Speed).
  */
 import { ALL_ENCODINGS } from '@preencode/core'
-import { acceptPattern, refusePattern } from '../shared/accept-regex.js'
 import type { Encoding } from '../http/negotiate.js'
-import { SUFFIX, type ServingPolicy } from '../shared/policy.js'
+import { acceptPattern, refusePattern } from '../shared/accept-regex.js'
 import { CODING_LETTER } from '../shared/coding-letters.js'
-import { nginxString as q, type NginxNames } from './names.js'
+import { type ServingPolicy, SUFFIX } from '../shared/policy.js'
+import { type NginxNames, nginxString as q } from './names.js'
 
 /** The tokens of the fast path: what browsers and common HTTP clients list. */
 const PLAIN_TOKENS = ['gzip', 'deflate', 'br', 'zstd'] as const

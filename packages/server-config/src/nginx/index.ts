@@ -1,2 +1,2 @@
 export { nginxConfig } from './config.js'
-export { nginxIncludeFiles, type NginxIncludeFiles } from './include.js'
+export { type NginxIncludeFiles, nginxIncludeFiles } from './include.js'

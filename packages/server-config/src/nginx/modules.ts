@@ -10,9 +10,9 @@
  * an RFC 9110 qvalue is ignored (negotiate.ts); browsers send no parameters.
  */
 import type { ServingPolicy } from '../shared/policy.js'
-import { aeValues, type AeValue } from './accept-maps.js'
-import { headers, type FlavourEntry } from './locations.js'
-import { nginxString as q, type NginxNames } from './names.js'
+import { type AeValue, aeValues } from './accept-maps.js'
+import { type FlavourEntry, headers } from './locations.js'
+import { type NginxNames, nginxString as q } from './names.js'
 
 /** Whether the modules could answer differently from the stages for some file. */
 function needsStages(policy: ServingPolicy, value: AeValue, range: boolean): boolean {

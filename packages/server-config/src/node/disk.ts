@@ -19,14 +19,14 @@ import {
   CODECS,
   contentTypeOf,
   isCompressible,
-  versionedAsset,
   type ManifestDelta,
   type ManifestFile,
   type ManifestVariant,
+  versionedAsset,
 } from '@preencode/core'
 import {
-  DICTIONARY_ENCODINGS,
   cacheClassOf,
+  DICTIONARY_ENCODINGS,
   deltaPath,
   isPageDictionary,
   isSafeRelativePath,

@@ -8,22 +8,22 @@
 import {
   ALL_ENCODINGS,
   ALL_FORMATS,
+  type CacheClass,
   CODECS,
   contentTypeOf,
-  userError,
-  type CacheClass,
   type Manifest,
+  userError,
 } from '@preencode/core'
 import {
-  DEFAULT_CACHE_CONTROL,
-  HASHED_NAME_RULE,
-  PAGE_DICTIONARY_NAME_PATTERN,
   compressibleExtensions,
+  DEFAULT_CACHE_CONTROL,
   extensionOf,
+  HASHED_NAME_RULE,
   isFormat,
+  PAGE_DICTIONARY_NAME_PATTERN,
 } from '@preencode/core/internal'
-import type { Encoding } from '../http/negotiate.js'
 import type { ConventionOptions, ResolvedConventions } from '../http/conventions.js'
+import type { Encoding } from '../http/negotiate.js'
 import { resolveConventions } from './conventions.js'
 
 /** Options every server shares (`cleanUrls` and `spa`: the static-host conventions, `http/conventions.ts`). */

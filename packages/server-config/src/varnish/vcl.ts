@@ -30,10 +30,11 @@
  *
  * Every subroutine falls through to Varnish's built-in VCL (cookies, methods, hit-for-miss).
  */
-import { AVAILABLE_DICTIONARY_PATTERN, HASHED_NAME_RULE } from '@preencode/core/internal'
+
 import type { Manifest } from '@preencode/core'
-import { acceptPattern, acceptTokenPattern, refusePattern, refuseTokenPattern } from '../shared/accept-regex.js'
+import { AVAILABLE_DICTIONARY_PATTERN, HASHED_NAME_RULE } from '@preencode/core/internal'
 import type { Encoding } from '../http/negotiate.js'
+import { acceptPattern, acceptTokenPattern, refusePattern, refuseTokenPattern } from '../shared/accept-regex.js'
 import { HTML_PATTERN, resolveServingPolicy } from '../shared/policy.js'
 import { resolveVarnishOptions, type VarnishConfigOptions } from './options.js'
 

@@ -4,11 +4,11 @@
 // decoding stops past `maxDecodedBytes` (a body that inflates without end).
 import { createHash } from 'node:crypto'
 import {
+  type BrotliDecompress,
   constants,
   createBrotliDecompress,
   createGunzip,
   createZstdDecompress,
-  type BrotliDecompress,
   type Gunzip,
   type ZstdDecompress,
 } from 'node:zlib'
