@@ -4,17 +4,43 @@
 // there too. Tests import core's sources by path, never through this file, so a name is here only
 // while a sibling package needs it (`test-utils/test/core-internal.test.ts` checks it).
 
-export { DICTIONARY_ENCODINGS, dictionaryStreamHeader } from './codecs/dictionary.js'
+// Codings
+export { isFormat } from './codecs/table.js'
+export { ZSTD_MAX_WINDOW_LOG } from './codecs/zstd.js'
+export { dictionaryStreamHeader, DICTIONARY_ENCODINGS } from './codecs/dictionary.js'
 export {
   AVAILABLE_DICTIONARY_PATTERN,
   availableDictionaryValue,
   parseAvailableDictionary,
 } from './codecs/dictionary-hash.js'
-// Codings
-export { isFormat } from './codecs/table.js'
-export { ZSTD_MAX_WINDOW_LOG } from './codecs/zstd.js'
+
+// What HTTP says about a file: cache policy, compressible types, content-hashed names
+export { cacheClassOf, DEFAULT_CACHE_CONTROL, resolveCachePolicy } from './http/cache-policy.js'
+export { compressibleExtensions } from './http/media-types.js'
+export { HASHED_NAME_RULE } from './http/hashed-name.js'
+
+// The disk and the pool
+export { extensionOf, isSafeRelativePath } from './paths.js'
+export { writeFileAtomically } from './fs/write.js'
+export { sha256File, withOpenFiles } from './fs/open-files.js'
+export { globProblem } from './fs/glob-check.js'
+export { acquireFolderLock, type FolderLock, type LockHolder } from './fs/folder-lock.js'
+export { runPool } from './pool/run-pool.js'
+export { isSharedCacheUrl } from './options/shared-cache-location.js'
+
+// A site on disk against its manifest; which files get compressed
+export { fileRuleOf, skipReason } from './run/eligibility.js'
+export { manifestDrift } from './pipeline/reconcile.js'
+export { completeFoldersSync, type FolderAtExit } from './pipeline/folder-at-exit.js'
+export { buildOptionsFromManifest } from './manifest/settings.js'
+
 // Delta updates and dictionaries
 export { deltaPath, originalOfDeltaPath } from './deltas/delta-paths.js'
+export {
+  deployedVersionSource,
+  folderVersionSource,
+  type PreviousVersionSource,
+} from './deltas/previous-versions.js'
 export { buildDictionary } from './deltas/dictionary-builder.js'
 export {
   isPageDictionary,
@@ -22,25 +48,3 @@ export {
   PAGE_DICTIONARY_MATCH_DEST,
   PAGE_DICTIONARY_NAME_PATTERN,
 } from './deltas/page-dictionary.js'
-export {
-  deployedVersionSource,
-  folderVersionSource,
-  type PreviousVersionSource,
-} from './deltas/previous-versions.js'
-export { acquireFolderLock, type FolderLock, type LockHolder } from './fs/folder-lock.js'
-export { globProblem } from './fs/glob-check.js'
-export { sha256File, withOpenFiles } from './fs/open-files.js'
-export { writeFileAtomically } from './fs/write.js'
-// What HTTP says about a file: cache policy, compressible types, content-hashed names
-export { cacheClassOf, DEFAULT_CACHE_CONTROL, resolveCachePolicy } from './http/cache-policy.js'
-export { HASHED_NAME_RULE } from './http/hashed-name.js'
-export { compressibleExtensions } from './http/media-types.js'
-export { buildOptionsFromManifest } from './manifest/settings.js'
-export { isSharedCacheUrl } from './options/shared-cache-location.js'
-// The disk and the pool
-export { extensionOf, isSafeRelativePath } from './paths.js'
-export { completeFoldersSync, type FolderAtExit } from './pipeline/folder-at-exit.js'
-export { manifestDrift } from './pipeline/reconcile.js'
-export { runPool } from './pool/run-pool.js'
-// A site on disk against its manifest; which files get compressed
-export { fileRuleOf, skipReason } from './run/eligibility.js'
