@@ -97,7 +97,13 @@ export async function deployRelease(run: SiteRun, version: string, packageRoot: 
     await copyFile(join(source, path), join(dir, path))
     originals.set(path, await readFile(join(source, path)))
   }
-  const flags = ['--cache-dir', join(scratch, 'cache'), '--quiet', ...(site.pages ? ['--pages'] : [])]
+  const flags = [
+    '--cache-dir',
+    join(scratch, 'cache'),
+    '--quiet',
+    ...(site.pages ? ['--pages'] : []),
+    ...(site.assets ? ['--asset-dictionary'] : []),
+  ]
   const compressMs = await cli(['compress', dir, ...flags])
   const deployMs = await cli(['deploy', dir, '--to', join(scratch, 'target'), '--json'])
   const manifest = JSON.parse(await readFile(join(dir, '.preencode-manifest.json'), 'utf8')) as Manifest
@@ -116,13 +122,12 @@ export async function deployRelease(run: SiteRun, version: string, packageRoot: 
 
   const preencode: VisitedFile[] = []
   const visit = { preencode, br11: [], gzip9: [], cdn4: [] } as { [M in Method]: VisitedFile[] }
-  const dictionaryLink = /<link rel="compression-dictionary" href="([^"]+)"/
-  const fetched = new Set(paths)
-  for (const path of paths) {
-    const linked = site.pages ? dictionaryLink.exec((await readFile(join(dir, path))).toString('latin1')) : null
-    if (linked) fetched.add(posix.join(posix.dirname(path), linked[1]!))
-  }
-  for (const path of [...fetched].sort()) {
+  const dictionaryLink = /<link rel="compression-dictionary" href="([^"]+)"/g
+  const linked = new Set<string>()
+  for (const path of paths.filter((p) => p.endsWith('.html')))
+    for (const link of (await readFile(join(dir, path))).toString('latin1').matchAll(dictionaryLink))
+      linked.add(posix.normalize(posix.join(posix.dirname(path), link[1]!)))
+  for (const path of [...new Set([...paths, ...linked])].sort()) {
     const file = entries.get(path)
     if (!file) throw new Error(`${site.slug} ${version}: ${path} is not in the manifest`)
     preencode.push({
@@ -132,6 +137,10 @@ export async function deployRelease(run: SiteRun, version: string, packageRoot: 
         full: Math.min(file.size, ...file.variants.filter((v) => v.format !== 'gzip').map((v) => v.size)),
         deltas: (file.deltas ?? []).map((d) => ({ dictionary: d.dictionary, size: d.size })),
       },
+      ...(file.useAsDictionary === undefined
+        ? {}
+        : { dictionary: { match: file.useAsDictionary, ...(file.matchDest ? { matchDest: file.matchDest } : {}) } }),
+      ...(linked.has(path) ? { linkedDictionary: true } : {}),
     })
     const original = originals.get(path)
     if (!original) continue // the page dictionary: only preencode's visitors fetch it

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { replayVisitor, type VisitedFile } from './replay.ts'
 import { renderLineChart } from './svg.ts'
 
+/** A content-hashed script announced with its stem (`a-*.js`), as preencode serves one. */
 const file = (
   path: string,
   hash: string,
@@ -13,7 +14,10 @@ const file = (
   path,
   hash,
   bytes: deltas ? { full, deltas } : { full },
+  ...(path.endsWith('.js') ? { dictionary: { match: `${path.split('/').at(-1)!.split('-')[0]}-*.js` } } : {}),
 })
+const totals = (visits: Record<string, { total: number }>[]): Record<string, number>[] =>
+  visits.map((v) => Object.fromEntries(Object.entries(v).map(([m, b]) => [m, b.total])))
 
 describe('replayVisitor', () => {
   it('charges nothing for held bytes, the newest held dictionary’s delta, else the full response', () => {
@@ -53,13 +57,84 @@ describe('replayVisitor', () => {
         br: [file('index.html', 'h2', 100), file('a-3.js', 'a3', 1000)],
       },
     ])
-    expect(result.returns).toEqual([
+    // Deploy 2's page delta is against h1, which no response announced as a dictionary: not usable.
+    expect(totals(result.returns)).toEqual([
       { pre: 0, br: 0 },
       { pre: 130, br: 1100 },
-      { pre: 10, br: 100 },
+      { pre: 100, br: 100 },
       { pre: 20, br: 1000 },
     ])
-    expect(result.firstVisit.map((v) => v.pre)).toEqual([1100, 1100, 1100, 1100])
+    expect(result.firstVisit.map((v) => v.pre.total)).toEqual([1100, 1100, 1100, 1100])
+  })
+
+  it('advertises one dictionary per RFC 9842 §2.2.2: match-dest first, then the longest match, then the newest', () => {
+    const methods = ['pre'] as const
+    const site: VisitedFile = {
+      path: 'preencode-assets-1.txt',
+      hash: 's1',
+      bytes: { full: 500 },
+      dictionary: { match: '*' },
+      linkedDictionary: true,
+    }
+    const result = replayVisitor(methods, [
+      { pre: [file('index.html', 'h0', 100), file('assets/a-1.js', 'a1', 1000), site] },
+      {
+        pre: [
+          file('index.html', 'h0', 100),
+          // Its stem survived: a-*.js (longer) outranks the asset dictionary's *, so only a1's delta is usable.
+          file('assets/a-2.js', 'a2', 1000, [
+            { dictionary: 'a1', size: 30 },
+            { dictionary: 's1', size: 5 },
+          ]),
+          // A new stem: only the asset dictionary matches.
+          file('assets/b-2.js', 'b2', 800, [
+            { dictionary: 's1', size: 40 },
+            { dictionary: 'a1', size: 1 },
+          ]),
+          // A page: the asset dictionary matches it too, but the server has no delta against it.
+          file('about.html', 'p2', 200),
+          {
+            ...site,
+            path: 'preencode-assets-2.txt',
+            hash: 's2',
+            bytes: { full: 500, deltas: [{ dictionary: 's1', size: 50 }] },
+          },
+        ],
+      },
+    ])
+    expect(result.returns[1]!.pre).toEqual({ total: 30 + 40 + 200 + 50, noDictionary: 0, dictionaryFetch: 50 })
+    expect(result.firstVisit[0]!.pre).toEqual({ total: 1600, noDictionary: 1600, dictionaryFetch: 500 })
+  })
+
+  it('lets a dictionary with a matching match-dest outrank a longer match, and ignores one whose match-dest differs', () => {
+    const methods = ['pre'] as const
+    const pageDictionary: VisitedFile = {
+      path: 'd.txt',
+      hash: 'd1',
+      bytes: { full: 50 },
+      dictionary: { match: '*', matchDest: ['document'] },
+      linkedDictionary: true,
+    }
+    const page = (hash: string, deltas?: { dictionary: string; size: number }[]): VisitedFile => ({
+      path: 'docs/page.html',
+      hash,
+      bytes: deltas ? { full: 400, deltas } : { full: 400 },
+      dictionary: { match: 'docs/page.html' },
+    })
+    const result = replayVisitor(methods, [
+      { pre: [page('p1'), pageDictionary] },
+      {
+        pre: [
+          page('p2', [
+            { dictionary: 'd1', size: 20 },
+            { dictionary: 'p1', size: 10 },
+          ]),
+          // A script never matches the document-only dictionary.
+          { ...file('x-1.js', 'x1', 300, [{ dictionary: 'd1', size: 3 }]), dictionary: undefined },
+        ],
+      },
+    ])
+    expect(result.returns[1]!.pre).toEqual({ total: 20 + 300, noDictionary: 300, dictionaryFetch: 0 })
   })
 })
 

@@ -21,6 +21,10 @@ export interface HistorySite {
   entries?: readonly string[]
   /** Preencode's shared page dictionary (`--pages`). */
   pages: boolean
+  /** Preencode's asset dictionary (`--asset-dictionary`). */
+  assets: boolean
+  /** Consecutive releases replayed, when the package has fewer than the part's count (at least 10). */
+  releases?: number
 }
 
 export const SITES: readonly HistorySite[] = [
@@ -35,6 +39,35 @@ export const SITES: readonly HistorySite[] = [
     kind: 'app',
     entries: ['index.html'],
     pages: false,
+    assets: true,
+  },
+  {
+    slug: 'vite-plugin-inspect',
+    description:
+      "vite-plugin-inspect's UI (`dist/client`: a Vite-built Vue app, one entry page, content-hashed scripts and styles, lazy routes)",
+    packageName: 'vite-plugin-inspect',
+    last: '12.1.0',
+    // Its 17 stable releases since 10.0.6 (the releases before are another app, 0.x).
+    releases: 17,
+    folder: 'dist/client',
+    publish: () => true,
+    kind: 'app',
+    entries: ['index.html'],
+    pages: false,
+    assets: true,
+  },
+  {
+    slug: 'unocss-inspector',
+    description:
+      "UnoCSS's inspector (`@unocss/inspector`'s `dist/client`: a Vite-built Vue app, one entry page, content-hashed scripts and styles, a REPL and editor themes as lazy chunks)",
+    packageName: '@unocss/inspector',
+    last: '66.12.0',
+    folder: 'dist/client',
+    publish: () => true,
+    kind: 'app',
+    entries: ['index.html'],
+    pages: false,
+    assets: true,
   },
   {
     slug: 'swagger-ui',
@@ -51,6 +84,7 @@ export const SITES: readonly HistorySite[] = [
     kind: 'app',
     entries: ['index.html'],
     pages: false,
+    assets: false,
   },
   {
     slug: 'npm-docs',
@@ -62,5 +96,6 @@ export const SITES: readonly HistorySite[] = [
     publish: () => true,
     kind: 'docs',
     pages: true,
+    assets: false,
   },
 ]

@@ -84,6 +84,8 @@ function compressLabel(given: CompressOptions, path: string | undefined): Option
   return settingLabel('compress', path, (key) => {
     if (key === 'deltas' || key.startsWith('deltas.')) return deltaFlagLabel(key.slice('deltas.'.length))
     const [root = ''] = key.split('.')
+    // A flag-only option (`force`) is named by its flag, set or not.
+    if (FLAG_ONLY[root]) return FLAG_ONLY[root]
     const level = /^levels\.(\w+)$/.exec(key)?.[1]
     const byFlag = level ? given.levels?.[level as Format] !== undefined : root in given
     // Without a config file every option came from a flag (or the command itself).

@@ -118,7 +118,7 @@ describe('deploy settings: the file names its key, a flag names the flag', () =>
     const timeout = run(['.'], cwd)
     expect(timeout.status).toBe(1)
     expect(timeout.stderr.trim()).toBe(
-      `[preencode] [options] \`deploy.timeout\` in ${file} applies to s3:// targets only, not ./out.`,
+      `[preencode] [options] \`deploy.timeout\` in ${file} does not apply to the local folder target (./out); it applies to S3 targets only.`,
     )
     const endpoint = run(['.'], await withConfig('endpoint', { to: 's3://b', endpoint: 'minio:9000' }))
     expect(endpoint.status).toBe(1)
@@ -127,7 +127,9 @@ describe('deploy settings: the file names its key, a flag names the flag', () =>
     )
     expect(endpoint.stderr).not.toContain('--endpoint')
     const release = run(['.'], await withConfig('release', { to: 's3://b', release: true }))
-    expect(release.stderr).toMatch(/`deploy\.release` in \S+ applies to rsync and local targets/)
+    expect(release.stderr).toMatch(
+      /`deploy\.release` in \S+ does not apply to the S3 target \(s3:\/\/b\): S3 objects are replaced in the safe order instead; it applies to rsync targets only\./,
+    )
     const zero = run(['.'], await withConfig('zero', { to: 's3://b', timeout: 0 }))
     expect(zero.stderr).toMatch(/`deploy\.timeout` in \S+ must be a number of seconds > 0; got 0\./)
   })
@@ -136,7 +138,9 @@ describe('deploy settings: the file names its key, a flag names the flag', () =>
     const cwd = await withConfig('from-flag', { to: './out', concurrency: 2 })
     const timeout = run(['.', '--timeout', '5'], cwd)
     expect(timeout.status).toBe(1)
-    expect(timeout.stderr.trim()).toBe('[preencode] [options] --timeout applies to s3:// targets only, not ./out.')
+    expect(timeout.stderr.trim()).toBe(
+      '[preencode] [options] --timeout does not apply to the local folder target (./out); it applies to S3 targets only.',
+    )
     const zero = run(['.', '--to', 's3://b', '--timeout', '0'], cwd)
     expect(zero.stderr.trim()).toBe('[preencode] [options] --timeout must be a number of seconds > 0; got 0.')
     const words = run(['.', '--to', 's3://b', '--timeout', 'soon'], cwd)

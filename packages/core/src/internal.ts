@@ -48,3 +48,5 @@ export {
   PAGE_DICTIONARY_MATCH_DEST,
   PAGE_DICTIONARY_NAME_PATTERN,
 } from './deltas/page-dictionary.js'
+export { ASSET_DICTIONARY_MATCH } from './deltas/asset-dictionary.js'
+export { ASSET_DICTIONARY_NAME_PATTERN, isAssetDictionary } from './http/page-dictionary-name.js'

@@ -1,6 +1,6 @@
 // What deploy refuses before it writes anything, each in one message that says what to do.
 import { stat } from 'node:fs/promises'
-import { userError } from '@preencode/core'
+import { userError, type OptionLabel } from '@preencode/core'
 import type { DeployTarget } from './plan/target.js'
 
 /** The site folder exists and is a folder. */
@@ -20,11 +20,11 @@ export async function assertSiteFolder(root: string): Promise<void> {
     )
 }
 
-/** A first deploy with `delete` would remove files preencode did not write. */
-export function unknownFilesMessage(target: string, keys: readonly string[]): string {
+/** A first deploy with `delete` would remove files preencode did not write; `label` names the options. */
+export function unknownFilesMessage(target: string, keys: readonly string[], label: OptionLabel): string {
   const shown = keys.slice(0, 3).join(', ')
   const more = keys.length > 3 ? ` and ${keys.length - 3} more` : ''
-  return `${target} has no deploy state (preencode never deployed there), and --delete would remove ${keys.length} file${keys.length === 1 ? '' : 's'} there that the site does not have: ${shown}${more}. Nothing was uploaded or deleted. Pass --delete-unknown (deleteUnknown: true) to delete them too, or deploy without --delete.`
+  return `${target} has no deploy state (preencode never deployed there), and ${label('delete')} would remove ${keys.length} file${keys.length === 1 ? '' : 's'} there that the site does not have: ${shown}${more}. Nothing was uploaded or deleted. Pass ${label('deleteUnknown')} to delete them too, or deploy without ${label('delete')}.`
 }
 
 /** The `target` option is a target, as `localTarget()`, `rsyncTarget()`, `s3Target()` and `createTarget()` return. */

@@ -2,7 +2,7 @@
 // the target itself, so a fresh CI runner with an empty cache still writes `.dcb`/`.dcz` deltas
 // for the changed files. They join the manifest before the plan, so they go up with the
 // immutable phase, before the pages that make browsers fetch the new files.
-import { buildOptionsFromManifest, isPageDictionary } from '@preencode/core/internal'
+import { buildOptionsFromManifest, isAssetDictionary, isPageDictionary } from '@preencode/core/internal'
 import {
   resolveDeltasSetting,
   writeDeltas,
@@ -26,13 +26,14 @@ export function resolveDeployDeltas(
 ): ResolvedDeltaOptions | undefined {
   const announced = manifest.files.some((file) => file.useAsDictionary !== undefined)
   const pages = manifest.files.some((file) => isPageDictionary(file.path) && file.useAsDictionary !== undefined)
+  const assets = manifest.files.some((file) => isAssetDictionary(file.path) && file.useAsDictionary !== undefined)
   // The target is where the deploy's previous versions come from; the cache history is not used.
   const resolved = resolveDeltasSetting(value, {
     cwd: process.cwd(),
     component: 'deploy',
     label: (key) => label(key ? `deltas.${key}` : 'deltas'),
     onByDefault: announced,
-    defaults: { pages },
+    defaults: { pages, assets },
     overrides: { remember: false },
   })
   return resolved || undefined

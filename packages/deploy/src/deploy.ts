@@ -136,6 +136,7 @@ interface Run {
   manifest: Manifest
   deltas?: DeltaReport | undefined
   deltaOptions?: ReturnType<typeof resolveDeployDeltas>
+  label: OptionLabel // names an option in messages as the user set it
 }
 
 /**
@@ -203,7 +204,7 @@ async function openRun(options: DeployOptions, label: OptionLabel): Promise<Run>
       })
     ).manifest
   const deltaOptions = resolveDeployDeltas(options.deltas, manifest, label)
-  return { options, target: options.target, context, keep: options.keep ?? {}, manifest, deltaOptions }
+  return { options, target: options.target, context, keep: options.keep ?? {}, manifest, deltaOptions, label }
 }
 
 /** Deltas against the target's previous versions, written into the site; the manifest gains them. */
@@ -239,9 +240,9 @@ async function planRun(run: Run): Promise<Planned> {
   const siteFiles = siteFilesOf(run.manifest)
   const unknown = plan.deletions.filter((key) => !isSiteEncoding(key, siteFiles))
   if (!remote.state && unknown.length > 0 && !options.deleteUnknown) {
-    const message = unknownFilesMessage(target.description, unknown)
+    const message = unknownFilesMessage(target.description, unknown, run.label)
     if (!options.dryRun) throw userError('deploy', message, { code: 'BAD_INPUT' })
-    context.emit({ type: 'warning', message: `without --dry-run this deploy would stop: ${message}` })
+    context.emit({ type: 'warning', message: `without ${run.label('dryRun')} this deploy would stop: ${message}` })
   }
   return { plan, remote, now }
 }

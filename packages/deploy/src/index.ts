@@ -14,6 +14,7 @@ export {
   type UploadReason,
 } from './plan/plan.js'
 export { resolveDeploySettings, type DeploySettings } from './settings.js'
+export { EVERY_TARGET, type DeploySettingName } from './plan/setting-rules.js'
 export {
   DEPLOY_STATE_FILENAME,
   type DeployRecord,
@@ -22,7 +23,7 @@ export {
   type StoredObject,
 } from './plan/state.js'
 export type { DeployEvent, DeployTarget, PhaseResult, TargetContext } from './plan/target.js'
-export { createTarget, TARGETS, type TargetEntry } from './targets.js'
+export { createTarget, TARGETS, targetsTaking, type TargetEntry } from './targets.js'
 export { localTarget } from './targets/local.js'
 export { rsyncTarget, type RsyncTargetOptions } from './targets/rsync/rsync.js'
 export type { S3Credentials, S3RequestRecord, S3TargetOptions } from './targets/s3/options.js'

@@ -227,6 +227,8 @@ describe.skipIf(!existsSync(BIN))('an S3 endpoint that accepts connections and n
     expect(zero.stderr).toMatch(/--timeout must be a number of seconds > 0; got 0\./)
     const folder = await preencode(['deploy', site.root, '--to', './out', '--timeout', '5'])
     expect(folder.code).toBe(1)
-    expect(folder.stderr).toMatch(/--timeout applies to s3:\/\/ targets only, not \.\/out/)
+    expect(folder.stderr).toMatch(
+      /--timeout does not apply to the local folder target \(\.\/out\); it applies to S3 targets only\./,
+    )
   })
 })

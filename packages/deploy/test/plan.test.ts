@@ -152,13 +152,13 @@ describe('targets from --to', () => {
       'Unknown deploy target scheme in "ftp://example.com/x"; use a path, user@host:path, rsync://host/module/path or s3://bucket/prefix.',
     )
     await expect(createTarget('./public', { endpoint: 'http://x' })).rejects.toThrow(
-      /`endpoint` applies to s3:\/\/ targets only, not \.\/public/,
+      '`endpoint` does not apply to the local folder target (./public); it applies to S3 targets only.',
     )
     await expect(createTarget('./public', { timeout: 5 }, (key) => `--${key}`)).rejects.toThrow(
-      /--timeout applies to s3:\/\/ targets only, not \.\/public/,
+      '--timeout does not apply to the local folder target (./public); it applies to S3 targets only.',
     )
     await expect(createTarget('s3://b', { release: true })).rejects.toThrow(
-      /`release` applies to rsync and local targets, not s3:\/\/b/,
+      '`release` does not apply to the S3 target (s3://b): S3 objects are replaced in the safe order instead; it applies to rsync targets only.',
     )
     await expect(createTarget('s3://')).rejects.toThrow(/not an S3 target/)
   })

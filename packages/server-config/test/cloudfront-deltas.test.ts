@@ -175,6 +175,9 @@ describe('cloudfrontFunction on the viewer response', () => {
     // The page dictionary's name is content-hashed at the site root; nothing else is it.
     ['/preencode-dictionary.txt', 'br', 'Accept-Encoding', undefined],
     ['/docs/preencode-dictionary-0123456789abcdef.txt', 'br', 'Accept-Encoding', undefined],
+    // The asset dictionary: every URL of the site, any destination (a chunk's own match is longer).
+    ['/preencode-assets-0123456789abcdef.txt', 'br', 'Accept-Encoding', 'match="*"'],
+    ['/assets/preencode-assets-0123456789abcdef.txt', 'br', 'Accept-Encoding', undefined],
     ['/img/logo.png', undefined, undefined, undefined],
     ['/downloads/data.tar.gz', undefined, undefined, undefined],
   ])('%s (Content-Encoding %s): Vary %j, Use-As-Dictionary %j', async (uri, ce, vary, uad) => {

@@ -38,7 +38,14 @@ const URLS = [
   '/lib-Bx3k9LmQ.js',
   '/vendor/chunk-0123456789abcdef.css',
   '/preencode-dictionary-0123456789abcdef.txt',
+  '/preencode-assets-0123456789abcdef.txt',
   '/index.html',
+]
+/** What a server may announce with the custom rule: the rule's versioned asset and the site's two dictionaries. */
+const ANNOUNCED = [
+  '/assets/app-Bx3k9LmQ.js',
+  '/preencode-dictionary-0123456789abcdef.txt',
+  '/preencode-assets-0123456789abcdef.txt',
 ]
 
 let dir: Awaited<ReturnType<typeof tempDir>>
@@ -85,7 +92,8 @@ describe('Use-As-Dictionary responses outlive the deltas against them', () => {
       announced.push(url)
       expect(dictionaryLifetime(cacheControl), url).toBeGreaterThanOrEqual(DELTA_RETENTION_SECONDS)
     }
-    expect(announced).toEqual(['/assets/app-Bx3k9LmQ.js', '/preencode-dictionary-0123456789abcdef.txt'])
+    expect(announced).toEqual(ANNOUNCED)
+    expect(uad('public, max-age=31536000, immutable|/preencode-assets-0123456789abcdef.txt')).toBe(`'match="*"'`)
   })
 
   it('nginx with the default rule keeps the URL-only map (no class lookup on the usual request)', () => {
@@ -97,18 +105,19 @@ describe('Use-As-Dictionary responses outlive the deltas against them', () => {
     const immutable = new RegExp(
       /RewriteCond "%\{REQUEST_URI\}" "(.*)"\nRewriteRule \^ - \[E=PE_CC:immutable\]/.exec(config)![1]!,
     )
-    for (const env of ['PE_UAD', 'PE_UADP']) {
+    for (const env of ['PE_UAD', 'PE_UADP', 'PE_UADA']) {
       const rule = new RegExp(`RewriteCond "%\\{ENV:PE_CC\\}" =immutable\\nRewriteRule "(.*)" - \\[E=${env}:`).exec(
         config,
       )
       expect(rule, env).toBeTruthy()
       for (const url of URLS) {
         const path = form === 'htaccess' ? url.slice(1) : url
-        if (new RegExp(rule![1]!).test(path) && immutable.test(url))
-          expect(['/assets/app-Bx3k9LmQ.js', '/preencode-dictionary-0123456789abcdef.txt']).toContain(url)
+        if (new RegExp(rule![1]!).test(path) && immutable.test(url)) expect(ANNOUNCED).toContain(url)
       }
     }
     expect(immutable.test('/preencode-dictionary-0123456789abcdef.txt')).toBe(true)
+    expect(immutable.test('/preencode-assets-0123456789abcdef.txt')).toBe(true)
+    expect(config).toContain('Header set Use-As-Dictionary "match=\\"*\\"" env=PE_UADA')
     expect(immutable.test('/lib-Bx3k9LmQ.js')).toBe(false)
   })
 })

@@ -177,6 +177,30 @@ describe('a folder without a manifest (what `deploy` writes)', () => {
   })
 })
 
+describe('a folder without a manifest whose file was rewritten after it was compressed', () => {
+  it('sends the new file, never a sidecar older than it (the invariant without a manifest)', async () => {
+    const root = join(dir.path, 'rewritten')
+    await writeAll(root, fixtureFiles())
+    await compressDirectory(root, { cache: join(dir.path, 'cache') })
+    await rm(join(root, MANIFEST_FILENAME))
+    const page = `<!doctype html><title>new</title><p>${'the new page '.repeat(300)}</p>`
+    await writeFile(join(root, 'index.html'), page)
+    const served = await serve(root)
+    try {
+      for (const coding of ['br', 'gzip', 'zstd', 'gzip, deflate, br, zstd']) {
+        const res = await get(served.port, '/', { 'accept-encoding': coding })
+        expect(res.status, coding).toBe(200)
+        expect(res.headers['content-encoding'], coding).toBeUndefined()
+        expect(res.body.toString(), coding).toBe(page)
+      }
+      // A file left as it was keeps its variants.
+      expect((await get(served.port, '/data.json', { 'accept-encoding': 'br' })).headers['content-encoding']).toBe('br')
+    } finally {
+      served.server.close()
+    }
+  })
+})
+
 describe("a user's own folder named like our delta folders (issue 29, item 6)", () => {
   // Shaped like deltas of `my` and `notes.txt` (`<original>.dict/<base64>[.ext].dcb|dcz`),
   // which the site does not have: the user's files, not delta storage.

@@ -156,7 +156,7 @@ export const compressCommand = defineCommand({
         { root, component: 'cli', label, deltasOff: 'pass --no-deltas' },
       )
       const logger = createLogger({ quiet })
-      const runner = createBuildRunner({ options, root, component: 'cli', budgetsSource: loaded?.path })
+      const runner = createBuildRunner({ options, root, component: 'cli', label, budgetsSource: loaded?.path })
       await runner.run({
         dirs: [resolve(parsed.dir)],
         watch: false,

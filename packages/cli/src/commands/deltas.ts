@@ -28,6 +28,11 @@ export const deltaArgs = {
     description:
       'Shared page dictionary: build preencode-dictionary-<hash>.txt from the HTML pages, link it from each page, write page deltas against it (off by default: it edits the pages)',
   },
+  'asset-dictionary': {
+    type: 'boolean',
+    description:
+      "Asset dictionary: preencode-assets-<hash>.txt of the build's hashed scripts and styles, linked from each page, so the next build's chunks with new names get deltas too (off by default: it edits the pages)",
+  },
 } as const
 
 interface DeltaFlags {
@@ -36,11 +41,17 @@ interface DeltaFlags {
   'delta-versions'?: string | undefined
   'delta-encodings'?: string | undefined
   pages?: boolean | undefined
+  'asset-dictionary'?: boolean | undefined
 }
 
 /** The flag a delta option is set by, for messages (`--delta-versions`). */
 export function deltaFlagLabel(key: string): string {
-  const flags: Record<string, string> = { '': '--deltas', versions: '--delta-versions', encodings: '--delta-encodings' }
+  const flags: Record<string, string> = {
+    '': '--deltas',
+    versions: '--delta-versions',
+    encodings: '--delta-encodings',
+    assets: '--asset-dictionary',
+  }
   return flags[key] ?? `--${key}`
 }
 
@@ -50,7 +61,9 @@ export function deltaFlagLabel(key: string): string {
  */
 export function deltasFromFlags(flags: DeltaFlags, rawArgs: readonly string[]): boolean | DeltaOptions | undefined {
   if (flags.deltas === false) return false
-  const asked = rawArgs.some((arg) => /^--(?:deltas|previous|delta-versions|delta-encodings|pages)(?:=|$)/.test(arg))
+  const asked = rawArgs.some((arg) =>
+    /^--(?:deltas|previous|delta-versions|delta-encodings|pages|asset-dictionary)(?:=|$)/.test(arg),
+  )
   if (!asked) return undefined
   const options: DeltaOptions = {}
   if (flags.previous !== undefined) options.previous = flags.previous
@@ -59,5 +72,6 @@ export function deltasFromFlags(flags: DeltaFlags, rawArgs: readonly string[]): 
   const encodings = parseList(flags['delta-encodings'], 'delta-encodings')
   if (encodings) options.encodings = encodings as DeltaOptions['encodings']
   if (flags.pages === true) options.pages = true
+  if (flags['asset-dictionary'] === true) options.assets = true
   return options
 }

@@ -35,7 +35,7 @@ export function resolveDeployFlags(
   const section = loaded?.config.deploy
   const fromFile = isRecord(section) ? (section as DeploySettings) : {}
   const fromFlags = settingsOfFlags(flags, flags.release ?? fromFile.release === true)
-  const label = deployLabel(fromFlags, loaded?.path)
+  const label = deployLabel(fromFlags, fromFile, loaded?.path)
   // A section that is not an object is passed on as it is, for the resolver to name it.
   const raw = section === undefined || isRecord(section) ? merge(fromFile, fromFlags) : section
   return { settings: resolveDeploySettings(raw, label), label }
@@ -80,14 +80,33 @@ function settingsOfFlags(flags: DeployFlags, release: boolean): DeploySettings {
   return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as DeploySettings
 }
 
-/** `--timeout` for a setting the flags set, `` `deploy.timeout` in <file> `` for one from the file. */
-function deployLabel(fromFlags: DeploySettings, path: string | undefined): OptionLabel {
+/**
+ * How a setting is named: `` `deploy.timeout` in <file> `` for one the file set and the flags did
+ * not, else its flag (`--timeout`), also for a setting set nowhere that a message suggests
+ * (`--delete-unknown`); the file's key for a setting without a flag (`ssh`, `forcePathStyle`).
+ */
+function deployLabel(fromFlags: DeploySettings, fromFile: DeploySettings, path: string | undefined): OptionLabel {
   return settingLabel('deploy', path, (key) => {
     if (key === 'deltas' || key.startsWith('deltas.')) return deltaFlagLabel(key.slice('deltas.'.length))
     const [root = ''] = key.split('.')
-    if (!(root in fromFlags)) return undefined
+    if (!root || (root in fromFile && !(root in fromFlags))) return undefined
     if (root === 'keepReleases') return '--keep (releases kept)'
-    if (root === 'keep') return key === 'keep.deploys' ? '--keep (deploys kept)' : undefined
-    return `--${root.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+    if (root === 'keep') return key === 'keep' || key === 'keep.deploys' ? '--keep (deploys kept)' : undefined
+    return FLAG_OF[root as keyof DeploySettings]
   })
+}
+
+/** The flag of each setting that has one. */
+const FLAG_OF: Partial<Record<keyof DeploySettings, string>> = {
+  dir: '--dir',
+  to: '--to',
+  endpoint: '--endpoint',
+  region: '--region',
+  concurrency: '--concurrency',
+  delete: '--delete',
+  dryRun: '--dry-run',
+  release: '--release',
+  timeout: '--timeout',
+  deleteUnknown: '--delete-unknown',
+  includeDotfiles: '--include-dotfiles',
 }

@@ -9,13 +9,16 @@ import {
   type Manifest,
 } from '@preencode/core'
 import { writeFileAtomically } from '@preencode/core/internal'
-import { createTarget, deploy, type DeployEvent } from '@preencode/deploy'
+import { createTarget, deploy, targetsTaking, type DeployEvent, type DeploySettingName } from '@preencode/deploy'
 import { cloudfrontKeyValueStore } from '@preencode/server-config'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, printJson, type OutputStream } from '../cli-utils.js'
 import { loadConfig } from '../config-file.js'
 import { formatPlan, formatSummary } from '../render.js'
 import { deltasOfFlags, resolveDeployFlags } from './deploy-settings.js'
+
+/** "S3 only", from the target registry: the targets that take `setting`. */
+const only = (setting: DeploySettingName): string => `${targetsTaking(setting).join(', ')} only`
 
 const args = {
   dir: {
@@ -48,16 +51,24 @@ const args = {
       'With --delete: keep files of the last N deploys (grace period); with --release: releases kept (default 5)',
     valueHint: 'n',
   },
-  endpoint: { type: 'string', description: 'S3 endpoint for MinIO, R2… (path-style addressing)', valueHint: 'url' },
-  region: { type: 'string', description: 'S3 region (default AWS_REGION, else us-east-1)', valueHint: 'region' },
+  endpoint: {
+    type: 'string',
+    description: `${only('endpoint')}: endpoint of an S3-compatible store (MinIO, R2…), path-style addressing`,
+    valueHint: 'url',
+  },
+  region: {
+    type: 'string',
+    description: `${only('region')}: region (default AWS_REGION, else us-east-1)`,
+    valueHint: 'region',
+  },
   timeout: {
     type: 'string',
-    description: 'S3: fail a request after this many seconds without an answer, retried once (default 30)',
+    description: `${only('timeout')}: fail a request after this many seconds without an answer, retried once (default 30)`,
     valueHint: 'seconds',
   },
   release: {
     type: 'boolean',
-    description: 'rsync/local: upload into releases/<id>, then switch the current symlink atomically',
+    description: `${only('release')} (a local path is then deployed by rsync): upload into releases/<id>, then switch the current symlink atomically`,
   },
   deltas: {
     type: 'boolean',

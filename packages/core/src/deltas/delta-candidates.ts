@@ -7,12 +7,16 @@ import {
   encodeWithDictionaryParams,
   type DictionaryEncoding,
 } from '../codecs/dictionary.js'
-import { CODECS, type Format } from '../codecs/table.js'
+import { CODECS, type Format, PREFERRED_FORMAT } from '../codecs/table.js'
 import { versionedAsset } from '../http/use-as-dictionary.js'
-import type { Manifest, ManifestFile } from '../manifest/manifest.js'
+import type { Manifest, ManifestDelta, ManifestFile } from '../manifest/manifest.js'
 import type { WorkPool } from '../pool/pool.js'
-import { isPageDictionary } from './page-dictionary.js'
-import type { PreviousVersion } from './previous-versions.js'
+import { isAssetDictionary, isPageDictionary, isSiteDictionary } from '../http/page-dictionary-name.js'
+import { folderVersionSource, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
+import type { ResolvedDeltaOptions } from '../options/delta-options.js'
+import type { DeltaFileReport } from '../report/delta-report.js'
+import type { WriteDeltasContext } from './delta-context.js'
+import { cacheVersionSource } from './version-store.js'
 
 /**
  * Dictionaries per file at most, when `versions` is smaller: several chunks can share one logical
@@ -27,7 +31,7 @@ const MIN_DICTIONARIES_PER_FILE = 8
  */
 export function withoutThisBuild(versions: PreviousVersion[], manifest: Manifest): PreviousVersion[] {
   const newest = new Map(versions.filter((v) => v.generation === 0).map((v) => [v.path, v.sha256]))
-  const current = manifest.files.filter((f) => versionedAsset(f.path) !== undefined || isPageDictionary(f.path))
+  const current = manifest.files.filter((f) => versionedAsset(f.path) !== undefined || isSiteDictionary(f.path))
   // A hashed name implies its content; the page dictionary's stable name does not: compare bytes
   // where the source knows them, and never take an unknown page dictionary for this build's.
   const sameFile = (f: { path: string; sha256: string }): boolean =>
@@ -88,4 +92,46 @@ export async function encodeCached(
   const body = await pool.run(() => encodeWithDictionaryParams(encoding, data, dictionary, params))
   await cache.set(key, body)
   return body
+}
+
+/** Where the previous versions come from when the run names no source: `previous`, else the cache's history. */
+export function versionSourceOf(
+  options: ResolvedDeltaOptions,
+  context: WriteDeltasContext,
+  root: string,
+): PreviousVersionSource | undefined {
+  if (options.previous !== undefined) return folderVersionSource(options.previous)
+  return context.cacheDir !== false ? cacheVersionSource(context.cacheDir, root) : undefined
+}
+
+/** What a visitor of the live version gets: the newest dictionary's smallest delta. */
+export function deltaFileReport(
+  file: ManifestFile,
+  candidates: readonly PreviousVersion[],
+  deltas: readonly ManifestDelta[],
+  best: number,
+): DeltaFileReport {
+  const newest = candidates.find((c) => deltas.some((d) => d.dictionaryPath === c.path))!.path
+  const smallest = deltas.find((d) => d.dictionaryPath === newest)!
+  return {
+    path: file.path,
+    dictionaryPath: smallest.dictionaryPath,
+    encoding: smallest.encoding,
+    deltaBytes: smallest.size,
+    brotliBytes: file.variants.find((v) => v.format === PREFERRED_FORMAT)?.size ?? best,
+    originalBytes: file.size,
+  }
+}
+
+/**
+ * The codings of a file's deltas against `dictionaryPath`: every one, except against an asset
+ * dictionary: dcb only when it is on. zstd at level 19 loads a dictionary of the site's code for
+ * every file (on Vitest's UI most of a build's delta time), and Chromium accepts dcb wherever it
+ * accepts dcz.
+ */
+export function encodingsAgainst(
+  dictionaryPath: string,
+  encodings: readonly DictionaryEncoding[],
+): readonly DictionaryEncoding[] {
+  return isAssetDictionary(dictionaryPath) && encodings.includes('dcb') ? ['dcb'] : encodings
 }

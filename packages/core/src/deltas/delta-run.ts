@@ -8,7 +8,6 @@ import { cacheWriteWarning, type CompressionCache } from '../cache/cache.js'
 import { openRunCache } from '../cache/run-cache.js'
 import { acceptsDictionary } from '../codecs/dictionary.js'
 import { dictionaryId, sha256Of } from '../codecs/dictionary-hash.js'
-import { PREFERRED_FORMAT } from '../codecs/table.js'
 import { journaledFiles, openJournal, type RunJournal } from '../fs/journal.js'
 import { writeFileAtomically } from '../fs/write.js'
 import { versionedAsset } from '../http/use-as-dictionary.js'
@@ -18,12 +17,21 @@ import type { ResolvedDeltaOptions } from '../options/delta-options.js'
 import { WorkPool } from '../pool/pool.js'
 import type { DeltaFileReport, DeltaReport } from '../report/delta-report.js'
 import type { WriteDeltasContext, WriteDeltasResult } from './delta-context.js'
-import { encodeCached, pickDictionaries, withoutThisBuild } from './delta-candidates.js'
+import {
+  deltaFileReport,
+  encodeCached,
+  encodingsAgainst,
+  pickDictionaries,
+  versionSourceOf,
+  withoutThisBuild,
+} from './delta-candidates.js'
 import { deltaPath, originalOfDeltaPath } from './delta-paths.js'
 import { isPageDictionary, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST } from './page-dictionary.js'
-import { folderVersionSource, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
+import { ASSET_DICTIONARY_MATCH, isVersionedCode } from './asset-dictionary.js'
+import { isAssetDictionary } from '../http/page-dictionary-name.js'
+import type { PreviousVersion, PreviousVersionSource } from './previous-versions.js'
 import { removeStaleDeltas } from './stale-deltas.js'
-import { cacheVersionSource, rememberVersions } from './version-store.js'
+import { rememberVersions } from './version-store.js'
 import { sha256Hex } from '../hash.js'
 
 /** What `open` finds and opens before any delta is encoded. */
@@ -89,9 +97,15 @@ export class DeltaRun {
     return new DeltaRun(manifest, options, context, run)
   }
 
-  /** Writes every delta: versioned assets against their older versions, pages against the page dictionary. */
+  /**
+   * Writes every delta: versioned assets against their older versions (scripts and styles also
+   * against the asset dictionaries), the asset dictionary against the earlier ones, pages against
+   * the page dictionary.
+   */
   async encodeAll(): Promise<void> {
-    const jobs = [...this.assetJobs(), ...this.pageJobs()]
+    const { current, earlier } = this.assetDictionaries()
+    const jobs = [...this.assetJobs(earlier), ...this.pageJobs()]
+    if (current && earlier.length > 0) jobs.push(this.deltasAgainst(current, earlier, this.fileReports))
     try {
       await Promise.all(jobs)
     } finally {
@@ -120,7 +134,7 @@ export class DeltaRun {
     return { manifest: next, report: this.report(staleRemoved) }
   }
 
-  private assetJobs(): Promise<void>[] {
+  private assetJobs(assetDictionaries: readonly PreviousVersion[]): Promise<void>[] {
     const byKey = new Map<string, PreviousVersion[]>()
     for (const version of this.run.previous) {
       const key = versionedAsset(version.path)?.key
@@ -134,10 +148,29 @@ export class DeltaRun {
       const versions = byKey.get(asset.key) ?? []
       // The visitor already holds this very file: nothing to send.
       if (versions.some((v) => v.path === file.path)) continue
-      const candidates = pickDictionaries(versions, this.options.versions)
+      const own = pickDictionaries(versions, this.options.versions)
+      // Earlier asset dictionaries, for a visitor holding no version of this name (a new stem, a
+      // chunk never loaded): all in the window when the name is new, else the newest only.
+      const code = isVersionedCode(file.path) ? assetDictionaries : []
+      const candidates = [...own, ...(own.length > 0 ? code.slice(0, 1) : code)]
       if (candidates.length > 0) jobs.push(this.deltasAgainst(file, candidates, this.fileReports))
     }
     return jobs
+  }
+
+  /**
+   * This build's asset dictionary (announced here: it is for the next build) and those of the
+   * earlier builds visitors may hold, newest first; none when `assets` is off. An earlier one with
+   * the same bytes as a file gets no delta for it (`deltasAgainst` skips the file itself).
+   */
+  private assetDictionaries(): { current?: ManifestFile; earlier: PreviousVersion[] } {
+    const current = this.options.assets
+      ? this.files.find((f) => isAssetDictionary(f.path) && f.originalOnDisk)
+      : undefined
+    if (!current) return { earlier: [] }
+    current.useAsDictionary = ASSET_DICTIONARY_MATCH
+    const earlier = this.run.previous.filter((v) => isAssetDictionary(v.path))
+    return { current, earlier: pickDictionaries(earlier, this.options.versions) }
   }
 
   private pageJobs(): Promise<void>[] {
@@ -186,7 +219,7 @@ export class DeltaRun {
       // The same bytes under two names, or the file itself: one set of deltas, or none.
       if (seen.has(id) || hash.toString('hex') === file.sha256) continue
       seen.add(id)
-      for (const encoding of this.options.encodings) {
+      for (const encoding of encodingsAgainst(version.path, this.options.encodings)) {
         if (!acceptsDictionary(encoding, dictionary)) continue
         const { cache, pool } = this.run
         const body = await encodeCached(
@@ -259,34 +292,5 @@ export class DeltaRun {
         originalBytes: sum((f) => f.originalBytes),
       },
     }
-  }
-}
-
-/** Where the previous versions come from when the run names no source: `previous`, else the cache's history. */
-function versionSourceOf(
-  options: ResolvedDeltaOptions,
-  context: WriteDeltasContext,
-  root: string,
-): PreviousVersionSource | undefined {
-  if (options.previous !== undefined) return folderVersionSource(options.previous)
-  return context.cacheDir !== false ? cacheVersionSource(context.cacheDir, root) : undefined
-}
-
-/** What a visitor of the live version gets: the newest dictionary's smallest delta. */
-function deltaFileReport(
-  file: ManifestFile,
-  candidates: readonly PreviousVersion[],
-  deltas: readonly ManifestDelta[],
-  best: number,
-): DeltaFileReport {
-  const newest = candidates.find((c) => deltas.some((d) => d.dictionaryPath === c.path))!.path
-  const smallest = deltas.find((d) => d.dictionaryPath === newest)!
-  return {
-    path: file.path,
-    dictionaryPath: smallest.dictionaryPath,
-    encoding: smallest.encoding,
-    deltaBytes: smallest.size,
-    brotliBytes: file.variants.find((v) => v.format === PREFERRED_FORMAT)?.size ?? best,
-    originalBytes: file.size,
   }
 }

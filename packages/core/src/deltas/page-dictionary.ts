@@ -24,6 +24,7 @@ import { buildDictionary } from './dictionary-builder.js'
 import { previousPageDictionary } from './page-dictionary-reuse.js'
 import { isPageDictionary, pageDictionaryName } from '../http/page-dictionary-name.js'
 import { writeFileAtomically } from '../fs/write.js'
+import { hrefFrom, relink, withoutOurLinks } from './dictionary-link.js'
 
 export { isPageDictionary, PAGE_DICTIONARY_NAME_PATTERN, pageDictionaryName } from '../http/page-dictionary-name.js'
 /** The `Use-As-Dictionary` of the page dictionary: every page under its folder, documents only. */
@@ -31,9 +32,6 @@ export const PAGE_DICTIONARY_MATCH = '*'
 export const PAGE_DICTIONARY_MATCH_DEST: readonly string[] = Object.freeze(['document'])
 /** Fewer pages than this: nothing to share. */
 const MIN_PAGES = 2
-const LINK_MARKER = 'rel="compression-dictionary"'
-/** Our own link, as `addLink` writes it (any earlier name, the stable one of older versions included). */
-const OUR_LINK = /<link rel="compression-dictionary" href="(?:\.\.\/)*preencode-dictionary(?:-[0-9a-f]{16})?\.txt">/g
 
 export interface PageDictionaryResult {
   /** The dictionary's path relative to the root: `preencode-dictionary-<hash>.txt`. */
@@ -67,11 +65,11 @@ export async function preparePageDictionary(dir: string, size: number): Promise<
   if (pages.length < MIN_PAGES) return undefined
   const texts = await Promise.all(pages.map((page) => readFile(join(dir, page), 'utf8')))
   const reused = await previousPageDictionary(dir, pages, texts, size)
-  // Without our link: the dictionary (and so its name) depends on the pages alone.
+  // Without our links: the dictionary (and so its name) depends on the pages alone.
   const dictionary =
     reused?.bytes ??
     buildDictionary(
-      texts.map((html) => Buffer.from(html.replace(OUR_LINK, ''))),
+      texts.map((html) => Buffer.from(withoutOurLinks(html))),
       { size },
     )
   if (dictionary.byteLength === 0) return undefined
@@ -82,7 +80,7 @@ export async function preparePageDictionary(dir: string, size: number): Promise<
   let linked = 0
   for (const [i, page] of pages.entries()) {
     const html = texts[i]!
-    const withLink = relink(html, hrefFrom(page, name))
+    const withLink = relink(html, 'page', hrefFrom(page, name))
     if (withLink !== html) {
       await writeFileAtomically(join(dir, page), withLink)
       linked++
@@ -102,27 +100,4 @@ export async function preparePageDictionary(dir: string, size: number): Promise<
     reused: reused !== undefined,
     durationMs: performance.now() - started,
   }
-}
-
-/** The page with our link naming `href`: replaced where there is one, added after `<head>` where there is none. */
-function relink(html: string, href: string): string {
-  const tag = `<link ${LINK_MARKER} href="${href}">`
-  OUR_LINK.lastIndex = 0
-  if (OUR_LINK.test(html)) return html.replace(OUR_LINK, tag)
-  // Someone else's compression dictionary: leave the page alone.
-  if (html.includes(LINK_MARKER)) return html
-  return addLink(html, tag)
-}
-
-/** `docs/a/index.html` -> `../../<name>`. */
-function hrefFrom(page: string, name: string): string {
-  const depth = page.split('/').length - 1
-  return `${'../'.repeat(depth)}${name}`
-}
-
-function addLink(html: string, tag: string): string {
-  const head = /<head(?:\s[^>]*)?>/i.exec(html)
-  if (!head) return html
-  const at = head.index + head[0].length
-  return `${html.slice(0, at)}${tag}${html.slice(at)}`
 }

@@ -9,7 +9,7 @@ import { isSafeRelativePath } from '../paths.js'
 import { join } from 'node:path'
 import { glob } from 'tinyglobby'
 import { MANIFEST_FILENAME } from '../manifest/manifest.js'
-import { isPageDictionary } from './page-dictionary.js'
+import { isSiteDictionary } from '../http/page-dictionary-name.js'
 import { versionedAsset } from '../http/use-as-dictionary.js'
 
 export interface PreviousVersion {
@@ -65,7 +65,7 @@ export function folderVersionSource(dir: string): PreviousVersionSource {
     async list() {
       const versions: PreviousVersion[] = []
       const add = (path: string, generation: number, sha256?: unknown): void => {
-        if (isSafeRelativePath(path) && (versionedAsset(path) || isPageDictionary(path))) {
+        if (isSafeRelativePath(path) && (versionedAsset(path) || isSiteDictionary(path))) {
           versions.push({
             path,
             generation,
@@ -133,7 +133,7 @@ export function deployedVersionSource(site: DeployedSite): PreviousVersionSource
       const versions: PreviousVersion[] = []
       const add = (key: string, generation: number): void => {
         if (site.keys !== undefined && !site.keys.has(key)) return
-        if (!isSafeRelativePath(key) || !(versionedAsset(key) || isPageDictionary(key))) return
+        if (!isSafeRelativePath(key) || !(versionedAsset(key) || isSiteDictionary(key))) return
         versions.push({ path: key, generation, read: () => site.read(key, generation) })
       }
       if (site.deploys !== undefined && site.deploys.length > 0) {

@@ -1,5 +1,5 @@
 import { looksContentHashed } from './hashed-name.js'
-import { isPageDictionary } from './page-dictionary-name.js'
+import { isSiteDictionary } from './page-dictionary-name.js'
 
 /**
  * How long browsers and CDNs may keep a file. Content-hashed assets never change under their
@@ -55,9 +55,9 @@ export function resolveCachePolicy(options: CachePolicyOptions = {}): ResolvedCa
 
 export function cacheClassOf(path: string, policy: ResolvedCachePolicy): CacheClass {
   if (/\.x?html?$/i.test(path)) return 'html'
-  // The page dictionary's name is content-hashed by construction: it must stay fresh as long as
+  // The site dictionaries' names are content-hashed by construction: it must stay fresh as long as
   // deltas against it are kept (RFC 9842 §2.2.2), whatever rule decides the other files.
-  if (isPageDictionary(path)) return 'immutable'
+  if (isSiteDictionary(path)) return 'immutable'
   return policy.isImmutable(path) ? 'immutable' : 'default'
 }
 

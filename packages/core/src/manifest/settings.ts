@@ -32,7 +32,7 @@ function deltaOptionsFromManifest(manifest: Manifest): ResolvedDeltaOptions | un
   if (!recorded || typeof recorded !== 'object') return undefined
   try {
     // Checked like options: a manifest edited by hand must not crash a deploy.
-    const { versions, encodings, maxDictionaryBytes, pages, pageDictionaryBytes, previous } = recorded
+    const { versions, encodings, maxDictionaryBytes, pages, pageDictionaryBytes, assets, previous } = recorded
     return resolveDeltaOptions(
       {
         versions,
@@ -40,6 +40,7 @@ function deltaOptionsFromManifest(manifest: Manifest): ResolvedDeltaOptions | un
         maxDictionaryBytes,
         pages,
         pageDictionaryBytes,
+        ...(assets === undefined ? {} : { assets }),
         remember: false,
         ...(previous ? { previous } : {}),
       },

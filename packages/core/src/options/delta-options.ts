@@ -53,6 +53,15 @@ export interface DeltaOptions {
    */
   pageDictionaryBytes?: number
   /**
+   * A dictionary of the build's content-hashed scripts and styles (`preencode-assets-<hash>.txt`,
+   * linked from every page, `Use-As-Dictionary: match="*"`), and deltas of the next builds'
+   * scripts and styles against it: a chunk whose name is new (code split differently) arrives as
+   * a delta too. A chunk whose name stem survived still uses its own previous version (the
+   * longest `match` wins). Off by default because it edits the HTML pages (one `<link>` each).
+   * @default false
+   */
+  assets?: boolean
+  /**
    * Remember this build's versioned assets in the cache (`<cache>/versions`) for the next build.
    * @default true
    */
@@ -68,6 +77,7 @@ export interface ResolvedDeltaOptions {
   maxDictionaryBytes: number
   pages: boolean
   pageDictionaryBytes: number
+  assets: boolean
   remember: boolean
 }
 
@@ -78,6 +88,7 @@ export const DEFAULT_DELTA_OPTIONS = Object.freeze({
   maxDictionaryBytes: 16 * 1024 * 1024,
   pages: false,
   pageDictionaryBytes: 65536,
+  assets: false,
   remember: true,
 } satisfies Partial<ResolvedDeltaOptions>)
 
@@ -88,6 +99,7 @@ const KEYS = new Set([
   'maxDictionaryBytes',
   'pages',
   'pageDictionaryBytes',
+  'assets',
   'remember',
 ])
 
@@ -130,6 +142,8 @@ export function resolveDeltaOptions(
       `${label('pageDictionaryBytes')} is ${String(pageDictionaryBytes)}; it must be a whole number of bytes from 1024 to 1048576.`,
     )
   }
+  const assets = options.assets ?? DEFAULT_DELTA_OPTIONS.assets
+  if (typeof assets !== 'boolean') fail(`${label('assets')} must be true or false.`)
   const remember = options.remember ?? DEFAULT_DELTA_OPTIONS.remember
   if (typeof remember !== 'boolean') fail(`${label('remember')} must be true or false.`)
   return {
@@ -139,6 +153,7 @@ export function resolveDeltaOptions(
     maxDictionaryBytes,
     pages,
     pageDictionaryBytes,
+    assets,
     remember,
   }
 }

@@ -9,6 +9,7 @@
 import { basename, join, relative } from 'node:path'
 import { onceCacheWarning } from '../cache/cache.js'
 import { openRunCache } from '../cache/run-cache.js'
+import { prepareAssetDictionary } from '../deltas/asset-dictionary.js'
 import { preparePageDictionary } from '../deltas/page-dictionary.js'
 import { writeDeltas } from '../deltas/write-deltas.js'
 import type { ErrorComponent } from '../errors.js'
@@ -16,6 +17,7 @@ import { withSiteLock } from '../fs/site-lock.js'
 import { writeFileAtomically } from '../fs/write.js'
 import type { Manifest } from '../manifest/manifest.js'
 import type { ResolvedBuildOptions } from '../options/build-options.js'
+import { KEY_LABEL, type OptionLabel } from '../options/option-label.js'
 import { isInsideDirectory, outermostDirectories } from '../paths.js'
 import { enforceBudgets } from '../report/enforce-budgets.js'
 import { renderHtmlReport } from '../report/html-report.js'
@@ -54,6 +56,11 @@ export interface BuildRunnerInit {
    * @default options.force
    */
   force?: boolean | undefined
+  /**
+   * Names an option in the runner's messages as the user set it (the CLI: `--force`), as the
+   * resolvers' `label` does. @default `` `force: true` `` for `force`, else the key
+   */
+  label?: OptionLabel | undefined
 }
 
 /** One build's output, as the integration saw it being written. */
@@ -107,6 +114,9 @@ export function wantsColor(stream: ColorStream, env: NodeJS.ProcessEnv = process
   return stream.isTTY === true && !env.NO_COLOR && !env.CI && env.TERM !== 'dumb'
 }
 
+/** How code names an option here: `` `force: true` `` (the runner only ever suggests turning it on). */
+const codeLabel: OptionLabel = (key) => (key === 'force' ? '`force: true`' : KEY_LABEL(key))
+
 /** The one pipeline of every entry point; see `BuildRunner.run`. Create one per integration (or command) and reuse it across rebuilds. */
 export function createBuildRunner(init: BuildRunnerInit): BuildRunner {
   /** Compressions run one after another: bundlers in watch mode do not wait for closeBundle. */
@@ -118,7 +128,7 @@ export function createBuildRunner(init: BuildRunnerInit): BuildRunner {
       // On a host that ignores sidecars the build writes none (nor their manifest and configs).
       const host = (init.force ?? init.options.force) ? undefined : detectSidecarIgnoringHost()
       if (host) {
-        output.logger.warn(sidecarsSkippedMessage(host, init.component === 'cli' ? '--force' : '`force: true`'))
+        output.logger.warn(sidecarsSkippedMessage(host, (init.label ?? codeLabel)('force')))
         return []
       }
       const run = queue.then(() => compressAll(init, output, dirs))
@@ -195,7 +205,8 @@ async function compressOne(pass: BuildPass, dir: string): Promise<BuildResult> {
   const { options } = init
   // A shard encodes into the cache and writes nothing into the site: no configs, no deltas.
   const deltas = output.shard ? undefined : options.deltas || undefined
-  // The page dictionary's link goes into the pages before they are compressed.
+  // The dictionaries' links go into the pages before they are compressed.
+  if (deltas?.assets) await prepareAssetDictionary(dir, deltas.maxDictionaryBytes)
   if (deltas?.pages) await preparePageDictionary(dir, deltas.pageDictionaryBytes)
   const { manifest, report } = await compressDirectory(dir, options.compress, run)
   if (report.late && output.warnLate !== false) {

@@ -5,24 +5,6 @@
 // the documented options.
 import { userError, type OptionLabel } from '@preencode/core'
 
-/** The name of every deploy setting, in the order they are documented. */
-export type DeploySettingName =
-  | 'dir'
-  | 'to'
-  | 'endpoint'
-  | 'region'
-  | 'forcePathStyle'
-  | 'concurrency'
-  | 'delete'
-  | 'keep'
-  | 'dryRun'
-  | 'release'
-  | 'keepReleases'
-  | 'ssh'
-  | 'timeout'
-  | 'deleteUnknown'
-  | 'includeDotfiles'
-
 /** How code names a setting: `` `timeout` ``, `` `keep.deploys` ``. */
 export const API_LABEL: OptionLabel = (key) => (key ? `\`${key}\`` : 'the deploy settings')
 
@@ -57,8 +39,8 @@ const keepPolicy: Check = (value, key, label) => {
   }
 }
 
-/** Each setting's rule: its type, unit and limits. */
-export const SETTING_RULES: Readonly<Record<DeploySettingName, Check>> = {
+/** Each setting's rule: its type, unit and limits; the one list of the deploy settings, in the order they are documented. */
+export const SETTING_RULES = {
   dir: ofType('string'),
   to: ofType('string'),
   endpoint: ofType('string'),
@@ -74,7 +56,25 @@ export const SETTING_RULES: Readonly<Record<DeploySettingName, Check>> = {
   timeout: seconds,
   deleteUnknown: ofType('boolean'),
   includeDotfiles: ofType('boolean'),
-}
+} as const satisfies Record<string, Check>
+
+/** The name of every deploy setting. */
+export type DeploySettingName = keyof typeof SETTING_RULES
+
+/**
+ * The settings of every deploy, whatever the target: `deploy()`'s own. A target declares the
+ * others it takes (`TargetEntry.settings`), and `createTarget` refuses the rest.
+ */
+export const EVERY_TARGET: readonly DeploySettingName[] = Object.freeze([
+  'dir',
+  'to',
+  'concurrency',
+  'delete',
+  'keep',
+  'dryRun',
+  'deleteUnknown',
+  'includeDotfiles',
+] as const)
 
 /** The names of the deploy settings, in the order they are documented. */
 export const DEPLOY_SETTING_KEYS = Object.freeze(Object.keys(SETTING_RULES) as DeploySettingName[])

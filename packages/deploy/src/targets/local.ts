@@ -18,18 +18,22 @@ import {
 } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { folderVersionSource, type PreviousVersionSource, sha256File, withOpenFiles } from '@preencode/core/internal'
-import { isPreencodeError, MANIFEST_FILENAME, userError, type Manifest } from '@preencode/core'
+import { isPreencodeError, MANIFEST_FILENAME, userError, type Manifest, type OptionLabel } from '@preencode/core'
 import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from '../plan/plan.js'
 import { runPool } from '@preencode/core/internal'
 import { acquireFolderLock, tempName, TEMP_MARK, TEMP_NAME, type FolderLock } from './folder-lock.js'
 import { assertSeparateFolders } from './separate-folders.js'
 import { plainTarget } from './plain-target.js'
+import { API_LABEL } from '../plan/setting-rules.js'
 import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState } from '../plan/state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from '../plan/target.js'
 
-/** Deploys into `dir` (created if missing) on this machine. */
-export function localTarget(dir: string): DeployTarget {
-  return plainTarget(new LocalTarget(resolve(dir)))
+/**
+ * Deploys into `dir` (created if missing) on this machine. `label` names the destination setting
+ * in messages as the user set it (`createTarget` passes its own); by default `` `to` ``.
+ */
+export function localTarget(dir: string, label: OptionLabel = API_LABEL): DeployTarget {
+  return plainTarget(new LocalTarget(resolve(dir), label))
 }
 
 class LocalTarget implements DeployTarget {
@@ -39,7 +43,10 @@ class LocalTarget implements DeployTarget {
   private lock: FolderLock | undefined
   private rootReady: Promise<void> | undefined
 
-  constructor(private readonly root: string) {
+  constructor(
+    private readonly root: string,
+    private readonly label: OptionLabel,
+  ) {
     this.description = `local folder ${root}`
   }
 
@@ -74,7 +81,7 @@ class LocalTarget implements DeployTarget {
 
   async begin(context: TargetContext): Promise<void> {
     await assertSeparateFolders(context.root, this.root, this.description)
-    await assertParentFolder(this.root)
+    await assertParentFolder(this.root, this.label)
     await this.fail('creating the folder', () => this.ensureRoot())
     this.lock = await this.fail('locking', () =>
       acquireFolderLock(this.root, context.deployId, this.description, (message) =>
@@ -86,7 +93,7 @@ class LocalTarget implements DeployTarget {
   async readRemote(objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
     const root = this.root
     await assertSeparateFolders(context.root, root, this.description)
-    await assertParentFolder(root)
+    await assertParentFolder(root, this.label)
     const leftovers: string[] = []
     const files = await this.fail('listing', () => listFiles(root, leftovers))
     await this.removeLeftovers(leftovers, context)
@@ -182,13 +189,13 @@ class LocalTarget implements DeployTarget {
   }
 }
 
-async function assertParentFolder(root: string): Promise<void> {
+async function assertParentFolder(root: string, label: OptionLabel): Promise<void> {
   const parent = dirname(root)
   const info = await stat(parent).catch(() => undefined)
   if (info?.isDirectory()) return
   throw userError(
     'deploy',
-    `Cannot deploy to ${root}: the folder ${parent} ${info ? 'is not a folder' : 'does not exist'}. Create it first, or check --to.`,
+    `Cannot deploy to ${root}: the folder ${parent} ${info ? 'is not a folder' : 'does not exist'}. Create it first, or check ${label('to')}.`,
     { code: 'TARGET_FAILED' },
   )
 }

@@ -12,9 +12,14 @@
  * - `Use-As-Dictionary` on versioned assets from their URL (`VERSIONED_ASSET_PATTERN`), through
  *   an environment variable that survives the internal redirect to a sidecar (`REDIRECT_` prefix).
  */
-import { AVAILABLE_DICTIONARY_PATTERN, HASHED_NAME_RULE, PAGE_DICTIONARY_NAME_PATTERN } from '@preencode/core/internal'
+import {
+  ASSET_DICTIONARY_NAME_PATTERN,
+  AVAILABLE_DICTIONARY_PATTERN,
+  HASHED_NAME_RULE,
+  PAGE_DICTIONARY_NAME_PATTERN,
+} from '@preencode/core/internal'
 import { acceptTokenPattern, refuseTokenPattern } from '../shared/accept-regex.js'
-import { escapeRegex, PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
+import { ASSET_USE_AS_DICTIONARY, escapeRegex, PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
 import { HASH_TOKEN_PCRE } from '../shared/policy.js'
 import { fileTarget } from './file-target.js'
 
@@ -40,6 +45,8 @@ export function apacheDictionaryRewrites(ctx: ApacheDictionaryContext): string[]
     `RewriteRule ${quote(`(?:^|/)(${HASHED_NAME_RULE.stem})(${HASHED_NAME_RULE.separator})${HASH_TOKEN_PCRE}\\.(${HASHED_NAME_RULE.extensions.join('|')})$`)} - [E=PE_UAD:$1$2*.$3]`,
     'RewriteCond "%{ENV:PE_CC}" =immutable',
     `RewriteRule ${quote(`(?:^|/)${PAGE_DICTIONARY_NAME_PATTERN}$`)} - [E=PE_UADP:1]`,
+    'RewriteCond "%{ENV:PE_CC}" =immutable',
+    `RewriteRule ${quote(`(?:^|/)${ASSET_DICTIONARY_NAME_PATTERN}$`)} - [E=PE_UADA:1]`,
     '# dcb / dcz accepted (1), refused (0) or not named; accepted first, so a coding named twice is',
     '# refused if any entry has q=0, as negotiate() decides.',
   ]
@@ -105,6 +112,9 @@ export function apacheDictionaryFileRules(
     '# The shared page dictionary, for every page navigation.',
     `Header set Use-As-Dictionary ${quote(PAGE_USE_AS_DICTIONARY)} env=PE_UADP`,
     `Header set Use-As-Dictionary ${quote(PAGE_USE_AS_DICTIONARY)} env=REDIRECT_PE_UADP`,
+    '# The asset dictionary, for scripts and styles with a new name.',
+    `Header set Use-As-Dictionary ${quote(ASSET_USE_AS_DICTIONARY)} env=PE_UADA`,
+    `Header set Use-As-Dictionary ${quote(ASSET_USE_AS_DICTIONARY)} env=REDIRECT_PE_UADA`,
   )
   return lines
 }

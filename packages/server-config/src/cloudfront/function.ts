@@ -9,13 +9,18 @@
 // and `Use-As-Dictionary` (S3 cannot store either header on an object).
 
 import { type Encoding, type Manifest, type ManifestDelta, userError } from '@preencode/core'
-import { AVAILABLE_DICTIONARY_PATTERN, HASHED_NAME_RULE, PAGE_DICTIONARY_NAME_PATTERN } from '@preencode/core/internal'
+import {
+  ASSET_DICTIONARY_NAME_PATTERN,
+  AVAILABLE_DICTIONARY_PATTERN,
+  HASHED_NAME_RULE,
+  PAGE_DICTIONARY_NAME_PATTERN,
+} from '@preencode/core/internal'
 import type { ConventionOptions, ResolvedConventions } from '../http/conventions.js'
 import { DOTFILE_URL_PCRE } from '../http/dotfiles.js'
 import { QVALUE } from '../http/negotiate.js'
 import { CODING_LETTER, DELTA_LETTER, letterLegend } from '../shared/coding-letters.js'
 import { resolveConventions } from '../shared/conventions.js'
-import { PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
+import { ASSET_USE_AS_DICTIONARY, PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
 import { resolveServingPolicy, type ServingPolicy, SUFFIX } from '../shared/policy.js'
 import { conventionCode, conventionEntries } from './conventions.js'
 
@@ -123,6 +128,7 @@ var DC = {${Object.entries(DELTA_LETTER)
     .join(',')}};
 var V = new RegExp(${JSON.stringify(HASHED_NAME_RULE.versionedAsset)});
 var PD = new RegExp(${JSON.stringify(`^/${PAGE_DICTIONARY_NAME_PATTERN}$`)}), PH = ${JSON.stringify(PAGE_USE_AS_DICTIONARY)};
+var AD = new RegExp(${JSON.stringify(`^/${ASSET_DICTIONARY_NAME_PATTERN}$`)}), AH = ${JSON.stringify(ASSET_USE_AS_DICTIONARY)};
 // Dotfiles and dot-folders (.env, the deploy state, temp files) are never served; /.well-known/ is.
 var DF = new RegExp(${JSON.stringify(DOTFILE_URL_PCRE)});
 ${conventionCode(conventions)}
@@ -141,7 +147,8 @@ function respond(event){var s=event.response,h=s.headers,c=h['content-encoding']
 if(e==='dcb'||e==='dcz'){i=u.lastIndexOf('.dict/');if(i>0)u=u.slice(0,i)}else if(e)u=u.replace(/\\.(?:br|zst|gz)$/,'');if(u.charAt(u.length-1)==='/')u+=I;
 if(e==='dcb'||e==='dcz')h.vary={value:'Accept-Encoding, Available-Dictionary'};else if(X.test(u))h.vary={value:'Accept-Encoding'};
 if(s.statusCode<400){var m=V.exec(u.slice(u.lastIndexOf('/')+1));if(m)h['use-as-dictionary']={value:'match="'+m[1]+m[2]+'*.'+m[3]+'"'};
-else if(PD.test(u))h['use-as-dictionary']={value:PH}}return s}
+else if(PD.test(u))h['use-as-dictionary']={value:PH}
+else if(AD.test(u))h['use-as-dictionary']={value:AH}}return s}
 async function handler(event){if(event.context&&event.context.eventType==='viewer-response')return respond(event);
 var r=event.request,u=r.uri,id=dictionary(r),h=header(r),d;delete r.headers['available-dictionary'];try{d=decodeURIComponent(u)}catch(x){d=u}
 if(DF.test(d))return {statusCode:404,statusDescription:'Not Found'};if(u.charAt(u.length-1)==='/'){u+=I;r.uri=u;d+=I}

@@ -23,9 +23,14 @@
  * nginx (1.22) passes only the first of repeated `Available-Dictionary` lines to `$http_…`: a
  * client that sends two gets a delta for the first one at most, never a file outside the delta set.
  */
-import { AVAILABLE_DICTIONARY_PATTERN, HASHED_NAME_RULE, PAGE_DICTIONARY_NAME_PATTERN } from '@preencode/core/internal'
+import {
+  ASSET_DICTIONARY_NAME_PATTERN,
+  AVAILABLE_DICTIONARY_PATTERN,
+  HASHED_NAME_RULE,
+  PAGE_DICTIONARY_NAME_PATTERN,
+} from '@preencode/core/internal'
 import { acceptTokenPattern, refuseTokenPattern } from '../shared/accept-regex.js'
-import { escapeRegex, PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
+import { ASSET_USE_AS_DICTIONARY, escapeRegex, PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
 import { HASH_TOKEN_PCRE } from '../shared/policy.js'
 
 export interface NginxDictionaryOptions {
@@ -135,6 +140,8 @@ export function nginxDictionaryMaps(options: NginxDictionaryOptions): string[] {
     `    ${q(`~${gate}/${basename(HASH)}$`)} ${nginxUseAsDictionaryFromCaptures};`,
     // The shared page dictionary (linked from every page): for every page navigation.
     `    ${q(`~${gate}/${PAGE_DICTIONARY_NAME_PATTERN}$`)} '${PAGE_USE_AS_DICTIONARY}';`,
+    // The asset dictionary (linked from every page): for scripts and styles with a new name.
+    `    ${q(`~${gate}/${ASSET_DICTIONARY_NAME_PATTERN}$`)} '${ASSET_USE_AS_DICTIONARY}';`,
     '}',
     // A delta's response announces the new version too: it is the next update's dictionary. Its own
     // map, used only by the delta location, so other responses never run this regex.

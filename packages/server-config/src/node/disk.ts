@@ -25,9 +25,11 @@ import {
   versionedAsset,
 } from '@preencode/core'
 import {
+  ASSET_DICTIONARY_MATCH,
   cacheClassOf,
   DICTIONARY_ENCODINGS,
   deltaPath,
+  isAssetDictionary,
   isPageDictionary,
   isSafeRelativePath,
   originalOfDeltaPath,
@@ -61,6 +63,21 @@ async function isRepresentation(root: SiteRoot, relative: string, context: DiskC
   return original !== undefined && (await root.fileInfo(original)) !== undefined
 }
 
+interface FileFacts {
+  size: number
+  mtimeMs: number
+}
+
+/**
+ * With no manifest to vouch for a sidecar, its time does: preencode gives a variant its original's
+ * mtime (or a later one), and gzip, brotli and zstd keep it too, so a sidecar older than the file
+ * beside it was made from an earlier version (the file was rewritten after it was encoded) and is
+ * never sent. A variant is sent only while it can be the encoding of the file beside it.
+ */
+function olderThan(sidecar: FileFacts, original: FileFacts): boolean {
+  return sidecar.mtimeMs < original.mtimeMs - 1
+}
+
 /** An entry for `relative` described from the disk, or undefined when there is nothing to serve. */
 export async function diskEntry(
   root: SiteRoot,
@@ -76,7 +93,7 @@ export async function diskEntry(
     for (const format of ALL_FORMATS) {
       const path = `${relative}${CODECS[format].extension}`
       const info = await root.fileInfo(path)
-      if (info && (!original || info.size < original.size))
+      if (info && (!original || (info.size < original.size && !olderThan(info, original))))
         variants.push({ format, encoding: CODECS[format].encoding, path, size: info.size, sha256: '' })
     }
   }
@@ -101,8 +118,9 @@ export async function diskEntry(
       file.useAsDictionary = PAGE_DICTIONARY_MATCH
       file.matchDest = [...PAGE_DICTIONARY_MATCH_DEST]
     }
+    if (isAssetDictionary(relative)) file.useAsDictionary = ASSET_DICTIONARY_MATCH
   }
-  const deltas = withSidecars && original ? await deltasOnDisk(root, relative, availableDictionary) : []
+  const deltas = withSidecars && original ? await deltasOnDisk(root, relative, availableDictionary, original) : []
   if (deltas.length > 0) file.deltas = deltas
   const served = servedFileOf(file)
   // Variants may exist later (the next compress): a cache must not keep this answer for every client.
@@ -115,6 +133,7 @@ async function deltasOnDisk(
   root: SiteRoot,
   relative: string,
   availableDictionary: string | undefined,
+  original: FileFacts,
 ): Promise<ManifestDelta[]> {
   const id = parseAvailableDictionary(availableDictionary)
   if (id === undefined) return []
@@ -122,7 +141,8 @@ async function deltasOnDisk(
   for (const encoding of DICTIONARY_ENCODINGS) {
     const path = deltaPath(relative, id, encoding)
     const info = await root.fileInfo(path)
-    if (info) found.push({ encoding, dictionary: id, dictionaryPath: '', path, size: info.size, sha256: '' })
+    if (info && !olderThan(info, original))
+      found.push({ encoding, dictionary: id, dictionaryPath: '', path, size: info.size, sha256: '' })
   }
   return found.sort((a, b) => a.size - b.size)
 }

@@ -15,6 +15,7 @@ import {
   userError,
 } from '@preencode/core'
 import {
+  ASSET_DICTIONARY_NAME_PATTERN,
   compressibleExtensions,
   DEFAULT_CACHE_CONTROL,
   extensionOf,
@@ -135,7 +136,9 @@ export function resolveServingPolicy(manifest: Manifest, options: ServingOptions
   // The page dictionary is content-hashed by construction: immutable whatever the rule (core's
   // cacheClassOf decides the same), so it stays fresh as long as deltas against it are kept.
   const immutablePattern =
-    custom === undefined ? hashedNamePattern() : `(?:${custom})|/${PAGE_DICTIONARY_NAME_PATTERN}$`
+    custom === undefined
+      ? hashedNamePattern()
+      : `(?:${custom})|/${PAGE_DICTIONARY_NAME_PATTERN}$|/${ASSET_DICTIONARY_NAME_PATTERN}$`
   const fromManifest: Partial<Record<CacheClass, string>> = { ...settings?.cacheControl }
   for (const file of manifest.files) fromManifest[file.cacheClass] ??= file.cacheControl
   const cacheControl = { ...DEFAULT_CACHE_CONTROL, ...fromManifest, ...options.cacheControl }

@@ -13,6 +13,7 @@ var D = new RegExp("^:([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=):$");
 var DC = {b:'dcb',z:'dcz'};
 var V = new RegExp("^([A-Za-z0-9_.~-]*?[A-Za-z0-9_~])([-.~_])(?:[a-f0-9]{16,64}|(?=[a-f]*[0-9])[a-f0-9]{9,15}|(?=[A-Za-z_-]*[0-9]|(?:[a-z0-9_-]*[A-Z]){2})[A-Za-z0-9_-]{8})\\.(js|mjs|css|wasm|json|svg)$");
 var PD = new RegExp("^/preencode-dictionary-[0-9a-f]{16}\\.txt$"), PH = "match=\"*\", match-dest=(\"document\")";
+var AD = new RegExp("^/preencode-assets-[0-9a-f]{16}\\.txt$"), AH = "match=\"*\"";
 // Dotfiles and dot-folders (.env, the deploy state, temp files) are never served; /.well-known/ is.
 var DF = new RegExp("^/(?!\\.well-known/)\\.|/[^/]*/\\.");
 // Static-host conventions: an extensionless path is its .html unless the store names it an object (!).
@@ -33,7 +34,8 @@ function respond(event){var s=event.response,h=s.headers,c=h['content-encoding']
 if(e==='dcb'||e==='dcz'){i=u.lastIndexOf('.dict/');if(i>0)u=u.slice(0,i)}else if(e)u=u.replace(/\.(?:br|zst|gz)$/,'');if(u.charAt(u.length-1)==='/')u+=I;
 if(e==='dcb'||e==='dcz')h.vary={value:'Accept-Encoding, Available-Dictionary'};else if(X.test(u))h.vary={value:'Accept-Encoding'};
 if(s.statusCode<400){var m=V.exec(u.slice(u.lastIndexOf('/')+1));if(m)h['use-as-dictionary']={value:'match="'+m[1]+m[2]+'*.'+m[3]+'"'};
-else if(PD.test(u))h['use-as-dictionary']={value:PH}}return s}
+else if(PD.test(u))h['use-as-dictionary']={value:PH}
+else if(AD.test(u))h['use-as-dictionary']={value:AH}}return s}
 async function handler(event){if(event.context&&event.context.eventType==='viewer-response')return respond(event);
 var r=event.request,u=r.uri,id=dictionary(r),h=header(r),d;delete r.headers['available-dictionary'];try{d=decodeURIComponent(u)}catch(x){d=u}
 if(DF.test(d))return {statusCode:404,statusDescription:'Not Found'};if(u.charAt(u.length-1)==='/'){u+=I;r.uri=u;d+=I}

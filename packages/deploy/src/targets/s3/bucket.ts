@@ -24,6 +24,8 @@ export interface S3BucketSettings {
   secrets: readonly (string | undefined)[]
   timeouts: { connectionMs: number; requestMs: number }
   retry: S3TargetOptions['retry']
+  /** Names `endpoint` and `region` in messages. */
+  label: S3TargetOptions['label']
 }
 
 export class S3Bucket {
@@ -55,7 +57,14 @@ export class S3Bucket {
         }),
       )
     } catch (error) {
-      throw s3Error(error, this.settings.description, action, secrets, { ...timeouts, attempts: timedOut })
+      throw s3Error(
+        error,
+        this.settings.description,
+        action,
+        secrets,
+        { ...timeouts, attempts: timedOut },
+        this.settings.label,
+      )
     }
   }
 

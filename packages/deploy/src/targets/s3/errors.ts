@@ -1,5 +1,6 @@
 // Turns the SDK's errors into messages a user can act on, naming the target and never a secret.
-import { userError, type PreencodeError } from '@preencode/core'
+import { userError, type OptionLabel, type PreencodeError } from '@preencode/core'
+import { API_LABEL } from '../../plan/setting-rules.js'
 
 interface SdkErrorShape {
   name?: string
@@ -108,6 +109,7 @@ export function s3Error(
   action: string,
   secrets: readonly (string | undefined)[],
   timeouts?: TimeoutLimits,
+  label: OptionLabel = API_LABEL,
 ): PreencodeError {
   const e = shape(error)
   const status = e.$metadata?.httpStatusCode
@@ -121,16 +123,16 @@ export function s3Error(
   } else if (e.name === 'AccessDenied' || status === 403) {
     reason = `access denied (${e.name ?? 403}). The credentials lack s3:ListBucket, s3:GetObject, s3:PutObject or s3:DeleteObject on this bucket`
   } else if (e.name === 'NoSuchBucket') {
-    reason = 'the bucket does not exist. Create it first, or fix the bucket name, --endpoint or --region'
+    reason = `the bucket does not exist. Create it first, or fix the bucket name, ${label('endpoint')} or ${label('region')}`
   } else if (e.name === 'PermanentRedirect' || e.name === 'AuthorizationHeaderMalformed' || status === 301) {
-    reason = `the bucket is in another region (${e.name ?? status}). Set --region`
+    reason = `the bucket is in another region (${e.name ?? status}). Set ${label('region')}`
   } else if (isTimeout(error) && timeouts) {
     const tries = timeouts.attempts > 1 ? ` (${timeouts.attempts} tries)` : ''
     reason = /establish a connection/.test(e.message ?? '')
-      ? `no connection to the endpoint within ${seconds(timeouts.connectionMs)}${tries}. Check --endpoint and that the server is running`
-      : `the endpoint accepted the connection but sent no answer for ${seconds(timeouts.requestMs)}${tries}. Check --endpoint, and that an S3-compatible server runs there`
+      ? `no connection to the endpoint within ${seconds(timeouts.connectionMs)}${tries}. Check ${label('endpoint')} and that the server is running`
+      : `the endpoint accepted the connection but sent no answer for ${seconds(timeouts.requestMs)}${tries}. Check ${label('endpoint')}, and that an S3-compatible server runs there`
   } else if (network) {
-    reason = `cannot reach the endpoint (${network}). Check --endpoint and that the server is running`
+    reason = `cannot reach the endpoint (${network}). Check ${label('endpoint')} and that the server is running`
   } else {
     reason = `${e.name ?? 'Error'}${status ? ` (HTTP ${status})` : ''}: ${e.message ?? ''}`
   }

@@ -1,5 +1,6 @@
 // Options of the S3-compatible target, apart from its implementation so that importing the
 // types (the CLI, the target registry) never loads the AWS SDK.
+import type { OptionLabel } from '@preencode/core'
 import type { RetryOptions } from './retry.js'
 
 /** Static credentials; without them the SDK's standard chain (environment, shared files, SSO, IMDS) is used. */
@@ -67,6 +68,11 @@ export interface S3TargetOptions {
   timeout?: number
   /** Called around every HTTP request the client sends. */
   onRequest?: (record: S3RequestRecord) => void
+  /**
+   * Names a setting (`endpoint`, `region`) in messages as the user set it: `createTarget` passes
+   * its label (`--endpoint` from the CLI). @default the key, `` `endpoint` ``
+   */
+  label?: OptionLabel
 }
 
 export const DEFAULT_CONNECTION_TIMEOUT_MS = 5000

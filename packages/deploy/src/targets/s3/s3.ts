@@ -58,6 +58,7 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
     secrets,
     timeouts,
     retry: options.retry,
+    label: options.label,
   })
   const threshold = options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD
   return plainTarget(new S3Target(bucket, description, { partSize, threshold }, requestCount))
