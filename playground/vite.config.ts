@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { defineConfig, type Plugin } from 'vite'
 import preencode from '@preencode/vite'
+import { defineConfig, type Plugin } from 'vite'
 import { catalogSource } from './scripts/make-catalog.mjs'
 
 const CATALOG_ID = 'virtual:catalog'

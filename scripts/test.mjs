@@ -3,8 +3,8 @@
 // with one line `N passed, N failed` totalled over both (a lint or type failure counts as one), so a run that
 // executed nothing is visible. Exit code: 0 only if all passed.
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, existsSync, rmSync } from 'node:fs'
-import { join, dirname } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -17,7 +17,10 @@ const run = (cmd, args, env = {}) =>
 
 // Lint and type checks first: they take seconds, and a finding is reported even when a later
 // layer crashes. The packages' sources (tsc -b, as built), then the tests (tsconfig.tests.json).
-const lintStatus = run(bin('biome'), ['check', '--error-on-warnings'])
+// Biome, then knip (unused files, exports and dependencies: knip.jsonc); either failing is the lint failure.
+const biomeStatus = run(bin('biome'), ['check', '--error-on-warnings'])
+const knipStatus = run(bin('knip'), ['--no-progress'])
+const lintStatus = biomeStatus || knipStatus
 const packageConfigs = readdirSync(join(root, 'packages')).map((name) => join('packages', name, 'tsconfig.json'))
 const typeStatus = run(bin('tsc'), ['-b', ...packageConfigs]) || run(bin('tsc'), ['-p', 'tsconfig.tests.json'])
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import { expect, test } from '../harness/fixtures.ts'
 import { decode, get } from '../harness/http.ts'
 import { CLEAN_PAGES, NOT_FOUND_PAGE } from '../harness/site.ts'
-import { MATRIX, expectedCoding, judge } from './matrix.ts'
+import { expectedCoding, judge, MATRIX } from './matrix.ts'
 import { generatedVcl, startVarnish } from './varnish.ts'
 
 test('clean URLs and the 404 page through the generated VCL', async ({ server, site }) => {

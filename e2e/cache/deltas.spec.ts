@@ -10,10 +10,10 @@ import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { freePort, tempDir } from '@preencode/test-utils'
 import { buildApp, loadScripts, writeAppSources } from '../dictionary/app.ts'
-import { startServerOnPort, type ServingProcess } from '../harness/servers.ts'
-import { MATRIX, judge } from './matrix.ts'
-import { generatedVcl, startVarnish, type RunningVarnish } from './varnish.ts'
 import { get } from '../harness/http.ts'
+import { type ServingProcess, startServerOnPort } from '../harness/servers.ts'
+import { judge, MATRIX } from './matrix.ts'
+import { generatedVcl, type RunningVarnish, startVarnish } from './varnish.ts'
 
 const CHROMIUM_AE = 'gzip, deflate, br, zstd, dcb, dcz'
 

@@ -2,13 +2,14 @@
 // request matrix in interleaved order (every case is the first client of some URL), each answer
 // right and none carrying another client's coding; then the hit ratio of a replay of the whole
 // site after a warm-up; and what stock Varnish (no preencode VCL) gets wrong on the same matrix.
-import { expect, test } from '../harness/fixtures.ts'
+
 import { createHash } from 'node:crypto'
 import { VERSIONED_ASSET_PATTERN } from '../../packages/core/src/http/use-as-dictionary.js'
+import { expect, test } from '../harness/fixtures.ts'
 import { get } from '../harness/http.ts'
 import { DOTFILES } from '../harness/site.ts'
-import { MATRIX, expectedCoding, judge, servedFiles, urlsOf } from './matrix.ts'
-import { fastlyLikeVcl, generatedVcl, startVarnish, stockVcl, type RunningVarnish } from './varnish.ts'
+import { expectedCoding, judge, MATRIX, servedFiles, urlsOf } from './matrix.ts'
+import { fastlyLikeVcl, generatedVcl, type RunningVarnish, startVarnish, stockVcl } from './varnish.ts'
 
 const port = (url: string): number => Number(new URL(url).port)
 

@@ -9,7 +9,7 @@ import type { Manifest } from '@preencode/core'
 import { verifySite } from '@preencode/server-config'
 import { freePort, REPO_ROOT, tempDir } from '@preencode/test-utils'
 import { buildApp, writeAppSources } from '../dictionary/app.ts'
-import { startServerOnPort, type ServingProcess } from '../harness/servers.ts'
+import { type ServingProcess, startServerOnPort } from '../harness/servers.ts'
 import { BROKEN_VCLS, generatedVcl, startVarnish } from './varnish.ts'
 
 let work: { path: string; remove: () => Promise<void> }

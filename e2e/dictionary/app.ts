@@ -3,10 +3,10 @@
 // chunk that imports from it; the edit in `lib` changes both hashes (the cascade).
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { build } from 'vite'
-import { preencode } from '@preencode/vite'
-import { readManifest, type Manifest } from '@preencode/core'
 import { expect, type Page, type Response } from '@playwright/test'
+import { type Manifest, readManifest } from '@preencode/core'
+import { preencode } from '@preencode/vite'
+import { build } from 'vite'
 import { ONLY } from '../harness/applies.ts'
 import { INCLUDE_KINDS } from '../harness/server-files.ts'
 import { pageTransport } from '../harness/transport.ts'

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { readManifest } from '@preencode/core'
 import { freePort, REPO_ROOT, tempDir } from '@preencode/test-utils'
-import { startServerOnPort, type ServingProcess } from '../harness/servers.ts'
+import { type ServingProcess, startServerOnPort } from '../harness/servers.ts'
 import { buildApp, loadScripts, writeAppSources } from './app.ts'
 
 const BIN = join(REPO_ROOT, 'packages', 'cli', 'dist', 'bin.js')

@@ -4,22 +4,22 @@
 // starts with `/` or holds `//` (nested folders on disk); and every hostile or unmatched value
 // gets exactly the answer of the same request without the header.
 import { createHash } from 'node:crypto'
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { connect } from 'node:net'
-import { chmod, mkdir, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { DELTA_RETENTION_SECONDS, dictionaryLifetime } from '../../packages/core/src/http/cache-policy.js'
 import {
   compress as compressDirectory,
   decodeWithDictionary,
+  type Manifest,
   resolveDeltaOptions,
   writeDeltas,
-  type Manifest,
 } from '@preencode/core'
 import { verifySite } from '@preencode/server-config'
 import { freePort, tempDir } from '@preencode/test-utils'
-import { startServerOnPort, type ServerKind } from '../harness/servers.ts'
+import { DELTA_RETENTION_SECONDS, dictionaryLifetime } from '../../packages/core/src/http/cache-policy.js'
+import { type ServerKind, startServerOnPort } from '../harness/servers.ts'
 
 interface Res {
   status: number

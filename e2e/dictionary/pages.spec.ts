@@ -10,15 +10,15 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import {
   compress as compressDirectory,
+  type Manifest,
   readManifest,
   resolveDeltaOptions,
   writeDeltas,
-  type Manifest,
 } from '@preencode/core'
-import { DELTA_RETENTION_SECONDS, dictionaryLifetime } from '../../packages/core/src/http/cache-policy.js'
-import { preparePageDictionary } from '../../packages/core/src/deltas/page-dictionary.js'
 import { freePort, tempDir } from '@preencode/test-utils'
-import { startServerOnPort, type ServerKind } from '../harness/servers.ts'
+import { preparePageDictionary } from '../../packages/core/src/deltas/page-dictionary.js'
+import { DELTA_RETENTION_SECONDS, dictionaryLifetime } from '../../packages/core/src/http/cache-policy.js'
+import { type ServerKind, startServerOnPort } from '../harness/servers.ts'
 import { originOf } from '../harness/tls.ts'
 import { expect, test } from '../harness/transport.ts'
 import { expectSecureH2, transportTags } from './app.ts'

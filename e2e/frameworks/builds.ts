@@ -6,9 +6,9 @@ import { FIXTURES_DIR, run } from './build.ts'
 import type { Framework } from './list.ts'
 
 /** Git-ignored; one JSON file per fixture, written by the last `frameworks-build` run. */
-export const BUILDS_DIR = join(FIXTURES_DIR, '.e2e-builds')
+const BUILDS_DIR = join(FIXTURES_DIR, '.e2e-builds')
 /** Builds running at once: each framework build keeps about one core busy. */
-export const PARALLEL_BUILDS = 2
+const PARALLEL_BUILDS = 2
 
 export interface BuildResult {
   status: number | null

@@ -15,7 +15,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import type { Manifest } from '@preencode/core'
 import { cloudflareWorkerFiles } from '@preencode/server-config'
 import { freePort, startProcess, tempDir } from '@preencode/test-utils'
-import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
+import { convertV4MiniflareOptions, Miniflare } from 'miniflare'
 
 const require = createRequire(import.meta.url)
 /** wrangler's own entry (its package exports only the API). */
@@ -53,7 +53,7 @@ export async function writeWorkerFolder(manifest: Manifest, root: string, dir: s
 }
 
 /** wrangler.jsonc as generated: JSON after `//` comment lines. */
-export async function readWranglerConfig(dir: string): Promise<WranglerConfig> {
+async function readWranglerConfig(dir: string): Promise<WranglerConfig> {
   const text = await readFile(join(dir, 'wrangler.jsonc'), 'utf8')
   return JSON.parse(
     text

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import type { Manifest } from '@preencode/core'
-import { createPreencodeHandler, type ConventionOptions } from '@preencode/server-config'
+import { type ConventionOptions, createPreencodeHandler } from '@preencode/server-config'
 import { listenOnLoopback, type ServingProcess } from './node-server.ts'
 
 export async function startFetchHandler(

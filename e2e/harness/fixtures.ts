@@ -4,9 +4,9 @@ import type { Manifest } from '@preencode/core'
 import { SITES_ENV } from '../global-setup.ts'
 import { isRuntimeKind } from './runtimes/kinds.ts'
 import { runtimeMissing } from './runtimes/start.ts'
-import { startServer, type RunningServer, type ServerKind } from './servers.ts'
+import { type RunningServer, type ServerKind, startServer } from './servers.ts'
+import { type BuiltSites, loadManifest } from './site.ts'
 import { test as base, type TransportOptions } from './transport.ts'
-import { loadManifest, type BuiltSites } from './site.ts'
 
 export interface ServerOptions extends TransportOptions {
   serverKind: ServerKind

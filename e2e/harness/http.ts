@@ -3,9 +3,10 @@
 // `http:` is HTTP/1.1 over node:http; `https:` is HTTP/2 over TLS with the run's CA, to
 // TLS_HOST (connected to 127.0.0.1, SNI and :authority the name), as browsers reach a site in
 // production. A server that does not offer h2 in ALPN fails the request.
-import { request } from 'node:http'
-import { connect, constants, type ClientHttp2Session } from 'node:http2'
+
 import { readFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { type ClientHttp2Session, connect, constants } from 'node:http2'
 import { connect as tlsConnect } from 'node:tls'
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
 import { TLS_HOST, tlsFiles } from './tls.ts'

@@ -22,7 +22,7 @@ export type ConfiguredKind =
   | 'caddy-include'
 
 /** The JavaScript servers the harness runs itself under Node, with no config file. */
-export type JavaScriptKind = 'node' | 'fetch-node' | 'preencode-serve'
+type JavaScriptKind = 'node' | 'fetch-node' | 'preencode-serve'
 
 /**
  * Servers that run preencode's own code instead of a generated config: the Node middleware, the
@@ -40,7 +40,7 @@ export const INCLUDE_KINDS: readonly ServerKind[] = [
   'caddy-include',
 ]
 
-export { ON_THE_FLY_TYPES, type ServeOptions, type ServerFiles } from './configs/shared.ts'
+export type { ServeOptions, ServerFiles } from './configs/shared.ts'
 
 /** Writes the wrapper config around the generated one for `kind`. */
 export async function writeServerFiles(

@@ -6,37 +6,34 @@
 // or over HTTPS + HTTP/2 at TLS_HOST (tls.ts). The include kinds also start the user's API
 // server their block proxies to (user-block.ts).
 import { createServer } from 'node:http'
-import { readManifest, type Manifest } from '@preencode/core'
-import { createPreencodeMiddleware, type ConventionOptions } from '@preencode/server-config'
-import { freePort, launchServer, serverRoot, startPreencodeServe, type ServerRoot } from '@preencode/test-utils'
-import {
-  INCLUDE_KINDS,
-  writeServerFiles,
-  type CodeKind,
-  type ConfiguredKind,
-  type ServeOptions,
-  type ServerKind,
-} from './server-files.ts'
-import { originOf, tlsFiles } from './tls.ts'
+import { type Manifest, readManifest } from '@preencode/core'
+import { type ConventionOptions, createPreencodeMiddleware } from '@preencode/server-config'
+import { freePort, launchServer, type ServerRoot, serverRoot, startPreencodeServe } from '@preencode/test-utils'
 import { startCloudflareServer, startWranglerDev } from './cloudflare.ts'
 import { startFetchHandler } from './fetch-node.ts'
+import { listenOnLoopback, type ServingProcess } from './node-server.ts'
 import { isRuntimeKind } from './runtimes/kinds.ts'
 import { startRuntime } from './runtimes/start.ts'
+import {
+  type CodeKind,
+  type ConfiguredKind,
+  INCLUDE_KINDS,
+  type ServeOptions,
+  type ServerKind,
+  writeServerFiles,
+} from './server-files.ts'
+import { originOf, tlsFiles } from './tls.ts'
 import { startApiServer } from './user-block.ts'
-import { listenOnLoopback, type ServingProcess } from './node-server.ts'
 
 /** A server started on a port the test chose. */
 export type { ServingProcess } from './node-server.ts'
 
 export {
-  checkServerFiles,
-  writeServerFiles,
-  type CodeKind,
   type ConfiguredKind,
-  type ServerFiles,
+  checkServerFiles,
   type ServerKind,
+  writeServerFiles,
 } from './server-files.ts'
-export { APACHE_MODULES_DIR, NGINX_BROTLI_MODULE } from '@preencode/test-utils'
 
 export interface RunningServer {
   readonly kind: ServerKind
@@ -59,7 +56,7 @@ export interface StartOptions {
  * The Node middleware serving `root` on `port`. Without `manifest` it reads the one on disk and
  * re-reads it when a deploy replaces it.
  */
-export async function startMiddleware(
+async function startMiddleware(
   root: string,
   port: number,
   manifest?: Manifest,

@@ -5,7 +5,7 @@
 // Falls back to the hand-made fixture when the playground does not build.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, utimes, stat, writeFile, chmod } from 'node:fs/promises'
+import { chmod, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { constants, zstdCompressSync } from 'node:zlib'
 import { compress as compressDirectory, MANIFEST_FILENAME, type Manifest } from '@preencode/core'

@@ -2,7 +2,7 @@
 // www.preencode.test (tls.ts), and Chromium is launched trusting the run's certificate with
 // the name mapped to 127.0.0.1, so it takes its real secure-context path.
 import { readFileSync } from 'node:fs'
-import { chromium, test as base, type LaunchOptions, type Page } from '@playwright/test'
+import { test as base, chromium, type LaunchOptions, type Page } from '@playwright/test'
 import { chromiumTlsArgs, DICTIONARY_FEATURE } from './tls.ts'
 
 export interface TransportOptions {

@@ -5,8 +5,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { join } from 'node:path'
-import { TLS_HOST } from './tls.ts'
 import type { ServeOptions } from './configs/shared.ts'
+import { TLS_HOST } from './tls.ts'
 
 /** The user's own locations, asserted by e2e/tests/user-block.spec.ts. */
 export const USER_BLOCK = Object.freeze({

@@ -7,7 +7,7 @@ import { mkdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { expect, test } from '@playwright/test'
-import { readManifest, type Format, type Manifest, type ManifestFile } from '@preencode/core'
+import { type Format, type Manifest, type ManifestFile, readManifest } from '@preencode/core'
 import { REPO_ROOT, tempDir } from '@preencode/test-utils'
 
 const BIN = join(REPO_ROOT, 'packages', 'cli', 'dist', 'bin.js')

@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto'
 import type { ManifestFile } from '@preencode/core'
 import { hasServingException, expectedCoding as specCoding } from '../../packages/server-config/src/exceptions.js'
 import { ONLY } from '../harness/applies.ts'
-import { expect, test, type Site } from '../harness/fixtures.ts'
+import { expect, type Site, test } from '../harness/fixtures.ts'
 import { decode, get, type RawResponse } from '../harness/http.ts'
-import { startServer, type ServerKind } from '../harness/servers.ts'
+import { type ServerKind, startServer } from '../harness/servers.ts'
 import { CLEAN_PAGES, NOT_FOUND_PAGE } from '../harness/site.ts'
 
 const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex')

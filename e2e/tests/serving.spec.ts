@@ -6,18 +6,18 @@ import { join } from 'node:path'
 import type { ManifestFile } from '@preencode/core'
 import type { Encoding } from '@preencode/server-config'
 import {
-  expectedCoding as specCoding,
   hasServingException,
   serverCoding,
+  expectedCoding as specCoding,
 } from '../../packages/server-config/src/exceptions.js'
+import { EXPECTED } from '../../playground/src/markers.js'
 import { ACCEPT_ENCODING_SPELLINGS } from '../harness/accept-encodings.ts'
-import { expect, test, type Site } from '../harness/fixtures.ts'
 import { ONLY } from '../harness/applies.ts'
+import { expect, type Site, test } from '../harness/fixtures.ts'
 import { decode, get, type RawResponse } from '../harness/http.ts'
 import type { ServerKind } from '../harness/servers.ts'
 import { BIG_ASSET, DOTFILES, ODD_NAME, PERCENT_NAMES, QUESTION_NAME, WELL_KNOWN } from '../harness/site.ts'
 import { pageTransport } from '../harness/transport.ts'
-import { EXPECTED } from '../../playground/src/markers.js'
 
 const MANIFEST = '.preencode-manifest.json'
 /** What Chromium 156 sends to 127.0.0.1 over plain HTTP. */

@@ -1,9 +1,9 @@
 // Where the project's own tools live, free loopback ports, and long-running processes that
 // always stop (at the latest when this process exits).
-import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer, connect } from 'node:net'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
+import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'

@@ -4,7 +4,6 @@
 import { existsSync } from 'node:fs'
 import { chmod, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   apacheMainConfig,
   CADDY_GLOBAL_OPTIONS,
@@ -12,14 +11,15 @@ import {
   hasTool,
   nginxCommand,
   nginxMainConfig,
+  type StartedServer,
   startApache,
   startCaddy,
   startMinio,
   startNginx,
   startVarnish,
   tempDir,
-  type StartedServer,
 } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const BODY = 'served by the shared start-up\n'
 let site: Awaited<ReturnType<typeof tempDir>>

@@ -6,8 +6,8 @@ import { join } from 'node:path'
 import { apacheConfig } from '@preencode/server-config'
 import { apacheCommand, apacheMainConfig } from '@preencode/test-utils'
 import { TLS_HOST } from '../tls.ts'
-import { ON_THE_FLY_TYPES, type ServerFiles, type WrapInput } from './shared.ts'
 import { apacheUserVirtualHost } from '../user-block.ts'
+import { ON_THE_FLY_TYPES, type ServerFiles, type WrapInput } from './shared.ts'
 
 const MODULES = ['mpm_event', 'authz_core', 'dir', 'mime', 'rewrite', 'headers', 'env', 'filter', 'deflate']
 const MORE_MODULES = ['setenvif', 'brotli', 'alias']

@@ -6,8 +6,8 @@ import { join } from 'node:path'
 import { caddyConfig } from '@preencode/server-config'
 import { caddyCommand, caddyGlobalOptions } from '@preencode/test-utils'
 import { TLS_HOST } from '../tls.ts'
-import type { ServerFiles, WrapInput } from './shared.ts'
 import { caddyUserSite } from '../user-block.ts'
+import type { ServerFiles, WrapInput } from './shared.ts'
 
 export async function writeCaddyFiles(
   form: 'standalone' | 'include',

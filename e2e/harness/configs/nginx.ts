@@ -6,8 +6,8 @@ import { join } from 'node:path'
 import { nginxConfig, nginxIncludeFiles } from '@preencode/server-config'
 import { NGINX_BROTLI_MODULE, nginxCommand, nginxMainConfig } from '@preencode/test-utils'
 import { TLS_HOST } from '../tls.ts'
-import { ON_THE_FLY_TYPES, type ServerFiles, type WrapInput } from './shared.ts'
 import { nginxUserServer } from '../user-block.ts'
+import { ON_THE_FLY_TYPES, type ServerFiles, type WrapInput } from './shared.ts'
 
 export async function writeNginxFiles(
   flavor: 'modules' | 'stock',

@@ -1,8 +1,8 @@
 // What every server's config writer shares.
 import type { Manifest } from '@preencode/core'
+import type { ConventionOptions, ServingOptions } from '@preencode/server-config'
 import type { ServerCommand } from '@preencode/test-utils'
 import type { TlsFiles } from '../tls.ts'
-import type { ConventionOptions, ServingOptions } from '@preencode/server-config'
 
 /** On-the-fly compression stays on in every harness config: the generated rules must keep it off their files. */
 export const ON_THE_FLY_TYPES =

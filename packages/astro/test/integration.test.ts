@@ -4,11 +4,11 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { zstdDecompressSync } from 'node:zlib'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { AstroIntegration } from 'astro'
-import { tempDir } from '@preencode/test-utils'
-import { decodeWithDictionary, readManifest } from '@preencode/core'
 import preencode from '@preencode/astro'
+import { decodeWithDictionary, readManifest } from '@preencode/core'
+import { tempDir } from '@preencode/test-utils'
+import type { AstroIntegration } from 'astro'
+import { afterEach, describe, expect, it } from 'vitest'
 
 const PAGE = `<!doctype html><title>page</title>${'<p>Rendered by Astro, then compressed once.</p>'.repeat(40)}`
 

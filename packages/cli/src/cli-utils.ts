@@ -3,7 +3,7 @@
  * comma lists, whole numbers, unknown-flag rejection, JSON output and a logger honouring
  * `--quiet`. Only commands (and bin.ts) print; nothing here calls `process.exit`.
  */
-import { userError, type CompressLogger } from '@preencode/core'
+import { type CompressLogger, userError } from '@preencode/core'
 import type { ArgsDef } from 'citty'
 
 /** What the logger and the printers need of a stream: `process.stdout`/`process.stderr` fit. */

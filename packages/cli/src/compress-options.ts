@@ -7,17 +7,17 @@
 import { dirname, resolve } from 'node:path'
 import {
   ALL_FORMATS,
-  defaultCacheDir,
-  userError,
   type CompressOptions,
+  defaultCacheDir,
   type Format,
   type LevelOption,
   type OptionLabel,
+  userError,
 } from '@preencode/core'
 import { globProblem, isSharedCacheUrl } from '@preencode/core/internal'
 import { numberFlag, parseList } from './cli-utils.js'
-import { fileLabel, settingLabel } from './config-file.js'
 import { deltaFlagLabel } from './commands/deltas.js'
+import { fileLabel, settingLabel } from './config-file.js'
 
 /** What the compress command's flags parse to (citty's view of them). */
 export type CompressFlags = { [flag in `level-${Format}`]?: string | undefined } & {

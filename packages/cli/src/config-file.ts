@@ -4,8 +4,8 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { resolveCompressOptions, userError, type CompressOptions, type OptionLabel } from '@preencode/core'
-import { resolveDeploySettings, type DeploySettings } from '@preencode/deploy'
+import { type CompressOptions, type OptionLabel, resolveCompressOptions, userError } from '@preencode/core'
+import { type DeploySettings, resolveDeploySettings } from '@preencode/deploy'
 import { resolveVerifySettings, type VerifySettings } from '@preencode/server-config'
 
 /** The `deploy` section of the config file: the deploy settings, checked by `resolveDeploySettings`. */
@@ -39,7 +39,7 @@ export function defineConfig<T extends PreencodeConfig>(config: T): T {
 }
 
 /** The names looked for in the working directory; more than one present is an error (loadConfig). */
-export const CONFIG_FILENAMES = Object.freeze([
+const CONFIG_FILENAMES = Object.freeze([
   'preencode.config.ts',
   'preencode.config.mts',
   'preencode.config.js',

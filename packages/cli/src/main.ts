@@ -1,5 +1,5 @@
-import { defineCommand } from 'citty'
 import { createRequire } from 'node:module'
+import { defineCommand } from 'citty'
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string }
 

@@ -18,7 +18,7 @@
  * module imports nothing of preencode: bin.ts loads it before the rest.
  */
 
-export const MALLOC_MMAP_THRESHOLD_ENV = 'MALLOC_MMAP_THRESHOLD_'
+const MALLOC_MMAP_THRESHOLD_ENV = 'MALLOC_MMAP_THRESHOLD_'
 export const MALLOC_MMAP_THRESHOLD = String(1024 * 1024)
 
 /** The commands that encode enough for the threshold to matter (deploy re-compresses edits). */

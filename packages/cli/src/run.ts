@@ -1,7 +1,7 @@
 import { stripVTControlCharacters } from 'node:util'
 import { userError } from '@preencode/core'
-import { renderUsage, runCommand, type CommandDef } from 'citty'
-import { wantsColor, type OutputStream } from './cli-utils.js'
+import { type CommandDef, renderUsage, runCommand } from 'citty'
+import { type OutputStream, wantsColor } from './cli-utils.js'
 import { main } from './main.js'
 import { tidyUsage } from './usage.js'
 

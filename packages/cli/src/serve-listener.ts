@@ -12,8 +12,8 @@ import type { PreencodeHandler } from '@preencode/server-config'
 import {
   acceptError,
   applyTimeouts,
-  closeGracefully,
   type Connections,
+  closeGracefully,
   DEFAULT_SERVE_LIMITS,
   http2Settings,
   type ServeLimits,
@@ -83,7 +83,7 @@ function plain(res: NodeResponse, status: number, extra: Record<string, string> 
 }
 
 /** A Node request listener that answers with `handler`. */
-export function nodeListener(handler: PreencodeHandler, origin: () => string) {
+function nodeListener(handler: PreencodeHandler, origin: () => string) {
   return (req: NodeRequest, res: NodeResponse): void => {
     const answer = async (): Promise<void> => {
       const method = req.method ?? 'GET'

@@ -1,7 +1,7 @@
 import { stripVTControlCharacters } from 'node:util'
 
 /** The width help text wraps at: a terminal's default. */
-export const USAGE_WIDTH = 80
+const USAGE_WIDTH = 80
 
 /** Spaces citty pads the last column with, before any colour reset at the end of the line. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: an ANSI colour code (ESC) may end the line

@@ -4,8 +4,8 @@
 import { spawn } from 'node:child_process'
 import { chown, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../dist/bin.js')
 const IS_ROOT = process.getuid?.() === 0

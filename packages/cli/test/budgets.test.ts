@@ -5,9 +5,9 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { type CompressReport, type ManifestFile, readManifest, type SizeBudget } from '@preencode/core'
 import { tempDir } from '@preencode/test-utils'
-import { readManifest, type CompressReport, type ManifestFile, type SizeBudget } from '@preencode/core'
+import { afterEach, describe, expect, it } from 'vitest'
 
 const BIN = resolve(import.meta.dirname, '../dist/bin.js')
 

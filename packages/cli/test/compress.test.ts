@@ -1,12 +1,12 @@
 // The real binary (`node packages/cli/dist/bin.js`), as users and CI run it, on a small site.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
-import { afterEach, describe, expect, it } from 'vitest'
-import { tempDir } from '@preencode/test-utils'
 import type { CompressReport } from '@preencode/core'
+import { tempDir } from '@preencode/test-utils'
+import { afterEach, describe, expect, it } from 'vitest'
 
 const BIN = resolve(import.meta.dirname, '../dist/bin.js')
 

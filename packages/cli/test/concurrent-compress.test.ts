@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
 import { runCollected } from '@preencode/test-utils'
+import { describe, expect, it } from 'vitest'
 import { BIN, cli, listing, page, put, readManifestOf, workDirs } from './lifecycle-helpers.js'
 
 const { workDir } = workDirs('concurrent-compress')

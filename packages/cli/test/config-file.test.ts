@@ -3,10 +3,10 @@
 import { spawnSync } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { resolveDeploySettings } from '@preencode/deploy'
 import { tempDir } from '@preencode/test-utils'
 import { defineConfig } from 'preencode'
-import { resolveDeploySettings } from '@preencode/deploy'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fileLabel, loadConfig } from '../src/config-file.js'
 
 describe('loadConfig', () => {

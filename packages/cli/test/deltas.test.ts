@@ -3,9 +3,9 @@
 import { spawnSync } from 'node:child_process'
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { tempDir } from '@preencode/test-utils'
 import { decodeWithDictionary, readManifest } from '@preencode/core'
+import { tempDir } from '@preencode/test-utils'
+import { afterEach, describe, expect, it } from 'vitest'
 
 const BIN = resolve(import.meta.dirname, '../dist/bin.js')
 

@@ -5,14 +5,14 @@
 // a marker, so each window is hit exactly, with no timing: before the first delta's temporary file,
 // between a complete temporary file and its rename, with deltas in place and the manifest not yet
 // rewritten, and while the deltas are copied to the target.
-import { cp, readFile, writeFile, mkdir, rm } from 'node:fs/promises'
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeWithDictionary } from '@preencode/core'
-import { dictionaryId, sha256Of } from '../../core/src/codecs/dictionary-hash.js'
 import { originalOfDeltaPath } from '@preencode/core/internal'
 import { runCollected, tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dictionaryId, sha256Of } from '../../core/src/codecs/dictionary-hash.js'
 import { BIN, cli, listing } from './lifecycle-helpers.js'
 
 const HOOK = `

@@ -4,8 +4,8 @@
 import { spawnSync } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const BIN = join(import.meta.dirname, '../dist/bin.js')
 

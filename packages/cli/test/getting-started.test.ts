@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { cp, readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { afterEach, expect, it } from 'vitest'
 import { REPO_ROOT, tempDir } from '@preencode/test-utils'
+import { afterEach, expect, it } from 'vitest'
 
 const BIN = resolve(import.meta.dirname, '../dist/bin.js')
 const cleanups: (() => Promise<void>)[] = []

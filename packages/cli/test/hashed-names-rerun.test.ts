@@ -2,7 +2,7 @@
 // two capitals (`lib-abcdefGh.js`; issue 30 item 2). Two rules decided what a versioned file is:
 // the delta writer took `lib-abcdefGh.js` for one, the cache policy did not, so the remembered
 // build never looked like this one and the rerun found every file "already held": 4 deltas, then 0.
-import { readFile, rm, writeFile, mkdir } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cli, readManifestOf, workDirs } from './lifecycle-helpers.js'

@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
-import { afterEach, describe, expect, it } from 'vitest'
 import { REPO_ROOT, tempDir } from '@preencode/test-utils'
+import { afterEach, describe, expect, it } from 'vitest'
 
 const PNPM = join(REPO_ROOT, '.tools', 'pnpm', 'node_modules', '.bin', 'pnpm')
 const NODE_BIN = join(REPO_ROOT, '.tools', 'node', 'node_modules', '.bin')

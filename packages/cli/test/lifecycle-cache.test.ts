@@ -3,15 +3,15 @@
 // cache folder that cannot be used at all (a file in its place, a read-only mount) while delta
 // updates are on, the default.
 import { spawn, spawnSync } from 'node:child_process'
-import { createServer, type Socket } from 'node:net'
+import { createHash } from 'node:crypto'
 import { chmod, chown, cp, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { createServer, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { brotliCompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { cacheKey, openCache } from '../../core/src/cache/cache.js'
 import { encoderParams, encoderSettings } from '../../core/src/codecs/encode.js'
-import { BIN, cli, expectVariantsDecodeTo, listing, site, IS_ROOT, NOBODY, workDirs } from './lifecycle-helpers.js'
-import { createHash } from 'node:crypto'
+import { BIN, cli, expectVariantsDecodeTo, IS_ROOT, listing, NOBODY, site, workDirs } from './lifecycle-helpers.js'
 
 const { workDir, cleanups } = workDirs('lifecycle-cache')
 

@@ -2,11 +2,11 @@
 // while it writes deltas into the site, and a site folder that cannot be written. The real
 // binary against real folders; a local folder stands for the live site.
 import { spawnSync } from 'node:child_process'
-import { chmod, chown, cp, mkdir, readFile, rm, writeFile, appendFile } from 'node:fs/promises'
+import { appendFile, chmod, chown, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
 import { decodeWithDictionary, readManifest } from '@preencode/core'
-import { BIN, cli, cliKilled, listing, IS_ROOT, NOBODY, workDirs } from './lifecycle-helpers.js'
+import { describe, expect, it } from 'vitest'
+import { BIN, cli, cliKilled, IS_ROOT, listing, NOBODY, workDirs } from './lifecycle-helpers.js'
 
 const { workDir } = workDirs('lifecycle-deltas')
 

@@ -5,8 +5,8 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { afterEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
+import { afterEach, describe, expect, it } from 'vitest'
 import { cli, cliKilled, expectVariantsDecodeTo, listing, page, put, readManifestOf } from './lifecycle-helpers.js'
 
 const cleanups: (() => Promise<void>)[] = []

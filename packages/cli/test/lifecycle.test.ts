@@ -14,8 +14,8 @@ import {
   listing,
   page,
   put,
-  site,
   type Result,
+  site,
   workDirs,
 } from './lifecycle-helpers.js'
 

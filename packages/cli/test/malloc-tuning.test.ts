@@ -4,9 +4,9 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { describe, expect, it } from 'vitest'
-import { tempDir } from '@preencode/test-utils'
 import type { CompressReport } from '@preencode/core'
+import { tempDir } from '@preencode/test-utils'
+import { describe, expect, it } from 'vitest'
 import { MALLOC_MMAP_THRESHOLD, runsOnGlibc, wantsMallocTuning } from '../src/malloc-tuning.ts'
 
 const BIN = resolve(import.meta.dirname, '../dist/bin.js')

@@ -1,6 +1,7 @@
 // The text the deploy and verify commands print.
-import { describe, expect, it } from 'vitest'
+
 import type { VerifyResult } from '@preencode/server-config'
+import { describe, expect, it } from 'vitest'
 import { formatSummary, formatVerifyReport } from '../src/render.js'
 
 const check = (

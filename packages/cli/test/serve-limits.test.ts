@@ -2,15 +2,15 @@
 // file handles matter. One HTTP/2 connection with 700 streams that never read leaves the others
 // answered and gets no 404 for a file that exists; when handles run out the answer is 503 with
 // Retry-After, and serving recovers; SIGTERM lets a download in flight finish.
-import { spawn, type ChildProcess, execFileSync } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { get as httpGet } from 'node:http'
-import { connect, type ClientHttp2Session } from 'node:http2'
+import { type ClientHttp2Session, connect } from 'node:http2'
 import { get as httpsGet } from 'node:https'
 import { join, resolve } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCollected, tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../dist/bin.js')
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex')

@@ -8,9 +8,9 @@ import { request } from 'node:http'
 import { connect as h2connect } from 'node:http2'
 import { connect } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
+import { MANIFEST_FILENAME, type Manifest, readManifest } from '@preencode/core'
+import { runCollected, type StartedPreencodeServe, startPreencodeServe, tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MANIFEST_FILENAME, readManifest, type Manifest } from '@preencode/core'
-import { runCollected, startPreencodeServe, tempDir, type StartedPreencodeServe } from '@preencode/test-utils'
 
 const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../dist/bin.js')
 const SECRET = 'TOP SECRET: a file outside the site\n'

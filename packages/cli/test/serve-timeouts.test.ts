@@ -5,13 +5,13 @@
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { connect as netConnect } from 'node:net'
 import { connect, constants } from 'node:http2'
+import { connect as netConnect } from 'node:net'
 import { join, resolve } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPreencodeHandler } from '@preencode/server-config'
 import { runCollected, tempDir } from '@preencode/test-utils'
-import { listen, type Listening } from '../src/serve-listener.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Listening, listen } from '../src/serve-listener.ts'
 
 const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../dist/bin.js')
 /** Larger than loopback's socket buffers, so a client that does not read stalls the server. */

@@ -1,15 +1,16 @@
 // `preencode serve` as users run it: the built binary on a free 127.0.0.1 port, asked with
 // Node's fetch (which decodes) and raw node:http (which does not): the bytes on the wire are the
 // stored variant, they decode to the original; and what users get wrong ends with one line.
-import { createHash } from 'node:crypto'
+
 import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
+import { type Manifest, readManifest } from '@preencode/core'
+import { runCollected, type StartedPreencodeServe, startPreencodeServe, tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readManifest, type Manifest } from '@preencode/core'
-import { runCollected, startPreencodeServe, tempDir, type StartedPreencodeServe } from '@preencode/test-utils'
 
 const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../dist/bin.js')
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex')

@@ -2,20 +2,20 @@
 // real process: runners are fresh copies of the site with empty local caches of their own, as
 // CI jobs are; credentials come from the standard AWS environment variables.
 import { spawnSync } from 'node:child_process'
-import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { PutObjectCommand } from '@aws-sdk/client-s3'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { tempDir } from '@preencode/test-utils'
 import type { CompressReport } from '@preencode/core'
+import { tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   createBucket,
   getObject,
   listKeys,
-  startMinio,
   MINIO_SECRET,
   MINIO_USER,
   type Minio,
+  startMinio,
 } from '../../deploy/test/helpers.js'
 
 const BIN = resolve(import.meta.dirname, '../dist/bin.js')

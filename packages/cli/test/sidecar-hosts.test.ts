@@ -3,8 +3,8 @@
 import { spawnSync } from 'node:child_process'
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
+import { afterEach, describe, expect, it } from 'vitest'
 
 const BIN = resolve(import.meta.dirname, '../dist/bin.js')
 const HOST_VARIABLES = ['NETLIFY', 'VERCEL', 'CF_PAGES']

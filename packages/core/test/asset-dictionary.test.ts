@@ -4,8 +4,8 @@
 // is announced with a wide `match`, linked from every page, content-hashed and fresh for a year.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { decodeWithDictionary } from '../src/codecs/dictionary.js'
 import { dictionaryId, sha256Of } from '../src/codecs/dictionary-hash.js'
 import { prepareAssetDictionary } from '../src/deltas/asset-dictionary.js'

@@ -2,11 +2,11 @@
 // them, each format measures its own bytes (a file without the variant counts whole), and a
 // file name with a newline stays on one table row.
 import { describe, expect, it } from 'vitest'
-import { buildReport, formatReport } from '../src/report/report.js'
+import type { Manifest, ManifestFile } from '../src/manifest/manifest.js'
+import { parseByteSize, resolveBudgets } from '../src/options/budgets.js'
 import { checkBudgets } from '../src/report/budget-check.js'
 import { formatBudgetTable } from '../src/report/budget-report.js'
-import { parseByteSize, resolveBudgets } from '../src/options/budgets.js'
-import type { Manifest, ManifestFile } from '../src/manifest/manifest.js'
+import { buildReport, formatReport } from '../src/report/report.js'
 
 function file(path: string, size: number, variants: Partial<Record<'brotli' | 'zstd' | 'gzip', number>>): ManifestFile {
   const encoding = { brotli: 'br', zstd: 'zstd', gzip: 'gzip' } as const

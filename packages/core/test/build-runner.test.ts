@@ -1,17 +1,17 @@
 // The build runner is the body of both plugins' closeBundle: its behaviour is theirs.
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { tempDir } from '@preencode/test-utils'
 import {
+  type BuildLogger,
+  type CompressReport,
   createBuildRunner,
+  type Manifest,
   readManifest,
   resolveBuildOptions,
   wantsColor,
-  type BuildLogger,
-  type CompressReport,
-  type Manifest,
 } from '@preencode/core'
+import { tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { textOf } from './fixtures.js'
 
 function recorder(): BuildLogger & { lines: { level: string; message: string }[] } {

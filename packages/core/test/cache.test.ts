@@ -1,9 +1,9 @@
 import { mkdir, readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import { ENGINE_VERSION } from '../src/codecs/encode.js'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { cacheKey, openCache } from '../src/cache/cache.js'
+import { ENGINE_VERSION } from '../src/codecs/encode.js'
 
 const key = (n: number): string =>
   cacheKey({ contentSha256: String(n).padStart(64, '0'), format: 'brotli', settings: 'brotli:q11' })

@@ -1,20 +1,20 @@
 import { spawnSync } from 'node:child_process'
 import { access, chmod, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { tempDir } from '@preencode/test-utils'
 import {
-  MANIFEST_FILENAME,
+  type CompressOptions,
   compress as compressDirectory,
   compressDirectory as compressResolved,
   decodeBuffer,
   formatReport,
   isPreencodeError,
+  MANIFEST_FILENAME,
+  type Manifest,
   readManifest,
   resolveCompressOptions,
-  type CompressOptions,
-  type Manifest,
 } from '@preencode/core'
+import { tempDir } from '@preencode/test-utils'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CORE_DIST, decodeWithCli, makeSite, put, randomBytesOf, textOf, zstdFrameWindow } from './fixtures.js'
 
 const exists = (path: string): Promise<boolean> =>

@@ -5,13 +5,13 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import { compress as compressDirectory } from '../src/run/compress.js'
+import { describe, expect, it } from 'vitest'
 import { decodeWithDictionary } from '../src/codecs/dictionary.js'
-import { resolveDeltaOptions } from '../src/options/delta-options.js'
-import { writeDeltas } from '../src/deltas/write-deltas.js'
 import type { PreviousVersion, PreviousVersionSource } from '../src/deltas/previous-versions.js'
+import { writeDeltas } from '../src/deltas/write-deltas.js'
+import { resolveDeltaOptions } from '../src/options/delta-options.js'
+import { compress as compressDirectory } from '../src/run/compress.js'
 import { textOf } from './fixtures.js'
 
 const BASE = textOf(6000, 7)

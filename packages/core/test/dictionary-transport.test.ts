@@ -5,17 +5,17 @@ import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dczWindowLimit, decodeWithDictionary, encodeWithDictionary } from '../src/codecs/dictionary.js'
 import {
   AVAILABLE_DICTIONARY_PATTERN,
   availableDictionaryValue,
   dictionaryId,
   parseAvailableDictionary,
 } from '../src/codecs/dictionary-hash.js'
-import { dczWindowLimit, decodeWithDictionary, encodeWithDictionary } from '../src/codecs/dictionary.js'
-import { deltaPath, originalOfDeltaPath } from '../src/deltas/delta-paths.js'
 import { encodeBuffer } from '../src/codecs/encode.js'
+import { deltaPath, originalOfDeltaPath } from '../src/deltas/delta-paths.js'
 import { useAsDictionaryHeader, versionedAsset } from '../src/http/use-as-dictionary.js'
 import { randomBytesOf, textOf, zstdFrameWindow } from './fixtures.js'
 

@@ -4,12 +4,12 @@
 // rule would compress), and nothing on a folder that is only touched.
 import { access, rm, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import { compress as compressDirectory } from '../src/run/compress.js'
-import { manifestDrift } from '../src/pipeline/reconcile.js'
-import { completeFoldersSync, folderDriftSync } from '../src/pipeline/folder-at-exit.js'
+import { afterEach, beforeEach, expect, it } from 'vitest'
 import { readManifest } from '../src/manifest/manifest.js'
+import { completeFoldersSync, folderDriftSync } from '../src/pipeline/folder-at-exit.js'
+import { manifestDrift } from '../src/pipeline/reconcile.js'
+import { compress as compressDirectory } from '../src/run/compress.js'
 import { put, randomBytesOf, textOf } from './fixtures.js'
 
 let dir: Awaited<ReturnType<typeof tempDir>>

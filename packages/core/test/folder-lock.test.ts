@@ -5,9 +5,9 @@ import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { withFolderLock, type FolderLockOptions } from '../src/fs/folder-lock.js'
 import { tempDir } from '@preencode/test-utils'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type FolderLockOptions, withFolderLock } from '../src/fs/folder-lock.js'
 
 describe('the folder lock within one process', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>

@@ -7,17 +7,17 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { versionedAsset } from '@preencode/core'
+import { hasTool, tempDir, toolPath } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  HASH_TOKEN_RE2,
   HASHED_NAME,
   HASHED_NAME_RE2,
-  HASH_TOKEN_RE2,
   looksContentHashed,
   versionedAssetPattern,
 } from '../src/http/hashed-name.js'
 import { VERSIONED_ASSET_PATTERN } from '../src/http/use-as-dictionary.js'
-import { hasTool, tempDir, toolPath } from '@preencode/test-utils'
 
 /** Names and whether they are content-hashed, as the rule means it. */
 const TABLE: [string, boolean][] = [

@@ -3,14 +3,14 @@
 // visitor back after the deploy downloads instead of brotli.
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import { compress } from '../src/run/compress.js'
-import { formatBytes } from '../src/report/units.js'
-import { renderHtmlReport } from '../src/report/html-report.js'
-import { resolveDeltaOptions } from '../src/options/delta-options.js'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { writeDeltas } from '../src/deltas/write-deltas.js'
 import type { Manifest } from '../src/manifest/manifest.js'
+import { resolveDeltaOptions } from '../src/options/delta-options.js'
+import { renderHtmlReport } from '../src/report/html-report.js'
+import { formatBytes } from '../src/report/units.js'
+import { compress } from '../src/run/compress.js'
 import { textOf } from './fixtures.js'
 
 type Temp = Awaited<ReturnType<typeof tempDir>>

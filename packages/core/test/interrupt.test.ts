@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { glob } from 'tinyglobby'
 import { tempDir } from '@preencode/test-utils'
-import { TEMP_FILE_PATTERN } from '../src/run/scan.js'
-import { compress as compressDirectory } from '../src/run/compress.js'
+import { glob } from 'tinyglobby'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeBuffer } from '../src/codecs/encode.js'
 import { formatOfVariantPath, stripVariantExtension } from '../src/codecs/table.js'
+import { compress as compressDirectory } from '../src/run/compress.js'
+import { TEMP_FILE_PATTERN } from '../src/run/scan.js'
 import { CORE_DIST, put, textOf } from './fixtures.js'
 
 /**

@@ -1,8 +1,8 @@
 // The journal of a run in progress (journal.ts): internal, so imported from source.
 import { appendFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { JOURNAL_FILENAME, journaledFiles, openJournal } from '../src/fs/journal.js'
 import { put } from './fixtures.js'
 

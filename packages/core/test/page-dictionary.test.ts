@@ -3,16 +3,16 @@
 // previous build's dictionary, for visitors who hold that one).
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import { buildDictionary } from '../src/deltas/dictionary-builder.js'
-import { DELTA_RETENTION_SECONDS, dictionaryLifetime } from '../src/http/cache-policy.js'
-import { compress as compressDirectory } from '../src/run/compress.js'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { decodeWithDictionary, encodeWithDictionary } from '../src/codecs/dictionary.js'
 import { encodeBuffer } from '../src/codecs/encode.js'
+import { buildDictionary } from '../src/deltas/dictionary-builder.js'
 import { preparePageDictionary } from '../src/deltas/page-dictionary.js'
-import { resolveDeltaOptions } from '../src/options/delta-options.js'
 import { writeDeltas } from '../src/deltas/write-deltas.js'
+import { DELTA_RETENTION_SECONDS, dictionaryLifetime } from '../src/http/cache-policy.js'
+import { resolveDeltaOptions } from '../src/options/delta-options.js'
+import { compress as compressDirectory } from '../src/run/compress.js'
 
 const WORDS =
   'the of and to in is for that with as on by this are from be or an it at which you can not have more use'.split(' ')

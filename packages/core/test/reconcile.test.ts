@@ -3,10 +3,10 @@
 import { readFile, rm, utimes } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import { compress as compressDirectory } from '../src/run/compress.js'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { manifestDrift, reconcileManifest } from '../src/pipeline/reconcile.js'
+import { compress as compressDirectory } from '../src/run/compress.js'
 import { put, textOf } from './fixtures.js'
 
 describe('reconcileManifest', () => {

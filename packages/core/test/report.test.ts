@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { MANIFEST_VERSION, type Manifest } from '../src/manifest/manifest.js'
-import { buildReport, formatReport, type ReportCounters } from '../src/report/report.js'
 import { createProgress } from '../src/report/progress.js'
+import { buildReport, formatReport, type ReportCounters } from '../src/report/report.js'
 import { formatBytes } from '../src/report/units.js'
 
 const manifest: Manifest = {

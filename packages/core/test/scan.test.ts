@@ -1,11 +1,11 @@
 import { symlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import { compress as compressDirectory } from '../src/run/compress.js'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { globProblem } from '../src/fs/glob-check.js'
 import { MANIFEST_FILENAME, MANIFEST_VERSION, type Manifest } from '../src/manifest/manifest.js'
 import { resolveCompressOptions } from '../src/options/compress-options.js'
+import { compress as compressDirectory } from '../src/run/compress.js'
 import { scanDirectory } from '../src/run/scan.js'
 import { put } from './fixtures.js'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { resolveCompressOptions } from '../src/options/compress-options.js'
 import { parseShard, shardJobs } from '../src/options/shard.js'
 import { parseSharedCacheUrl } from '../src/options/shared-cache-location.js'
-import { resolveCompressOptions } from '../src/options/compress-options.js'
 
 describe('shardJobs', () => {
   const jobs = [

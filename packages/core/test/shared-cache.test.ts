@@ -2,8 +2,8 @@
 // store itself is tested against MinIO and a silent TCP server in the CLI suites).
 import { describe, expect, it } from 'vitest'
 import { openCache } from '../src/cache/cache.js'
-import { withSharedCache } from '../src/cache/shared-cache.js'
 import type { RemoteStore } from '../src/cache/s3-store.js'
+import { withSharedCache } from '../src/cache/shared-cache.js'
 
 describe('a shared cache whose store stops answering', () => {
   it('the first failure turns it off: requests waiting on the store are given up at once, with one warning', async () => {

@@ -1,7 +1,8 @@
 // The one rule that tells a host which ignores uploaded .br/.gz/.zst files, from the variables
 // each host documents for its builds.
-import { describe, expect, it } from 'vitest'
+
 import { detectSidecarIgnoringHost, resolveBuildOptions, sidecarsSkippedMessage } from '@preencode/core'
+import { describe, expect, it } from 'vitest'
 
 describe('detectSidecarIgnoringHost', () => {
   it.each([

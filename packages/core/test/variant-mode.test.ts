@@ -4,9 +4,9 @@
 // that a variant is smaller than its sibling the servers try first.
 import { chmod, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, expect, it } from 'vitest'
-import { tempDir } from '@preencode/test-utils'
 import { compress } from '@preencode/core'
+import { tempDir } from '@preencode/test-utils'
+import { afterEach, beforeEach, expect, it } from 'vitest'
 import { put, textOf } from './fixtures.js'
 
 let site: Awaited<ReturnType<typeof tempDir>>

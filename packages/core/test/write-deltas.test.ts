@@ -1,18 +1,18 @@
 // Delta updates across real builds of a small site: versions remembered in the cache or read
 // from a deployed folder, deltas that decode with their dictionary to the new file, stale
 // deltas removed, the manifest and the report telling the truth.
-import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
-import { compress as compressDirectory } from '../src/run/compress.js'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { decodeWithDictionary, encodeWithDictionary } from '../src/codecs/dictionary.js'
 import { DICTIONARY_CODECS } from '../src/codecs/table.js'
-import { formatDeltaReport } from '../src/report/delta-report.js'
-import { readManifest, type Manifest } from '../src/manifest/manifest.js'
-import { resolveDeltaOptions } from '../src/options/delta-options.js'
-import { scanDirectory } from '../src/run/scan.js'
 import { writeDeltas } from '../src/deltas/write-deltas.js'
+import { type Manifest, readManifest } from '../src/manifest/manifest.js'
+import { resolveDeltaOptions } from '../src/options/delta-options.js'
+import { formatDeltaReport } from '../src/report/delta-report.js'
+import { compress as compressDirectory } from '../src/run/compress.js'
+import { scanDirectory } from '../src/run/scan.js'
 import { textOf } from './fixtures.js'
 
 type Temp = Awaited<ReturnType<typeof tempDir>>

@@ -5,9 +5,9 @@ import { writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { createServer as createTcpServer, type Socket } from 'node:net'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCollected, tempDir } from '@preencode/test-utils'
-import { createBucket, listKeys, makeSite, startMinio, MINIO_SECRET, MINIO_USER, type Minio } from './helpers.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createBucket, listKeys, MINIO_SECRET, MINIO_USER, type Minio, makeSite, startMinio } from './helpers.js'
 
 const BIN = join(import.meta.dirname, '../../cli/dist/bin.js')
 

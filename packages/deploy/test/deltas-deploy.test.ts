@@ -3,16 +3,16 @@
 // build's deltas come from (its deploy state names what each deploy uploaded).
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { describe, expect, it } from 'vitest'
 import {
   compress as compressDirectory,
   decodeWithDictionary,
+  type Manifest,
   resolveDeltaOptions,
   writeDeltas,
-  type Manifest,
 } from '@preencode/core'
 import { deploy, localTarget } from '@preencode/deploy'
 import { tempDir } from '@preencode/test-utils'
+import { describe, expect, it } from 'vitest'
 
 const V1 = Buffer.from(
   Array.from({ length: 2500 }, (_, i) => `export function f${i}(x) { return x * ${i % 17} }\n`).join(''),

@@ -3,10 +3,10 @@
 // change to another target takes it from the bucket. The fake S3 server stands in for the bucket.
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { compress, decodeWithDictionary } from '@preencode/core'
 import { deploy, localTarget } from '@preencode/deploy'
 import { tempDir } from '@preencode/test-utils'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { FakeS3 } from './fake-s3-server.js'
 
 const V1 = Buffer.from(

@@ -4,13 +4,13 @@
 // one line how many stayed.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compress } from '@preencode/core'
-import { deploy, localTarget, rsyncTarget, type DeployTarget } from '@preencode/deploy'
+import { type DeployTarget, deploy, localTarget, rsyncTarget } from '@preencode/deploy'
 import { s3Target } from '@preencode/deploy/s3'
 import { hasTool, runCollected, tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isLocalOnly } from '../src/plan/dotfiles.js'
-import { createBucket, credentials, listKeys, listTree, startMinio, writeSite, type Minio } from './helpers.js'
+import { createBucket, credentials, listKeys, listTree, type Minio, startMinio, writeSite } from './helpers.js'
 
 const BIN = join(import.meta.dirname, '../../cli/dist/bin.js')
 const page = `<!doctype html><html><body>${'<p>hello</p>'.repeat(200)}</body></html>`

@@ -1,10 +1,11 @@
 // What MinIO will not do on demand: throttling answers (retries with back-off), per-key errors in
 // DeleteObjects, and thousands of stale keys (batches of 1000). A minimal path-style S3 on
 // node:http stands in for the store.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { deploy, type DeployEvent, type S3RequestRecord } from '@preencode/deploy'
-import { siteObjects } from '../src/plan/plan.js'
+
+import { type DeployEvent, deploy, type S3RequestRecord } from '@preencode/deploy'
 import { s3Target } from '@preencode/deploy/s3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { siteObjects } from '../src/plan/plan.js'
 import { FakeS3 } from './fake-s3-server.js'
 import { makeSite } from './helpers.js'
 

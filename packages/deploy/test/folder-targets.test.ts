@@ -1,11 +1,11 @@
 // One deploy suite run by every target that ends in a folder: the local target, rsync to a local
 // path and rsync to a daemon on loopback. The S3 target has its own file (s3.test.ts).
-import { chmod, lstat, readFile, readlink, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, lstat, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MANIFEST_FILENAME, readManifest } from '@preencode/core'
+import { DEPLOY_STATE_FILENAME, type DeployTarget, deploy, localTarget, rsyncTarget } from '@preencode/deploy'
 import { tempDir } from '@preencode/test-utils'
-import { deploy, localTarget, rsyncTarget, DEPLOY_STATE_FILENAME, type DeployTarget } from '@preencode/deploy'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { siteObjects } from '../src/plan/plan.js'
 import {
   fixtureFiles,

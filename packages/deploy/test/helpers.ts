@@ -1,7 +1,7 @@
 // Test helpers of the deploy suites: a small real site compressed by @preencode/core, MinIO as a
 // real process, an rsync daemon, and raw S3 reads that keep Content-Encoding as stored.
 import { randomBytes } from 'node:crypto'
-import { mkdir, readdir, writeFile, rm, utimes, stat } from 'node:fs/promises'
+import { mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3'
@@ -10,10 +10,10 @@ import {
   freePort,
   MINIO_SECRET,
   MINIO_USER,
+  type Minio as MinioServer,
   startMinio as startMinioServer,
   startProcess,
   tempDir,
-  type Minio as MinioServer,
 } from '@preencode/test-utils'
 
 export { MINIO_SECRET, MINIO_USER }

@@ -7,11 +7,11 @@ import { existsSync } from 'node:fs'
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compress as compressDirectory, MANIFEST_FILENAME, readManifest } from '@preencode/core'
 import { DEPLOY_STATE_FILENAME } from '@preencode/deploy'
+import { type CollectedRun, runCollected, tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { siteObjects } from '../src/plan/plan.js'
-import { runCollected, tempDir, type CollectedRun } from '@preencode/test-utils'
 import { fixtureFiles, listTree, writeSite } from './helpers.js'
 
 const BIN = join(import.meta.dirname, '../../cli/dist/bin.js')

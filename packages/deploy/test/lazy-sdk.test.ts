@@ -5,8 +5,8 @@ import { existsSync } from 'node:fs'
 import { readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeSite } from './helpers.js'
 
 const BIN = join(import.meta.dirname, '../../cli/dist/bin.js')

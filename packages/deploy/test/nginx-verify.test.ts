@@ -3,10 +3,10 @@
 // served with nginx's on-the-fly gzip and no variants handling fails it.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hasTool, nginxMainConfig, startNginx, tempDir, type StartedServer } from '@preencode/test-utils'
 import type { Manifest } from '@preencode/core'
 import { deploy, rsyncTarget } from '@preencode/deploy'
+import { hasTool, nginxMainConfig, type StartedServer, startNginx, tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeSite } from './helpers.js'
 
 // @preencode/server-config (the nginx generator and verifySite) is not a dependency of deploy;

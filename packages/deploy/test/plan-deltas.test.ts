@@ -1,8 +1,9 @@
 // Issue 30.1, the plan's part: which deltas a deploy deletes whatever `delete` and `keep` say
 // (those that may not decode to the file beside them), and which follow the grace period.
-import { describe, expect, it } from 'vitest'
+
 import type { Manifest, ManifestFile } from '@preencode/core'
-import { planDeploy, type DeployState, type RemoteObject } from '@preencode/deploy'
+import { type DeployState, planDeploy, type RemoteObject } from '@preencode/deploy'
+import { describe, expect, it } from 'vitest'
 
 function file(path: string, cacheClass: ManifestFile['cacheClass']): ManifestFile {
   return {

@@ -1,15 +1,16 @@
 // The pure parts: planning, the deploy state's grace period, rsync argument building and parsing,
 // target URLs, config validation, error mapping.
-import { describe, expect, it } from 'vitest'
+
 import type { Manifest, ManifestFile } from '@preencode/core'
 import { runPool } from '@preencode/core/internal'
-import { createTarget, planDeploy, resolveDeploySettings, type DeployState, type RemoteObject } from '@preencode/deploy'
+import { createTarget, type DeployState, planDeploy, type RemoteObject, resolveDeploySettings } from '@preencode/deploy'
+import { describe, expect, it } from 'vitest'
 import { plannedUploads } from '../src/plan/plan.js'
-// Internals, tested directly.
-import { withRetry } from '../src/targets/s3/retry.js'
+import { nextDeployState, protectedKeys } from '../src/plan/state.js'
 import { parseRsyncDestination } from '../src/targets/rsync/command.js'
 import { isRetryableS3Error, redact } from '../src/targets/s3/errors.js'
-import { nextDeployState, protectedKeys } from '../src/plan/state.js'
+// Internals, tested directly.
+import { withRetry } from '../src/targets/s3/retry.js'
 
 function file(
   path: string,

@@ -3,7 +3,6 @@
 // deploy target itself. Against MinIO, rsync to a path (plain and release mode) and an rsync daemon.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   compress as compressDirectory,
   DEFAULT_DELTA_OPTIONS,
@@ -12,18 +11,19 @@ import {
   writeDeltas,
 } from '@preencode/core'
 import { deltaPath } from '@preencode/core/internal'
-import { dictionaryId, sha256Of } from '../../core/src/codecs/dictionary-hash.js'
-import { deploy, rsyncTarget, type DeployResult, type DeployTarget, type S3RequestRecord } from '@preencode/deploy'
+import { type DeployResult, type DeployTarget, deploy, rsyncTarget, type S3RequestRecord } from '@preencode/deploy'
 import { s3Target } from '@preencode/deploy/s3'
 import { tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dictionaryId, sha256Of } from '../../core/src/codecs/dictionary-hash.js'
 import {
   createBucket,
   credentials,
   getObject,
   MINIO_SECRET,
+  type Minio,
   startMinio,
   startRsyncDaemon,
-  type Minio,
 } from './helpers.js'
 
 const BASE = Buffer.from(

@@ -2,19 +2,19 @@
 // of requests, failures and convergence.
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ListMultipartUploadsCommand } from '@aws-sdk/client-s3'
 import { readManifest } from '@preencode/core'
-import { freePort, REPO_ROOT, runCollected, tempDir } from '@preencode/test-utils'
 import {
-  deploy,
   DEPLOY_STATE_FILENAME,
+  type DeploySummary,
+  deploy,
   type S3RequestRecord,
   type S3TargetOptions,
-  type DeploySummary,
 } from '@preencode/deploy'
-import { siteObjects } from '../src/plan/plan.js'
 import { s3Target } from '@preencode/deploy/s3'
+import { freePort, REPO_ROOT, runCollected, tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { siteObjects } from '../src/plan/plan.js'
 // The client's test seam (not an option): whether each request body went out as a stream.
 import { BODY_PROBE } from '../src/targets/s3/client.js'
 import {
@@ -23,13 +23,13 @@ import {
   fixtureFiles,
   getObject,
   listKeys,
+  MINIO_SECRET,
+  type Minio,
   makeSite,
   recompress,
   removeFile,
   startMinio,
   writeSite,
-  MINIO_SECRET,
-  type Minio,
 } from './helpers.js'
 
 const BUCKET = 'site'

@@ -9,11 +9,11 @@ import { mkdir, stat, utimes, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
-import { describe, expect, it } from 'vitest'
 import { compress, readManifest } from '@preencode/core'
+import { type DeployTarget, deploy, localTarget, rsyncTarget } from '@preencode/deploy'
 import { caddyConfig, createPreencodeHandler, nginxConfig } from '@preencode/server-config'
-import { deploy, localTarget, rsyncTarget, type DeployTarget } from '@preencode/deploy'
-import { hasTool, nginxMainConfig, startCaddy, startNginx, tempDir, type StartedServer } from '@preencode/test-utils'
+import { hasTool, nginxMainConfig, type StartedServer, startCaddy, startNginx, tempDir } from '@preencode/test-utils'
+import { describe, expect, it } from 'vitest'
 
 const PINNED = new Date('2026-01-01T00:00:00Z')
 const page = (word: string): string => `<!doctype html><title>${word}</title>\n${`<p>version ${word}</p>\n`.repeat(80)}`

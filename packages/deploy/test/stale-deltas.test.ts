@@ -6,15 +6,15 @@
 // had left the versions window stayed, and nginx served it: an old page.
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
 import { decodeWithDictionary, readManifest } from '@preencode/core'
 import { originalOfDeltaPath } from '@preencode/core/internal'
-import { deploy, localTarget, rsyncTarget, type DeployTarget } from '@preencode/deploy'
+import { type DeployTarget, deploy, localTarget, rsyncTarget } from '@preencode/deploy'
 import { s3Target } from '@preencode/deploy/s3'
 import { hasTool, nginxMainConfig, runCollected, startNginx, tempDir } from '@preencode/test-utils'
+import { describe, expect, it } from 'vitest'
 import { createBucket, credentials, getObject, listKeys, startMinio } from './helpers.js'
 
 const BIN = join(import.meta.dirname, '../../cli/dist/bin.js')

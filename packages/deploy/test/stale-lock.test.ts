@@ -5,10 +5,10 @@
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compress, readManifest } from '@preencode/core'
+import { type CollectedRun, runCollected, tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { siteObjects } from '../src/plan/plan.js'
-import { runCollected, tempDir, type CollectedRun } from '@preencode/test-utils'
 import { fixtureFiles, listTree, writeSite } from './helpers.js'
 
 const BIN = join(import.meta.dirname, '../../cli/dist/bin.js')

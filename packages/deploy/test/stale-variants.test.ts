@@ -7,14 +7,14 @@
 // `index.html.br` stayed and nginx sent the old page.
 import { createHash, randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { readFile, readdir, rm } from 'node:fs/promises'
+import { readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync, gzipSync, zstdDecompressSync } from 'node:zlib'
-import { describe, expect, it } from 'vitest'
-import { compress, type CompressOptions, type Manifest } from '@preencode/core'
-import { deploy, localTarget, rsyncTarget, type DeployTarget } from '@preencode/deploy'
+import { type CompressOptions, compress, type Manifest } from '@preencode/core'
+import { type DeployTarget, deploy, localTarget, rsyncTarget } from '@preencode/deploy'
 import { s3Target } from '@preencode/deploy/s3'
 import { hasTool, tempDir } from '@preencode/test-utils'
+import { describe, expect, it } from 'vitest'
 import { createBucket, credentials, getObject, listKeys, startMinio, writeSite } from './helpers.js'
 
 const LEVELS = { brotli: 5, zstd: 3, gzip: 6 } as const

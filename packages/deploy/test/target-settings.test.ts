@@ -3,9 +3,9 @@
 // table, `forcePathStyle` passed silently to the folder and rsync targets, and `ssh` and
 // `keepReleases` to S3.
 import { describe, expect, it } from 'vitest'
-import { createTarget, EVERY_TARGET, localTarget, TARGETS, targetsTaking, type DeploySettings } from '../src/index.js'
-import { s3Error } from '../src/targets/s3/errors.js'
+import { createTarget, type DeploySettings, EVERY_TARGET, localTarget, TARGETS, targetsTaking } from '../src/index.js'
 import { DEPLOY_SETTING_KEYS, type DeploySettingName } from '../src/plan/setting-rules.js'
+import { s3Error } from '../src/targets/s3/errors.js'
 
 /** A destination of each target. */
 const DESTINATIONS = { local: './public', rsync: 'deploy@example.com:/srv/www', s3: 's3://bucket/www' } as const

@@ -1,8 +1,8 @@
-import { createSiteRunner } from '@preencode/server-config'
 import { defineNuxtModule, useLogger } from '@nuxt/kit'
-import type { NuxtModule } from '@nuxt/schema'
 // Nuxt's `nitro:init` hook and `nitro` option are declared by this package's type augmentation.
 import type {} from '@nuxt/nitro-server'
+import type { NuxtModule } from '@nuxt/schema'
+import { createSiteRunner } from '@preencode/server-config'
 import type { Nitro } from 'nitropack'
 import type { PreencodeNuxtOptions } from './options.js'
 

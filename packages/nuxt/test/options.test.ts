@@ -1,7 +1,8 @@
 // The module's options (the real `nuxt generate` with the module is the e2e test e2e/frameworks/).
-import { describe, expect, it } from 'vitest'
+
 import { DEFAULT_DELTA_OPTIONS } from '@preencode/core'
 import { resolvePreencodeNuxtOptions } from '@preencode/nuxt'
+import { describe, expect, it } from 'vitest'
 
 describe('@preencode/nuxt options', () => {
   it('resolves paths against the project root', () => {

@@ -1,4 +1,4 @@
-import { resolveBuildOptions, type BuildOptions, type ResolvedBuildOptions } from '@preencode/core'
+import { type BuildOptions, type ResolvedBuildOptions, resolveBuildOptions } from '@preencode/core'
 import { resolveServerConfigFiles, type ServerConfigFile } from '@preencode/server-config'
 
 export type { ServerConfigFile }

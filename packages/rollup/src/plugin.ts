@@ -1,8 +1,8 @@
 import { dirname, resolve } from 'node:path'
-import { createBuildRunner, isPreencodeError, wantsColor, type BuildRunner } from '@preencode/core'
+import { type BuildRunner, createBuildRunner, isPreencodeError, wantsColor } from '@preencode/core'
 import { serverConfigWriter } from '@preencode/server-config'
 import type { Plugin } from 'rollup'
-import { resolvePreencodeRollupOptions, type PreencodeRollupOptions } from './options.js'
+import { type PreencodeRollupOptions, resolvePreencodeRollupOptions } from './options.js'
 
 /**
  * Pre-compresses every directory a Rollup build wrote (gzip, brotli and zstd beside each file),

@@ -1,13 +1,13 @@
 // Plain Rollup 4 builds (rollup() + write() + close(), as Rollup's CLI does) of a small fixture.
-import { cp, readFile, readdir, writeFile } from 'node:fs/promises'
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
-import { afterEach, describe, expect, it } from 'vitest'
-import { rollup, watch, type OutputOptions, type Plugin, type RollupLog } from 'rollup'
-import { MANIFEST_FILENAME, readManifest, type CompressReport } from '@preencode/core'
+import { type CompressReport, MANIFEST_FILENAME, readManifest } from '@preencode/core'
+import preencode, { preencode as namedPreencode, type PreencodeRollupOptions } from '@preencode/rollup'
 import { serverConfig } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
-import preencode, { preencode as namedPreencode, type PreencodeRollupOptions } from '@preencode/rollup'
+import { type OutputOptions, type Plugin, type RollupLog, rollup, watch } from 'rollup'
+import { afterEach, describe, expect, it } from 'vitest'
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'lib')
 const DECODERS = { '.gz': gunzipSync, '.br': brotliDecompressSync, '.zst': zstdDecompressSync } as const

@@ -5,10 +5,10 @@
  */
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
-import { userError, type ErrorComponent, type Manifest } from '@preencode/core'
+import { type ErrorComponent, type Manifest, userError } from '@preencode/core'
 import { writeFileAtomically } from '@preencode/core/internal'
 import { isServer, SERVER_REGISTRY, SERVERS, type ServerEntry } from './registry.js'
-import { serverConfig, serverConfigFiles, type ServerConfigTarget } from './render.js'
+import { type ServerConfigTarget, serverConfig, serverConfigFiles } from './render.js'
 
 /** A server config to write: the generator's options plus where the file goes. */
 export type ServerConfigFile = ServerConfigTarget & {

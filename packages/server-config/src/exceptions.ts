@@ -7,9 +7,9 @@
  */
 import type { Manifest, ManifestFile } from '@preencode/core'
 import { edgeSafeCodings, edgeView } from './cloudflare/edge.js'
-import { parseAcceptEncoding, type Encoding } from './http/negotiate.js'
+import { type Encoding, parseAcceptEncoding } from './http/negotiate.js'
 import { servedFileOf } from './http/served-file.js'
-import { chooseRepresentation, type ChooseOptions } from './http/spec.js'
+import { type ChooseOptions, chooseRepresentation } from './http/spec.js'
 import { servedCodings } from './shared/policy.js'
 
 /** One difference by design between a configured server and the serving specification. */

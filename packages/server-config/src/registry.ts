@@ -7,31 +7,31 @@ import type { Manifest, OptionLabel } from '@preencode/core'
 import { apacheConfig } from './apache/config.js'
 import { caddyConfig } from './caddy/config.js'
 import {
+  type CloudflareWorkerOptions,
   cloudflareWorker,
   cloudflareWorkerFiles,
-  resolveCloudflareOptions,
-  type CloudflareWorkerOptions,
   type ResolvedCloudflareWorkerOptions,
+  resolveCloudflareOptions,
 } from './cloudflare/generate.js'
-import { cloudfrontFunction, cloudfrontKeyValueStore, type CloudfrontFunctionOptions } from './cloudfront/function.js'
+import { type CloudfrontFunctionOptions, cloudfrontFunction, cloudfrontKeyValueStore } from './cloudfront/function.js'
 import { nginxConfig, nginxIncludeFiles } from './nginx/index.js'
+import { CONVENTION_FLAGS, checkServingConventions, resolveConventions } from './shared/conventions.js'
 import {
-  resolveApacheOptions,
-  resolveCaddyOptions,
-  resolveNginxOptions,
   type ApacheConfigOptions,
   type CaddyConfigOptions,
   type NginxConfigOptions,
   type ResolvedApacheOptions,
   type ResolvedCaddyOptions,
   type ResolvedNginxOptions,
+  resolveApacheOptions,
+  resolveCaddyOptions,
+  resolveNginxOptions,
 } from './shared/options.js'
-import { CONVENTION_FLAGS, checkServingConventions, resolveConventions } from './shared/conventions.js'
 import {
-  resolveVarnishOptions,
-  varnishConfig,
   type ResolvedVarnishOptions,
+  resolveVarnishOptions,
   type VarnishConfigOptions,
+  varnishConfig,
 } from './varnish/index.js'
 
 /** The servers preencode writes configs for, as the CLI and `serverConfig()` name them. */

@@ -2,11 +2,11 @@
  * One entry point for every generator, so the CLI and the plugins pick a server by name the
  * same way (through the registry) and agree on the list of servers.
  */
-import { userError, type Manifest } from '@preencode/core'
+import { type Manifest, userError } from '@preencode/core'
 import {
+  isServer,
   SERVER_REGISTRY,
   SERVERS,
-  isServer,
   type Server,
   type ServerEntry,
   type ServerFiles,

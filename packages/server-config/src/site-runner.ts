@@ -2,14 +2,14 @@
 // and its finished site, in one place: resolve the build options and the server configs once,
 // then run core's build runner over the folders the framework wrote, its logger adapted.
 import {
-  createBuildRunner,
-  resolveBuildOptions,
-  wantsColor,
   type BuildOptions,
+  createBuildRunner,
   type ErrorComponent,
   type ResolvedBuildOptions,
+  resolveBuildOptions,
+  wantsColor,
 } from '@preencode/core'
-import { resolveServerConfigFiles, serverConfigWriter, type ServerConfigFile } from './config-files.js'
+import { resolveServerConfigFiles, type ServerConfigFile, serverConfigWriter } from './config-files.js'
 
 /** Options of a framework integration: every build option, and the server configs to write. */
 export interface SiteOptions extends BuildOptions {

@@ -1,13 +1,13 @@
 // The Apache-only short forms that keep the per-request .htaccess cheap decide exactly like
 // the long forms they replace (the e2e suite proves the served result on a real Apache).
 import { chmod } from 'node:fs/promises'
-import { describe, expect, it } from 'vitest'
 import { cacheClassOf, resolveCachePolicy } from '@preencode/core/internal'
 import { apacheConfig, negotiate } from '@preencode/server-config'
-import { hashedNamePattern } from '../src/shared/policy.js'
 import { tempDir } from '@preencode/test-utils'
+import { describe, expect, it } from 'vitest'
 import { get } from '../../../e2e/harness/http.ts'
 import { startServer } from '../../../e2e/harness/servers.ts'
+import { hashedNamePattern } from '../src/shared/policy.js'
 import { HASHED_NAME_PCRE } from '../src/shared/policy.ts'
 import { buildFixtureSite } from './fixture.ts'
 

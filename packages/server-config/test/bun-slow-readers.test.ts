@@ -8,9 +8,9 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { connect, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compress } from '@preencode/core'
-import { freePort, REPO_ROOT, runtimeBinary, startProcess, tempDir, type RunningProcess } from '@preencode/test-utils'
+import { freePort, REPO_ROOT, type RunningProcess, runtimeBinary, startProcess, tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const FILE_BYTES = 32 * 1024 * 1024
 const READERS = 12

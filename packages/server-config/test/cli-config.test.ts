@@ -1,10 +1,9 @@
 // `preencode config` (packages/cli/src/commands/config.ts) run as the real binary: it prints
 // exactly what the generators return, writes --out, and rejects flags of another server.
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readManifest, type Manifest } from '@preencode/core'
+import { type Manifest, readManifest } from '@preencode/core'
 import {
   apacheConfig,
   caddyConfig,
@@ -13,6 +12,7 @@ import {
   nginxIncludeFiles,
 } from '@preencode/server-config'
 import { REPO_ROOT, tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildFixtureSite } from './fixture.ts'
 
 const BIN = join(REPO_ROOT, 'packages', 'cli', 'dist', 'bin.js')

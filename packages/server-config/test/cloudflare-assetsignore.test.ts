@@ -5,10 +5,10 @@
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MANIFEST_FILENAME, type Manifest } from '@preencode/core'
 import { cloudflareWorkerFiles } from '@preencode/server-config'
 import { REPO_ROOT, runCollected, tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildFixtureSite } from './fixture.ts'
 
 const WRANGLER = join(REPO_ROOT, 'e2e/node_modules/wrangler/bin/wrangler.js')

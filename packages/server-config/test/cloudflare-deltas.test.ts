@@ -3,17 +3,17 @@
 import { createHash } from 'node:crypto'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   compress as compressDirectory,
   decodeWithDictionary,
+  type Manifest,
   resolveDeltaOptions,
   writeDeltas,
-  type Manifest,
 } from '@preencode/core'
+import { tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createWorker, type PreencodeWorker } from '../src/cloudflare/runtime.js'
 import { workerSiteData } from '../src/cloudflare/site-data.js'
-import { tempDir } from '@preencode/test-utils'
 import { assetsOf, edgeRequest } from './cloudflare-helpers.ts'
 
 describe('createWorker: deltas (RFC 9842)', () => {

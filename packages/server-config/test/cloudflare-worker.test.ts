@@ -5,7 +5,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest, ManifestFile } from '@preencode/core'
 import {
   cloudflareWorkerFiles,
@@ -13,11 +12,12 @@ import {
   resolveServerConfigFiles,
   WORKER_MAX_ASSET_BYTES,
 } from '@preencode/server-config'
+import { tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { edgeChoice, edgeSafeCodings, edgeView } from '../src/cloudflare/edge.js'
 import { checkWorkerLimits } from '../src/cloudflare/limits.js'
 import { createWorker, type PreencodeWorker } from '../src/cloudflare/runtime.js'
-import { edgeChoice, edgeSafeCodings, edgeView } from '../src/cloudflare/edge.js'
 import { workerSiteData } from '../src/cloudflare/site-data.js'
-import { tempDir } from '@preencode/test-utils'
 import { assetsOf, edgeRequest } from './cloudflare-helpers.ts'
 import { buildFixtureSite } from './fixture.ts'
 

@@ -1,16 +1,17 @@
 // RFC 9842 deltas through the CloudFront Function (run in node:vm, cloudfront-vm.ts): a delta is
 // chosen only when the KeyValueStore lists it for that file and dictionary, so the function never
 // rewrites to an object deploy did not upload; anything else is answered as without deltas.
-import { describe, expect, it } from 'vitest'
-import { deltaPath } from '@preencode/core/internal'
+
 import type { Manifest, ManifestDelta, ManifestFile } from '@preencode/core'
+import { deltaPath } from '@preencode/core/internal'
 import {
   CLOUDFRONT_FUNCTION_MAX_BYTES,
   cloudfrontFunction,
   cloudfrontKeyValueStore,
   KEY_VALUE_STORE_MAX_VALUE_BYTES,
 } from '@preencode/server-config'
-import { loadCloudfrontFunction, manifestFile, viewerRequest, type CfRequest, type Handler } from './cloudfront-vm.js'
+import { describe, expect, it } from 'vitest'
+import { type CfRequest, type Handler, loadCloudfrontFunction, manifestFile, viewerRequest } from './cloudfront-vm.js'
 
 /** A base64 SHA-256 whose first characters are `lead` (padding is canonical: ends in `A=`). */
 const id = (lead: string): string => `${`${lead}${'Q'.repeat(42)}`.slice(0, 42)}A=`

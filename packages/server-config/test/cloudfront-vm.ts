@@ -3,8 +3,8 @@
 // generated (rejecting a missing key, as CloudFront documents). Shared by the function's unit
 // tests and the deploy test that follows its rewrites to the objects on MinIO.
 import { runInNewContext } from 'node:vm'
-import { cacheClassOf, resolveCachePolicy } from '@preencode/core/internal'
 import type { ManifestFile } from '@preencode/core'
+import { cacheClassOf, resolveCachePolicy } from '@preencode/core/internal'
 
 export interface CfHeader {
   value: string

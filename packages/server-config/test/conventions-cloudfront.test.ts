@@ -2,9 +2,10 @@
 // names what an extensionless path is, the function rewrites a page to its .html (negotiated like
 // any HTML) and, with `spa`, an unknown extensionless path to /index.html. The 404 page is the
 // distribution's custom error response, which no viewer-request function sees.
-import { describe, expect, it } from 'vitest'
+
 import type { Manifest } from '@preencode/core'
 import { cloudfrontFunction, cloudfrontKeyValueStore } from '@preencode/server-config'
+import { describe, expect, it } from 'vitest'
 import { loadCloudfrontFunction, manifestFile, viewerRequest } from './cloudfront-vm.js'
 
 const manifest = {

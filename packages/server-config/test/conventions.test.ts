@@ -8,9 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import type { Server } from 'node:http'
 import { dirname, join } from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compress as compressDirectory, type Manifest } from '@preencode/core'
-import { tempDir } from '@preencode/test-utils'
 import {
   cloudflareWorkerFiles,
   createPreencodeHandler,
@@ -18,10 +16,12 @@ import {
   SERVER_REGISTRY,
   type ServerEntry,
 } from '@preencode/server-config'
-import { DEFAULT_CONVENTIONS, fallbacksOf } from '../src/http/conventions.js'
-import { resolveConventions } from '../src/shared/conventions.js'
+import { tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createWorker } from '../src/cloudflare/runtime.js'
 import type { WorkerSite } from '../src/cloudflare/site-data.js'
+import { DEFAULT_CONVENTIONS, fallbacksOf } from '../src/http/conventions.js'
+import { resolveConventions } from '../src/shared/conventions.js'
 import { assetsOf, edgeRequest } from './cloudflare-helpers.ts'
 import { get } from './middleware-helpers.ts'
 

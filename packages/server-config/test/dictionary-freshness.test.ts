@@ -6,13 +6,13 @@
 // the real headers under the default rule.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { compress as compressDirectory, type Manifest, resolveDeltaOptions, writeDeltas } from '@preencode/core'
 import { cacheClassOf, resolveCachePolicy } from '@preencode/core/internal'
-import { compress as compressDirectory, resolveDeltaOptions, writeDeltas, type Manifest } from '@preencode/core'
-import { DELTA_RETENTION_SECONDS, dictionaryLifetime } from '../../core/src/http/cache-policy.js'
-import { preparePageDictionary } from '../../core/src/deltas/page-dictionary.js'
 import { apacheConfig, nginxConfig } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { preparePageDictionary } from '../../core/src/deltas/page-dictionary.js'
+import { DELTA_RETENTION_SECONDS, dictionaryLifetime } from '../../core/src/http/cache-policy.js'
 
 const unquote = (s: string): string => s.slice(1, -1).replace(/\\(["\\])/g, '$1')
 

@@ -1,10 +1,11 @@
 // The dotfile rule (issue 19, item 5) as each config spells it decides the same on a table of
 // paths; every generator carries it. (Imports the patterns from source: they are not public.)
 // Each real server answering 404 is proven by the shared e2e suite (e2e/tests/serving.spec.ts).
-import { describe, expect, it } from 'vitest'
-import { MANIFEST_VERSION } from '../../core/src/manifest/manifest.js'
+
 import type { Manifest } from '@preencode/core'
 import { apacheConfig, caddyConfig, nginxConfig } from '@preencode/server-config'
+import { describe, expect, it } from 'vitest'
+import { MANIFEST_VERSION } from '../../core/src/manifest/manifest.js'
 import {
   DOTFILE_RELATIVE_PCRE,
   DOTFILE_URL_PCRE,

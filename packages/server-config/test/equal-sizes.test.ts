@@ -6,12 +6,12 @@
 import { createHash } from 'node:crypto'
 import { chmod, mkdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compress as compressDirectory, encodeBuffer, type Manifest } from '@preencode/core'
 import { verifySite } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
-import { startServer, type ServerKind } from '../../../e2e/harness/servers.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { get } from '../../../e2e/harness/http.ts'
+import { type ServerKind, startServer } from '../../../e2e/harness/servers.ts'
 
 const KINDS: ServerKind[] = ['nginx-stock', 'nginx-modules', 'apache-htaccess', 'apache-vhost', 'caddy', 'node']
 

@@ -5,10 +5,10 @@ import { createHash } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest, ManifestFile } from '@preencode/core'
 import { createPreencodeHandler, type PreencodeHandler } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bigText, buildFixtureSite } from './fixture.ts'
 
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex')

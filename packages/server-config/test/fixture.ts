@@ -7,16 +7,16 @@ import { dirname, join, relative, sep } from 'node:path'
 import { brotliCompressSync, constants, gzipSync, zstdCompressSync } from 'node:zlib'
 import {
   CODECS,
-  MANIFEST_FILENAME,
   contentTypeOf,
-  isCompressible,
   type Format,
+  isCompressible,
+  MANIFEST_FILENAME,
   type Manifest,
   type ManifestFile,
   type ManifestVariant,
 } from '@preencode/core'
-import { MANIFEST_VERSION } from '../../core/src/manifest/manifest.js'
 import { cacheClassOf, resolveCachePolicy } from '@preencode/core/internal'
+import { MANIFEST_VERSION } from '../../core/src/manifest/manifest.js'
 
 export interface FixtureOptions {
   /** Remove originals that have a gzip variant (`keepOriginals: false`). @default true */

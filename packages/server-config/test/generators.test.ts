@@ -4,14 +4,13 @@
 import { spawnSync } from 'node:child_process'
 import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest } from '@preencode/core'
 import { cacheClassOf, resolveCachePolicy } from '@preencode/core/internal'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const looksContentHashed = (path: string): boolean => cacheClassOf(path, resolveCachePolicy()) === 'immutable'
+
 import {
-  SERVER_REGISTRY,
-  SERVERS,
   apacheConfig,
   caddyConfig,
   cloudflareWorker,
@@ -20,12 +19,14 @@ import {
   cloudfrontKeyValueStore,
   nginxConfig,
   nginxIncludeFiles,
+  SERVER_REGISTRY,
+  SERVERS,
   serverConfig,
   serverConfigFiles,
 } from '@preencode/server-config'
-import { hashedNamePattern } from '../src/shared/policy.js'
 import { tempDir, toolPath } from '@preencode/test-utils'
-import { checkServerFiles, writeServerFiles, type ConfiguredKind } from '../../../e2e/harness/servers.ts'
+import { type ConfiguredKind, checkServerFiles, writeServerFiles } from '../../../e2e/harness/servers.ts'
+import { hashedNamePattern } from '../src/shared/policy.js'
 import { buildFixtureSite } from './fixture.ts'
 
 const KINDS: ConfiguredKind[] = ['nginx-stock', 'nginx-modules', 'apache-htaccess', 'apache-vhost', 'caddy']

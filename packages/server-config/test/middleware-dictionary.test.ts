@@ -4,18 +4,18 @@
 // without a valid dictionary match gets byte-for-byte the answer of the same site without deltas.
 import { createHash } from 'node:crypto'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http'
+import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http'
 import { dirname, join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   compress as compressDirectory,
   decodeWithDictionary,
+  type Manifest,
   resolveDeltaOptions,
   writeDeltas,
-  type Manifest,
 } from '@preencode/core'
 import { createPreencodeMiddleware, verifySite } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 interface Res {
   status: number

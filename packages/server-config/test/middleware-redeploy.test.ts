@@ -5,13 +5,13 @@
 // and decode to one whole version of its file; none may be truncated or undecodable.
 import { createHash } from 'node:crypto'
 import { mkdir, rename, writeFile } from 'node:fs/promises'
-import { createServer, request, type IncomingHttpHeaders } from 'node:http'
+import { createServer, type IncomingHttpHeaders, request } from 'node:http'
 import { dirname, join } from 'node:path'
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
-import { describe, expect, it } from 'vitest'
 import { compress as compressDirectory } from '@preencode/core'
 import { createPreencodeMiddleware } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
+import { describe, expect, it } from 'vitest'
 
 interface Res {
   status: number

@@ -1,5 +1,5 @@
+import { type Encoding, type Negotiated, negotiate } from '@preencode/server-config'
 import { describe, expect, it } from 'vitest'
-import { negotiate, type Encoding, type Negotiated } from '@preencode/server-config'
 import { acceptPattern, refusePattern } from '../src/shared/accept-regex.js'
 
 const ALL: Encoding[] = ['br', 'zstd', 'gzip']

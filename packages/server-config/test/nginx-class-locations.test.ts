@@ -4,11 +4,11 @@
 // text, over crafted and generated names, with the regexes nginx itself would run.
 import { chmod } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DELTA_RETENTION_SECONDS, dictionaryLifetime } from '../../core/src/http/cache-policy.js'
 import type { Manifest } from '@preencode/core'
 import { nginxConfig } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DELTA_RETENTION_SECONDS, dictionaryLifetime } from '../../core/src/http/cache-policy.js'
 import { buildFixtureSite } from './fixture.ts'
 
 /** An nginx double-quoted string's value. */

@@ -3,15 +3,16 @@
 // handles are free. A child process (under `ulimit -n 256`) runs both on the built package; on
 // `/exhaust` it opens /dev/null until the system says EMFILE, on `/release` it closes them. The
 // requests go over one keep-alive connection opened before, so accepting it needs no handle.
-import { randomBytes } from 'node:crypto'
+
 import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { Agent, request } from 'node:http'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compress } from '@preencode/core'
 import { REPO_ROOT, tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const BUILT = pathToFileURL(join(REPO_ROOT, 'packages/server-config/dist/index.js')).href
 const BIG = randomBytes(256 * 1024)

@@ -3,15 +3,15 @@
 // sent, by the Node middleware and the Fetch handler alike; a link that stays inside is served.
 // A Host holding path characters is refused (400); a manifest cut short keeps the last good one.
 import { mkdir, open, readFile, symlink, truncate, writeFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import { connect } from 'node:net'
 import { dirname, join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MANIFEST_FILENAME, type Manifest } from '@preencode/core'
 import { cloudflareWorkerFiles, createPreencodeHandler, createPreencodeMiddleware } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compressFixture } from './fixture.ts'
 import { get } from './middleware-helpers.ts'
-import { createServer, type Server } from 'node:http'
-import { connect } from 'node:net'
 
 const SECRET = 'TOP SECRET: a file outside the site\n'
 const PAGE = `<!doctype html><title>home</title>\n${'<p>the page of the site</p>\n'.repeat(60)}`

@@ -8,10 +8,10 @@
 import { createHash } from 'node:crypto'
 import { stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
 import { compress, type Manifest } from '@preencode/core'
 import { createPreencodeHandler } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
+import { describe, expect, it } from 'vitest'
 import { get, serve } from './middleware-helpers.js'
 
 const OLD = `<!doctype html><title>v1</title>\n${'<p>version ONE of the page</p>\n'.repeat(60)}`

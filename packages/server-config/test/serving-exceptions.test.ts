@@ -1,10 +1,10 @@
 // The named exceptions (exceptions.ts) the e2e serving table reads: Caddy's own reading of weights
 // and the Cloudflare front line's encoding of an original, each checked against real servers there.
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest, ManifestFile } from '@preencode/core'
-import { expectedCoding, serverCoding } from '../src/exceptions.js'
 import { tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectedCoding, serverCoding } from '../src/exceptions.js'
 import { buildFixtureSite } from './fixture.ts'
 
 let dir: Awaited<ReturnType<typeof tempDir>>

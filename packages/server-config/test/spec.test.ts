@@ -2,15 +2,15 @@
 // headers, which stored bytes, which range). Every JavaScript server answers by it (middleware,
 // Fetch handler, Worker); their own suites check the I/O around it.
 import { describe, expect, it } from 'vitest'
+import type { ServedFile } from '../src/http/served-file.js'
 import {
   answer,
   chooseRepresentation,
   directoryRedirect,
+  type RequestFacts,
   specify,
   targetOf,
-  type RequestFacts,
 } from '../src/http/spec.js'
-import type { ServedFile } from '../src/http/served-file.js'
 
 const DICTIONARY = `${'A'.repeat(43)}=`
 const LAST_MODIFIED = 'Tue, 01 Sep 2026 10:00:00 GMT'

@@ -1,11 +1,11 @@
 // Configs you commit once: two builds of the playground with different content (other bytes,
 // other hashed names, one more file) give byte-identical configs for every server and flavour.
 import { join } from 'node:path'
+import { type Manifest, readManifest } from '@preencode/core'
+import { cloudflareWorkerFiles, SERVER_REGISTRY, type ServerConfigTarget, serverConfig } from '@preencode/server-config'
+import { REPO_ROOT, tempDir } from '@preencode/test-utils'
 import { build, type Plugin } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readManifest, type Manifest } from '@preencode/core'
-import { cloudflareWorkerFiles, SERVER_REGISTRY, serverConfig, type ServerConfigTarget } from '@preencode/server-config'
-import { REPO_ROOT, tempDir } from '@preencode/test-utils'
 
 const PLAYGROUND = join(REPO_ROOT, 'playground')
 

@@ -4,9 +4,9 @@
 // gets its variant with `Vary: Accept-Encoding`. Real servers, started by the e2e harness.
 import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest } from '@preencode/core'
 import { tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { get } from '../../../e2e/harness/http.ts'
 import { startServer } from '../../../e2e/harness/servers.ts'
 import { buildFixtureSite } from './fixture.ts'

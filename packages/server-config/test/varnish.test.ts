@@ -5,10 +5,10 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { chmod, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest } from '@preencode/core'
-import { SERVER_REGISTRY, resolveServerConfigFiles, serverConfig, varnishConfig } from '@preencode/server-config'
+import { resolveServerConfigFiles, SERVER_REGISTRY, serverConfig, varnishConfig } from '@preencode/server-config'
 import { REPO_ROOT, tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildFixtureSite } from './fixture.ts'
 
 const BIN = join(REPO_ROOT, 'packages', 'cli', 'dist', 'bin.js')

@@ -3,12 +3,13 @@
 // runs on loopback and stops with the test; verify must end with one error naming the URL, or
 // stop reading a body at the limit the manifest implies. Each test has 30 s (the code before
 // issue 29 hung in the first two: their only bound).
-import { gzipSync } from 'node:zlib'
+
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { gzipSync } from 'node:zlib'
 import type { Manifest } from '@preencode/core'
-import { tempDir } from '@preencode/test-utils'
 import { verifySite } from '@preencode/server-config'
+import { tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildFixtureSite } from './fixture.js'
 
 let site: { root: string; manifest: Manifest; remove: () => Promise<void> }

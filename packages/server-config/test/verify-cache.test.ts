@@ -2,13 +2,14 @@
 // behind two toy caches: one keyed on the URL only (a coding stored for another request) and one
 // that rewrites Accept-Encoding to gzip (strips br and zstd). The real thing, Varnish with the
 // generated and planted-fault VCLs, is e2e/cache/verify.spec.ts.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+
 import { readFile } from 'node:fs/promises'
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest, ManifestFile } from '@preencode/core'
 import { negotiate, verifySite } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildFixtureSite } from './fixture.js'
 
 type Front = 'none' | 'url-only-cache' | 'gzip-only'

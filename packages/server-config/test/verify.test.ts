@@ -1,12 +1,13 @@
 // verifySite against a tiny node:http server that serves the fixture correctly, and broken ones.
 // (The table the CLI prints from the result is tested in packages/cli/test/render.test.ts.)
-import { createServer, type Server, type ServerResponse } from 'node:http'
+
 import { readFile, writeFile } from 'node:fs/promises'
+import { createServer, type Server, type ServerResponse } from 'node:http'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest, ManifestFile } from '@preencode/core'
-import { tempDir } from '@preencode/test-utils'
 import { verifySite } from '@preencode/server-config'
+import { tempDir } from '@preencode/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildFixtureSite } from './fixture.js'
 
 async function makeSite(): Promise<{ root: string; manifest: Manifest; remove: () => Promise<void> }> {

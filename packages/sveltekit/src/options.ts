@@ -1,6 +1,6 @@
 import {
-  resolveSiteOptions,
   type ResolvedSiteOptions,
+  resolveSiteOptions,
   type ServerConfigFile,
   type SiteOptions,
 } from '@preencode/server-config'

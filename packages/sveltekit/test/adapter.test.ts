@@ -4,11 +4,11 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { readFile, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { Adapter, Builder } from '@sveltejs/kit'
-import { tempDir } from '@preencode/test-utils'
 import { decodeWithDictionary, readManifest } from '@preencode/core'
 import { preencode } from '@preencode/sveltekit'
+import { tempDir } from '@preencode/test-utils'
+import type { Adapter, Builder } from '@sveltejs/kit'
+import { afterEach, describe, expect, it } from 'vitest'
 
 const PAGE = `<!doctype html><title>page</title>${'<p>Pre-compressed once at build time, served as br or zstd.</p>'.repeat(40)}`
 const SCRIPT = `export const notes = ${JSON.stringify(Array.from({ length: 60 }, (_, i) => `note ${i}: variants hold the final bytes`))}\n`

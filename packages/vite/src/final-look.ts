@@ -7,9 +7,9 @@
  */
 import { realpath, stat } from 'node:fs/promises'
 import { join, relative } from 'node:path'
+import type { ResolvedCompressOptions } from '@preencode/core'
 import { readManifest, reconcileManifest } from '@preencode/core'
 import { fileRuleOf, manifestDrift, skipReason } from '@preencode/core/internal'
-import type { ResolvedCompressOptions } from '@preencode/core'
 import type { Logger } from 'vite'
 import { afterRunLine, guardAtExit } from './folders-at-exit.js'
 

@@ -15,8 +15,9 @@
  * client, then the server, then its rendering), and its exit is one moment with one line. They are
  * kept on `globalThis` under a registered symbol, so two copies of this module share them.
  */
-import { completeFoldersSync, type FolderAtExit } from '@preencode/core/internal'
+
 import { relative } from 'node:path'
+import { completeFoldersSync, type FolderAtExit } from '@preencode/core/internal'
 import type { Logger } from 'vite'
 import { compressAfterBuild } from './frameworks.js'
 

@@ -9,7 +9,7 @@ import { join } from 'node:path'
  */
 
 /** When the folder that gets deployed is final, and so when the plugin compresses it. */
-export type FrameworkTiming =
+type FrameworkTiming =
   /** After every environment and every framework step: a `buildApp` hook of `order: 'post'`. */
   | 'build-app'
   /** As `build-app`, but the deployed folder is Nitro's public output, read from Nitro's build info. */
@@ -37,7 +37,7 @@ export interface BuilderOptions {
   sharedConfigBuild?: boolean
 }
 
-/** An older shape of `Framework`, kept for callers of `detectFramework` that read `instead`. */
+/** A framework with its own integration, and that integration: what the stand-down warning names. */
 export interface FrameworkIntegration {
   framework: string
   instead: string
@@ -135,12 +135,6 @@ export const DEFAULT_PAGES: Readonly<Record<string, string>> = {
   'React Router': 'build/client',
   Remix: 'build/client',
   'Qwik City': 'dist',
-}
-
-/** The framework with its own integration among `pluginNames`, if any (the plugin stands down). */
-export function detectFramework(pluginNames: readonly string[]): FrameworkIntegration | undefined {
-  const found = recogniseBuild(pluginNames, undefined).framework
-  return found?.instead ? { framework: found.framework, instead: found.instead } : undefined
 }
 
 /** The build-time warning: what would go wrong, that the plugin stands down, and what to use. */

@@ -1,4 +1,4 @@
-import { resolveBuildOptions, userError, type BuildOptions, type ResolvedBuildOptions } from '@preencode/core'
+import { type BuildOptions, type ResolvedBuildOptions, resolveBuildOptions, userError } from '@preencode/core'
 import { resolveServerConfigFiles, type ServerConfigFile } from '@preencode/server-config'
 import type { ResolvedConfig } from 'vite'
 

@@ -5,9 +5,9 @@ import { createPreencodeMiddleware } from '@preencode/server-config'
 import type { Plugin } from 'vite'
 import {
   backendFiles,
-  resolvePreencodeViteOptions,
   type PreencodeViteOptions,
   type ResolvedPreencodeViteOptions,
+  resolvePreencodeViteOptions,
 } from './options.js'
 import { ViteBuild } from './vite-build.js'
 

@@ -1,5 +1,5 @@
 import { dirname, relative, resolve } from 'node:path'
-import { createBuildRunner, wantsColor, type BuildRunner } from '@preencode/core'
+import { type BuildRunner, createBuildRunner, wantsColor } from '@preencode/core'
 import { serverConfigWriter } from '@preencode/server-config'
 import type { Environment, Logger, ResolvedConfig, ViteBuilder } from 'vite'
 import { builtClientDirs, nitroPublicDir, serverBuildPagesDir } from './deployable.js'
@@ -7,14 +7,14 @@ import { lookAsServer } from './final-look.js'
 import {
   cannotHandleWarning,
   DEFAULT_PAGES,
-  frameworkWarning,
-  recogniseBuild,
   type Framework,
   type FrameworkIntegration,
+  frameworkWarning,
+  recogniseBuild,
 } from './frameworks.js'
 import { holdExit } from './hold-exit.js'
 import { buildAppRan, leaveToBuildApp } from './left-to-build-app.js'
-import { backendFiles, servedWhole, type ResolvedPreencodeViteOptions } from './options.js'
+import { backendFiles, type ResolvedPreencodeViteOptions, servedWhole } from './options.js'
 
 /** Warnings already given in this process (frameworks load the Vite config once per build step). */
 const warned = new Set<string>()

@@ -3,16 +3,16 @@
 // a vite-plugin-compression2 option refused with preencode's name for it.
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
 import { readManifest } from '@preencode/core'
-import { build, type Plugin } from 'vite'
 import preencode, { type PreencodeViteOptions } from '@preencode/vite'
+import { build, type Plugin } from 'vite'
+import { afterEach, describe, expect, it } from 'vitest'
 import {
-  VARIANT_EXTENSIONS,
   captureLogger,
   expectVariantsDecode,
   listFiles,
   perTestCleanup,
+  VARIANT_EXTENSIONS,
   variantsOf,
 } from './helpers.js'
 

@@ -2,14 +2,15 @@
 // "Where users already are"): pages in a `buildApp` step after the environments, Nitro's own
 // public folder filled late, Analog's rewrite of index.html, Qwik City's second build. Whatever
 // the timing, the folder that gets deployed ends with every variant and none stale.
-import { cp, readFile, rm, writeFile } from 'node:fs/promises'
+
 import { execFile } from 'node:child_process'
+import { cp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { describe, expect, it } from 'vitest'
-import { build, createBuilder, type InlineConfig, type Plugin, type ViteBuilder } from 'vite'
 import { readManifest } from '@preencode/core'
 import preencode from '@preencode/vite'
+import { build, createBuilder, type InlineConfig, type Plugin, type ViteBuilder } from 'vite'
+import { describe, expect, it } from 'vitest'
 import { captureLogger, expectSiteCompressed, listFiles, page, perTestCleanup, put } from './helpers.js'
 
 const { app } = perTestCleanup()

@@ -1,13 +1,13 @@
 // Shared by the @preencode/vite suites: a throw-away copy of a fixture, a Vite logger that
 // keeps what it was told, and checks on the files a build left on disk.
-import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
-import { afterEach } from 'vitest'
+import { type CompressReport, isCompressible, MANIFEST_FILENAME } from '@preencode/core'
 import { tempDir } from '@preencode/test-utils'
-import { isCompressible, MANIFEST_FILENAME, type CompressReport } from '@preencode/core'
 import type { Logger } from 'vite'
+import { afterEach } from 'vitest'
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures')
 export const VARIANT_EXTENSIONS = ['.gz', '.br', '.zst'] as const

@@ -3,12 +3,12 @@
 // temp cache, exactly as `pnpm --filter playground build` does apart from those two paths.
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MANIFEST_FILENAME, readManifest, type CompressReport } from '@preencode/core'
+import { type CompressReport, MANIFEST_FILENAME, readManifest } from '@preencode/core'
 import { tempDir } from '@preencode/test-utils'
-import { build, type Plugin, type PluginOption, type UserConfig } from 'vite'
 import preencode from '@preencode/vite'
-import { VARIANT_EXTENSIONS, captureLogger, expectVariantsDecode, listFiles, variantsOf } from './helpers.js'
+import { build, type Plugin, type PluginOption, type UserConfig } from 'vite'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { captureLogger, expectVariantsDecode, listFiles, VARIANT_EXTENSIONS, variantsOf } from './helpers.js'
 
 const PLAYGROUND = resolve(import.meta.dirname, '../../../playground')
 

@@ -2,16 +2,16 @@
 // plugin compresses, what it leaves alone, and that it runs after everything else has written.
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
 import { MANIFEST_FILENAME, readManifest } from '@preencode/core'
-import { build, createBuilder, type InlineConfig, type Plugin } from 'vite'
 import preencode, { preencode as namedPreencode, type PreencodeViteOptions } from '@preencode/vite'
+import { build, createBuilder, type InlineConfig, type Plugin } from 'vite'
+import { describe, expect, it } from 'vitest'
 import {
-  VARIANT_EXTENSIONS,
   captureLogger,
   expectVariantsDecode,
   listFiles,
   perTestCleanup,
+  VARIANT_EXTENSIONS,
   variantsOf,
 } from './helpers.js'
 

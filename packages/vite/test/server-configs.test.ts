@@ -1,14 +1,15 @@
 // The plugin's issue-3 parts: server configs written from the final manifest after the build,
 // and `vite preview` serving the variants through the Node middleware.
-import { request } from 'node:http'
+
 import { readFile } from 'node:fs/promises'
+import { request } from 'node:http'
 import { join } from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
-import { describe, expect, it } from 'vitest'
 import { readManifest } from '@preencode/core'
 import { nginxIncludeFiles, serverConfig } from '@preencode/server-config'
-import { build, preview, type InlineConfig } from 'vite'
 import preencode, { type PreencodeViteOptions } from '@preencode/vite'
+import { build, type InlineConfig, preview } from 'vite'
+import { describe, expect, it } from 'vitest'
 import { captureLogger, perTestCleanup } from './helpers.js'
 
 const { app, defer } = perTestCleanup()

@@ -1,9 +1,9 @@
 // A real in-process Vite build with a host's build variable set (Netlify): the plugin says one
 // line and writes no sidecars; `force: true` writes them.
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { build } from 'vite'
 import preencode from '@preencode/vite'
+import { build } from 'vite'
+import { afterEach, describe, expect, it } from 'vitest'
 import { captureLogger, listFiles, perTestCleanup, variantsOf } from './helpers.js'
 
 const { app } = perTestCleanup()

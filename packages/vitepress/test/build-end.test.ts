@@ -3,11 +3,11 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { SiteConfig } from 'vitepress'
-import { tempDir } from '@preencode/test-utils'
 import { decodeWithDictionary, readManifest } from '@preencode/core'
+import { tempDir } from '@preencode/test-utils'
 import { preencode } from '@preencode/vitepress'
+import type { SiteConfig } from 'vitepress'
+import { afterEach, describe, expect, it } from 'vitest'
 
 const PAGE = `<!doctype html><title>guide</title>${'<p>Rendered by VitePress, then compressed once.</p>'.repeat(40)}`
 

@@ -1,5 +1,5 @@
-import { defineConfig } from 'astro/config'
 import preencode from '@preencode/astro'
+import { defineConfig } from 'astro/config'
 import feed from './integrations/feed.mjs'
 
 export default defineConfig({

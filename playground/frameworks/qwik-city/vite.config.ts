@@ -1,5 +1,5 @@
-import { qwikCity } from '@builder.io/qwik-city/vite'
 import { qwikVite } from '@builder.io/qwik/optimizer'
+import { qwikCity } from '@builder.io/qwik-city/vite'
 import preencode from '@preencode/vite'
 import { defineConfig } from 'vite'
 

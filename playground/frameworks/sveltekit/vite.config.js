@@ -1,6 +1,6 @@
+import { preencode } from '@preencode/sveltekit'
 import adapter from '@sveltejs/adapter-static'
 import { sveltekit } from '@sveltejs/kit/vite'
-import { preencode } from '@preencode/sveltekit'
 import { defineConfig } from 'vite'
 
 export default defineConfig({

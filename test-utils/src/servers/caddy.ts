@@ -4,7 +4,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { toolPath } from '../process.ts'
-import { startServer, type ServerCommand, type StartedServer, type StartOptions } from './launch.ts'
+import { type ServerCommand, type StartedServer, type StartOptions, startServer } from './launch.ts'
 
 /**
  * The global options block every test Caddyfile starts with: no admin port, no automatic HTTPS,

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { chmod, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { freePort, startProcess, tempDir, type RunningProcess } from '../process.ts'
+import { freePort, type RunningProcess, startProcess, tempDir } from '../process.ts'
 
 /** A server's config root: `logs/` and `tmp/` inside, readable by the workers. */
 export interface ServerRoot {
@@ -76,7 +76,7 @@ export async function serverRoot(name: string, dir?: string): Promise<ServerRoot
 }
 
 /** A free port unless the caller chose one. */
-export async function pickPort(port: number | undefined): Promise<number> {
+async function pickPort(port: number | undefined): Promise<number> {
   return port ?? (await freePort())
 }
 

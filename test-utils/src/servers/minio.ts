@@ -3,8 +3,8 @@
 // as the tests of an interrupted deploy or a shared cache going down need.
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { freePort, startProcess, toolPath, type RunningProcess } from '../process.ts'
-import { serverRoot, type ServerRoot, type StartOptions } from './launch.ts'
+import { freePort, type RunningProcess, startProcess, toolPath } from '../process.ts'
+import { type ServerRoot, type StartOptions, serverRoot } from './launch.ts'
 
 /** Root credentials of every MinIO started here; tests check the secret is never printed. */
 export const MINIO_USER = 'preencode-test'

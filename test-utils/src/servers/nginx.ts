@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { toolPath } from '../process.ts'
-import { startServer, type ServerCommand, type StartedServer, type StartOptions } from './launch.ts'
+import { type ServerCommand, type StartedServer, type StartOptions, startServer } from './launch.ts'
 
 export const NGINX_BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so'
 

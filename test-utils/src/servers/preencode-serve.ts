@@ -1,6 +1,6 @@
 // `preencode serve` (the built CLI) as a test starts it: on the port asked for (0: a free one),
 // its start line read for the URL, stopped with SIGTERM and killed if it does not end.
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { REPO_ROOT } from '../process.ts'
 

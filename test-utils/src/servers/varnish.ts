@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process'
 import { chmod, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { toolPath } from '../process.ts'
-import { startServer, type ServerCommand, type StartedServer, type StartOptions } from './launch.ts'
+import { type ServerCommand, type StartedServer, type StartOptions, startServer } from './launch.ts'
 
 export interface VarnishOptions extends StartOptions {
   /** Runtime parameters, `name=value` (each becomes `-p name=value`). @default [] */

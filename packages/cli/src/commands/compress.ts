@@ -4,10 +4,10 @@ import {
   CODECS,
   createBuildRunner,
   createProgress,
+  type Format,
   parseShard,
   resolveBuildOptions,
   userError,
-  type Format,
 } from '@preencode/core'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger, wantsColor } from '../cli-utils.js'

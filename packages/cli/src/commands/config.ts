@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path'
 import { reconcileManifest, userError } from '@preencode/core'
 import { writeFileAtomically } from '@preencode/core/internal'
 import { isServer, SERVER_REGISTRY, SERVERS, type ServerEntry } from '@preencode/server-config'
-import { defineCommand, type ArgsDef } from 'citty'
+import { type ArgsDef, defineCommand } from 'citty'
 import { assertKnownFlags, createLogger } from '../cli-utils.js'
 
 const entries = Object.entries(SERVER_REGISTRY) as [string, ServerEntry<object>][]

@@ -1,11 +1,11 @@
 import { open, stat } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
 import { MANIFEST_FILENAME, readManifest, userError } from '@preencode/core'
-import { CONVENTION_FLAGS, createPreencodeHandler, type ConventionOptions } from '@preencode/server-config'
+import { CONVENTION_FLAGS, type ConventionOptions, createPreencodeHandler } from '@preencode/server-config'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, parseInteger } from '../cli-utils.js'
-import { listen, type ListenOptions } from '../serve-listener.js'
 import { DEFAULT_SERVE_LIMITS } from '../serve-limits.js'
+import { type ListenOptions, listen } from '../serve-listener.js'
 
 const DEFAULT_HOST = '127.0.0.1'
 const DEFAULT_PORT = 8080

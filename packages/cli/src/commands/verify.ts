@@ -1,9 +1,9 @@
 import { resolve } from 'node:path'
-import { reconcileManifest, userError, type OptionLabel } from '@preencode/core'
-import { resolveVerifySettings, verifySite, type VerifySettings } from '@preencode/server-config'
+import { type OptionLabel, reconcileManifest, userError } from '@preencode/core'
+import { resolveVerifySettings, type VerifySettings, verifySite } from '@preencode/server-config'
 import { defineCommand } from 'citty'
 import { assertKnownFlags, createLogger, numberFlag, printJson } from '../cli-utils.js'
-import { isRecord, loadConfig, settingLabel, type LoadedConfig } from '../config-file.js'
+import { isRecord, type LoadedConfig, loadConfig, settingLabel } from '../config-file.js'
 import { assertReachable } from '../reach.js'
 import { formatVerifyReport } from '../render.js'
 

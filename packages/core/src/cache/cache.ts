@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, open, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { createDebug } from '../debug.js'
 import { ENGINE_VERSION } from '../codecs/encode.js'
+import { createDebug } from '../debug.js'
 import { withOpenFiles } from '../fs/open-files.js'
 import { sha256Hex } from '../hash.js'
 

@@ -1,9 +1,9 @@
-import { cacheWriteWarning, openCache, type CompressionCache } from './cache.js'
 import type { CompressLogger } from '../logger.js'
 import { DEFAULT_COMPRESS_OPTIONS, type ResolvedCompressOptions } from '../options/compress-options.js'
 import { withoutUserInfo } from '../options/shared-cache-location.js'
+import { type CompressionCache, cacheWriteWarning, openCache } from './cache.js'
 import { openS3Store, SILENCE_TIMEOUT_MS } from './s3-store.js'
-import { withSharedCache, type SharedCompressionCache } from './shared-cache.js'
+import { type SharedCompressionCache, withSharedCache } from './shared-cache.js'
 
 /**
  * The cache of one run: the local directory, with the shared bucket behind it when configured.

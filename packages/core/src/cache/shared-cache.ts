@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
-import type { CompressionCache, VerifyEntry } from './cache.js'
 import { createDebug } from '../debug.js'
 import { isPreencodeError } from '../errors.js'
+import type { CompressionCache, VerifyEntry } from './cache.js'
 import type { RemoteStore } from './s3-store.js'
 
 /**
@@ -22,7 +22,7 @@ export interface SharedCacheHooks {
   onUnavailable?: (error: unknown, operation: 'read' | 'write') => void
 }
 
-export interface SharedCacheStats {
+interface SharedCacheStats {
   /** Entries found in the bucket (not locally) and used. */
   remoteHits: number
   /** Entries uploaded to the bucket. */

@@ -19,7 +19,7 @@ import { link, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { userError, type ErrorComponent, type PreencodeErrorCode } from '../errors.js'
+import { type ErrorComponent, type PreencodeErrorCode, userError } from '../errors.js'
 import { tempPathFor } from './write.js'
 
 /** Who holds a folder's lock, as its file records it. */

@@ -16,13 +16,13 @@
  * write it (a symlink, a folder, a FIFO, permissions, a full disk) is one line naming the file.
  */
 import { constants } from 'node:fs'
-import { open, readFile, unlink, type FileHandle } from 'node:fs/promises'
+import { type FileHandle, open, readFile, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isPreencodeError, userError } from '../errors.js'
+import { sha256Hex } from '../hash.js'
+import { isSafeRelativePath } from '../paths.js'
 import { withOpenFiles } from './open-files.js'
 import { unwritable } from './write.js'
-import { isSafeRelativePath } from '../paths.js'
-import { sha256Hex } from '../hash.js'
 
 const { O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = constants
 
@@ -86,7 +86,7 @@ const NOT_A_FILE: Record<string, string> = {
 }
 
 /** A failure to write the journal at `path` as a one-line error naming it. */
-export function journalError(path: string, cause: unknown): Error {
+function journalError(path: string, cause: unknown): Error {
   const code = (cause as NodeJS.ErrnoException | undefined)?.code ?? ''
   if (code in NOT_A_FILE)
     return userError(

@@ -19,7 +19,7 @@ import { createReadStream } from 'node:fs'
  * file operations on, so it costs no throughput.
  * @default 64, or PREENCODE_MAX_OPEN_FILES
  */
-export const DEFAULT_MAX_OPEN_FILES = 64
+const DEFAULT_MAX_OPEN_FILES = 64
 
 interface Waiter {
   count: number
@@ -28,7 +28,6 @@ interface Waiter {
 
 class HandleLimit {
   private held = 0
-  private peak = 0
   // An array with a moving head: 100,000 files can queue at once, and Array#shift would copy.
   private queue: Waiter[] = []
   private head = 0
@@ -50,13 +49,8 @@ class HandleLimit {
     }
   }
 
-  get peakHeld(): number {
-    return this.peak
-  }
-
   private take(count: number): void {
     this.held += count
-    this.peak = Math.max(this.peak, this.held)
   }
 
   /** FIFO, so a caller needing two handles is not starved by callers needing one. */
@@ -86,11 +80,6 @@ const limit = new HandleLimit(limitFromEnv())
  */
 export function withOpenFiles<T>(count: number, task: () => Promise<T>): Promise<T> {
   return limit.use(count, task)
-}
-
-/** The most handles held at once so far in this process, and the limit (for tests and reports). */
-export function openFileStats(): { peak: number; max: number } {
-  return { peak: limit.peakHeld, max: limit.max }
 }
 
 /**

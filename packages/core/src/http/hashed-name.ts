@@ -20,20 +20,20 @@
  */
 
 /** Extensions of versioned assets that get `Use-As-Dictionary` and deltas (text and wasm bundles). */
-export const VERSIONED_ASSET_EXTENSIONS: readonly string[] = Object.freeze(['js', 'mjs', 'css', 'wasm', 'json', 'svg'])
+const VERSIONED_ASSET_EXTENSIONS: readonly string[] = Object.freeze(['js', 'mjs', 'css', 'wasm', 'json', 'svg'])
 
 /** A versioned asset's stem (what stays from one version to the next), lazy: the first split that leaves a hash wins. */
-export const VERSIONED_STEM = '[A-Za-z0-9_.~-]*?[A-Za-z0-9_~]'
+const VERSIONED_STEM = '[A-Za-z0-9_.~-]*?[A-Za-z0-9_~]'
 
 /** The separator before the hash. */
-export const HASH_SEPARATOR = '[-.~_]'
+const HASH_SEPARATOR = '[-.~_]'
 
 /**
  * The hash, for JavaScript (core, the Worker, the CloudFront Function), PCRE (nginx, Apache) and
  * PCRE2 (Varnish): a lookahead checks the digit or the two capitals. It cannot read past the
  * 8 characters: the class it scans stops at the `.` that must follow them.
  */
-export const HASH_TOKEN =
+const HASH_TOKEN =
   '(?:[a-f0-9]{16,64}|(?=[a-f]*[0-9])[a-f0-9]{9,15}|(?=[A-Za-z_-]*[0-9]|(?:[a-z0-9_-]*[A-Z]){2})[A-Za-z0-9_-]{8})'
 
 /** The same hash for RE2 (Caddy), which has no lookaround: every place of the (first) digit or the two capitals spelled out. */

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { userError } from '../errors.js'
-import type { Encoding, Format } from '../codecs/table.js'
-import type { LevelOption } from '../codecs/encode.js'
 import type { DictionaryEncoding } from '../codecs/dictionary.js'
+import type { LevelOption } from '../codecs/encode.js'
+import type { Encoding, Format } from '../codecs/table.js'
+import { userError } from '../errors.js'
 import type { CacheClass } from '../http/cache-policy.js'
 import type { ResolvedDeltaOptions } from '../options/delta-options.js'
 
@@ -124,17 +124,6 @@ export async function readManifest(root: string): Promise<Manifest> {
     )
   }
   return manifest
-}
-
-/** Every path the manifest accounts for on disk (originals kept and variants), for deploy and cleanup. */
-export function manifestPaths(manifest: Manifest): string[] {
-  const paths: string[] = []
-  for (const file of manifest.files) {
-    if (file.originalOnDisk) paths.push(file.path)
-    for (const variant of file.variants) paths.push(variant.path)
-    for (const delta of file.deltas ?? []) paths.push(delta.path)
-  }
-  return paths
 }
 
 /**

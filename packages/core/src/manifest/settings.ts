@@ -1,20 +1,21 @@
-import { looksContentHashed, type CachePolicyOptions } from '../http/cache-policy.js'
+import { type CachePolicyOptions, looksContentHashed } from '../http/cache-policy.js'
 import type { Manifest, ManifestSettings, RecordedDeltas, RecordedPattern } from './manifest.js'
 
-export type { ManifestSettings, RecordedDeltas, RecordedPattern }
-import {
-  resolveCompressOptions,
-  type CompressOptions,
-  type FilePattern,
-  type ResolvedCompressOptions,
-} from '../options/compress-options.js'
-import type { ResolvedBuildOptions } from '../options/build-options.js'
+export type { ManifestSettings, RecordedDeltas }
+
 import { dictionaryNodeProblem, supportsDictionaryCompression } from '../codecs/dictionary.js'
 import { levelOption } from '../codecs/encode.js'
 import type { Format } from '../codecs/table.js'
-import { resolveDeltaOptions, type ResolvedDeltaOptions } from '../options/delta-options.js'
+import type { ResolvedBuildOptions } from '../options/build-options.js'
+import {
+  type CompressOptions,
+  type FilePattern,
+  type ResolvedCompressOptions,
+  resolveCompressOptions,
+} from '../options/compress-options.js'
+import { type ResolvedDeltaOptions, resolveDeltaOptions } from '../options/delta-options.js'
 import { KEY_LABEL, within } from '../options/option-label.js'
-import { withoutUserInfo, type SharedCacheLocation } from '../options/shared-cache-location.js'
+import { type SharedCacheLocation, withoutUserInfo } from '../options/shared-cache-location.js'
 
 /** What to record for delta options. */
 export function recordDeltas(options: ResolvedDeltaOptions): RecordedDeltas {
@@ -26,7 +27,7 @@ export function recordDeltas(options: ResolvedDeltaOptions): RecordedDeltas {
  * The delta options that reproduce the recorded ones, without adding to the build history
  * (the build that wrote the manifest already did); undefined when the run made none.
  */
-export function deltaOptionsFromManifest(manifest: Manifest): ResolvedDeltaOptions | undefined {
+function deltaOptionsFromManifest(manifest: Manifest): ResolvedDeltaOptions | undefined {
   const recorded = manifest.settings?.deltas
   if (!recorded || typeof recorded !== 'object') return undefined
   try {

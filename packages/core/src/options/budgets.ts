@@ -1,7 +1,7 @@
-import { KEY_LABEL, type OptionLabel } from './option-label.js'
 import { createFilter, type FilterPattern } from '@rollup/pluginutils'
+import { ALL_FORMATS, type Format, isFormat, PREFERRED_FORMAT } from '../codecs/table.js'
 import { userError } from '../errors.js'
-import { ALL_FORMATS, isFormat, PREFERRED_FORMAT, type Format } from '../codecs/table.js'
+import { KEY_LABEL, type OptionLabel } from './option-label.js'
 
 /** Which bytes a budget limits: a variant's, or the original's. */
 export type BudgetFormat = Format | 'original'

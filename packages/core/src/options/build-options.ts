@@ -3,10 +3,11 @@
  * integrations): the compression options plus how a build reports. Resolved once, when the
  * integration starts, and handed to the build runner as resolved objects.
  */
-import { resolveDeltasSetting, type DeltaOptions, type ResolvedDeltaOptions } from './delta-options.js'
-import { KEY_LABEL, within, type OptionLabel } from './option-label.js'
-import { userError, type ErrorComponent } from '../errors.js'
-import { resolveCompressOptions, type CompressOptions, type ResolvedCompressOptions } from './compress-options.js'
+
+import { type ErrorComponent, userError } from '../errors.js'
+import { type CompressOptions, type ResolvedCompressOptions, resolveCompressOptions } from './compress-options.js'
+import { type DeltaOptions, type ResolvedDeltaOptions, resolveDeltasSetting } from './delta-options.js'
+import { KEY_LABEL, type OptionLabel, within } from './option-label.js'
 
 /** `true`: the table; `'json'`: one line of JSON (`BuildResultJson`); `false`: nothing. */
 export type ReportMode = boolean | 'json' | 'html'

@@ -18,7 +18,7 @@ export function defaultCacheDir(from: string, env: NodeJS.ProcessEnv = process.e
 }
 
 /** `$XDG_CACHE_HOME/preencode`, else `~/.cache/preencode` (`%LOCALAPPDATA%\preencode\Cache` on Windows). */
-export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+function userCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   // The XDG spec says a relative value is invalid and must be ignored.
   const xdg = env.XDG_CACHE_HOME
   if (xdg && isAbsolute(xdg)) return join(xdg, 'preencode')

@@ -1,15 +1,15 @@
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
-import { resolveBudgets, type ResolvedBudget, type SizeBudget } from './budgets.js'
-import { defaultCacheDir } from './cache-dir.js'
-import { isSharedCacheUrl, parseSharedCacheUrl, type SharedCacheLocation } from './shared-cache-location.js'
+import { type LevelOption, levelNumber } from '../codecs/encode.js'
+import { ALL_FORMATS, CODECS, FALLBACK_FORMAT, type Format, isFormat } from '../codecs/table.js'
 import { userError } from '../errors.js'
 import { globProblem } from '../fs/glob-check.js'
-import { peerFormatName, unknownOptionMessage } from './peer-options.js'
+import { type CachePolicyOptions, type ResolvedCachePolicy, resolveCachePolicy } from '../http/cache-policy.js'
+import { type ResolvedBudget, resolveBudgets, type SizeBudget } from './budgets.js'
+import { defaultCacheDir } from './cache-dir.js'
 import { KEY_LABEL, type OptionLabel } from './option-label.js'
-import { ALL_FORMATS, CODECS, FALLBACK_FORMAT, isFormat, type Format } from '../codecs/table.js'
-import { levelNumber, type LevelOption } from '../codecs/encode.js'
-import { resolveCachePolicy, type CachePolicyOptions, type ResolvedCachePolicy } from '../http/cache-policy.js'
+import { peerFormatName, unknownOptionMessage } from './peer-options.js'
+import { isSharedCacheUrl, parseSharedCacheUrl, type SharedCacheLocation } from './shared-cache-location.js'
 
 /** Options of `compressDirectory`, the plugin and `preencode compress`. Every field is optional. */
 export interface CompressOptions {

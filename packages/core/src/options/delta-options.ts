@@ -1,13 +1,13 @@
 import { resolve } from 'node:path'
-import { userError, type ErrorComponent } from '../errors.js'
-import { KEY_LABEL, within, type OptionLabel } from './option-label.js'
 import {
   DICTIONARY_ENCODINGS,
+  type DictionaryEncoding,
   dictionaryNodeProblem,
   isDictionaryEncoding,
   supportsDictionaryCompression,
-  type DictionaryEncoding,
 } from '../codecs/dictionary.js'
+import { type ErrorComponent, userError } from '../errors.js'
+import { KEY_LABEL, type OptionLabel, within } from './option-label.js'
 
 /**
  * Compression Dictionary Transport (RFC 9842) for content-hashed assets: each one is announced as

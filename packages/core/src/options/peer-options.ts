@@ -5,6 +5,7 @@
  * docs/migrating-from-vite-plugin-compression2.md walks through the same table.
  */
 import type { OptionLabel } from './option-label.js'
+
 const PEER_OPTIONS: Readonly<Record<string, string>> = {
   algorithms: "use `formats: ['gzip', 'brotli', 'zstd']` (all three by default)",
   algorithm: "use `formats: ['gzip', 'brotli', 'zstd']` (all three by default)",
@@ -35,7 +36,7 @@ const PEER_FORMATS: Readonly<Record<string, string>> = {
 }
 
 /** The hint for an option another plugin spells differently; undefined when there is none. */
-export function peerOptionHint(key: string): string | undefined {
+function peerOptionHint(key: string): string | undefined {
   return Object.hasOwn(PEER_OPTIONS, key) ? PEER_OPTIONS[key] : undefined
 }
 

@@ -11,26 +11,26 @@
  */
 import { spawnSync } from 'node:child_process'
 import {
-  type Stats,
   existsSync,
   readdirSync,
   readFileSync,
   realpathSync,
   renameSync,
   rmSync,
+  type Stats,
   statSync,
   writeFileSync,
 } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { sha256Hex } from '../hash.js'
-import { isInsideDirectory } from '../paths.js'
 import { JOURNAL_FILENAME } from '../fs/journal.js'
 import { SITE_LOCK_FILENAME } from '../fs/site-lock.js'
+import { sha256Hex } from '../hash.js'
 import { MANIFEST_FILENAME, MANIFEST_VERSION, type Manifest } from '../manifest/manifest.js'
 import { optionsFromManifest } from '../manifest/settings.js'
 import { DEFAULT_COMPRESS_OPTIONS } from '../options/compress-options.js'
-import { fileRuleOf, skipReason, type FileRule } from '../run/eligibility.js'
+import { isInsideDirectory } from '../paths.js'
+import { type FileRule, fileRuleOf, skipReason } from '../run/eligibility.js'
 import { TEMP_FILE_PATTERN } from '../run/scan.js'
 import { statVerdict } from './reconcile.js'
 

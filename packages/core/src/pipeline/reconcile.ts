@@ -1,15 +1,15 @@
 import { realpath, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { createBuildRunner } from './build-runner.js'
-import type { CompressLogger, CompressRun } from '../run/compress-directory.js'
 import { CODECS, FALLBACK_FORMAT } from '../codecs/table.js'
-import { readManifest, type Manifest, type ManifestFile } from '../manifest/manifest.js'
-import { buildOptionsFromManifest } from '../manifest/settings.js'
 import { sha256File } from '../fs/open-files.js'
-import { scanDirectory } from '../run/scan.js'
 import { withSiteLock } from '../fs/site-lock.js'
 import { cleanTempFiles } from '../fs/write.js'
+import { type Manifest, type ManifestFile, readManifest } from '../manifest/manifest.js'
+import { buildOptionsFromManifest } from '../manifest/settings.js'
 import { runPool } from '../pool/run-pool.js'
+import type { CompressLogger, CompressRun } from '../run/compress-directory.js'
+import { scanDirectory } from '../run/scan.js'
+import { createBuildRunner } from './build-runner.js'
 
 /** How the disk differs from a manifest; every list holds POSIX paths of originals. */
 export interface ManifestDrift {
@@ -101,7 +101,7 @@ export async function reconcileManifest(dir: string, run: CompressRun = {}): Pro
 }
 
 /** `2 changed, 1 added (late/extra.html, …)`: the counts, and a few names. */
-export function describeDrift(drift: ManifestDrift): string {
+function describeDrift(drift: ManifestDrift): string {
   const parts: string[] = []
   for (const key of ['changed', 'added', 'removed', 'damaged', 'leftovers'] as const) {
     const paths = drift[key]

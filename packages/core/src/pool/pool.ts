@@ -65,7 +65,7 @@ export function byteBudgetFor(largestFile: number, concurrency: number): number 
  * RSS; 2048 files 0.51 GB at the same wall time; 256 files 0.40 GB but twice the wall time, as
  * small files spend most of their time in file-system calls, not encoders, and need depth.
  */
-export const DEFAULT_MAX_FILES_IN_FLIGHT = 2048
+const DEFAULT_MAX_FILES_IN_FLIGHT = 2048
 
 interface Waiter {
   admit: () => boolean

@@ -2,7 +2,7 @@ import type { Manifest, ManifestFile } from '../manifest/manifest.js'
 import type { BudgetCheck, BudgetFormat, BudgetResult, ResolvedBudget } from '../options/budgets.js'
 
 /** The bytes a browser gets for `file` in `format`: the variant, or the original when there is none. */
-export function sizeIn(file: ManifestFile, format: BudgetFormat): number {
+function sizeIn(file: ManifestFile, format: BudgetFormat): number {
   if (format === 'original') return file.size
   return file.variants.find((v) => v.format === format)?.size ?? file.size
 }

@@ -43,7 +43,7 @@ const HEADER: Row = { status: 'status', path: 'file', format: 'format', size: 's
 const COLUMNS = ['status', 'path', 'format', 'size', 'max', 'budget'] as const
 
 /** One line of verdict: what a CI log shows first. */
-export function budgetSummaryLine(result: BudgetResult): string {
+function budgetSummaryLine(result: BudgetResult): string {
   const budgets = new Set(result.checks.map((c) => `${c.budget}\0${c.format}\0${c.max}`)).size + result.unmatched.length
   if (result.ok) return `budgets: ${result.checks.length} files within ${budgets} budgets`
   const parts: string[] = []

@@ -1,6 +1,6 @@
 import { appendFile } from 'node:fs/promises'
+import { type ErrorComponent, userError } from '../errors.js'
 import { formatBudgetMarkdown, formatBudgetTable } from './budget-report.js'
-import { userError, type ErrorComponent } from '../errors.js'
 import type { CompressReport } from './report.js'
 
 /**

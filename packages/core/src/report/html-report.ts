@@ -5,9 +5,9 @@
  * totals with their savings. Pure: returns the string; the CLI and the build runner write it.
  */
 import { ALL_FORMATS, type Format } from '../codecs/table.js'
+import type { Manifest } from '../manifest/manifest.js'
 import { HTML_REPORT_CLIENT } from './html-report-client.js'
 import { HTML_REPORT_STYLE } from './html-report-style.js'
-import type { Manifest } from '../manifest/manifest.js'
 import { formatBytes } from './units.js'
 
 export interface HtmlReportOptions {
@@ -24,7 +24,7 @@ export interface HtmlReportOptions {
 }
 
 /** What the page's script reads: one row per file, variant sizes by format (null: none written). */
-export interface HtmlReportData {
+interface HtmlReportData {
   title: string
   generatedAt: string
   generator: string
@@ -34,7 +34,7 @@ export interface HtmlReportData {
 }
 
 /** The data the page shows, straight from the manifest. Pure. */
-export function htmlReportData(manifest: Manifest, options: HtmlReportOptions = {}): HtmlReportData {
+function htmlReportData(manifest: Manifest, options: HtmlReportOptions = {}): HtmlReportData {
   return {
     title: options.title ?? 'preencode report',
     generatedAt: (options.generatedAt ?? new Date()).toISOString(),

@@ -2,10 +2,11 @@
  * The one renderer of a build's result, for every entry point (`preencode compress`, the
  * plugins, the framework integrations): the text report, or one JSON object.
  */
+
+import type { Shard } from '../options/shard.js'
+import { type DeltaReport, formatDeltaReport } from './delta-report.js'
 import type { CompressReport } from './report.js'
 import { formatReport } from './report.js'
-import { formatDeltaReport, type DeltaReport } from './delta-report.js'
-import type { Shard } from '../options/shard.js'
 
 /** What one run of the build runner made of one directory. */
 export interface BuildResult {

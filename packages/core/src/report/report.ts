@@ -1,15 +1,15 @@
 import { styleText } from 'node:util'
 import { ALL_FORMATS, CODECS, type Format } from '../codecs/table.js'
+import type { Manifest } from '../manifest/manifest.js'
+import type { BudgetResult } from '../options/budgets.js'
+import { printablePath } from '../paths.js'
 import { formatBudgetTable } from './budget-report.js'
 import { formatBytes, formatDuration } from './units.js'
-import type { BudgetResult } from '../options/budgets.js'
-import type { Manifest } from '../manifest/manifest.js'
-import { printablePath } from '../paths.js'
 
 /** Why a file got no variant at all. */
 export type SkipReason = 'excluded' | 'incompressible' | 'below-threshold' | 'no-saving'
 
-export interface FormatReport {
+interface FormatReport {
   format: Format
   /** Files that have this variant. */
   files: number
@@ -23,7 +23,7 @@ export interface FormatReport {
   rejected: number
 }
 
-export interface LargestFile {
+interface LargestFile {
   path: string
   size: number
   /** The file's variants, smallest first. */
@@ -108,7 +108,7 @@ export interface ReportCounters {
 }
 
 /** How many of the largest files the report lists by default. */
-export const DEFAULT_REPORT_TOP = 10
+const DEFAULT_REPORT_TOP = 10
 
 /** Assembles the report from the manifest (sizes) and the run's counters. Pure. */
 export function buildReport(manifest: Manifest, counters: ReportCounters, top = DEFAULT_REPORT_TOP): CompressReport {
@@ -181,7 +181,7 @@ export interface FormatReportOptions {
 }
 
 /** The one-line summary: what the run did, and whether the cache made it free. */
-export function summaryLine(report: CompressReport): string {
+function summaryLine(report: CompressReport): string {
   const variants = report.variantsWritten + report.variantsUnchanged
   const { hits, misses } = report.cache
   const work =

@@ -4,37 +4,36 @@
 import { unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { checkBudgets } from '../report/budget-check.js'
 import type { CompressionCache } from '../cache/cache.js'
 import { createDebug } from '../debug.js'
+import { removeEmptyDeltaFolders } from '../deltas/stale-deltas.js'
+import type { RunJournal } from '../fs/journal.js'
+import { cleanTempFiles, removeStaleVariants, unwritable, writeFileAtomically } from '../fs/write.js'
 import type { CompressLogger } from '../logger.js'
+import { MANIFEST_FILENAME, type Manifest } from '../manifest/manifest.js'
+import type { ResolvedCompressOptions } from '../options/compress-options.js'
+import { shardJobs } from '../options/shard.js'
+import type { WorkPool } from '../pool/pool.js'
+import { checkBudgets } from '../report/budget-check.js'
+import { buildReport } from '../report/report.js'
+import type { CompressResult, CompressRun } from './context.js'
+import { skipReason } from './eligibility.js'
 import {
-  runFileJob,
-  statFileJob,
   type FileJob,
   type FileJobContext,
   type FileOutcome,
+  runFileJob,
   type StatedFileJob,
+  statFileJob,
 } from './file-job.js'
-import type { RunJournal } from '../fs/journal.js'
-import { MANIFEST_FILENAME, type Manifest } from '../manifest/manifest.js'
-import type { ResolvedCompressOptions } from '../options/compress-options.js'
-import type { WorkPool } from '../pool/pool.js'
-import { shardJobs } from '../options/shard.js'
-import { buildReport } from '../report/report.js'
 import { checkSidecarOwnership } from './ownership.js'
-import { skipReason } from './eligibility.js'
-import { counters, debugCriticalPath, manifestOf } from './summary.js'
-import type { scanDirectory } from './scan.js'
-import { removeEmptyDeltaFolders } from '../deltas/stale-deltas.js'
-import { cleanTempFiles, removeStaleVariants, unwritable, writeFileAtomically } from '../fs/write.js'
-import type { CompressResult, CompressRun } from './context.js'
-
 import type { RunAbort } from './run-abort.js'
+import type { scanDirectory } from './scan.js'
+import { counters, debugCriticalPath, manifestOf } from './summary.js'
 
 const debug = createDebug('preencode:run')
 
-export interface RunState {
+interface RunState {
   started: number
   previous: Manifest | undefined
   scan: Awaited<ReturnType<typeof scanDirectory>>

@@ -1,5 +1,5 @@
-import { compressDirectory, type CompressResult, type CompressRun } from './compress-directory.js'
-import { resolveCompressOptions, type CompressOptions } from '../options/compress-options.js'
+import { type CompressOptions, resolveCompressOptions } from '../options/compress-options.js'
+import { type CompressResult, type CompressRun, compressDirectory } from './compress-directory.js'
 
 /**
  * For scripts: resolves `options` (against the working directory) and compresses `dir` with

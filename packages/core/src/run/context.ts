@@ -1,12 +1,12 @@
 import type { CompressionCache } from '../cache/cache.js'
+import type { RunJournal } from '../fs/journal.js'
 import type { CompressLogger } from '../logger.js'
 import type { Manifest, ManifestFile } from '../manifest/manifest.js'
+import type { ResolvedCompressOptions } from '../options/compress-options.js'
 import type { Shard } from '../options/shard.js'
+import type { WorkPool } from '../pool/pool.js'
 import type { ProgressBytes } from '../report/progress.js'
 import type { CompressReport } from '../report/report.js'
-import type { RunJournal } from '../fs/journal.js'
-import type { ResolvedCompressOptions } from '../options/compress-options.js'
-import type { WorkPool } from '../pool/pool.js'
 import type { FileRule } from './eligibility.js'
 
 /** Everything one file's job reads; shared by all jobs of a run. */

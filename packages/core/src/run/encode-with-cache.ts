@@ -3,13 +3,13 @@
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { cacheKey } from '../cache/cache.js'
-import { createDebug } from '../debug.js'
 import { decodeBuffer, encoderParams, encoderSettings, encodeWithParams } from '../codecs/encode.js'
-import { PreencodeError } from '../errors.js'
-import type { FileJobContext } from './context.js'
 import { codecOf, type Format } from '../codecs/table.js'
-import type { SlotTicket } from '../pool/pool.js'
+import { createDebug } from '../debug.js'
+import { PreencodeError } from '../errors.js'
 import type { ManifestVariant } from '../manifest/manifest.js'
+import type { SlotTicket } from '../pool/pool.js'
+import type { FileJobContext } from './context.js'
 import { isKnownVariant } from './known-variant.js'
 
 const debugEncode = createDebug('preencode:encode')

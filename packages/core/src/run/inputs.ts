@@ -1,9 +1,9 @@
 // What a run starts from: the folder itself, and the manifest an earlier run left there.
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { CompressLogger } from '../logger.js'
 import { userError } from '../errors.js'
-import { MANIFEST_FILENAME, readManifest, type Manifest } from '../manifest/manifest.js'
+import type { CompressLogger } from '../logger.js'
+import { MANIFEST_FILENAME, type Manifest, readManifest } from '../manifest/manifest.js'
 
 /** Fails naming the folder when it is missing, unreadable or not a folder. */
 export async function assertDirectory(root: string): Promise<void> {

@@ -4,9 +4,9 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Format } from '../codecs/table.js'
 import { withOpenFiles } from '../fs/open-files.js'
+import { sha256Hex } from '../hash.js'
 import type { ManifestVariant } from '../manifest/manifest.js'
 import type { FileJobContext } from './context.js'
-import { sha256Hex } from '../hash.js'
 
 /**
  * The `format` variant the previous manifest records for `path` when the original still has the

@@ -1,15 +1,15 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { userError } from '../errors.js'
-import { encodeWithCache } from './encode-with-cache.js'
-import { isWorthWriting, type FileJob, type FileJobContext } from './file-job.js'
-import { skipReason } from './eligibility.js'
 import { CODECS, type Format } from '../codecs/table.js'
+import { userError } from '../errors.js'
 import { withOpenFiles } from '../fs/open-files.js'
 import { sha256Hex } from '../hash.js'
+import { skipReason } from './eligibility.js'
+import { encodeWithCache } from './encode-with-cache.js'
+import { type FileJob, type FileJobContext, isWorthWriting } from './file-job.js'
 
 /** A sidecar name preencode would write that is already taken by a file it did not write. */
-export interface SidecarClash {
+interface SidecarClash {
   /** The original whose variant would go there, POSIX path relative to the root. */
   original: string
   format: Format

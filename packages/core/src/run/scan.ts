@@ -1,11 +1,11 @@
 import { realpath } from 'node:fs/promises'
-import { originalOfDeltaPath } from '../deltas/delta-paths.js'
 import { formatOfVariantPath } from '../codecs/table.js'
+import { originalOfDeltaPath } from '../deltas/delta-paths.js'
 import { JOURNAL_FILENAME, journaledFiles } from '../fs/journal.js'
+import { SITE_LOCK_FILENAME } from '../fs/site-lock.js'
+import { type SkippedEntry, walkDirectory } from '../fs/walk.js'
 import { MANIFEST_FILENAME, type Manifest } from '../manifest/manifest.js'
 import type { FilePattern } from '../options/compress-options.js'
-import { SITE_LOCK_FILENAME } from '../fs/site-lock.js'
-import { walkDirectory, type SkippedEntry } from '../fs/walk.js'
 import { fileRuleOf } from './eligibility.js'
 
 export interface ScanOptions {

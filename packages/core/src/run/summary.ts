@@ -2,19 +2,19 @@
 // DEBUG=preencode:run critical-path line, and the warning for symlinks the walk left out.
 import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
-import type { CompressLogger } from '../logger.js'
-import { createDebug } from '../debug.js'
-import type { FileOutcome } from './file-job.js'
 import type { Format } from '../codecs/table.js'
+import { createDebug } from '../debug.js'
+import type { SkippedEntry } from '../fs/walk.js'
+import type { CompressLogger } from '../logger.js'
 import { MANIFEST_VERSION, type Manifest } from '../manifest/manifest.js'
 import { recordSettings } from '../manifest/settings.js'
 import type { ResolvedCompressOptions } from '../options/compress-options.js'
 import type { WorkPool } from '../pool/pool.js'
 import type { ReportCounters, SkipReason } from '../report/report.js'
-import type { SkippedEntry } from '../fs/walk.js'
+import type { FileOutcome } from './file-job.js'
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string }
-export const GENERATOR = `preencode@${version}`
+const GENERATOR = `preencode@${version}`
 
 const debug = createDebug('preencode:run')
 

@@ -22,11 +22,11 @@
  *   gzip variant is sent through mod_deflate's INFLATE output filter (vhost form).
  */
 import type { Manifest } from '@preencode/core'
-import { apacheRewriteRules } from './rewrite.js'
-import { apacheDictionaryFileRules } from './dictionary.js'
+import { type ApacheConfigOptions, type ApacheForm, resolveApacheOptions } from '../shared/options.js'
+import { resolveServingPolicy, type ServingPolicy, SUFFIX } from '../shared/policy.js'
 import { apacheErrorDocument } from './conventions.js'
-import { resolveApacheOptions, type ApacheConfigOptions, type ApacheForm } from '../shared/options.js'
-import { SUFFIX, resolveServingPolicy, type ServingPolicy } from '../shared/policy.js'
+import { apacheDictionaryFileRules } from './dictionary.js'
+import { apacheRewriteRules } from './rewrite.js'
 
 export type { ApacheConfigOptions } from '../shared/options.js'
 

@@ -8,8 +8,9 @@
  *   rules negotiate (an ErrorDocument is an internal redirect); the status stays 404.
  * "Extensionless" is the last segment without a dot, as the specification says.
  */
-import type { FileTarget } from './file-target.js'
+
 import type { ServingPolicy } from '../shared/policy.js'
+import type { FileTarget } from './file-target.js'
 
 const quote = (value: string): string => `"${value.replace(/"/g, '\\"')}"`
 

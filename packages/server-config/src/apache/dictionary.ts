@@ -18,10 +18,10 @@ import {
   HASHED_NAME_RULE,
   PAGE_DICTIONARY_NAME_PATTERN,
 } from '@preencode/core/internal'
-import { fileTarget } from './file-target.js'
 import { acceptTokenPattern, refuseTokenPattern } from '../shared/accept-regex.js'
 import { ASSET_USE_AS_DICTIONARY, escapeRegex, PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
 import { HASH_TOKEN_PCRE } from '../shared/policy.js'
+import { fileTarget } from './file-target.js'
 
 export type ApacheDictionaryContext = { kind: 'dir' } | { kind: 'server'; root: string }
 

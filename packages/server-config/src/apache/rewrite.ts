@@ -12,13 +12,13 @@
  *   overrides it, so every later condition is a plain string compare (`=1`), not a regex.
  */
 import { ALL_ENCODINGS } from '@preencode/core'
-import { acceptPattern, refusePattern } from '../shared/accept-regex.js'
-import { fileTarget } from './file-target.js'
 import { DOTFILE_RELATIVE_PCRE, DOTFILE_URL_PCRE } from '../http/dotfiles.js'
-import { apacheDictionaryRewrites } from './dictionary.js'
-import { apacheConventionFile, apacheConventionRewrites } from './conventions.js'
 import type { Encoding } from '../http/negotiate.js'
-import { HASHED_NAME_PCRE, SUFFIX, hashedNamePattern, type ServingPolicy } from '../shared/policy.js'
+import { acceptPattern, refusePattern } from '../shared/accept-regex.js'
+import { HASHED_NAME_PCRE, hashedNamePattern, type ServingPolicy, SUFFIX } from '../shared/policy.js'
+import { apacheConventionFile, apacheConventionRewrites } from './conventions.js'
+import { apacheDictionaryRewrites } from './dictionary.js'
+import { fileTarget } from './file-target.js'
 
 export type ApacheContext = { kind: 'dir' } | { kind: 'server'; root: string }
 

@@ -13,7 +13,7 @@
  */
 import type { Manifest } from '@preencode/core'
 import { DOTFILE_URL_RE2, WELL_KNOWN_URL_RE2 } from '../http/dotfiles.js'
-import { resolveCaddyOptions, type CaddyConfigOptions } from '../shared/options.js'
+import { type CaddyConfigOptions, resolveCaddyOptions } from '../shared/options.js'
 import { resolveServingPolicy } from '../shared/policy.js'
 import { caddyConventionRewrites, caddyNotFound, caddyNotPage, caddyPageHeaders } from './conventions.js'
 

@@ -15,10 +15,10 @@
  *   to the same assets would serve them. To upload one anyway, add a `!/<path>` line after ours.
  */
 import { readFileSync } from 'node:fs'
-import { MANIFEST_FILENAME, userError, type Manifest, type OptionLabel } from '@preencode/core'
-import { DEFAULT_CONVENTIONS, type ConventionOptions } from '../http/conventions.js'
-import { resolveConventions } from '../shared/conventions.js'
+import { MANIFEST_FILENAME, type Manifest, type OptionLabel, userError } from '@preencode/core'
+import { type ConventionOptions, DEFAULT_CONVENTIONS } from '../http/conventions.js'
 import { isDotPath } from '../http/dotfiles.js'
+import { resolveConventions } from '../shared/conventions.js'
 import { pathsOutsideSite } from '../shared/manifest-paths.js'
 import { fail, KEY_LABEL } from '../shared/option-error.js'
 import { checkWorkerLimits, WORKERS_PLANS, type WorkersPlan } from './limits.js'
@@ -62,7 +62,7 @@ export interface CloudflareWorkerOptions extends ConventionOptions {
 /** The Worker's options with every default applied. */
 export type ResolvedCloudflareWorkerOptions = Required<CloudflareWorkerOptions>
 
-export const DEFAULT_CLOUDFLARE_OPTIONS = Object.freeze({
+const DEFAULT_CLOUDFLARE_OPTIONS = Object.freeze({
   root: '../dist',
   name: 'preencode-site',
   plan: 'free',
@@ -76,11 +76,7 @@ export const DEFAULT_CLOUDFLARE_OPTIONS = Object.freeze({
  * Files the Worker never serves and the upload leaves out: preencode's state, and `.assetsignore`
  * itself (wrangler never uploads it; a later `compress` lists it in the manifest like any file).
  */
-export const CLOUDFLARE_HIDDEN_FILES: readonly string[] = [
-  MANIFEST_FILENAME,
-  '.preencode-deploy-state.json',
-  '.assetsignore',
-]
+const CLOUDFLARE_HIDDEN_FILES: readonly string[] = [MANIFEST_FILENAME, '.preencode-deploy-state.json', '.assetsignore']
 
 /**
  * `.assetsignore` lines (gitignore syntax, read by wrangler) after preencode's own files: every

@@ -6,7 +6,7 @@
  * Wrangler checks the same two asset limits itself, but only while uploading.
  */
 import { gzipSync } from 'node:zlib'
-import { userError, type Manifest } from '@preencode/core'
+import { type Manifest, userError } from '@preencode/core'
 
 /** A Cloudflare Workers plan: which limits `cloudflareWorkerFiles()` checks. */
 export type WorkersPlan = 'free' | 'paid'
@@ -22,7 +22,7 @@ export const WORKER_MAX_ASSET_FILES: Readonly<Record<WorkersPlan, number>> = { f
 export const WORKER_MAX_ASSET_BYTES = 25 * 1024 * 1024
 
 /** Every file the deploy uploads as an asset, with its size: originals on disk, variants, deltas. */
-export function uploadedAssets(manifest: Manifest): { path: string; size: number }[] {
+function uploadedAssets(manifest: Manifest): { path: string; size: number }[] {
   const assets: { path: string; size: number }[] = []
   for (const file of manifest.files) {
     if (file.originalOnDisk) assets.push({ path: file.path, size: file.size })

@@ -14,21 +14,22 @@
  * not decode), and a path with no file gets the static-host conventions: clean URL, SPA, the
  * site's 404.html, else a bare 404 (as does every dot path).
  */
+
+import { DEFAULT_CONVENTIONS, fallbacksOf } from '../http/conventions.js'
 import type { ByteRange } from '../http/range.js'
 import {
   answer,
   chooseRepresentation,
   directoryRedirect,
-  targetOf,
-  type RequestFacts,
   REQUEST_FACT_HEADERS,
+  type RequestFacts,
+  targetOf,
 } from '../http/spec.js'
-import { DEFAULT_CONVENTIONS, fallbacksOf } from '../http/conventions.js'
 import { edgeSafeCodings } from './edge.js'
 import { WORKER_SITE_VERSION, type WorkerFile, type WorkerSite } from './site-data.js'
 
 /** The static-assets binding (`env.ASSETS`). */
-export interface AssetsBinding {
+interface AssetsBinding {
   fetch(request: Request): Promise<Response>
 }
 

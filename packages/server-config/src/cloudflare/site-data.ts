@@ -8,17 +8,10 @@
  */
 import type { Manifest } from '@preencode/core'
 import type { ResolvedConventions } from '../http/conventions.js'
-import type { DeltaEntry } from '../http/dictionary-delta.js'
-import { type ServedFile, servedFileOf, type StoredRepresentation } from '../http/served-file.js'
+import { type ServedFile, servedFileOf } from '../http/served-file.js'
 
 /** Version of the data format; the runtime refuses another. */
 export const WORKER_SITE_VERSION = 1
-
-/** One stored representation: its path in the assets, its size, its ETag. */
-export type WorkerRepresentation = StoredRepresentation
-
-/** A delta (RFC 9842) as `chooseDelta` reads it. */
-export type WorkerDelta = DeltaEntry
 
 /** A file as the serving specification reads it (`http/served-file.ts`). */
 export type WorkerFile = ServedFile

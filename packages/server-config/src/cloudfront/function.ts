@@ -7,21 +7,22 @@
 // code depends on options only: a few KB whatever the site's size, committed once; the store's
 // data changes with content. Associated with the viewer response too, the same code sets `Vary`
 // and `Use-As-Dictionary` (S3 cannot store either header on an object).
+
+import { type Encoding, type Manifest, type ManifestDelta, userError } from '@preencode/core'
 import {
   ASSET_DICTIONARY_NAME_PATTERN,
   AVAILABLE_DICTIONARY_PATTERN,
-  PAGE_DICTIONARY_NAME_PATTERN,
   HASHED_NAME_RULE,
+  PAGE_DICTIONARY_NAME_PATTERN,
 } from '@preencode/core/internal'
-import { userError, type Encoding, type Manifest, type ManifestDelta } from '@preencode/core'
-import { QVALUE } from '../http/negotiate.js'
 import type { ConventionOptions, ResolvedConventions } from '../http/conventions.js'
-import { resolveConventions } from '../shared/conventions.js'
-import { conventionCode, conventionEntries } from './conventions.js'
-import { ASSET_USE_AS_DICTIONARY, PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
 import { DOTFILE_URL_PCRE } from '../http/dotfiles.js'
+import { QVALUE } from '../http/negotiate.js'
 import { CODING_LETTER, DELTA_LETTER, letterLegend } from '../shared/coding-letters.js'
-import { resolveServingPolicy, SUFFIX, type ServingPolicy } from '../shared/policy.js'
+import { resolveConventions } from '../shared/conventions.js'
+import { ASSET_USE_AS_DICTIONARY, PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
+import { resolveServingPolicy, type ServingPolicy, SUFFIX } from '../shared/policy.js'
+import { conventionCode, conventionEntries } from './conventions.js'
 
 /** `cloudfrontFunction()`'s and `cloudfrontKeyValueStore()`'s options. */
 export interface CloudfrontFunctionOptions extends ConventionOptions {

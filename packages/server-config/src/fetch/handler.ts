@@ -19,9 +19,9 @@ import type { FileHandle } from 'node:fs/promises'
 import type { Manifest } from '@preencode/core'
 import type { ConventionOptions } from '../http/conventions.js'
 import { isValidHost } from '../http/host.js'
-import { REQUEST_FACT_HEADERS, targetOf, type AnswerBody, type RequestFacts } from '../http/spec.js'
+import { type AnswerBody, REQUEST_FACT_HEADERS, type RequestFacts, targetOf } from '../http/spec.js'
 import { isOutOfHandles, outOfHandlesAnswer } from '../node/handles.js'
-import { resolveFallthrough, resolveIndex, siteOnDisk, type Resolved } from '../node/site.js'
+import { type Resolved, resolveFallthrough, resolveIndex, siteOnDisk } from '../node/site.js'
 import { resolveConventions } from '../shared/conventions.js'
 import { bunBody } from './bun-body.js'
 
@@ -69,7 +69,7 @@ const CHUNK_BYTES = 64 * 1024
 const STREAM_KEEPS_LENGTH = !('Bun' in globalThis)
 
 /** The facts of a Fetch request that the specification reads. */
-export function fetchRequestFacts(request: Request): RequestFacts {
+function fetchRequestFacts(request: Request): RequestFacts {
   const headers: RequestFacts['headers'] = {}
   for (const name of REQUEST_FACT_HEADERS) {
     const value = request.headers.get(name)

@@ -46,7 +46,7 @@ export type ResolvedConventions = Required<ConventionOptions>
 export const DEFAULT_CONVENTIONS = Object.freeze({ cleanUrls: true, spa: false } satisfies ResolvedConventions)
 
 /** The page sent, with status 404, for a path the site has no file for. */
-export const NOT_FOUND_PAGE = '404.html'
+const NOT_FOUND_PAGE = '404.html'
 
 /** Whether a site-relative path names no extension in its last segment (`about`, `docs/intro`, `blog/`). */
 export function isExtensionless(path: string): boolean {

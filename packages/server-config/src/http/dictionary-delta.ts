@@ -5,8 +5,9 @@
  * never reaches a path. The coding must be named in Accept-Encoding with q > 0: browsers list
  * `dcb` and `dcz` explicitly, and `*` is not taken to mean a dictionary the client may not hold.
  */
-import { parseAvailableDictionary } from '@preencode/core/internal'
+
 import type { ManifestDelta } from '@preencode/core'
+import { parseAvailableDictionary } from '@preencode/core/internal'
 import { parseAcceptEncoding } from './negotiate.js'
 
 /** What answering with a delta needs of it (the manifest's entry, or the Cloudflare Worker's data). */

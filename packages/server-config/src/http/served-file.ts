@@ -6,19 +6,19 @@
  * (`servedFileOf`), from the disk for a file no manifest lists (`node/disk.ts`), and it is the
  * shape of the Cloudflare Worker's generated site data (`cloudflare/site-data.ts`).
  */
-import { useAsDictionaryHeader, type ManifestFile } from '@preencode/core'
+import { type ManifestFile, useAsDictionaryHeader } from '@preencode/core'
 import { etagOf } from './conditional.js'
 import type { DeltaEntry } from './dictionary-delta.js'
 import type { Encoding } from './negotiate.js'
 
 /** One stored representation: its path relative to the site root (no leading slash), its size, its ETag. */
-export interface StoredRepresentation {
+interface StoredRepresentation {
   path: string
   size: number
   etag: string
 }
 
-export interface StoredVariant extends StoredRepresentation {
+interface StoredVariant extends StoredRepresentation {
   encoding: Encoding
 }
 

@@ -24,11 +24,12 @@
  *    304), then a single byte range (§14, If-Range) -> 206 or 416; a decoded body has no ranges.
  *    A 412 or 416 sends no representation: no Content-Encoding, `Content-Length: 0`.
  */
-import { isDotPath } from './dotfiles.js'
+
 import { etagOf, match, noneMatch, notModifiedSince } from './conditional.js'
-import { chooseDelta, deltasByDictionary, type DeltaIndex } from './dictionary-delta.js'
-import { negotiate, type Encoding } from './negotiate.js'
-import { parseRange, type ByteRange } from './range.js'
+import { chooseDelta, type DeltaIndex, deltasByDictionary } from './dictionary-delta.js'
+import { isDotPath } from './dotfiles.js'
+import { type Encoding, negotiate } from './negotiate.js'
+import { type ByteRange, parseRange } from './range.js'
 import type { ServedFile } from './served-file.js'
 
 /** The request headers (lower-case names) the answer depends on. */
@@ -43,7 +44,7 @@ export const REQUEST_FACT_HEADERS = [
   'if-range',
 ] as const
 
-export type RequestFactHeader = (typeof REQUEST_FACT_HEADERS)[number]
+type RequestFactHeader = (typeof REQUEST_FACT_HEADERS)[number]
 
 /** What the answer depends on: the method and those headers (absent: undefined). */
 export interface RequestFacts {

@@ -7,11 +7,11 @@
  * usual request runs no regex (docs/servers/nginx.md, Speed).
  */
 import { ALL_ENCODINGS } from '@preencode/core'
-import { acceptPattern, refusePattern } from '../shared/accept-regex.js'
 import type { Encoding } from '../http/negotiate.js'
-import { SUFFIX, type ServingPolicy } from '../shared/policy.js'
+import { acceptPattern, refusePattern } from '../shared/accept-regex.js'
 import { CODING_LETTER } from '../shared/coding-letters.js'
-import { nginxString as q, type NginxNames } from './names.js'
+import { type ServingPolicy, SUFFIX } from '../shared/policy.js'
+import { type NginxNames, nginxString as q } from './names.js'
 
 /** The tokens of the fast path: what browsers and common HTTP clients list. */
 const PLAIN_TOKENS = ['gzip', 'deflate', 'br', 'zstd'] as const
@@ -20,7 +20,7 @@ const PLAIN_TOKENS = ['gzip', 'deflate', 'br', 'zstd'] as const
  * Every list of distinct PLAIN_TOKENS (any order, `", "` or `","` between them): all named with
  * no q-value, so all accepted, and no `*`.
  */
-export function plainAcceptLists(): { key: string; br: boolean; zstd: boolean; gzip: boolean }[] {
+function plainAcceptLists(): { key: string; br: boolean; zstd: boolean; gzip: boolean }[] {
   const lists: string[][] = []
   const grow = (list: string[]): void => {
     if (list.length > 0) lists.push(list)
@@ -127,7 +127,7 @@ export function aeValues(modules: boolean): AeValue[] {
  * the file says otherwise by a `u+x` mark (core `variantsToWrite`) on the variant `markTested`
  * names for this client: zstd before br, or gzip before zstd for a client that takes no br.
  */
-export function stageOrder(policy: ServingPolicy, ok: Record<Encoding, boolean>, marked: boolean): Encoding[] {
+function stageOrder(policy: ServingPolicy, ok: Record<Encoding, boolean>, marked: boolean): Encoding[] {
   const accepted = policy.codings.filter((e) => ok[e])
   const tested = markTested(policy, ok)
   if (!marked || tested === undefined) return accepted
@@ -138,7 +138,7 @@ export function stageOrder(policy: ServingPolicy, ok: Record<Encoding, boolean>,
 }
 
 /** The variant whose mark matters for this client: `.zst` when it takes br and zstd, `.gz` when zstd and gzip but no br. */
-export function markTested(policy: ServingPolicy, ok: Record<Encoding, boolean>): Encoding | undefined {
+function markTested(policy: ServingPolicy, ok: Record<Encoding, boolean>): Encoding | undefined {
   const accepted = policy.codings.filter((e) => ok[e])
   if (accepted.includes('br') && accepted.includes('zstd')) return 'zstd'
   if (accepted.includes('zstd') && accepted.includes('gzip')) return 'gzip'

@@ -17,22 +17,22 @@
  *   smaller than the original, and a variant as large as another has its mtime moved by whole
  *   seconds at write time (core `variantsToWrite`), so each representation has its own ETag.
  */
-import { userError, type Manifest } from '@preencode/core'
+import { type Manifest, userError } from '@preencode/core'
+import { DOTFILE_URL_PCRE } from '../http/dotfiles.js'
+import { type NginxConfigOptions, type ResolvedNginxOptions, resolveNginxOptions } from '../shared/options.js'
+import { hashedNamePattern, resolveServingPolicy, type ServingPolicy } from '../shared/policy.js'
+import { acceptMaps, stageMaps } from './accept-maps.js'
+import { conventionLocations, conventionMaps, fallbackTarget, notFoundErrorPage } from './conventions.js'
 import {
+  type NginxDictionaryOptions,
   nginxDeltaCheckLocation,
   nginxDictionaryLocation,
   nginxDictionaryMaps,
   nginxDictionaryRewrite,
-  type NginxDictionaryOptions,
 } from './dictionary.js'
-import { DOTFILE_URL_PCRE } from '../http/dotfiles.js'
-import { resolveNginxOptions, type NginxConfigOptions, type ResolvedNginxOptions } from '../shared/options.js'
-import { hashedNamePattern, resolveServingPolicy, type ServingPolicy } from '../shared/policy.js'
-import { acceptMaps, stageMaps } from './accept-maps.js'
-import { conventionLocations, conventionMaps, fallbackTarget, notFoundErrorPage } from './conventions.js'
 import { compressibleLocation } from './locations.js'
 import { modulesEntry, modulesMaps } from './modules.js'
-import { nginxNames, nginxString as q, type NginxNames } from './names.js'
+import { type NginxNames, nginxNames, nginxString as q } from './names.js'
 import { stockEntry } from './stock.js'
 
 export type { NginxConfigOptions } from '../shared/options.js'

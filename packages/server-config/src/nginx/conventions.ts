@@ -10,8 +10,8 @@
  *   `notFoundPage` (the default) every 404 of the site goes there; `false` leaves 404s to the
  *   server's own `error_page` (an include form in a server block that has one).
  */
-import { SUFFIX, type ServingPolicy } from '../shared/policy.js'
-import { nginxString as q, type NginxNames } from './names.js'
+import { type ServingPolicy, SUFFIX } from '../shared/policy.js'
+import { type NginxNames, nginxString as q } from './names.js'
 
 /** `try_files`'s last parameter in `location /`: the fallback location, or a plain 404 when no convention applies. */
 export function fallbackTarget(n: NginxNames, policy: ServingPolicy): string {

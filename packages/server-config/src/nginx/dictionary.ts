@@ -187,7 +187,7 @@ export function nginxDeltaCheckLocation(options: NginxDictionaryOptions): string
 }
 
 /** A delta's URL (core's deltaPath): no file a user names by hand has this shape. */
-export const DELTA_URL_PCRE = '(\\.[A-Za-z0-9]+)\\.dict/[A-Za-z0-9+/]+=\\1\\.dc[bz]$'
+const DELTA_URL_PCRE = '(\\.[A-Za-z0-9]+)\\.dict/[A-Za-z0-9+/]+=\\1\\.dc[bz]$'
 
 /** The location serving deltas, one nested location per Content-Type. */
 export function nginxDictionaryLocation(options: NginxDictionaryOptions): string[] {

@@ -1,3 +1,2 @@
-export { nginxConfig, type NginxConfigOptions } from './config.js'
-export { nginxIncludeFiles, type NginxIncludeFiles } from './include.js'
-export { plainAcceptLists } from './accept-maps.js'
+export { nginxConfig } from './config.js'
+export { type NginxIncludeFiles, nginxIncludeFiles } from './include.js'

@@ -11,13 +11,13 @@
  * the file's variants says otherwise (accept-maps.ts `stageOrder`, core `variantsToWrite`).
  */
 import { HASHED_NAME_RULE } from '@preencode/core/internal'
+import { HASH_TOKEN_PCRE, hashedNamePattern, type ServingPolicy } from '../shared/policy.js'
 import {
   nginxUseAsDictionaryFromCaptures,
   nginxUseAsDictionaryHeader,
   nginxVersionedAssetPattern,
 } from './dictionary.js'
-import { HASH_TOKEN_PCRE, hashedNamePattern, type ServingPolicy } from '../shared/policy.js'
-import { nginxString as q, type NginxNames } from './names.js'
+import { type NginxNames, nginxString as q } from './names.js'
 
 /**
  * The Cache-Control and Use-As-Dictionary a location sends: the class maps' variables, or the

@@ -10,12 +10,12 @@
  * an RFC 9110 qvalue is ignored (negotiate.ts); browsers send no parameters.
  */
 import type { ServingPolicy } from '../shared/policy.js'
-import { aeValues, type AeValue } from './accept-maps.js'
-import { headers, type FlavourEntry } from './locations.js'
-import { nginxString as q, type NginxNames } from './names.js'
+import { type AeValue, aeValues } from './accept-maps.js'
+import { type FlavourEntry, headers } from './locations.js'
+import { type NginxNames, nginxString as q } from './names.js'
 
 /** Whether the modules could answer differently from the stages for some file. */
-export function needsStages(policy: ServingPolicy, value: AeValue, range: boolean): boolean {
+function needsStages(policy: ServingPolicy, value: AeValue, range: boolean): boolean {
   const has = (e: 'br' | 'zstd' | 'gzip'): boolean => policy.codings.includes(e)
   if (range) return policy.codings.some((e) => value.ok[e])
   if (has('zstd') && value.ok.zstd) return true

@@ -4,8 +4,8 @@
  * goes by `error_page 404` to the next stage (locations.ts). Serves br, zstd and gzip.
  */
 import type { ServingPolicy } from '../shared/policy.js'
-import { headers, type FlavourEntry } from './locations.js'
-import { nginxString as q, type NginxNames } from './names.js'
+import { type FlavourEntry, headers } from './locations.js'
+import { type NginxNames, nginxString as q } from './names.js'
 
 export function stockEntry(n: NginxNames, _policy: ServingPolicy, root: string): FlavourEntry {
   return {

@@ -6,7 +6,7 @@
  */
 
 /** Seconds a client is told to wait before it asks again. */
-export const OUT_OF_HANDLES_RETRY_SECONDS = 1
+const OUT_OF_HANDLES_RETRY_SECONDS = 1
 
 const CODES = new Set(['EMFILE', 'ENFILE'])
 

@@ -4,8 +4,8 @@
 // every file).
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { type CacheClass, MANIFEST_FILENAME, type Manifest, type ManifestFile, readManifest } from '@preencode/core'
 import { DEFAULT_CACHE_CONTROL } from '@preencode/core/internal'
-import { MANIFEST_FILENAME, readManifest, type CacheClass, type Manifest, type ManifestFile } from '@preencode/core'
 import { type ServedFile, servedFileOf } from '../http/served-file.js'
 import { pathsOutsideSite } from '../shared/manifest-paths.js'
 

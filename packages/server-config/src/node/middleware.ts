@@ -22,7 +22,7 @@ import { createGunzip } from 'node:zlib'
 import type { Manifest } from '@preencode/core'
 import type { ConventionOptions } from '../http/conventions.js'
 import { isValidHost } from '../http/host.js'
-import { REQUEST_FACT_HEADERS, targetOf, type RequestFacts } from '../http/spec.js'
+import { REQUEST_FACT_HEADERS, type RequestFacts, targetOf } from '../http/spec.js'
 import { resolveConventions } from '../shared/conventions.js'
 import { isOutOfHandles, outOfHandlesAnswer } from './handles.js'
 import { type RequestLocation, type Resolved, resolveFallthrough, resolveIndex, siteOnDisk } from './site.js'
@@ -64,7 +64,7 @@ export type NextFunction = (error?: unknown) => void
 export type PreencodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void
 
 /** The facts of a Node request that the specification reads. */
-export function nodeRequestFacts(req: IncomingMessage): RequestFacts {
+function nodeRequestFacts(req: IncomingMessage): RequestFacts {
   const headers: RequestFacts['headers'] = {}
   for (const name of REQUEST_FACT_HEADERS) {
     const value = req.headers[name]

@@ -16,7 +16,7 @@
  * release swap (`current -> releases/2`) moves the root, and the next request follows it.
  */
 import { constants } from 'node:fs'
-import { realpath, stat, open, type FileHandle } from 'node:fs/promises'
+import { type FileHandle, open, realpath, stat } from 'node:fs/promises'
 import { isAbsolute, join, relative, sep } from 'node:path'
 
 /** Read only, and never through a link put in place of the checked path since (ELOOP). */

@@ -19,23 +19,23 @@
  * each opened and answered like any file.
  */
 import type { FileHandle } from 'node:fs/promises'
+import { type Manifest, userError } from '@preencode/core'
 import { isSafeRelativePath } from '@preencode/core/internal'
-import { userError, type Manifest } from '@preencode/core'
 import { etagOf } from '../http/conditional.js'
+import { DEFAULT_CONVENTIONS, fallbacksOf, type ResolvedConventions } from '../http/conventions.js'
 import { httpDate } from '../http/served-file.js'
 import {
+  type Answer,
   answer,
   chooseRepresentation,
   directoryRedirect,
   hiddenFile,
-  type Answer,
   type Representation,
   type RequestFacts,
   type Target,
 } from '../http/spec.js'
-import { DEFAULT_CONVENTIONS, fallbacksOf, type ResolvedConventions } from '../http/conventions.js'
 import { diskEntry } from './disk.js'
-import { fileEtag, openedSha256, type OpenedInfo } from './file-etag.js'
+import { fileEtag, type OpenedInfo, openedSha256 } from './file-etag.js'
 import { isOutOfHandles } from './handles.js'
 import { EMIT_WARNING, type Entry, indexSite, manifestOnDisk, type WarningHandler } from './manifest.js'
 import { type SiteRoot, siteRoot } from './site-root.js'
@@ -54,7 +54,7 @@ export interface SiteOptions {
 }
 
 /** The default index file: served for a URL ending in `/`. */
-export const DEFAULT_INDEX = 'index.html'
+const DEFAULT_INDEX = 'index.html'
 
 /** The `index` option of the middleware and the handler, checked once: a file name inside the site. */
 export function resolveIndex(value: unknown): string {

@@ -11,7 +11,7 @@
 import type { Encoding } from '../http/negotiate.js'
 
 /** The tokens, as a regex fragment, that name each coding in Accept-Encoding. */
-export const TOKEN_PATTERN: Readonly<Record<Encoding | '*', string>> = Object.freeze({
+const TOKEN_PATTERN: Readonly<Record<Encoding | '*', string>> = Object.freeze({
   br: 'br',
   zstd: 'zstd',
   gzip: '(?:x-)?gzip',

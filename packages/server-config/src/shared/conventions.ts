@@ -4,7 +4,7 @@
  * rule so the Worker's runtime bundle, which needs only the rule, carries no error factory.
  */
 import type { OptionLabel } from '@preencode/core'
-import { DEFAULT_CONVENTIONS, type ConventionOptions, type ResolvedConventions } from '../http/conventions.js'
+import { type ConventionOptions, DEFAULT_CONVENTIONS, type ResolvedConventions } from '../http/conventions.js'
 import { fail, KEY_LABEL } from './option-error.js'
 
 /** Validates `cleanUrls` and `spa`, naming the option at fault. */

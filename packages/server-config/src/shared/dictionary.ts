@@ -1,7 +1,8 @@
 // What the generators' dictionary rules (RFC 9842) share: the Use-As-Dictionary value a page
 // dictionary is announced with, and escaping for values put inside a server's regex.
-import { ASSET_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST } from '@preencode/core/internal'
+
 import { useAsDictionaryHeader } from '@preencode/core'
+import { ASSET_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST } from '@preencode/core/internal'
 
 /** `Use-As-Dictionary` of a page dictionary: matches the site's pages, for documents only. */
 export const PAGE_USE_AS_DICTIONARY = useAsDictionaryHeader(PAGE_DICTIONARY_MATCH, {

@@ -5,7 +5,7 @@
  * passes a label naming the entry (`` `serverConfigs[0].flavor` (nginx) ``) and the CLI one
  * naming its flags (`--flavor`), so the message is composed once, in its final words.
  */
-import { userError, type OptionLabel } from '@preencode/core'
+import { type OptionLabel, userError } from '@preencode/core'
 
 /** A direct call: an option is named by its key. */
 export const KEY_LABEL: OptionLabel = (key) => (key ? `\`${key}\`` : 'the options')

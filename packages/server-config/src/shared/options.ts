@@ -93,7 +93,7 @@ export interface ResolvedApacheOptions {
   root: string | undefined
 }
 
-export const DEFAULT_NGINX_OPTIONS = Object.freeze({
+const DEFAULT_NGINX_OPTIONS = Object.freeze({
   flavor: 'stock',
   form: 'standalone',
   listen: '80',
@@ -102,12 +102,9 @@ export const DEFAULT_NGINX_OPTIONS = Object.freeze({
   serverDirectives: [],
 } satisfies Omit<ResolvedNginxOptions, 'root'>)
 
-export const DEFAULT_APACHE_OPTIONS = Object.freeze({ form: 'htaccess' } satisfies Pick<
-  Required<ApacheConfigOptions>,
-  'form'
->)
+const DEFAULT_APACHE_OPTIONS = Object.freeze({ form: 'htaccess' } satisfies Pick<Required<ApacheConfigOptions>, 'form'>)
 
-export const DEFAULT_CADDY_OPTIONS = Object.freeze({ address: ':80', form: 'standalone' } satisfies Omit<
+const DEFAULT_CADDY_OPTIONS = Object.freeze({ address: ':80', form: 'standalone' } satisfies Omit<
   ResolvedCaddyOptions,
   'root'
 >)

@@ -8,23 +8,23 @@
 import {
   ALL_ENCODINGS,
   ALL_FORMATS,
+  type CacheClass,
   CODECS,
   contentTypeOf,
-  userError,
-  type CacheClass,
   type Manifest,
+  userError,
 } from '@preencode/core'
 import {
-  DEFAULT_CACHE_CONTROL,
-  HASHED_NAME_RULE,
-  PAGE_DICTIONARY_NAME_PATTERN,
   ASSET_DICTIONARY_NAME_PATTERN,
   compressibleExtensions,
+  DEFAULT_CACHE_CONTROL,
   extensionOf,
+  HASHED_NAME_RULE,
   isFormat,
+  PAGE_DICTIONARY_NAME_PATTERN,
 } from '@preencode/core/internal'
-import type { Encoding } from '../http/negotiate.js'
 import type { ConventionOptions, ResolvedConventions } from '../http/conventions.js'
+import type { Encoding } from '../http/negotiate.js'
 import { resolveConventions } from './conventions.js'
 
 /** Options every server shares (`cleanUrls` and `spa`: the static-host conventions, `http/conventions.ts`). */
@@ -83,7 +83,7 @@ export const SUFFIX: Readonly<Record<Encoding, string>> = Object.freeze(
 )
 
 /** Every coding in the order of preference, from the codec table. */
-export const PREFERENCE: readonly Encoding[] = ALL_ENCODINGS
+const PREFERENCE: readonly Encoding[] = ALL_ENCODINGS
 
 /** Extensions most requests end in: tried first by the generated alternations. */
 const HOT_EXTENSIONS = ['html', 'js', 'css', 'json', 'svg', 'mjs', 'map', 'txt', 'xml', 'wasm']
@@ -177,7 +177,7 @@ function typeTable(): Pick<ServingPolicy, 'extensionsByType' | 'extensions'> {
 }
 
 /** The class the generated rules give a URL path. */
-export function classOfUrl(policy: ServingPolicy, urlPath: string): CacheClass {
+function classOfUrl(policy: ServingPolicy, urlPath: string): CacheClass {
   if (new RegExp(policy.htmlPattern).test(urlPath)) return 'html'
   return new RegExp(policy.immutablePattern).test(urlPath) ? 'immutable' : 'default'
 }

@@ -1,2 +1,2 @@
-export { varnishConfig, MIN_VARNISH_VERSION, VARNISH_CODING_HEADER, type VarnishConfigOptions } from './vcl.js'
-export { DEFAULT_VARNISH_OPTIONS, parseBackend, resolveVarnishOptions, type ResolvedVarnishOptions } from './options.js'
+export { type ResolvedVarnishOptions, resolveVarnishOptions } from './options.js'
+export { MIN_VARNISH_VERSION, type VarnishConfigOptions, varnishConfig } from './vcl.js'

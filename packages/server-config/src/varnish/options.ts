@@ -29,7 +29,7 @@ export interface ResolvedVarnishOptions {
   keepSeconds: number
 }
 
-export const DEFAULT_VARNISH_OPTIONS = Object.freeze({ keepSeconds: 86_400 } satisfies Pick<
+const DEFAULT_VARNISH_OPTIONS = Object.freeze({ keepSeconds: 86_400 } satisfies Pick<
   ResolvedVarnishOptions,
   'keepSeconds'
 >)
@@ -38,7 +38,7 @@ const HOST_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9
 const IPV6 = /^\[[0-9A-Fa-f:.]+\]$/
 
 /** Splits and checks `host:port`; `label` names `backend` as the user set it. */
-export function parseBackend(value: unknown, label: OptionLabel = KEY_LABEL): { host: string; port: number } {
+function parseBackend(value: unknown, label: OptionLabel = KEY_LABEL): { host: string; port: number } {
   const example = "e.g. '127.0.0.1:8080' or '[::1]:8080'"
   if (typeof value !== 'string' || value === '')
     fail(`${label('backend')} is ${JSON.stringify(value)}; varnishConfig needs the origin as host:port, ${example}.`)

@@ -30,17 +30,18 @@
  *
  * Every subroutine falls through to Varnish's built-in VCL (cookies, methods, hit-for-miss).
  */
-import { AVAILABLE_DICTIONARY_PATTERN, HASHED_NAME_RULE } from '@preencode/core/internal'
+
 import type { Manifest } from '@preencode/core'
-import { acceptPattern, acceptTokenPattern, refusePattern, refuseTokenPattern } from '../shared/accept-regex.js'
+import { AVAILABLE_DICTIONARY_PATTERN, HASHED_NAME_RULE } from '@preencode/core/internal'
 import type { Encoding } from '../http/negotiate.js'
+import { acceptPattern, acceptTokenPattern, refusePattern, refuseTokenPattern } from '../shared/accept-regex.js'
 import { HTML_PATTERN, resolveServingPolicy } from '../shared/policy.js'
 import { resolveVarnishOptions, type VarnishConfigOptions } from './options.js'
 
 export type { VarnishConfigOptions } from './options.js'
 
 /** The request header that carries the chosen coding from `vcl_recv` to the fetch and the hash. */
-export const VARNISH_CODING_HEADER = 'X-Preencode-AE'
+const VARNISH_CODING_HEADER = 'X-Preencode-AE'
 
 /** The oldest Varnish that reads `vcl 4.1` (6.0); tested with Debian's 7.1. */
 export const MIN_VARNISH_VERSION = '6.0'

@@ -2,7 +2,7 @@
 // hung origin, a broken proxy or a stalled CDN must fail the job with one line naming the URL,
 // not hang it: the first request without a complete answer in time stops the whole run (the
 // next ones would only wait as long), and so does the deadline.
-import { userError, type OptionLabel } from '@preencode/core'
+import { type OptionLabel, userError } from '@preencode/core'
 import { StalledAnswer } from './http.js'
 
 /** The run's stop switch: `signal` aborts every request; `check` turns a request's failure into the run's. */

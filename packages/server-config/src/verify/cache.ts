@@ -14,13 +14,13 @@
 //   bytes that decode to the original (or are the delta).
 // Each fault is one line of the check that found it.
 import { randomUUID } from 'node:crypto'
-import { ALL_ENCODINGS, formatOfEncoding, type Encoding, type ManifestDelta, type ManifestFile } from '@preencode/core'
+import { ALL_ENCODINGS, type Encoding, formatOfEncoding, type ManifestDelta, type ManifestFile } from '@preencode/core'
 import type { RunBounds } from './bounds.js'
 import type { BodyDigest } from './digest.js'
-import { ask, bodyLimit, oversizeProblem, type Agents, type CheckedAnswer } from './http.js'
+import { type Agents, ask, bodyLimit, type CheckedAnswer, oversizeProblem } from './http.js'
 
 /** One request of a sequence. */
-export interface CacheStep {
+interface CacheStep {
   /** Accept-Encoding sent (undefined: none). */
   acceptEncoding: string | undefined
   /** The coding the answer must have (undefined: the original), or the delta. */

@@ -5,8 +5,8 @@
 // not be at hand: the bytes are compared with the delta the manifest describes, and their
 // header must name the dictionary asked for.
 import type { IncomingMessage } from 'node:http'
-import { availableDictionaryValue, dictionaryStreamHeader } from '@preencode/core/internal'
 import type { ManifestDelta, ManifestFile } from '@preencode/core'
+import { availableDictionaryValue, dictionaryStreamHeader } from '@preencode/core/internal'
 import { servedFileOf } from '../http/served-file.js'
 import { specify } from '../http/spec.js'
 import type { BodyDigest } from './digest.js'

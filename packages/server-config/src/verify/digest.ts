@@ -4,11 +4,11 @@
 // decoding stops past `maxDecodedBytes` (a body that inflates without end).
 import { createHash } from 'node:crypto'
 import {
+  type BrotliDecompress,
   constants,
   createBrotliDecompress,
   createGunzip,
   createZstdDecompress,
-  type BrotliDecompress,
   type Gunzip,
   type ZstdDecompress,
 } from 'node:zlib'
@@ -16,7 +16,7 @@ import { formatOfEncoding } from '@preencode/core'
 import { ZSTD_MAX_WINDOW_LOG } from '@preencode/core/internal'
 
 /** What is known of the decoded bytes: their size and hash, or why they could not be had. */
-export type DecodedDigest = { bytes: number; sha256: string } | { error: string }
+type DecodedDigest = { bytes: number; sha256: string } | { error: string }
 
 export interface BodyDigest {
   bytes: number

@@ -7,7 +7,7 @@ import { type Agent as HttpAgent, request as httpRequest, type IncomingMessage }
 import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { ManifestDelta } from '@preencode/core'
 import { deltaRequestHeaders } from './deltas.js'
-import { bodyDigester, type BodyDigest } from './digest.js'
+import { type BodyDigest, bodyDigester } from './digest.js'
 
 export interface Agents {
   http: HttpAgent
@@ -42,7 +42,7 @@ export interface RawAnswer {
 }
 
 /** GET `url` with `acceptEncoding` (undefined: no header) and `extra` headers; the body's digest. */
-export function get(
+function get(
   url: URL,
   acceptEncoding: string | undefined,
   bounds: RequestBounds,

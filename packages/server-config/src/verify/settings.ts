@@ -3,7 +3,7 @@
 // (seconds), checked here by one rule each. A source only says how it names a setting (`--timeout`,
 // `` `verify.timeout` in preencode.config.json ``, `` `timeout` ``), so a message names what the
 // user wrote.
-import { userError, type OptionLabel } from '@preencode/core'
+import { type OptionLabel, userError } from '@preencode/core'
 
 /** The settings of a verify run; every one is optional. */
 export interface VerifySettings {

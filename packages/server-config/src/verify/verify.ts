@@ -6,22 +6,22 @@ import { Agent as HttpAgent, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent } from 'node:https'
 import {
   ALL_ENCODINGS,
-  formatOfEncoding,
-  userError,
   type Encoding,
+  formatOfEncoding,
   type Manifest,
   type ManifestDelta,
   type ManifestFile,
+  userError,
 } from '@preencode/core'
 import { runPool } from '@preencode/core/internal'
 import { isDotPath } from '../http/dotfiles.js'
 import { servedFileOf } from '../http/served-file.js'
 import { specify, targetOf } from '../http/spec.js'
-import { runBounds, type RunBounds } from './bounds.js'
+import { type RunBounds, runBounds } from './bounds.js'
 import { runCacheJob, verifyCacheJobs } from './cache.js'
 import { judgeDelta } from './deltas.js'
 import type { BodyDigest } from './digest.js'
-import { type Agents, ask, bodyLimit, headerValues, oversizeProblem, type CheckedAnswer } from './http.js'
+import { type Agents, ask, bodyLimit, type CheckedAnswer, headerValues, oversizeProblem } from './http.js'
 import { checkVerifySettings, DEFAULT_DEADLINE, DEFAULT_TIMEOUT, KEY_LABEL, type VerifySettings } from './settings.js'
 
 /** One Accept-Encoding probe: the header sent (undefined: none) and what each available encoding means for it. */
@@ -70,7 +70,7 @@ export interface VerifyResult {
 }
 
 /** Picks `limit` files: HTML first (entry points are what users hit), then evenly spread over the rest. */
-export function sampleFiles(files: readonly ManifestFile[], limit: number | undefined): ManifestFile[] {
+function sampleFiles(files: readonly ManifestFile[], limit: number | undefined): ManifestFile[] {
   if (limit === undefined || limit >= files.length) return [...files]
   const html = files.filter((f) => f.cacheClass === 'html')
   const rest = files.filter((f) => f.cacheClass !== 'html')

@@ -1,6 +1,6 @@
+import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { useEffect, useState } from 'react'
-import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration } from '@remix-run/react'
 import siteCss from '../../shared/site.css?url'
 
 export const links = () => [{ rel: 'stylesheet', href: siteCss }]

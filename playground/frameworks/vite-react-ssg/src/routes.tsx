@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
-import type { RouteRecord } from 'vite-react-ssg'
 import { Link, Outlet } from 'react-router-dom'
+import type { RouteRecord } from 'vite-react-ssg'
 
 function ScriptStatus() {
   const [status, setStatus] = useState('script not run')

@@ -1,5 +1,5 @@
-import { defineConfig } from 'vitepress'
 import { preencode } from '@preencode/vitepress'
+import { defineConfig } from 'vitepress'
 
 export default defineConfig({
   title: 'preencode VitePress fixture',

@@ -1,7 +1,8 @@
 // What not to do, kept to test the warning: the plain Vite plugin inside VitePress runs after
 // Vite's bundles, before VitePress renders the pages. It must say so and name @preencode/vitepress.
-import { defineConfig } from 'vitepress'
+
 import preencode from '@preencode/vite'
+import { defineConfig } from 'vitepress'
 
 export default defineConfig({
   srcDir: '..',
