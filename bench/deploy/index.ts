@@ -5,7 +5,7 @@
 import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Manifest } from '@preencode/core'
-import { hasTool, startMinio, type Minio } from '@preencode/test-utils'
+import { hasTool, type Minio, startMinio } from '@preencode/test-utils'
 import type { BenchContext } from '../lib/context.ts'
 import { importBuilt, type Packages } from '../lib/packages.ts'
 import { emptyPart, type PartResult, type Table } from '../lib/report.ts'

@@ -13,6 +13,7 @@ import { emptyPart, type PartResult } from '../lib/report.ts'
 import { firstLine, fmtBytes, fmtInt, fmtMs } from '../lib/util.ts'
 import { generatedCorpus, npmHtmlCorpus, type PageCorpus, rustBookCorpus, vitepressCorpus } from './docs-corpus.ts'
 import { measureNavigation } from './page-navigation.ts'
+
 const UPDATE_TARGET = 0.05
 // Issue 28: a real documentation site, summed over its held-out pages.
 const PAGES_TARGET = 0.35

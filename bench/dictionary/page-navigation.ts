@@ -6,9 +6,9 @@ import { execFileSync } from 'node:child_process'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import type { PageCorpus } from './docs-corpus.ts'
 import type { Table } from '../lib/report.ts'
 import { firstLine, fmtBytes, fmtMs } from '../lib/util.ts'
+import type { PageCorpus } from './docs-corpus.ts'
 
 type Core = typeof import('@preencode/core') & Pick<typeof import('@preencode/core/internal'), 'buildDictionary'>
 

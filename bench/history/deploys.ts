@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises'
 import { dirname, join, posix } from 'node:path'
-import { constants, brotliCompressSync, gzipSync } from 'node:zlib'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import type { Manifest } from '@preencode/core'
 import { CLI_BIN } from '../lib/paths.ts'
 import { listFiles, runChild } from '../lib/util.ts'

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { BENCH_ROOT } from '../lib/paths.ts'
 import { runChild } from '../lib/util.ts'
 
-export const DOWNLOADS = join(BENCH_ROOT, 'node_modules', '.cache', 'history')
+const DOWNLOADS = join(BENCH_ROOT, 'node_modules', '.cache', 'history')
 
 const STABLE = /^(\d+)\.(\d+)\.(\d+)$/
 

@@ -10,14 +10,14 @@
 // visitor holds: the browser names only one).
 
 /** A response's `Use-As-Dictionary`. */
-export interface Announcement {
+interface Announcement {
   /** The `match` pattern, relative to the response's URL (`index-*.js`, `*`). */
   match: string
   matchDest?: readonly string[]
 }
 
 /** What one method's server sends for one file of one deploy. */
-export interface MethodBytes {
+interface MethodBytes {
   /** The bytes served to a visitor whose advertised dictionary has no delta (or who advertises none). */
   full: number
   /** Deltas the server has, each against the bytes whose hash is `dictionary`. */
@@ -74,7 +74,7 @@ const nothingHeld = (): Held => ({ files: new Map(), dictionaries: new Map() })
 const zero = (): VisitBytes => ({ total: 0, noDictionary: 0, dictionaryFetch: 0 })
 
 /** The request destination of a site path (Fetch: a page, a script, a style; a linked dictionary's fetch has none). */
-export function destinationOf(file: VisitedFile): string {
+function destinationOf(file: VisitedFile): string {
   if (file.linkedDictionary) return ''
   if (/\.html?$/.test(file.path)) return 'document'
   if (/\.m?js$/.test(file.path)) return 'script'
@@ -83,14 +83,14 @@ export function destinationOf(file: VisitedFile): string {
 }
 
 /** A relative `match` (our patterns: literal characters and `*`) against the URL it came with, as a RegExp over site paths. */
-export function resolvedPattern(match: string, url: string): RegExp {
+function resolvedPattern(match: string, url: string): RegExp {
   const dir = url.slice(0, url.lastIndexOf('/') + 1)
   const literal = (s: string): string => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')
   return new RegExp(`^${(dir + match).split('*').map(literal).join('.*')}$`)
 }
 
 /** The one dictionary the browser advertises for `file` (RFC 9842 §2.2.2), if any. */
-export function advertised(held: Held, file: VisitedFile): StoredDictionary | undefined {
+function advertised(held: Held, file: VisitedFile): StoredDictionary | undefined {
   const destination = destinationOf(file)
   let best: StoredDictionary | undefined
   const rank = (d: StoredDictionary): [number, number, number] => [

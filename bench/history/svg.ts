@@ -1,7 +1,7 @@
 // A line chart as a standalone SVG document: one polyline per series over the same x labels,
 // a linear y axis from 0 with a few ticks, a legend. Pure: the caller writes the text.
 
-export interface Series {
+interface Series {
   name: string
   /** One value per x label; a non-finite value breaks the line there (no point drawn). */
   values: readonly number[]

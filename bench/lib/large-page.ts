@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 
-export const PAGE_TARGET_BYTES = 410 * 1024
+const PAGE_TARGET_BYTES = 410 * 1024
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 

@@ -1,6 +1,6 @@
 // Renders docs/benchmarks.md from the parts' results. A pure function: run.ts writes the file.
 import type { KeptPart } from './kept-parts.ts'
-import { renderMarkdownTable, type PartResult } from './report.ts'
+import { type PartResult, renderMarkdownTable } from './report.ts'
 
 export interface MachineInfo {
   cores: number

@@ -48,7 +48,7 @@ export function emptyPart(name: string, title: string): PartResult {
   return { name, title, tables: [], targets: [], notes: [] }
 }
 
-export function renderTextTable(table: Table): string {
+function renderTextTable(table: Table): string {
   const widths = table.columns.map((c, i) => Math.max(c.length, ...table.rows.map((r) => (r[i] ?? '').length)))
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
@@ -68,13 +68,13 @@ export function renderMarkdownTable(table: Table): string {
   return [`#### ${table.title}`, '', ...out, ...(notes.length ? ['', ...notes] : [])].join('\n')
 }
 
-export function renderTargetsText(targets: TargetCheck[]): string {
+function renderTargetsText(targets: TargetCheck[]): string {
   return targets
     .map((t) => `  ${mark(t)}  ${t.target}: ${t.measured ?? `not measured (${t.why ?? 'unknown'})`}`)
     .join('\n')
 }
 
-export function mark(t: TargetCheck): string {
+function mark(t: TargetCheck): string {
   if (t.pass === undefined) return 'n/a '
   return t.pass ? 'pass' : 'MISS'
 }

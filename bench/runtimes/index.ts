@@ -11,8 +11,8 @@ import { largestPlaygroundScript } from '../lib/playground-script.ts'
 import { emptyPart, type PartResult } from '../lib/report.ts'
 import { firstLine, fmtInt } from '../lib/util.ts'
 import { ACCEPT_ENCODING, probe, runWrk, writeWrkScript } from '../lib/wrk.ts'
-import { runtimeTables, type Cell } from './tables.ts'
-import { RUNTIME_PAIRS, modesOf, pairMissing, startRuntime, type Mode, type RunningRuntime } from './servers.ts'
+import { type Mode, modesOf, pairMissing, RUNTIME_PAIRS, type RunningRuntime, startRuntime } from './servers.ts'
+import { type Cell, runtimeTables } from './tables.ts'
 
 const WRK = { threads: 2, connections: 32, seconds: 3 }
 const WRK_QUICK = { threads: 2, connections: 8, seconds: 1 }

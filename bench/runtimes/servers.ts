@@ -2,7 +2,7 @@
 // handler: one script per runtime (servers/), started in `preencode` or `own` mode on a loopback
 // port; Bun and Deno come from npm (bench/package.json, pinned).
 import { join } from 'node:path'
-import { freePort, runtimeBinary, startProcess, type RuntimeBinary } from '@preencode/test-utils'
+import { freePort, type RuntimeBinary, runtimeBinary, startProcess } from '@preencode/test-utils'
 
 export interface RuntimePair {
   id: string

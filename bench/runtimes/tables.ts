@@ -3,7 +3,7 @@
 import type { Table, TargetCheck } from '../lib/report.ts'
 import { fmtInt, fmtRatio, lowerMedian as median } from '../lib/util.ts'
 import type { Probe, WrkResult } from '../lib/wrk.ts'
-import { RUNTIME_PAIRS, modesOf, type Mode, type RuntimePair } from './servers.ts'
+import { type Mode, modesOf, RUNTIME_PAIRS, type RuntimePair } from './servers.ts'
 
 /** One handler on one runtime serving one file. */
 export interface Cell {

@@ -11,7 +11,7 @@ import { APP_ROOT } from '../lib/paths.ts'
 import { emptyPart, type PartResult } from '../lib/report.ts'
 import { firstLine } from '../lib/util.ts'
 import { measureLargeSite } from './large-site/index.ts'
-import { measureMemoryScaling, MEMORY_TARGET } from './memory/index.ts'
+import { MEMORY_TARGET, measureMemoryScaling } from './memory/index.ts'
 
 export async function runScale(ctx: BenchContext): Promise<PartResult> {
   const part = emptyPart('scale', 'Build at scale: a 20,000-file site, and peak memory against site size')

@@ -5,7 +5,7 @@
 import { chmod, cp, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Generators } from './generated.ts'
-import { BROTLI_STATIC_MODULE, startBenchApache, startBenchNginx, type Server } from './servers.ts'
+import { BROTLI_STATIC_MODULE, type Server, startBenchApache, startBenchNginx } from './servers.ts'
 
 export type ConfigId =
   | 'nginx-onthefly'

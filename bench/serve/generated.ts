@@ -5,8 +5,6 @@ import type { ApacheConfigOptions, ApacheForm, NginxConfigOptions, NginxFlavor }
 import { importBuilt } from '../lib/packages.ts'
 import { firstLine } from '../lib/util.ts'
 
-export type { ApacheForm, NginxFlavor }
-
 export interface Generators {
   /** The nginx file for `listen`, or why there is none. */
   nginx(flavor: NginxFlavor, listen: string): Promise<string | { why: string }>

@@ -3,19 +3,19 @@
 // @preencode/server-config generates), on a ~400 KB HTML page and the playground's largest script.
 import { chmod, cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { constants, brotliCompressSync, gzipSync } from 'node:zlib'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { toolPath } from '@preencode/test-utils'
 import type { BenchContext } from '../lib/context.ts'
+import { buildLargePage } from '../lib/large-page.ts'
 import { importBuilt } from '../lib/packages.ts'
+import { largestPlaygroundScript } from '../lib/playground-script.ts'
 import { emptyPart, type PartResult, type Table } from '../lib/report.ts'
 import { firstLine, fmtBytes, fmtInt, lowerMedian as median } from '../lib/util.ts'
-import { serverConfigs, type ConfigId } from './configs.ts'
+import { ACCEPT_ENCODING, type Probe, probe, runWrk, type WrkResult, writeWrkScript } from '../lib/wrk.ts'
+import { type ConfigId, serverConfigs } from './configs.ts'
 import { generators } from './generated.ts'
-import { buildLargePage } from '../lib/large-page.ts'
 import { servingRatios } from './ratios.ts'
-import { largestPlaygroundScript } from '../lib/playground-script.ts'
-import { serverCpuSeconds, type Server } from './servers.ts'
-import { ACCEPT_ENCODING, probe, runWrk, writeWrkScript, type Probe, type WrkResult } from '../lib/wrk.ts'
+import { type Server, serverCpuSeconds } from './servers.ts'
 
 const WRK = { threads: 2, connections: 32, seconds: 3 }
 const WRK_QUICK = { threads: 2, connections: 8, seconds: 1 }

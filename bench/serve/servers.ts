@@ -7,9 +7,9 @@ import {
   apacheMainConfig,
   NGINX_BROTLI_MODULE,
   nginxMainConfig,
+  type StartedServer,
   startApache,
   startNginx,
-  type StartedServer,
 } from '@preencode/test-utils'
 
 export type Server = StartedServer

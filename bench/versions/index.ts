@@ -6,13 +6,14 @@
 // 11 for all of them; writing the deltas against that version costs files, stored bytes and time.
 // Keeping N versions costs the sum over k <= N; the default N is the rule's answer on this table.
 import { appendFile, readdir, stat } from 'node:fs/promises'
-import { performance } from 'node:perf_hooks'
 import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
 import { buildApp, copyApp } from '../lib/app-build/index.ts'
 import type { BenchContext } from '../lib/context.ts'
 import { importBuilt } from '../lib/packages.ts'
 import { emptyPart, type PartResult } from '../lib/report.ts'
 import { firstLine, fmtBytes, fmtInt, fmtMs } from '../lib/util.ts'
+
 /** Successive builds compared with the newest (the issue asks for K >= 6). */
 const K = 6
 /**

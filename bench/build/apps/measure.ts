@@ -4,7 +4,7 @@
 // compress and its bytes against the peer's.
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { runAppBuild, type BuildTool } from '../../lib/app-build/index.ts'
+import { type BuildTool, runAppBuild } from '../../lib/app-build/index.ts'
 import type { BenchContext } from '../../lib/context.ts'
 import { firstLine, fmtMs, listFiles, median } from '../../lib/util.ts'
 import { bytesPerFormat, type FormatBytes } from '../bytes.ts'

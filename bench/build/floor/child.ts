@@ -2,7 +2,7 @@
 // preencode would run (each compressible file >= 1 KiB, each format at the default level), one at
 // a time, so each encode's wall time is its CPU time with nothing else competing. Prints JSON:
 // the CPU time of all encodes, and the longest single encode (file and format).
-import { readFile, readdir, stat } from 'node:fs/promises'
+import { readdir, readFile, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import type { FloorMeasure } from './spec.ts'
 

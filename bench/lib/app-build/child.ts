@@ -4,7 +4,7 @@
 import { writeFile } from 'node:fs/promises'
 import { constants } from 'node:zlib'
 import type { PluginOption } from 'vite'
-import { PEER_LEVELS, type BuildOutcome, type BuildSpec } from './spec.ts'
+import { type BuildOutcome, type BuildSpec, PEER_LEVELS } from './spec.ts'
 
 async function plugins(spec: BuildSpec): Promise<PluginOption[]> {
   if (spec.tool === 'baseline') return []

@@ -7,7 +7,7 @@ import { APP_ROOT } from '../paths.ts'
 import { runChild } from '../util.ts'
 import type { BuildOutcome, BuildSpec } from './spec.ts'
 
-export { PEER_LEVELS, type BuildOutcome, type BuildSpec, type BuildTool } from './spec.ts'
+export { type BuildOutcome, type BuildSpec, type BuildTool, PEER_LEVELS } from './spec.ts'
 
 const FULL_ENTRIES = { index: 'index.html', charts: 'charts.html', scene: 'scene.html' }
 const QUICK_ENTRIES = { scene: 'scene.html' }

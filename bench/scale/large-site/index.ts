@@ -9,7 +9,7 @@ import { CLI_BIN } from '../../lib/paths.ts'
 import type { PartResult } from '../../lib/report.ts'
 import { firstLine, fmtBytes, fmtInt, fmtMs, runChild } from '../../lib/util.ts'
 
-export const LARGE_SITE_FILES = 20_000
+const LARGE_SITE_FILES = 20_000
 const WORDS = [
   'static',
   'site',

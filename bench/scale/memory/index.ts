@@ -13,10 +13,10 @@ import { firstLine, fmtBytes, fmtMs, fmtRatio, listFiles, ratio, runChild } from
 import type { CompressOutcome, CompressSpec } from './spec.ts'
 
 /** What "flat, independent of site size" is held to here: peak RSS at 10x within 1.25x of 1x. */
-export const MEMORY_GROWTH_LIMIT = 1.25
+const MEMORY_GROWTH_LIMIT = 1.25
 /** How many times over the site is copied for the large run (2 with --quick). */
-export const MEMORY_SCALE = 10
-export const memoryTarget = (scale: number): string =>
+const MEMORY_SCALE = 10
+const memoryTarget = (scale: number): string =>
   `peak memory flat (\`preencode compress\` on a ${scale}x site ≤ ${MEMORY_GROWTH_LIMIT}× the peak RSS of 1x)`
 export const MEMORY_TARGET = memoryTarget(MEMORY_SCALE)
 

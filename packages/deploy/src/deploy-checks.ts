@@ -1,6 +1,6 @@
 // What deploy refuses before it writes anything, each in one message that says what to do.
 import { stat } from 'node:fs/promises'
-import { userError, type OptionLabel } from '@preencode/core'
+import { type OptionLabel, userError } from '@preencode/core'
 import type { DeployTarget } from './plan/target.js'
 
 /** The site folder exists and is a folder. */

@@ -2,16 +2,17 @@
 // the target itself, so a fresh CI runner with an empty cache still writes `.dcb`/`.dcz` deltas
 // for the changed files. They join the manifest before the plan, so they go up with the
 // immutable phase, before the pages that make browsers fetch the new files.
-import { buildOptionsFromManifest, isAssetDictionary, isPageDictionary } from '@preencode/core/internal'
+
 import {
-  resolveDeltasSetting,
-  writeDeltas,
   type DeltaOptions,
   type DeltaReport,
   type Manifest,
   type OptionLabel,
   type ResolvedDeltaOptions,
+  resolveDeltasSetting,
+  writeDeltas,
 } from '@preencode/core'
+import { buildOptionsFromManifest, isAssetDictionary, isPageDictionary } from '@preencode/core/internal'
 import type { DeployTarget, TargetContext } from './plan/target.js'
 
 /**

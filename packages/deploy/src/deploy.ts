@@ -4,27 +4,27 @@
 // rerun plans again from what the target holds, so it converges.
 import { resolve } from 'node:path'
 import {
-  reconcileManifest,
-  userError,
   type DeltaOptions,
   type DeltaReport,
   type Manifest,
   type OptionLabel,
+  reconcileManifest,
+  userError,
 } from '@preencode/core'
-import { resolveDeployDeltas, writeDeployDeltas } from './deploy-deltas.js'
 import { assertDeployTarget, assertSiteFolder, unknownFilesMessage } from './deploy-checks.js'
-import { API_LABEL, checkDeploySettings } from './plan/setting-rules.js'
-import {
-  isDefaultEntry,
-  planDeploy,
-  siteObjects,
-  type DeployPlan,
-  type PlanOptions,
-  type RemoteState,
-} from './plan/plan.js'
+import { resolveDeployDeltas, writeDeployDeltas } from './deploy-deltas.js'
 import { deployedManifest } from './plan/deployed-manifest.js'
+import {
+  type DeployPlan,
+  isDefaultEntry,
+  type PlanOptions,
+  planDeploy,
+  type RemoteState,
+  siteObjects,
+} from './plan/plan.js'
+import { API_LABEL, checkDeploySettings } from './plan/setting-rules.js'
 import { isSiteEncoding, siteFilesOf } from './plan/stale-deltas.js'
-import { newDeployId, nextDeployState, type KeepPolicy } from './plan/state.js'
+import { type KeepPolicy, newDeployId, nextDeployState } from './plan/state.js'
 import type { DeployEvent, DeployTarget, TargetContext } from './plan/target.js'
 
 /** `deploy()`'s options: the site, the target, and how the plan is made and carried out. */
@@ -111,7 +111,7 @@ export interface DeployResult {
 export const DEFAULT_CONCURRENCY = 8
 
 /** Defaults of {@link DeployOptions}. */
-export const DEFAULT_DEPLOY_OPTIONS = Object.freeze({
+const DEFAULT_DEPLOY_OPTIONS = Object.freeze({
   dir: 'dist',
   dryRun: false,
   concurrency: DEFAULT_CONCURRENCY,

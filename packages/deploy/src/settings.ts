@@ -8,8 +8,8 @@ import {
   API_LABEL,
   checkDeploySettings,
   DEPLOY_SETTING_KEYS,
-  fail,
   type DeploySettingName,
+  fail,
 } from './plan/setting-rules.js'
 import type { RsyncTargetOptions } from './targets/rsync/options.js'
 import type { S3TargetOptions } from './targets/s3/options.js'

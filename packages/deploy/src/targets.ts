@@ -4,13 +4,13 @@
 // @aws-sdk modules, ~0.3 s and ~30 MB). A new target is one module implementing `DeployTarget`
 // plus one entry here; a new setting is one rule in `plan/setting-rules.ts` plus its name in the
 // `settings` of the targets that take it.
-import { userError, type OptionLabel } from '@preencode/core'
-import { API_LABEL, DEPLOY_SETTING_KEYS, EVERY_TARGET, type DeploySettingName } from './plan/setting-rules.js'
+import { type OptionLabel, userError } from '@preencode/core'
+import { API_LABEL, DEPLOY_SETTING_KEYS, type DeploySettingName, EVERY_TARGET } from './plan/setting-rules.js'
+import type { DeployTarget } from './plan/target.js'
 import type { DeploySettings } from './settings.js'
 import type { RsyncTargetOptions } from './targets/rsync/options.js'
 import type { S3TargetOptions } from './targets/s3/options.js'
 import { parseS3Url } from './targets/s3/url.js'
-import type { DeployTarget } from './plan/target.js'
 
 /** One kind of target: recognise it, declare the settings it takes, resolve its options, load it. */
 export interface TargetEntry<Options = unknown> {

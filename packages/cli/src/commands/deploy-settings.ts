@@ -3,9 +3,9 @@
 // every setting's type, unit and limits. This file only turns flags into settings and says how
 // each one is named: the flag when the user wrote a flag, the file's key otherwise.
 import type { OptionLabel } from '@preencode/core'
-import { resolveDeploySettings, type DeployOptions, type DeploySettings } from '@preencode/deploy'
+import { type DeployOptions, type DeploySettings, resolveDeploySettings } from '@preencode/deploy'
 import { numberFlag } from '../cli-utils.js'
-import { isRecord, settingLabel, type LoadedConfig } from '../config-file.js'
+import { isRecord, type LoadedConfig, settingLabel } from '../config-file.js'
 import { deltaFlagLabel } from './deltas.js'
 
 /** What the deploy command's flags parse to (citty's view of them). */

@@ -4,15 +4,15 @@ import {
   formatBytes,
   formatDeltaReport,
   isPreencodeError,
+  type Manifest,
   readManifest,
   userError,
-  type Manifest,
 } from '@preencode/core'
 import { writeFileAtomically } from '@preencode/core/internal'
-import { createTarget, deploy, targetsTaking, type DeployEvent, type DeploySettingName } from '@preencode/deploy'
+import { createTarget, type DeployEvent, type DeploySettingName, deploy, targetsTaking } from '@preencode/deploy'
 import { cloudfrontKeyValueStore } from '@preencode/server-config'
 import { defineCommand } from 'citty'
-import { assertKnownFlags, printJson, type OutputStream } from '../cli-utils.js'
+import { assertKnownFlags, type OutputStream, printJson } from '../cli-utils.js'
 import { loadConfig } from '../config-file.js'
 import { formatPlan, formatSummary } from '../render.js'
 import { deltasOfFlags, resolveDeployFlags } from './deploy-settings.js'

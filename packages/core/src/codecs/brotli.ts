@@ -1,7 +1,7 @@
 import { promisify } from 'node:util'
-import { brotliCompress, brotliDecompress, constants, type BrotliOptions } from 'node:zlib'
+import { type BrotliOptions, brotliCompress, brotliDecompress, constants } from 'node:zlib'
 import { mediaTypeOf } from '../http/media-types.js'
-import { fittedWindowLog, type Codec } from './codec.js'
+import { type Codec, fittedWindowLog } from './codec.js'
 
 const brotliAsync = promisify<Uint8Array, BrotliOptions, Buffer>(brotliCompress)
 const unbrotliAsync = promisify<Uint8Array, Buffer>(brotliDecompress)

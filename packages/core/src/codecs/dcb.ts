@@ -1,6 +1,6 @@
 import { promisify } from 'node:util'
-import { brotliCompress, brotliDecompress, type BrotliOptions } from 'node:zlib'
-import { brotli, brotliWindowBits, brotliZlibParams, type BrotliParams } from './brotli.js'
+import { type BrotliOptions, brotliCompress, brotliDecompress } from 'node:zlib'
+import { type BrotliParams, brotli, brotliWindowBits, brotliZlibParams } from './brotli.js'
 import type { DictionaryCodec } from './dictionary-codec.js'
 
 /** Node 24.15 added `dictionary` to the brotli options; @types/node does not list it yet. */

@@ -1,5 +1,5 @@
 import { promisify } from 'node:util'
-import { constants, zstdCompress, zstdDecompress, type ZstdOptions } from 'node:zlib'
+import { constants, type ZstdOptions, zstdCompress, zstdDecompress } from 'node:zlib'
 import { fittedWindowLog } from './codec.js'
 import type { DictionaryCodec } from './dictionary-codec.js'
 import { zstd } from './zstd.js'

@@ -6,10 +6,11 @@
  *   raw dictionary, window at most max(8 MiB, 1.25 x dictionary).
  * Node >= 24.15 takes a raw `dictionary` for brotli (zstd since 22.19).
  */
-import { sha256Of } from './dictionary-hash.js'
+
+import { PreencodeError, userError } from '../errors.js'
 import type { EncoderParams } from './codec.js'
 import type { DictionaryCodec } from './dictionary-codec.js'
-import { PreencodeError, userError } from '../errors.js'
+import { sha256Of } from './dictionary-hash.js'
 import { CODECS, DICTIONARY_CODECS } from './table.js'
 
 export { dczWindowLimit } from './dcz.js'
@@ -23,7 +24,7 @@ export const DICTIONARY_ENCODINGS: readonly DictionaryEncoding[] = Object.freeze
 )
 
 /** Brotli with a dictionary came in Node 24.15 (zstd's in 22.19). */
-export const DICTIONARY_MIN_NODE = '24.15.0'
+const DICTIONARY_MIN_NODE = '24.15.0'
 
 export function isDictionaryEncoding(value: unknown): value is DictionaryEncoding {
   return typeof value === 'string' && Object.hasOwn(DICTIONARY_CODECS, value)
@@ -56,7 +57,7 @@ export function assertDictionarySupport(option: string): void {
 }
 
 /** Header length of each coding's body: magic + 32-byte hash. */
-export function dictionaryHeaderLength(encoding: DictionaryEncoding): number {
+function dictionaryHeaderLength(encoding: DictionaryEncoding): number {
   return DICTIONARY_CODECS[encoding].magic.byteLength + 32
 }
 

@@ -4,7 +4,7 @@
  */
 import { PreencodeError } from '../errors.js'
 import type { CodecFile, EncoderParams } from './codec.js'
-import { ALL_FORMATS, codecOf, formatOfEncoding, isFormat, type Format } from './table.js'
+import { ALL_FORMATS, codecOf, type Format, formatOfEncoding, isFormat } from './table.js'
 
 /**
  * A string naming every library whose output a cached entry depends on. A Node upgrade that
@@ -34,7 +34,7 @@ export function encoderParams(format: Format, file: CodecFile, level: number): E
 export type LevelOption = number | 'max'
 
 /** Whether `level` is one `format` runs: in its range, or its `'max'`. */
-export function isLevel(format: Format, level: number): boolean {
+function isLevel(format: Format, level: number): boolean {
   const codec = codecOf(format)
   const [min, max] = codec.levels
   return Number.isInteger(level) && ((level >= min && level <= max) || level === codec.maxLevel)

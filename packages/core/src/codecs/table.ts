@@ -4,13 +4,14 @@
  * HTTP tokens, levels, encoder parameters) instead of spelling codings itself; adding a coding
  * is one file under `codecs/` and one line here.
  */
+
+import { extensionOf } from '../paths.js'
 import { brotli } from './brotli.js'
 import type { Codec } from './codec.js'
-import { gzip } from './gzip.js'
-import { zstd } from './zstd.js'
 import { dcb } from './dcb.js'
 import { dcz } from './dcz.js'
-import { extensionOf } from '../paths.js'
+import { gzip } from './gzip.js'
+import { zstd } from './zstd.js'
 
 /** The codec table: one entry per content coding (see the module comment above). */
 export const CODECS = Object.freeze({ brotli, zstd, gzip })

@@ -1,6 +1,6 @@
 import { promisify } from 'node:util'
-import { constants, zstdCompress, zstdDecompress, type ZstdOptions } from 'node:zlib'
-import { fittedWindowLog, type Codec } from './codec.js'
+import { constants, type ZstdOptions, zstdCompress, zstdDecompress } from 'node:zlib'
+import { type Codec, fittedWindowLog } from './codec.js'
 
 const zstdAsync = promisify<Uint8Array, ZstdOptions, Buffer>(zstdCompress)
 const unzstdAsync = promisify<Uint8Array, ZstdOptions, Buffer>(zstdDecompress)

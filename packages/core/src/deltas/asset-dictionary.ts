@@ -33,7 +33,7 @@ export const ASSET_DICTIONARY_MATCH = '*'
  * smaller ones (lazy routes, split modules). Every byte of it is paid three times: the visitor's
  * first fetch, one more file to compress at every build, and the deltas written against it.
  */
-export const ASSET_DICTIONARY_BYTES = 1024 * 1024
+const ASSET_DICTIONARY_BYTES = 1024 * 1024
 /** Content-hashed scripts and styles: what the asset dictionary is made of, and what gets deltas against it. */
 const CODE = /\.(?:m?js|css)$/
 

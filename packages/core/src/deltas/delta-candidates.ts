@@ -1,21 +1,21 @@
 // Which previous versions a file's deltas are made against, and one delta body (cached).
-import { cacheKey, type CompressionCache } from '../cache/cache.js'
+import { type CompressionCache, cacheKey } from '../cache/cache.js'
 import {
+  type DictionaryEncoding,
   decodeWithDictionary,
   dictionaryCodecOf,
   dictionaryEncoderParams,
   encodeWithDictionaryParams,
-  type DictionaryEncoding,
 } from '../codecs/dictionary.js'
 import { CODECS, type Format, PREFERRED_FORMAT } from '../codecs/table.js'
+import { isAssetDictionary, isPageDictionary, isSiteDictionary } from '../http/page-dictionary-name.js'
 import { versionedAsset } from '../http/use-as-dictionary.js'
 import type { Manifest, ManifestDelta, ManifestFile } from '../manifest/manifest.js'
-import type { WorkPool } from '../pool/pool.js'
-import { isAssetDictionary, isPageDictionary, isSiteDictionary } from '../http/page-dictionary-name.js'
-import { folderVersionSource, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
 import type { ResolvedDeltaOptions } from '../options/delta-options.js'
+import type { WorkPool } from '../pool/pool.js'
 import type { DeltaFileReport } from '../report/delta-report.js'
 import type { WriteDeltasContext } from './delta-context.js'
+import { folderVersionSource, type PreviousVersion, type PreviousVersionSource } from './previous-versions.js'
 import { cacheVersionSource } from './version-store.js'
 
 /**

@@ -4,19 +4,21 @@
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { cacheWriteWarning, type CompressionCache } from '../cache/cache.js'
+import { type CompressionCache, cacheWriteWarning } from '../cache/cache.js'
 import { openRunCache } from '../cache/run-cache.js'
 import { acceptsDictionary } from '../codecs/dictionary.js'
 import { dictionaryId, sha256Of } from '../codecs/dictionary-hash.js'
 import { journaledFiles, openJournal, type RunJournal } from '../fs/journal.js'
 import { writeFileAtomically } from '../fs/write.js'
+import { sha256Hex } from '../hash.js'
+import { isAssetDictionary } from '../http/page-dictionary-name.js'
 import { versionedAsset } from '../http/use-as-dictionary.js'
 import { MANIFEST_FILENAME, type Manifest, type ManifestDelta, type ManifestFile } from '../manifest/manifest.js'
 import { recordDeltas } from '../manifest/settings.js'
 import type { ResolvedDeltaOptions } from '../options/delta-options.js'
 import { WorkPool } from '../pool/pool.js'
 import type { DeltaFileReport, DeltaReport } from '../report/delta-report.js'
-import type { WriteDeltasContext, WriteDeltasResult } from './delta-context.js'
+import { ASSET_DICTIONARY_MATCH, isVersionedCode } from './asset-dictionary.js'
 import {
   deltaFileReport,
   encodeCached,
@@ -25,14 +27,12 @@ import {
   versionSourceOf,
   withoutThisBuild,
 } from './delta-candidates.js'
+import type { WriteDeltasContext, WriteDeltasResult } from './delta-context.js'
 import { deltaPath, originalOfDeltaPath } from './delta-paths.js'
 import { isPageDictionary, PAGE_DICTIONARY_MATCH, PAGE_DICTIONARY_MATCH_DEST } from './page-dictionary.js'
-import { ASSET_DICTIONARY_MATCH, isVersionedCode } from './asset-dictionary.js'
-import { isAssetDictionary } from '../http/page-dictionary-name.js'
 import type { PreviousVersion, PreviousVersionSource } from './previous-versions.js'
 import { removeStaleDeltas } from './stale-deltas.js'
 import { rememberVersions } from './version-store.js'
-import { sha256Hex } from '../hash.js'
 
 /** What `open` finds and opens before any delta is encoded. */
 interface OpenedRun {

@@ -5,9 +5,9 @@
 // preencode whose builder changed keeps the old dictionary until a page changes.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { isPageDictionary, pageDictionaryName } from '../http/page-dictionary-name.js'
-import { MANIFEST_FILENAME, readManifest, type Manifest } from '../manifest/manifest.js'
 import { sha256Hex } from '../hash.js'
+import { isPageDictionary, pageDictionaryName } from '../http/page-dictionary-name.js'
+import { MANIFEST_FILENAME, type Manifest, readManifest } from '../manifest/manifest.js'
 
 /** Paths the page scan lists (`**\/*.html`, no dot folders or files, no `.dict/`, no node_modules). */
 function isScannedPage(path: string): boolean {

@@ -20,13 +20,13 @@
 import { readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { glob } from 'tinyglobby'
-import { buildDictionary } from './dictionary-builder.js'
-import { previousPageDictionary } from './page-dictionary-reuse.js'
-import { isPageDictionary, pageDictionaryName } from '../http/page-dictionary-name.js'
 import { writeFileAtomically } from '../fs/write.js'
+import { isPageDictionary, pageDictionaryName } from '../http/page-dictionary-name.js'
+import { buildDictionary } from './dictionary-builder.js'
 import { hrefFrom, relink, withoutOurLinks } from './dictionary-link.js'
+import { previousPageDictionary } from './page-dictionary-reuse.js'
 
-export { isPageDictionary, PAGE_DICTIONARY_NAME_PATTERN, pageDictionaryName } from '../http/page-dictionary-name.js'
+export { isPageDictionary, PAGE_DICTIONARY_NAME_PATTERN } from '../http/page-dictionary-name.js'
 /** The `Use-As-Dictionary` of the page dictionary: every page under its folder, documents only. */
 export const PAGE_DICTIONARY_MATCH = '*'
 export const PAGE_DICTIONARY_MATCH_DEST: readonly string[] = Object.freeze(['document'])

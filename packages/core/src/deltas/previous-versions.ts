@@ -5,12 +5,12 @@
  * reads bytes on demand: only versions of files that changed are ever read.
  */
 import { readFile, stat } from 'node:fs/promises'
-import { isSafeRelativePath } from '../paths.js'
 import { join } from 'node:path'
 import { glob } from 'tinyglobby'
-import { MANIFEST_FILENAME } from '../manifest/manifest.js'
 import { isSiteDictionary } from '../http/page-dictionary-name.js'
 import { versionedAsset } from '../http/use-as-dictionary.js'
+import { MANIFEST_FILENAME } from '../manifest/manifest.js'
+import { isSafeRelativePath } from '../paths.js'
 
 export interface PreviousVersion {
   /** POSIX path relative to the site root, as served. */

@@ -2,9 +2,9 @@
 // a killed run's journal) records as preencode's, then the `.dict` folders left empty.
 import { readdir, rmdir, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import { DELTA_DIRECTORY_SUFFIX, originalOfDeltaPath } from './delta-paths.js'
 import type { Manifest } from '../manifest/manifest.js'
 import { isSafeRelativePath } from '../paths.js'
+import { DELTA_DIRECTORY_SUFFIX, originalOfDeltaPath } from './delta-paths.js'
 
 /**
  * Deletes the deltas the given manifest recorded that this run did not write, and `journaled`

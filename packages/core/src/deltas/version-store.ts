@@ -8,15 +8,15 @@
  * files as the last one adds nothing, so rebuilding without changes does not push the deployed
  * version out of the window.
  */
-import { mkdir, readFile, readdir, rm } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { PreviousVersion, PreviousVersionSource } from './previous-versions.js'
 import { writeFileAtomically } from '../fs/write.js'
 import { sha256Hex } from '../hash.js'
+import type { PreviousVersion, PreviousVersionSource } from './previous-versions.js'
 
 const LAYOUT = 'versions-v1'
 /** Builds remembered at most; `versions` beyond this gets no more dictionaries. */
-export const MAX_REMEMBERED_BUILDS = 20
+const MAX_REMEMBERED_BUILDS = 20
 
 interface History {
   /** Newest first: path -> sha256 (hex) of each versioned asset of that build. */

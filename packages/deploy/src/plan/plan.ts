@@ -2,22 +2,22 @@
 // to upload, in which order, what to skip and what to delete. No I/O here, so the dry-run plan
 // and the executed plan are the same object.
 import {
-  MANIFEST_FILENAME,
   type DictionaryEncoding,
   type Encoding,
+  MANIFEST_FILENAME,
   type Manifest,
   type ManifestFile,
 } from '@preencode/core'
 import { isLocalOnly } from './dotfiles.js'
 import { retimeChangedFiles } from './retime.js'
 import { outdatedEncodings, siteFilesOf } from './stale-deltas.js'
-import { DEPLOY_STATE_FILENAME, LOCK_FILENAME, protectedKeys, type DeployState, type KeepPolicy } from './state.js'
+import { DEPLOY_STATE_FILENAME, type DeployState, type KeepPolicy, LOCK_FILENAME, protectedKeys } from './state.js'
 
 /** When an object is written: every phase completes before the next one starts. */
 export type DeployPhase = 'immutable' | 'asset' | 'entry'
 
 /** Phases in the order they run: hashed assets, then other files, then HTML and entry points. */
-export const PHASE_ORDER: readonly DeployPhase[] = Object.freeze(['immutable', 'asset', 'entry'])
+const PHASE_ORDER: readonly DeployPhase[] = Object.freeze(['immutable', 'asset', 'entry'])
 
 /** One object the site consists of: an original or one of its variants. */
 export interface SiteObject {
@@ -124,7 +124,7 @@ export interface PlanOptions {
 }
 
 /** Keys that belong to preencode itself and are never uploaded from the site or deleted as stale. */
-export const RESERVED_KEYS: ReadonlySet<string> = new Set([MANIFEST_FILENAME, DEPLOY_STATE_FILENAME, LOCK_FILENAME])
+const RESERVED_KEYS: ReadonlySet<string> = new Set([MANIFEST_FILENAME, DEPLOY_STATE_FILENAME, LOCK_FILENAME])
 
 const ENTRY_NAMES = /(^|\/)(sw|service-worker)\.js$|\.webmanifest$|(^|\/)manifest\.json$/i
 
@@ -139,7 +139,7 @@ function phaseOf(file: ManifestFile, isEntry: (path: string) => boolean): Deploy
 }
 
 /** The site's files that stay on this machine (see {@link PlanOptions.includeDotfiles}). */
-export function leftOutFiles(manifest: Manifest, includeDotfiles = false): string[] {
+function leftOutFiles(manifest: Manifest, includeDotfiles = false): string[] {
   if (includeDotfiles) return []
   return manifest.files.map((f) => f.path).filter((path) => !RESERVED_KEYS.has(path) && isLocalOnly(path))
 }

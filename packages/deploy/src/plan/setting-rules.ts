@@ -3,7 +3,7 @@
 // source only says how it names a setting (`--timeout`, `` `deploy.timeout` in preencode.config.json ``,
 // `` `timeout` ``), so a message names what the user wrote. `../settings.ts` ties these names to
 // the documented options.
-import { userError, type OptionLabel } from '@preencode/core'
+import { type OptionLabel, userError } from '@preencode/core'
 
 /** How code names a setting: `` `timeout` ``, `` `keep.deploys` ``. */
 export const API_LABEL: OptionLabel = (key) => (key ? `\`${key}\`` : 'the deploy settings')
@@ -40,7 +40,7 @@ const keepPolicy: Check = (value, key, label) => {
 }
 
 /** Each setting's rule: its type, unit and limits; the one list of the deploy settings, in the order they are documented. */
-export const SETTING_RULES = {
+const SETTING_RULES = {
   dir: ofType('string'),
   to: ofType('string'),
   endpoint: ofType('string'),

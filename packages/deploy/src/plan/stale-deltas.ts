@@ -16,7 +16,7 @@ import { originalOfDeltaPath } from '@preencode/core/internal'
  * then is the key recognisably a variant: a real `release.tar.gz` download beside no
  * `release.tar` is a file of its own (and while the site lists it, it is never stale).
  */
-export function encodedOriginal(key: string, siteFiles: ReadonlyMap<string, ManifestFile>): string | undefined {
+function encodedOriginal(key: string, siteFiles: ReadonlyMap<string, ManifestFile>): string | undefined {
   const delta = originalOfDeltaPath(key)
   if (delta !== undefined) return delta
   const codec = formatOfVariantPath(key)

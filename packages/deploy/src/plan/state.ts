@@ -12,9 +12,9 @@ export const DEPLOY_STATE_FILENAME = '.preencode-deploy-state.json'
  * do not serve it). Here, beside the state's name, because the plan keeps both out of the site.
  */
 export const LOCK_FILENAME = '.preencode-deploy.lock'
-export const DEPLOY_STATE_VERSION = 1
+const DEPLOY_STATE_VERSION = 1
 /** Past deploys remembered at most, whatever `keep` says. */
-export const MAX_DEPLOY_HISTORY = 50
+const MAX_DEPLOY_HISTORY = 50
 
 /** How long stale objects survive once a deploy no longer names them. */
 export interface KeepPolicy {
@@ -61,10 +61,6 @@ export interface DeployState {
   /** Newest first. */
   deploys: DeployRecord[]
   objects: Record<string, StoredObject>
-}
-
-export function emptyDeployState(): DeployState {
-  return { version: DEPLOY_STATE_VERSION, deploys: [], objects: {} }
 }
 
 /** Parses a state object read from a target; a broken one is an error naming where it came from. */

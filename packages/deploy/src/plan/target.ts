@@ -1,8 +1,9 @@
 // What every deploy target implements. The orchestrator (deploy.ts) owns the order; a target
 // only knows how to list, write and delete on its kind of storage.
-import type { DeployPhase, PlannedPhase, RemoteState, SiteObject } from './plan.js'
-import type { PreviousVersionSource } from '@preencode/core/internal'
+
 import type { Manifest } from '@preencode/core'
+import type { PreviousVersionSource } from '@preencode/core/internal'
+import type { DeployPhase, PlannedPhase, RemoteState, SiteObject } from './plan.js'
 import type { DeployState, StoredObject } from './state.js'
 
 /** Progress and diagnostics; the CLI turns them into a TTY progress line. */

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path'
 import { acquireFolderLock as acquireLock, type FolderLock } from '@preencode/core/internal'
 import { LOCK_FILENAME } from '../plan/state.js'
 
-export type { FolderLock, LockHolder } from '@preencode/core/internal'
+export type { FolderLock } from '@preencode/core/internal'
 /** Prefix of every temporary file the folder targets write; a killed deploy's leftovers are recognised by it. */
 export const TEMP_MARK = '.preencode-tmp-'
 /** A temporary name of ours: the mark and 12 hex digits, nothing else. */

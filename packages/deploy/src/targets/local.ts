@@ -17,16 +17,21 @@ import {
   writeFile,
 } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import { folderVersionSource, type PreviousVersionSource, sha256File, withOpenFiles } from '@preencode/core/internal'
-import { isPreencodeError, MANIFEST_FILENAME, userError, type Manifest, type OptionLabel } from '@preencode/core'
+import { isPreencodeError, MANIFEST_FILENAME, type Manifest, type OptionLabel, userError } from '@preencode/core'
+import {
+  folderVersionSource,
+  type PreviousVersionSource,
+  runPool,
+  sha256File,
+  withOpenFiles,
+} from '@preencode/core/internal'
 import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from '../plan/plan.js'
-import { runPool } from '@preencode/core/internal'
-import { acquireFolderLock, tempName, TEMP_MARK, TEMP_NAME, type FolderLock } from './folder-lock.js'
-import { assertSeparateFolders } from './separate-folders.js'
-import { plainTarget } from './plain-target.js'
 import { API_LABEL } from '../plan/setting-rules.js'
-import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState } from '../plan/state.js'
+import { DEPLOY_STATE_FILENAME, type DeployState, parseDeployState } from '../plan/state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from '../plan/target.js'
+import { acquireFolderLock, type FolderLock, TEMP_MARK, TEMP_NAME, tempName } from './folder-lock.js'
+import { plainTarget } from './plain-target.js'
+import { assertSeparateFolders } from './separate-folders.js'
 
 /**
  * Deploys into `dir` (created if missing) on this machine. `label` names the destination setting
@@ -208,10 +213,7 @@ function ignoreMissing(error: NodeJS.ErrnoException): void {
  * Every regular file under `root` (POSIX relative path -> size and mtime); a missing root is
  * empty. Our temporary files are not listed; their absolute paths go to `leftovers` when given.
  */
-export async function listFiles(
-  root: string,
-  leftovers?: string[],
-): Promise<Map<string, { size: number; mtimeMs: number }>> {
+async function listFiles(root: string, leftovers?: string[]): Promise<Map<string, { size: number; mtimeMs: number }>> {
   const files = new Map<string, { size: number; mtimeMs: number }>()
   let entries
   try {

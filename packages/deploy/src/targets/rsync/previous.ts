@@ -3,8 +3,8 @@
 // In release mode every deploy is a `releases/<deploy id>` folder, so older versions are read
 // from the release that served them.
 import { deployedVersionSource, type PreviousVersionSource } from '@preencode/core/internal'
-import type { ListedEntry } from './command.js'
 import { DEPLOY_STATE_FILENAME, type DeployState } from '../../plan/state.js'
+import type { ListedEntry } from './command.js'
 
 /** What the rsync target lends: listing a remote folder, reading its state, fetching one file. */
 export interface RsyncRemoteReader {

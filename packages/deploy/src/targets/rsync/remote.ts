@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { userError } from '@preencode/core'
+import { DEPLOY_STATE_FILENAME, type DeployState, parseDeployState } from '../../plan/state.js'
 import {
   type ListedEntry,
   parseListing,
@@ -12,8 +13,7 @@ import {
   sshScriptArgs,
   transferArgs,
 } from './command.js'
-import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState } from '../../plan/state.js'
-import { spawnCollected, type RunResult } from './process.js'
+import { type RunResult, spawnCollected } from './process.js'
 
 /** Runs rsync and ssh against one destination; `runs` counts every process (and local swap). */
 export class RsyncRemote {

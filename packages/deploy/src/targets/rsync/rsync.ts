@@ -5,9 +5,16 @@
 // deploy holds the folder's lock (folder-lock.ts), as the local target does.
 import { mkdir, rename, rm, symlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { isPreencodeError, MANIFEST_FILENAME, userError, type Manifest } from '@preencode/core'
+import { isPreencodeError, MANIFEST_FILENAME, type Manifest, userError } from '@preencode/core'
+import type { PreviousVersionSource } from '@preencode/core/internal'
 import { isSafeRelativePath } from '@preencode/core/internal'
 import type { PlannedPhase, RemoteObject, RemoteState, SiteObject } from '../../plan/plan.js'
+import { API_LABEL, checkDeploySettings } from '../../plan/setting-rules.js'
+import { DEPLOY_STATE_FILENAME, type DeployState, type StoredObject } from '../../plan/state.js'
+import type { DeployTarget, PhaseResult, TargetContext } from '../../plan/target.js'
+import { acquireFolderLock, type FolderLock, makeFolders } from '../folder-lock.js'
+import { plainTarget } from '../plain-target.js'
+import { assertSeparateFolders } from '../separate-folders.js'
 import {
   deleteArgs,
   parseRsyncDestination,
@@ -19,20 +26,13 @@ import {
   transferArgs,
   transferredFiles,
 } from './command.js'
-import { DEPLOY_STATE_FILENAME, type DeployState, type StoredObject } from '../../plan/state.js'
-import type { DeployTarget, PhaseResult, TargetContext } from '../../plan/target.js'
-import type { PreviousVersionSource } from '@preencode/core/internal'
-import { API_LABEL, checkDeploySettings } from '../../plan/setting-rules.js'
-import { acquireFolderLock, makeFolders, type FolderLock } from '../folder-lock.js'
-import { assertSeparateFolders } from '../separate-folders.js'
-import { plainTarget } from '../plain-target.js'
-import { liveRelease } from './releases.js'
+import { DEFAULT_KEEP_RELEASES, type RsyncTargetOptions } from './options.js'
 import { rsyncPreviousVersions } from './previous.js'
+import { liveRelease } from './releases.js'
 import { RsyncRemote } from './remote.js'
 import { stageRetimed } from './retimed.js'
-import { DEFAULT_KEEP_RELEASES, type RsyncTargetOptions } from './options.js'
 
-export { DEFAULT_KEEP_RELEASES, type RsyncTargetOptions } from './options.js'
+export type { RsyncTargetOptions } from './options.js'
 
 /** An rsync target; `dest` is `user@host:path`, `rsync://host[:port]/module/path` or a local path. */
 export function rsyncTarget(dest: string, options: RsyncTargetOptions = {}): DeployTarget {

@@ -1,12 +1,13 @@
 // The S3 target's side of the wire: one bucket and prefix, each request retried (timeouts
 // apart) and its failure turned into one message naming the target, with no secret in it.
-import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3'
+
 import type { HeadObjectCommandOutput } from '@aws-sdk/client-s3'
-import { withRetry } from './retry.js'
-import { isRetryableS3Error, isTimeout, redact, s3Error } from './errors.js'
-import { DEPLOY_STATE_FILENAME, parseDeployState, type DeployState } from '../../plan/state.js'
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3'
+import { DEPLOY_STATE_FILENAME, type DeployState, parseDeployState } from '../../plan/state.js'
 import type { TargetContext } from '../../plan/target.js'
-import { TIMEOUT_RETRIES, type S3TargetOptions } from './options.js'
+import { isRetryableS3Error, isTimeout, redact, s3Error } from './errors.js'
+import { type S3TargetOptions, TIMEOUT_RETRIES } from './options.js'
+import { withRetry } from './retry.js'
 
 /** What a listing tells of one object. */
 export interface ListedObject {

@@ -1,5 +1,5 @@
 // Turns the SDK's errors into messages a user can act on, naming the target and never a secret.
-import { userError, type OptionLabel, type PreencodeError } from '@preencode/core'
+import { type OptionLabel, type PreencodeError, userError } from '@preencode/core'
 import { API_LABEL } from '../../plan/setting-rules.js'
 
 interface SdkErrorShape {
@@ -48,7 +48,7 @@ function shape(error: unknown): SdkErrorShape {
 }
 
 /** The network error code (`ECONNREFUSED`…) anywhere in the cause chain, if any. */
-export function networkCode(error: unknown): string | undefined {
+function networkCode(error: unknown): string | undefined {
   for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
     const { code, name, cause } = shape(current)
     if (code && NETWORK_CODES.has(code)) return code

@@ -16,7 +16,7 @@ export interface RetryOptions {
   maxDelayMs?: number
 }
 
-export const DEFAULT_RETRY = Object.freeze({
+const DEFAULT_RETRY = Object.freeze({
   retries: 4,
   baseDelayMs: 200,
   maxDelayMs: 5000,

@@ -6,17 +6,15 @@ import { createReadStream } from 'node:fs'
 import { join } from 'node:path'
 import { DeleteObjectsCommand, PutObjectCommand, type PutObjectCommandInput } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
-import { deployedVersionSource, type PreviousVersionSource, withOpenFiles } from '@preencode/core/internal'
 import { userError } from '@preencode/core'
+import { deployedVersionSource, type PreviousVersionSource, runPool, withOpenFiles } from '@preencode/core/internal'
 import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject } from '../../plan/plan.js'
-import { runPool } from '@preencode/core/internal'
-import { s3Client } from './client.js'
 import { API_LABEL, checkDeploySettings } from '../../plan/setting-rules.js'
-import { unfinishedUploads } from './unfinished.js'
-import { plainTarget } from '../plain-target.js'
-import { type ListedObject, S3Bucket } from './bucket.js'
 import { DEPLOY_STATE_FILENAME, type DeployState, type StoredObject } from '../../plan/state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from '../../plan/target.js'
+import { plainTarget } from '../plain-target.js'
+import { type ListedObject, S3Bucket } from './bucket.js'
+import { s3Client } from './client.js'
 import {
   DEFAULT_CONNECTION_TIMEOUT_MS,
   DEFAULT_MULTIPART_THRESHOLD,
@@ -24,6 +22,7 @@ import {
   DEFAULT_TIMEOUT,
   type S3TargetOptions,
 } from './options.js'
+import { unfinishedUploads } from './unfinished.js'
 
 export type { S3Credentials, S3RequestRecord, S3TargetOptions } from './options.js'
 export { DEFAULT_MULTIPART_THRESHOLD, DEFAULT_PART_SIZE } from './options.js'
