@@ -24,7 +24,7 @@ export { extensionOf, isSafeRelativePath } from './paths.js'
 export { writeFileAtomically } from './fs/write.js'
 export { sha256File, withOpenFiles } from './fs/open-files.js'
 export { globProblem } from './fs/glob-check.js'
-export { acquireFolderLock, type FolderLock, type LockHolder } from './fs/folder-lock.js'
+export { acquireFolderLock, type FolderLock } from './fs/folder-lock.js'
 export { runPool } from './pool/run-pool.js'
 export { isSharedCacheUrl } from './options/shared-cache-location.js'
 

@@ -23,7 +23,7 @@ import { type ErrorComponent, type PreencodeErrorCode, userError } from '../erro
 import { tempPathFor } from './write.js'
 
 /** Who holds a folder's lock, as its file records it. */
-export interface LockHolder {
+interface LockHolder {
   pid: number
   host: string
   /** When it was taken, ms since the epoch. */
