@@ -1,6 +1,6 @@
 // One deploy suite run by every target that ends in a folder: the local target, rsync to a local
 // path and rsync to a daemon on loopback. The S3 target has its own file (s3.test.ts).
-import { chmod, lstat, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, lstat, readdir, readFile, readlink, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { MANIFEST_FILENAME, readManifest } from '@preencode/core'
 import { DEPLOY_STATE_FILENAME, type DeployTarget, deploy, localTarget, rsyncTarget } from '@preencode/deploy'
@@ -197,6 +197,10 @@ describe('rsyncTarget release mode', () => {
     await assertTreeMatches(site.root, current)
 
     await writeSite(site.root, { 'robots.txt': 'User-agent: *\nDisallow: /private\n' })
+    // A build that pins mtimes: the changed file is older than what the target holds, so the
+    // deploy moves it past that (issue 36.2), and every later deploy must keep that mtime.
+    const pinned = new Date(Date.now() - 3_600_000)
+    await utimes(join(site.root, 'robots.txt'), pinned, pinned)
     await recompress(site.root)
     const second = await deploy({ dir: site.root, target: rsyncTarget(dir.path, { release: true, keepReleases: 2 }) })
     expect(second.summary.uploaded).toBe(1)
@@ -210,6 +214,9 @@ describe('rsyncTarget release mode', () => {
 
     const third = await deploy({ dir: site.root, target: rsyncTarget(dir.path, { release: true, keepReleases: 2 }) })
     expect(third.summary.uploaded).toBe(0)
+    const robots = async (id: string) => (await stat(join(dir.path, 'releases', id, 'robots.txt'))).mtimeMs
+    expect(await robots(third.summary.deployId)).toBe(await robots(second.summary.deployId))
+    expect(await robots(second.summary.deployId)).toBeGreaterThan(pinned.getTime() + 1000)
     expect((await readdir(join(dir.path, 'releases'))).sort()).toEqual(
       [second.summary.deployId, third.summary.deployId].sort(),
     )

@@ -5,14 +5,22 @@
 import { copyFile, mkdir, stat, utimes } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { isSafeRelativePath } from '@preencode/core/internal'
-import type { PlannedUpload } from '../../plan/plan.js'
 
-/** Copies the retimed uploads from `root` into `stage` with the plan's mtimes; their keys. */
-export async function stageRetimed(
-  uploads: readonly PlannedUpload[],
-  root: string,
-  stage: string,
-): Promise<Set<string>> {
+/** What staging reads of an object: its key, the mtime it must have there, and why it is sent. */
+interface Timed {
+  key: string
+  mtimeMs: number
+  reason?: string
+}
+
+/**
+ * Copies the objects whose source mtime is not the one they must have (`mtimeMs`) from `root`
+ * into `stage` with that mtime; their keys. The retimed uploads, and in release mode the
+ * unchanged files an earlier deploy retimed: sent from the source, rsync would see another mtime
+ * than the live release's, copy them instead of linking, and put the earlier mtime back — the
+ * size-and-mtime ETag an earlier version had.
+ */
+export async function stageRetimed(uploads: readonly Timed[], root: string, stage: string): Promise<Set<string>> {
   const staged = new Set<string>()
   for (const upload of uploads) {
     if (upload.reason === 'unknown' || !isSafeRelativePath(upload.key)) continue

@@ -162,16 +162,22 @@ class RsyncTarget implements DeployTarget {
     // Known to differ (or missing): transferred whatever size and mtime say. Unknown (and, in
     // release mode, unchanged ones to hard-link from the live release): rsync decides.
     const forced = phase.uploads.filter((u) => u.reason !== 'unknown').map((u) => u.key)
-    const checked = [
-      ...phase.uploads.filter((u) => u.reason === 'unknown'),
-      ...(this.release ? phase.unchanged : []),
-    ].map((u) => u.key)
-    const sent = new Set<string>()
-    // Retimed files (issue 36.2) go from a copy with the planned mtime: see retimed.ts.
+    // Retimed files (issue 36.2) go from a copy with the planned mtime; in release mode so do the
+    // unchanged ones an earlier deploy retimed, with the mtime the live release holds: see retimed.ts.
     const stage = join(await this.remote.workDir(), 'retimed')
     const retimed = await stageRetimed(phase.uploads, context.root, stage)
+    const kept = this.release
+      ? phase.unchanged.map((u) => ({ key: u.key, mtimeMs: this.held.get(u.key)?.mtimeMs ?? u.mtimeMs }))
+      : []
+    const keptTimes = await stageRetimed(kept, context.root, stage)
+    const checked = [
+      ...phase.uploads.filter((u) => u.reason === 'unknown').map((u) => u.key),
+      ...kept.map((u) => u.key).filter((key) => !keptTimes.has(key)),
+    ]
+    const sent = new Set<string>()
     const runs: [readonly string[], boolean, string][] = [
       [checked, false, context.root],
+      [[...keptTimes], false, stage],
       [forced.filter((key) => !retimed.has(key)), true, context.root],
       [[...retimed], true, stage],
     ]
