@@ -21,8 +21,7 @@ import type { ConventionOptions } from '../http/conventions.js'
 import { isValidHost } from '../http/host.js'
 import { type AnswerBody, REQUEST_FACT_HEADERS, type RequestFacts, targetOf } from '../http/spec.js'
 import { isOutOfHandles, outOfHandlesAnswer } from '../node/handles.js'
-import { type Resolved, resolveFallthrough, resolveIndex, siteOnDisk } from '../node/site.js'
-import { resolveConventions } from '../shared/conventions.js'
+import { type Resolved, servedSite } from '../node/site.js'
 import { bunBody } from './bun-body.js'
 
 /** `createPreencodeHandler()`'s options. */
@@ -80,14 +79,7 @@ function fetchRequestFacts(request: Request): RequestFacts {
 
 /** Creates the handler for a preencode output directory. */
 export function createPreencodeHandler(dir: string, options: PreencodeHandlerOptions = {}): PreencodeHandler {
-  const index = resolveIndex(options.index)
-  const site = siteOnDisk(dir, {
-    manifest: options.manifest,
-    conventions: resolveConventions(options),
-    notFoundPage: resolveFallthrough(options.fallthrough) === false,
-    index,
-    onWarning: options.onWarning,
-  })
+  const { site, index } = servedSite(dir, options)
   return async (request) => {
     // Deno builds request.url from Host: a Host with path characters would choose the file.
     if (!isValidHost(request.headers.get('host'))) return new Response(null, { status: 400 })

@@ -23,9 +23,8 @@ import type { Manifest } from '@preencode/core'
 import type { ConventionOptions } from '../http/conventions.js'
 import { isValidHost } from '../http/host.js'
 import { REQUEST_FACT_HEADERS, type RequestFacts, targetOf } from '../http/spec.js'
-import { resolveConventions } from '../shared/conventions.js'
 import { isOutOfHandles, outOfHandlesAnswer } from './handles.js'
-import { type RequestLocation, type Resolved, resolveFallthrough, resolveIndex, siteOnDisk } from './site.js'
+import { type RequestLocation, type Resolved, servedSite } from './site.js'
 
 /** `createPreencodeMiddleware()`'s options. */
 export interface PreencodeMiddlewareOptions extends ConventionOptions {
@@ -89,14 +88,7 @@ function locationOf(target: string): RequestLocation | undefined {
 
 /** Creates the middleware for a preencode output directory. */
 export function createPreencodeMiddleware(root: string, options: PreencodeMiddlewareOptions = {}): PreencodeMiddleware {
-  const index = resolveIndex(options.index)
-  const site = siteOnDisk(root, {
-    manifest: options.manifest,
-    conventions: resolveConventions(options),
-    notFoundPage: resolveFallthrough(options.fallthrough) === false,
-    index,
-    onWarning: options.onWarning,
-  })
+  const { site, index } = servedSite(root, options)
 
   return (req, res, next) => {
     const pass = (error?: unknown): void => {

@@ -22,7 +22,12 @@ import type { FileHandle } from 'node:fs/promises'
 import { type Manifest, userError } from '@preencode/core'
 import { isSafeRelativePath } from '@preencode/core/internal'
 import { etagOf } from '../http/conditional.js'
-import { DEFAULT_CONVENTIONS, fallbacksOf, type ResolvedConventions } from '../http/conventions.js'
+import {
+  type ConventionOptions,
+  DEFAULT_CONVENTIONS,
+  fallbacksOf,
+  type ResolvedConventions,
+} from '../http/conventions.js'
 import { httpDate } from '../http/served-file.js'
 import {
   type Answer,
@@ -34,13 +39,14 @@ import {
   type RequestFacts,
   type Target,
 } from '../http/spec.js'
+import { resolveConventions } from '../shared/conventions.js'
 import { diskEntry } from './disk.js'
 import { fileEtag, type OpenedInfo, openedSha256 } from './file-etag.js'
 import { isOutOfHandles } from './handles.js'
 import { EMIT_WARNING, type Entry, indexSite, manifestOnDisk, type WarningHandler } from './manifest.js'
 import { type SiteRoot, siteRoot } from './site-root.js'
 
-export interface SiteOptions {
+interface SiteOptions {
   /** The manifest to serve by; default: the one in the folder, re-read when it changes. */
   manifest?: Manifest | undefined
   /** Told, in one line, what the site cannot use as it is (a manifest naming paths out of it, one cut short). */
@@ -57,7 +63,7 @@ export interface SiteOptions {
 const DEFAULT_INDEX = 'index.html'
 
 /** The `index` option of the middleware and the handler, checked once: a file name inside the site. */
-export function resolveIndex(value: unknown): string {
+function resolveIndex(value: unknown): string {
   if (value === undefined) return DEFAULT_INDEX
   if (typeof value !== 'string' || !isSafeRelativePath(value) || value.endsWith('/'))
     throw userError(
@@ -68,7 +74,7 @@ export function resolveIndex(value: unknown): string {
 }
 
 /** The `fallthrough` option of the middleware and the handler, checked once. */
-export function resolveFallthrough(value: unknown): boolean {
+function resolveFallthrough(value: unknown): boolean {
   if (value === undefined) return true
   if (typeof value !== 'boolean')
     throw userError('server-config', `\`fallthrough\` is ${JSON.stringify(value)}; accepted: true, false.`)
@@ -106,7 +112,28 @@ const identityOf = (facts: RequestFacts): RequestFacts => ({
   headers: { ...facts.headers, 'accept-encoding': 'identity', 'available-dictionary': undefined },
 })
 
-export function siteOnDisk(dir: string, options: SiteOptions = {}): SiteOnDisk {
+/** The options the middleware and the Fetch handler share, as the user gave them. */
+interface ServingOptions extends ConventionOptions {
+  manifest?: Manifest | undefined
+  index?: string | undefined
+  onWarning?: WarningHandler | undefined
+  fallthrough?: boolean | undefined
+}
+
+/** The middleware's or the handler's options checked once, and the site on disk they describe. */
+export function servedSite(dir: string, options: ServingOptions): { site: SiteOnDisk; index: string } {
+  const index = resolveIndex(options.index)
+  const site = siteOnDisk(dir, {
+    manifest: options.manifest,
+    conventions: resolveConventions(options),
+    notFoundPage: resolveFallthrough(options.fallthrough) === false,
+    index,
+    onWarning: options.onWarning,
+  })
+  return { site, index }
+}
+
+function siteOnDisk(dir: string, options: SiteOptions = {}): SiteOnDisk {
   const warn = options.onWarning ?? EMIT_WARNING
   const root = siteRoot(dir)
   const given = options.manifest ? indexSite(options.manifest, warn) : undefined
