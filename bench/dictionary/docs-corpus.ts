@@ -16,6 +16,8 @@ export interface PageCorpus {
   description: string
   /** Pages in a stable order (sorted by path). */
   pages: Buffer[]
+  /** Each page's path relative to the site root, in the same order. */
+  paths: string[]
 }
 
 /** The sidebar sections, as docs.npmjs.com names them. */
@@ -47,8 +49,9 @@ async function htmlFiles(root: string): Promise<string[]> {
   return found.sort((a, b) => (relative(root, a) < relative(root, b) ? -1 : 1))
 }
 
-async function readPages(root: string): Promise<Buffer[]> {
-  return Promise.all((await htmlFiles(root)).map((f) => readFile(f)))
+async function readPages(root: string): Promise<{ pages: Buffer[]; paths: string[] }> {
+  const files = await htmlFiles(root)
+  return { pages: await Promise.all(files.map((f) => readFile(f))), paths: files.map((f) => relative(root, f)) }
 }
 
 /** Where Debian's `rust-doc` package puts The Rust Programming Language (`apt-get install rust-doc`). */
@@ -60,10 +63,11 @@ const RUST_BOOK = '/usr/share/doc/rust-doc/html/book'
  * here wrote. Measured only where the package is installed.
  */
 export async function rustBookCorpus(): Promise<PageCorpus> {
-  const pages = await readPages(RUST_BOOK).catch(() => {
+  const { pages, paths } = await readPages(RUST_BOOK).catch(() => {
     throw new Error(`${RUST_BOOK} is missing (apt-get install rust-doc)`)
   })
   return {
+    paths,
     name: 'Rust book (Debian rust-doc)',
     description: `the ${pages.length} HTML pages of ${RUST_BOOK} (mdBook: every chapter in the sidebar of every page, print.html, redirect pages of the older editions)`,
     pages,
@@ -73,8 +77,9 @@ export async function rustBookCorpus(): Promise<PageCorpus> {
 /** npm's own HTML rendering of its docs (no site navigation). */
 export async function npmHtmlCorpus(): Promise<PageCorpus> {
   const npm = await benchDependency('npm')
-  const pages = await readPages(join(npm.root, 'docs', 'output'))
+  const { pages, paths } = await readPages(join(npm.root, 'docs', 'output'))
   return {
+    paths,
     name: `npm ${npm.version} docs, npm's HTML`,
     description: `the ${pages.length} HTML pages npm ${npm.version} ships in docs/output (its own renderer: inline CSS, a table of contents per page, no site navigation)`,
     pages,
@@ -127,9 +132,10 @@ export async function vitepressCorpus(scratch: string): Promise<PageCorpus> {
   if (child.code !== 0)
     throw new Error(`vitepress build of npm's docs failed (exit ${child.code}): ${child.stderr.slice(-500)}`)
   const dist = join(root, '.vitepress', 'dist')
-  const pages = await readPages(dist)
+  const { pages, paths } = await readPages(dist)
   const sections = SECTIONS.map(([folder]) => folder).join(', ')
   return {
+    paths,
     name: `npm ${npm.version} docs, VitePress`,
     description: `the ${pages.length} pages VitePress ${(await benchDependency('vitepress')).version} builds with its default theme from the Markdown of npm ${npm.version}'s docs/content (${sections}) (nav bar, sidebar of every page, outline, edit link, footer)`,
     pages,
@@ -168,5 +174,6 @@ export function generatedCorpus(count: number): PageCorpus {
     name: 'generated',
     description: `${count} generated pages from one template (head, 60-link navigation, footer) with 4-20 paragraphs of seeded random words from a 48-word list each: random text no dictionary can predict`,
     pages: Array.from({ length: count }, (_, i) => docPage(i)),
+    paths: Array.from({ length: count }, (_, i) => `docs/topic-${i}.html`),
   }
 }
