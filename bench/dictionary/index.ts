@@ -28,11 +28,13 @@ export async function runDictionary(ctx: BenchContext): Promise<PartResult> {
   part.description = [
     'Update: a copy of bench/app is built plainly (no compression plugin), one line is appended to one source file,',
     'and it is built again; the second output is compressed by `compressDirectory` and `writeDeltas` makes dcb/dcz',
-    'deltas of every changed chunk against its previous version, read from the first output folder. Pages: three',
+    'deltas of every changed chunk against its previous version, read from the first output folder. Pages: four',
     "corpora, each split by path order into even pages (the builders' input) and odd pages (held out: never seen by",
     "a builder), which are compressed with each dictionary: npm's documentation (shipped in the npm package, a bench",
-    'devDependency) built by VitePress, the HTML npm itself renders from the same docs, and a generated site whose',
-    "text is random words (kept as a worst case). preencode's builder and `zstd --train` are measured at each size.",
+    "devDependency) built by VitePress, the HTML npm itself renders from the same docs, the Rust book where Debian's",
+    "rust-doc is installed, and a generated site whose text is random words (kept as a worst case). preencode's",
+    'builder and `zstd --train` are measured at each size. The visitor: one who opens every held-out page once and',
+    "fetches the dictionary once (the target's figure), and one who opens 10 average held-out pages.",
   ].join(' ')
   const imported = await importBuilt('@preencode/core', ['writeDeltas', 'encodeWithDictionary'])
   if ('why' in imported) return { ...part, skipped: imported.why }

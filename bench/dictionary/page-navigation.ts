@@ -125,10 +125,12 @@ async function whereTheBytesGo(
     withMain++
     main += (await core.encodeBuffer('brotli', content, 11, { path: 'page.html' })).byteLength
   }
-  return [
+  const notes = [
     `where the bytes go (default dictionary): the largest held-out page, ${heldPaths[largest]} (${fmtBytes(held[largest]!.byteLength)}), is ${percent(pageBrotli[largest]!, brotli)} of the held-out brotli and goes at ${percent(m.sent[largest]!, pageBrotli[largest]!)} of its own; the other ${held.length - 1} pages with the dictionary's fetch come to ${percent(rest, brotli - pageBrotli[largest]!)} of theirs`,
     `the pages' own text: the ${withMain} held-out pages' \`<main>\` elements alone (everything outside them free, the rest of the pages 0 B) are ${fmtBytes(main)} as brotli 11, ${percent(main, brotli)} of the held-out brotli: below that only a dictionary that predicts the pages' text goes`,
   ]
+  // A corpus without `<main>` elements (npm's own HTML) has no such figure.
+  return withMain > 0 ? notes : notes.slice(0, 1)
 }
 
 /**
