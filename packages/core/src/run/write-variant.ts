@@ -32,7 +32,7 @@ export async function writeIfChanged(
     await writeVariantAtomically(absolute, bytes, mtimeMs, mode)
   }
   // The mode (the original's, never executable: `FileJob.mode`) set or corrected whether or not
-  // the bytes changed: a variant an older version marked u+x loses the mark on the next run.
+  // the bytes changed: a variant an older version made executable (u+x) loses that bit on the next run.
   if (unchangedMode !== undefined && (unchangedMode & 0o7777) !== mode) await chmod(absolute, mode)
   return changed
 }
