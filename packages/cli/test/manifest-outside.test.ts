@@ -62,7 +62,9 @@ afterAll(async () => {
 })
 
 const refusal = (): RegExp =>
-  new RegExp(`${join(site, '.preencode-manifest.json')} names "\\.\\./outside/secret\\.txt\\.gz", a path out of the site`)
+  new RegExp(
+    `${join(site, '.preencode-manifest.json')} names "\\.\\./outside/secret\\.txt\\.gz", a path out of the site`,
+  )
 
 it('verify refuses it, and asks the server for no file of the site', async () => {
   const run = await cli(['verify', url, site], work.path)

@@ -31,7 +31,8 @@ describe('serving exceptions', () => {
     const sizes: Record<string, number> = { zstd: 100, br: 101, gzip: 102 }
     const variants = file.variants.map((v) => ({ ...v, size: sizes[v.encoding]! })).sort((a, b) => a.size - b.size)
     const odd = { ...file, variants }
-    for (const server of ['nginx', 'apache', 'caddy']) expect(serverCoding(server, manifest, 'gzip, br, zstd', odd)).toBe('br')
+    for (const server of ['nginx', 'apache', 'caddy'])
+      expect(serverCoding(server, manifest, 'gzip, br, zstd', odd)).toBe('br')
     expect(serverCoding('node', manifest, 'gzip, br, zstd', odd)).toBe('zstd')
   })
 

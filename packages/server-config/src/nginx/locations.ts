@@ -163,12 +163,7 @@ export function compressibleLocation(
   const shared = [...typesBlock(policy), ...settings]
   const location = (pattern: string, types: string[], values: HeaderValues): string[] => [
     `location ${pattern} {`,
-    ...indent([
-      ...types,
-      ...settings,
-      `set ${url} $uri;`,
-      ...flavour.entry(values),
-    ]),
+    ...indent([...types, ...settings, `set ${url} $uri;`, ...flavour.entry(values)]),
     '}',
   ]
   return [
