@@ -33,6 +33,7 @@ export { fileRuleOf, skipReason } from './run/eligibility.js'
 export { manifestDrift } from './pipeline/reconcile.js'
 export { completeFoldersSync, type FolderAtExit } from './pipeline/folder-at-exit.js'
 export { buildOptionsFromManifest } from './manifest/settings.js'
+export { pathsOutsideSite, refuseManifestOutsideSite } from './manifest/manifest-paths.js'
 
 // Delta updates and dictionaries
 export { deltaPath, originalOfDeltaPath } from './deltas/delta-paths.js'

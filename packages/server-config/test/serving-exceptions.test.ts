@@ -26,6 +26,16 @@ describe('serving exceptions', () => {
     expect(expectedCoding('caddy', manifest, 'gzip, br', file)).toBe('br')
   })
 
+  it('the configured servers send the fixed order, the JavaScript ones the smallest, where sizes disagree', () => {
+    // A file whose zstd variant is smaller than its br one (no mark tells the servers so).
+    const sizes: Record<string, number> = { zstd: 100, br: 101, gzip: 102 }
+    const variants = file.variants.map((v) => ({ ...v, size: sizes[v.encoding]! })).sort((a, b) => a.size - b.size)
+    const odd = { ...file, variants }
+    for (const server of ['nginx', 'apache', 'caddy'])
+      expect(serverCoding(server, manifest, 'gzip, br, zstd', odd)).toBe('br')
+    expect(serverCoding('node', manifest, 'gzip, br, zstd', odd)).toBe('zstd')
+  })
+
   it('Caddy reads a malformed weight as ParseFloat does; the other servers ignore the entry', () => {
     expect(expectedCoding('caddy', manifest, 'br;q=2', file)).toBe('br')
     expect(expectedCoding('caddy', manifest, 'br;q=.5, gzip', file)).toBe('gzip')

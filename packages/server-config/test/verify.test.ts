@@ -132,6 +132,23 @@ describe('verifySite', () => {
     expect(new Set(result.checks.map((c) => c.path)).has('index.html')).toBe(true)
   })
 
+  it('refuses a manifest that names a path out of the site, naming both, before any request', async () => {
+    const file = site.manifest.files.find((f) => f.variants.length > 0)!
+    const moved = { ...file, variants: file.variants.map((v, i) => (i === 0 ? { ...v, path: '../outside/x.gz' } : v)) }
+    const manifest = { ...site.manifest, files: site.manifest.files.map((f) => (f === file ? moved : f)) }
+    const asked: string[] = []
+    const server = createServer((req, res) => {
+      asked.push(req.url ?? '')
+      res.writeHead(404).end()
+    })
+    servers.push(server)
+    const run = verifySite(await listen(server), manifest, site.root)
+    await expect(run).rejects.toThrow(
+      `${join(site.root, '.preencode-manifest.json')} names "../outside/x.gz", a path out of the site`,
+    )
+    expect(asked).toEqual([])
+  })
+
   it('reports unreachable servers per check, and rejects non-http URLs clearly', async () => {
     const result = await verifySite('http://127.0.0.1:1/', site.manifest, site.root, { limit: 1 })
     expect(result.failures[0]!.problems[0]).toMatch(/request failed: .*ECONNREFUSED/)

@@ -1,7 +1,7 @@
 // One `writeDeltas` run as named steps over its state: `open` (leftovers, journal, cache, pool,
 // previous versions) -> `encodeAll` (the deltas of every versioned asset and page) -> `commit`
 // (stale deltas removed, manifest rewritten, history remembered, report).
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir, readFile, stat } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { type CompressionCache, cacheWriteWarning } from '../cache/cache.js'
@@ -9,7 +9,7 @@ import { openRunCache } from '../cache/run-cache.js'
 import { acceptsDictionary } from '../codecs/dictionary.js'
 import { dictionaryId, sha256Of } from '../codecs/dictionary-hash.js'
 import { journaledFiles, openJournal, type RunJournal } from '../fs/journal.js'
-import { writeFileAtomically } from '../fs/write.js'
+import { variantModeOf, writeFileAtomically } from '../fs/write.js'
 import { sha256Hex } from '../hash.js'
 import { isAssetDictionary } from '../http/page-dictionary-name.js'
 import { versionedAsset } from '../http/use-as-dictionary.js'
@@ -206,7 +206,8 @@ export class DeltaRun {
     candidates: readonly PreviousVersion[],
     reports: DeltaFileReport[],
   ): Promise<void> {
-    const data = await readFile(join(this.root, file.path))
+    const original = join(this.root, file.path)
+    const [data, { mode }] = await Promise.all([readFile(original), stat(original)])
     const best = Math.min(file.size, ...file.variants.map((v) => v.size))
     const deltas: ManifestDelta[] = []
     const seen = new Set<string>()
@@ -237,7 +238,7 @@ export class DeltaRun {
           this.counters.notSmaller++
           continue
         }
-        const path = await this.writeDelta(file, deltaPath(file.path, id, encoding), body)
+        const path = await this.writeDelta(file, deltaPath(file.path, id, encoding), body, variantModeOf(mode))
         const sha256 = sha256Hex(body)
         deltas.push({ encoding, dictionary: id, dictionaryPath: version.path, path, size: body.byteLength, sha256 })
       }
@@ -248,10 +249,11 @@ export class DeltaRun {
     reports.push(deltaFileReport(file, candidates, deltas, best))
   }
 
-  private async writeDelta(file: ManifestFile, path: string, body: Buffer): Promise<string> {
+  /** A delta is written like a variant: its original's mtime and mode (`variantModeOf`). */
+  private async writeDelta(file: ManifestFile, path: string, body: Buffer, mode: number): Promise<string> {
     await mkdir(dirname(join(this.root, path)), { recursive: true })
     await this.run.journal.record(path, body)
-    await writeFileAtomically(join(this.root, path), body, file.mtimeMs)
+    await writeFileAtomically(join(this.root, path), body, file.mtimeMs, mode)
     this.keep.add(path)
     this.counters.written++
     return path

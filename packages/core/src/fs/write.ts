@@ -49,6 +49,15 @@ export async function writeFileAtomically(
   }
 }
 
+/**
+ * The mode a variant (`app.js.br`) or a delta (`.dcb`, `.dcz`) of a file is written with: the
+ * original's read and write bits, never an execute bit (nor setuid, setgid, sticky). A private
+ * original (0600) gets private variants; an executable one (0755) variants that are not.
+ */
+export function variantModeOf(originalMode: number): number {
+  return originalMode & 0o666
+}
+
 /** A variant (`app.js.br`) written atomically with its original's mtime and mode. */
 export async function writeVariantAtomically(
   path: string,

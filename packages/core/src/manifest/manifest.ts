@@ -50,7 +50,8 @@ export interface ManifestFile {
   originalOnDisk: boolean
   /**
    * Variants actually written (each strictly smaller than the original), smallest first; ties in
-   * the servers' order of preference (br, zstd, gzip). See `variantsToWrite` for the u+x marks.
+   * the servers' order of preference (br, zstd, gzip). The servers send the first acceptable one
+   * in that fixed order, not necessarily the smallest (`variantsToWrite`).
    */
   variants: ManifestVariant[]
   /**

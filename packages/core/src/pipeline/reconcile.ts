@@ -4,7 +4,8 @@ import { CODECS, FALLBACK_FORMAT } from '../codecs/table.js'
 import { sha256File } from '../fs/open-files.js'
 import { withSiteLock } from '../fs/site-lock.js'
 import { cleanTempFiles } from '../fs/write.js'
-import { type Manifest, type ManifestFile, readManifest } from '../manifest/manifest.js'
+import { MANIFEST_FILENAME, type Manifest, type ManifestFile, readManifest } from '../manifest/manifest.js'
+import { refuseManifestOutsideSite } from '../manifest/manifest-paths.js'
 import { buildOptionsFromManifest } from '../manifest/settings.js'
 import { runPool } from '../pool/run-pool.js'
 import type { CompressLogger, CompressRun } from '../run/compress-directory.js'
@@ -50,8 +51,9 @@ const COMPARE_CONCURRENCY = 16
 /**
  * Compares `<dir>`'s manifest with the disk and, if anything drifted, recompresses the
  * directory with the settings the manifest records (the cache makes unchanged files free)
- * before returning the new manifest. Deploy, `config` and `verify` call this first, so no
- * command plans from a manifest that no longer describes the files.
+ * before returning the new manifest. Deploy, `config`, `report` and `verify` call this first, so
+ * no command plans from a manifest that no longer describes the files, nor from one that names a
+ * path out of the site (`refuseManifestOutsideSite`: refused before anything is read).
  *
  * Change detection: size and mtime first (a stat, no read); where either differs from the
  * manifest, the file is hashed, and only a different sha256 counts as changed (`touch` or a
@@ -62,6 +64,8 @@ const COMPARE_CONCURRENCY = 16
 export async function reconcileManifest(dir: string, run: CompressRun = {}): Promise<ReconcileResult> {
   const root = await realpath(resolve(dir)).catch(() => resolve(dir))
   const manifest = await readManifest(root)
+  // Before the drift check stats or hashes a path the manifest names.
+  refuseManifestOutsideSite(manifest, join(root, MANIFEST_FILENAME), 'core')
   const drift = await manifestDrift(root, manifest)
   const total =
     drift.changed.length + drift.added.length + drift.removed.length + drift.damaged.length + drift.leftovers.length

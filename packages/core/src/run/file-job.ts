@@ -4,7 +4,7 @@ import { decodeBuffer } from '../codecs/encode.js'
 import { CODECS, FALLBACK_FORMAT, type Format } from '../codecs/table.js'
 import { userError } from '../errors.js'
 import { withOpenFiles } from '../fs/open-files.js'
-import { writeFileAtomically } from '../fs/write.js'
+import { variantModeOf, writeFileAtomically } from '../fs/write.js'
 import { sha256Hex } from '../hash.js'
 import { cacheClassOf } from '../http/cache-policy.js'
 import { contentTypeOf } from '../http/media-types.js'
@@ -84,7 +84,7 @@ export async function statFileJob(root: string, job: FileJob): Promise<StatedFil
     size: info.size,
     mtimeMs: info.mtimeMs,
     ctimeMs: info.ctimeMs,
-    mode: info.mode & 0o666,
+    mode: variantModeOf(info.mode),
     weight,
   }
 }
@@ -209,9 +209,7 @@ async function writeVariants(work: FileWork, tickets: ReadonlyMap<Format, SlotTi
   )
   const candidates = formats.map((format, index) => ({ format, bytes: results[index]!.bytes }))
   const onDisk = new Set(formats.filter((_, index) => results[index]!.onDisk))
-  const { kept, marked } = variantsToWrite(
-    candidates.filter(({ bytes }) => isWorthWriting(ctx, bytes.byteLength, size)),
-  )
+  const kept = variantsToWrite(candidates.filter(({ bytes }) => isWorthWriting(ctx, bytes.byteLength, size)))
   for (const format of formats) if (!kept.some((v) => v.format === format)) outcome.rejected.push(format)
   if (!(await holdsStill(job))) return false
   for (const [index, { format, bytes }] of kept.entries()) {
@@ -222,11 +220,9 @@ async function writeVariants(work: FileWork, tickets: ReadonlyMap<Format, SlotTi
     // own ETag (docs/servers/README.md, "Equal sizes").
     const ties = kept.slice(0, index).filter((v) => v.bytes.byteLength === bytes.byteLength).length
     const mtimeMs = job.mtimeMs + ties * 1000
-    // The original's mode, never executable but for the u+x mark (`variantsToWrite`).
-    const mode = job.mode | (marked.has(format) ? 0o100 : 0)
     const changed = ctx.cacheOnly
       ? false
-      : await writeIfChanged(ctx, variantPath, bytes, mtimeMs, mode, onDisk.has(format))
+      : await writeIfChanged(ctx, variantPath, bytes, mtimeMs, job.mode, onDisk.has(format))
     if (changed) outcome.written++
     else outcome.unchanged++
     outcome.entry.variants.push({

@@ -31,8 +31,8 @@ export async function writeIfChanged(
     await ctx.journal?.record(variantPath, bytes)
     await writeVariantAtomically(absolute, bytes, mtimeMs, mode)
   }
-  // The mode (the original's, and the u+x mark of `variantsToWrite`) set or corrected whether or
-  // not the bytes changed.
-  if (unchangedMode !== undefined && (unchangedMode & 0o777) !== mode) await chmod(absolute, mode)
+  // The mode (the original's, never executable: `FileJob.mode`) set or corrected whether or not
+  // the bytes changed: a variant an older version made executable (u+x) loses that bit on the next run.
+  if (unchangedMode !== undefined && (unchangedMode & 0o7777) !== mode) await chmod(absolute, mode)
   return changed
 }

@@ -6,8 +6,8 @@
  * How a request is served:
  * - `RewriteCond %{HTTP:Accept-Encoding}` regexes (`shared/accept-regex.ts`: q-values, whole tokens,
  *   `x-gzip`, `*`) set `PE_AE_*` flags; then, for every compressible extension, the first
- *   acceptable coding in the fixed order whose sidecar exists is served, unless a `u+x` mark
- *   says this file's sizes disagree (core `variantsToWrite`). `[END]` stops the rewrite from
+ *   acceptable coding in the fixed order whose sidecar exists is served, whatever the file's
+ *   own sizes (core `variantsToWrite`). `[END]` stops the rewrite from
  *   running again on the sidecar.
  * - `AddType` gives every compressible extension its Content-Type; mod_mime reads every
  *   extension of a name, so `app.js.br` keeps the type of `.js` once `RemoveType` (scoped to

@@ -81,29 +81,6 @@ export function apacheRewriteRules(policy: ServingPolicy, ctx: ApacheContext): s
       'RewriteRule "^(.*/)?$" "$1index.html"',
     )
   }
-  if (policy.codings.includes('br') && policy.codings.includes('zstd')) {
-    lines.push(
-      '',
-      '# zstd before br when its variant is marked u+x (smaller than the br one; set when it is written).',
-      isCompressible,
-      accepted('zstd'),
-      accepted('br'),
-      `RewriteCond "${fileOf('$1')}${SUFFIX.zstd}" -x`,
-      `RewriteRule "${all}" "${target('$1')}${SUFFIX.zstd}${to.tail}" [${to.flags}]`,
-    )
-  }
-  if (policy.codings.includes('zstd') && policy.codings.includes('gzip')) {
-    lines.push(
-      '',
-      '# gzip before zstd, for a client that takes no br, when the gzip variant is marked u+x (smaller than the zstd one).',
-      ...(policy.codings.includes('br') ? [accepted('br').replace('=1', '!=1')] : []),
-      isCompressible,
-      accepted('zstd'),
-      accepted('gzip'),
-      `RewriteCond "${fileOf('$1')}${SUFFIX.gzip}" -x`,
-      `RewriteRule "${all}" "${target('$1')}${SUFFIX.gzip}${to.tail}" [${to.flags}]`,
-    )
-  }
   lines.push(
     '',
     `# Every compressible file: the first acceptable coding whose sidecar exists (${policy.codings.join(', ')}).`,

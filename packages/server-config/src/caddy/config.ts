@@ -8,7 +8,7 @@
  *
  * Caddy parses Accept-Encoding itself (q-values, `q=0`, case-insensitive tokens) and picks the
  * highest q; among equal q it uses the order listed after `precompressed`, the fixed order of
- * preference (which is also smallest first: core `variantsToWrite`). It sets Content-Encoding,
+ * preference (usually also smallest first; where not, `fixedCodingOrder`). It sets Content-Encoding,
  * `Vary: Accept-Encoding`, and an ETag and Range/conditional handling per sidecar file.
  */
 import type { Manifest } from '@preencode/core'

@@ -123,61 +123,27 @@ export function aeValues(modules: boolean): AeValue[] {
 }
 
 /**
- * The acceptable codings in the order they are tried: the fixed order of preference, unless
- * the file says otherwise by a `u+x` mark (core `variantsToWrite`) on the variant `markTested`
- * names for this client: zstd before br, or gzip before zstd for a client that takes no br.
- */
-function stageOrder(policy: ServingPolicy, ok: Record<Encoding, boolean>, marked: boolean): Encoding[] {
-  const accepted = policy.codings.filter((e) => ok[e])
-  const tested = markTested(policy, ok)
-  if (!marked || tested === undefined) return accepted
-  const [first, second] = tested === 'zstd' ? ['zstd', 'br'] : ['gzip', 'zstd']
-  const rest = accepted.filter((e) => e !== first)
-  rest.splice(rest.indexOf(second as Encoding), 0, first as Encoding)
-  return rest
-}
-
-/** The variant whose mark matters for this client: `.zst` when it takes br and zstd, `.gz` when zstd and gzip but no br. */
-function markTested(policy: ServingPolicy, ok: Record<Encoding, boolean>): Encoding | undefined {
-  const accepted = policy.codings.filter((e) => ok[e])
-  if (accepted.includes('br') && accepted.includes('zstd')) return 'zstd'
-  if (accepted.includes('zstd') && accepted.includes('gzip')) return 'gzip'
-  return undefined
-}
-
-/**
  * `$P_s1..3`: the suffixes of the acceptable codings in the order they are tried; `$P_n1..3`:
  * the stage after a miss (`2`, `3`, `o` = the original, `d` = decode or 404); `$P_ce1..3`:
- * Content-Encoding of each stage; `$P_mcheck`: the variant whose `u+x` mark changes the order
- * for this client (`markTested`). Keyed by `$P_ae` and `$P_mk` (`x` once that mark was seen).
+ * Content-Encoding of each stage. Keyed by `$P_ae`: the acceptable codings in the fixed order of
+ * preference, whatever a file's own sizes (core `variantsToWrite`).
  */
-export function stageMaps(n: NginxNames, policy: ServingPolicy, modules: boolean, root: string): string[] {
+export function stageMaps(n: NginxNames, policy: ServingPolicy, modules: boolean): string[] {
   const slots: [string, string][][] = [[], [], []]
   const next: [string, string][][] = [[], [], []]
-  const mcheck: [string, Encoding][] = []
   for (const { ok, key } of aeValues(modules)) {
-    const tested = markTested(policy, ok)
-    if (tested) mcheck.push([key, tested])
-    for (const zf of ['', 'x']) {
-      const accepted = stageOrder(policy, ok, zf === 'x')
-      for (let i = 0; i < 3; i++) {
-        const coding = accepted[i]
-        if (coding) slots[i]!.push([`${key}${zf}`, SUFFIX[coding]])
-        // After stage i+1: the next acceptable coding, else the original (or, when this stage
-        // already was the original, decode/404).
-        const after = accepted[i + 1] ? String(i + 2) : coding ? 'o' : 'd'
-        if (after !== (i === 0 ? 'd' : 'o')) next[i]!.push([`${key}${zf}`, after])
-      }
+    const accepted = policy.codings.filter((e) => ok[e])
+    for (let i = 0; i < 3; i++) {
+      const coding = accepted[i]
+      if (coding) slots[i]!.push([key, SUFFIX[coding]])
+      // After stage i+1: the next acceptable coding, else the original (or, when this stage
+      // already was the original, decode/404).
+      const after = accepted[i + 1] ? String(i + 2) : coding ? 'o' : 'd'
+      if (after !== (i === 0 ? 'd' : 'o')) next[i]!.push([key, after])
     }
   }
-  const source = `"${n.v('ae')}${n.v('mk')}"`
+  const source = n.v('ae')
   const out = [
-    '# The variant whose u+x mark changes the order for this client: .zst (smaller than .br) when it',
-    '# takes br and zstd, .gz (smaller than .zst) when it takes zstd and gzip but not br.',
-    `map ${n.v('ae')} ${n.v('mcheck')} {`,
-    '    default "";',
-    ...mcheck.map(([key, coding]) => `    ${q(key)} ${q(`${root}${n.v('url')}${SUFFIX[coding]}`)};`),
-    '}',
     '# What each stage opens (a suffix; "" = the original), where a miss goes next, and its Content-Encoding.',
   ]
   for (let i = 0; i < 3; i++) {

@@ -15,7 +15,7 @@
  *   that know it, every other URL takes a regex `map`; `gzip off` there.
  * - ETag and Last-Modified are nginx's own (mtime + size of the file sent): variants are
  *   smaller than the original, and a variant as large as another has its mtime moved by whole
- *   seconds at write time (core `variantsToWrite`), so each representation has its own ETag.
+ *   seconds at write time (core run/file-job.ts), so each representation has its own ETag.
  */
 import { type Manifest, userError } from '@preencode/core'
 import { DOTFILE_URL_PCRE } from '../http/dotfiles.js'
@@ -122,7 +122,7 @@ export function nginxParts(manifest: Manifest, options: NginxConfigOptions): Ngi
     ],
     maps: [
       ...acceptMaps(n, modules),
-      ...stageMaps(n, policy, modules, root),
+      ...stageMaps(n, policy, modules),
       ...(modules ? modulesMaps(n, policy) : []),
       ...cacheControlMap(n, policy),
       ...nginxDictionaryMaps(dictionary),

@@ -52,7 +52,6 @@ export function conventionLocations(n: NginxNames, policy: ServingPolicy, root: 
   const page = [
     `location @${n.prefix}_404 {`,
     `    root ${q(root)};`,
-    `    set ${n.v('mk')} "";`,
     `    try_files ${[1, 2, 3]
       .slice(0, policy.codings.length)
       .map((i) => `/404.html${n.v(`s${i}`)}`)

@@ -7,8 +7,8 @@
  * (the same in both locations) gives every sidecar its original's Content-Type; `alias` opens
  * `<root><url><suffix>` directly (no try_files stat before it). A miss goes to the next
  * acceptable coding, then the original, then `d`: decode the gzip variant
- * (`keepOriginals: false`) or a plain 404. The order is the fixed one unless a `u+x` mark on
- * the file's variants says otherwise (accept-maps.ts `stageOrder`, core `variantsToWrite`).
+ * (`keepOriginals: false`) or a plain 404. The order is the fixed one (br, zstd, gzip among the
+ * site's codings), whatever a file's own sizes (core `variantsToWrite`): no stat before `alias`.
  */
 import { HASHED_NAME_RULE } from '@preencode/core/internal'
 import { HASH_TOKEN_PCRE, hashedNamePattern, type ServingPolicy } from '../shared/policy.js'
@@ -32,7 +32,7 @@ export interface HeaderValues {
 
 /** What a flavour puts at the top of the location, and which stages it enters by. */
 export interface FlavourEntry {
-  /** Directives after the mark test: how the usual request is answered, with these headers. */
+  /** How the usual request is answered, with these headers. */
   entry: (values: HeaderValues) => string[]
   /** Directives that switch the flavour's own modules off in the stages. */
   stageOff: string[]
@@ -163,16 +163,7 @@ export function compressibleLocation(
   const shared = [...typesBlock(policy), ...settings]
   const location = (pattern: string, types: string[], values: HeaderValues): string[] => [
     `location ${pattern} {`,
-    ...indent([
-      ...types,
-      ...settings,
-      `set ${url} $uri;`,
-      `set ${n.v('mk')} "";`,
-      "# This file's sizes disagree with the fixed order (a u+x mark): stage 1 in its own order.",
-      `error_page 418 = ${n.stage('1')}${n.v('tail')};`,
-      `if (-x ${n.v('mcheck')}) { set ${n.v('mk')} x; return 418; }`,
-      ...flavour.entry(values),
-    ]),
+    ...indent([...types, ...settings, `set ${url} $uri;`, ...flavour.entry(values)]),
     '}',
   ]
   return [

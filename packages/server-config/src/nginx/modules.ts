@@ -53,6 +53,7 @@ export function modulesEntry(n: NginxNames, policy: ServingPolicy): FlavourEntry
     entry: (values) => [
       ...(has('gzip') ? ['gzip_static on;', 'gzip_vary off;', 'gzip_proxied any;', 'gzip_http_version 1.0;'] : []),
       ...(has('br') ? ['brotli_static on;'] : []),
+      `error_page 418 = ${n.stage('1')}${n.v('tail')};`,
       `if (${n.v('stages')}) { return 418; }`,
       `if (${n.v('weighted')}) { return 418; }`,
       // A miss goes to stage d: the decoded gzip variant (keepOriginals: false), else a 404 that

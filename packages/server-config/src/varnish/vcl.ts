@@ -15,9 +15,8 @@
  *   `404.html`, the static-host conventions; an extensionless file of its own costs a restart).
  * - A file without that coding (a zstd-only asset, a file too small for variants) comes back
  *   uncompressed; `vcl_deliver` then restarts the request with the client's next acceptable
- *   coding, so the client gets the smallest variant the file has and every key still holds one
- *   coding. (A file whose own sizes put zstd before br, a `u+x` mark, gets br here: the cache
- *   cannot see the mark.)
+ *   coding, so the client gets the file's first variant in the fixed order, as every configured
+ *   server does (`fixedCodingOrder`), and every key still holds one coding.
  * - RFC 9842 deltas: `Available-Dictionary` is kept, added to the key and sent on only where a
  *   delta can exist (HTML pages and versioned assets), when it is exactly one sf-binary SHA-256
  *   and `dcb` or `dcz` is named with q > 0; everywhere else it is removed, so it never splits

@@ -4,16 +4,18 @@
 // fetch, because fetch decodes bodies and hides what the server actually sent.
 import { Agent as HttpAgent, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent } from 'node:https'
+import { join } from 'node:path'
 import {
   ALL_ENCODINGS,
   type Encoding,
   formatOfEncoding,
+  MANIFEST_FILENAME,
   type Manifest,
   type ManifestDelta,
   type ManifestFile,
   userError,
 } from '@preencode/core'
-import { runPool } from '@preencode/core/internal'
+import { refuseManifestOutsideSite, runPool } from '@preencode/core/internal'
 import { isDotPath } from '../http/dotfiles.js'
 import { servedFileOf } from '../http/served-file.js'
 import { specify, targetOf } from '../http/spec.js'
@@ -223,7 +225,9 @@ async function checkJob(
 
 /**
  * Fetches every manifest file (or a sample) of the site deployed at `url` with each probe and
- * checks the answers. `root` is the local site the manifest describes (named in errors). `label`
+ * checks the answers. `root` is the local site the manifest describes (named in errors). A
+ * manifest that names a path out of the site is refused before any request (core's rule,
+ * `pathsOutsideSite`). `label`
  * names a setting as the user wrote it (the CLI: a flag or the config file's key); by default its key.
  */
 export async function verifySite(
@@ -237,6 +241,8 @@ export async function verifySite(
   const base = siteBase(url)
   const prefix = base.pathname.replace(/\/+$/, '')
   checkVerifySettings(options, label)
+  // No request for a path the manifest names out of the site (`/site/../other/`).
+  refuseManifestOutsideSite(manifest, join(root, MANIFEST_FILENAME), 'verify')
   const files = sampleFiles(manifest.files, options.limit)
   if (files.length === 0) throw userError('verify', `The manifest of ${root} lists no files.`, { code: 'BAD_INPUT' })
   const served = files.filter((file) => !isDotPath(`/${file.path}`))
