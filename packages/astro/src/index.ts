@@ -1,7 +1,7 @@
-export { preencode, preencode as default, INTEGRATION_NAME } from './integration.js'
+export { INTEGRATION_NAME, preencode, preencode as default } from './integration.js'
 export {
-  resolvePreencodeAstroOptions,
   type PreencodeAstroOptions,
   type ResolvedPreencodeAstroOptions,
+  resolvePreencodeAstroOptions,
   type ServerConfigFile,
 } from './options.js'

@@ -1,3 +1,3 @@
 export { main } from './main.js'
+export { type DeployConfig, defineConfig, type PreencodeConfig } from './options/config-file.js'
 export { run } from './run.js'
-export { defineConfig, type DeployConfig, type PreencodeConfig } from './config-file.js'

@@ -1,8 +1,8 @@
 import { stripVTControlCharacters } from 'node:util'
 import { userError } from '@preencode/core'
 import { type CommandDef, renderUsage, runCommand } from 'citty'
-import { type OutputStream, wantsColor } from './cli-utils.js'
 import { main } from './main.js'
+import { type OutputStream, wantsColor } from './output.js'
 import { tidyUsage } from './usage.js'
 
 /**

@@ -8,107 +8,114 @@
 
 // Compress a folder. Scripts: `compress(dir, options)`. Integrations resolve once
 // (`resolveBuildOptions`) and run the one pipeline (`createBuildRunner`).
-export { compress } from './run/compress.js'
+
 export {
-  compressDirectory,
-  type CompressLogger,
-  type CompressResult,
-  type CompressRun,
-} from './run/compress-directory.js'
-export {
-  createBuildRunner,
-  wantsColor,
   type BuildLogger,
   type BuildOutput,
   type BuildRunner,
   type BuildRunnerInit,
+  createBuildRunner,
+  wantsColor,
 } from './pipeline/build-runner.js'
+export { type ManifestDrift, type ReconcileResult, reconcileManifest } from './pipeline/reconcile.js'
 export {
   detectSidecarIgnoringHost,
-  sidecarsSkippedMessage,
   type SidecarIgnoringHost,
+  sidecarsSkippedMessage,
 } from './pipeline/sidecar-hosts.js'
-export { reconcileManifest, type ManifestDrift, type ReconcileResult } from './pipeline/reconcile.js'
+export { compress } from './run/compress.js'
+export {
+  type CompressLogger,
+  type CompressResult,
+  type CompressRun,
+  compressDirectory,
+} from './run/compress-directory.js'
 
 // Options: what users write, validated with messages naming the option.
+
+export type { CacheClass, CachePolicyOptions } from './http/cache-policy.js'
+export type { SizeBudget } from './options/budgets.js'
 export {
-  DEFAULT_COMPRESS_OPTIONS,
-  resolveCompressOptions,
-  type CompressOptions,
-  type FilePattern,
-  type ResolvedCompressOptions,
-} from './options/compress-options.js'
-export {
-  resolveBuildOptions,
   type BuildOptions,
   type BuildOptionsContext,
   type ReportMode,
   type ResolvedBuildOptions,
+  resolveBuildOptions,
 } from './options/build-options.js'
+export { defaultCacheDir } from './options/cache-dir.js'
+export {
+  type CompressOptions,
+  DEFAULT_COMPRESS_OPTIONS,
+  type FilePattern,
+  type ResolvedCompressOptions,
+  resolveCompressOptions,
+} from './options/compress-options.js'
 export {
   DEFAULT_DELTA_OPTIONS,
-  resolveDeltaOptions,
-  resolveDeltasSetting,
   type DeltaOptions,
   type ResolvedDeltaOptions,
+  resolveDeltaOptions,
+  resolveDeltasSetting,
 } from './options/delta-options.js'
 export type { OptionLabel } from './options/option-label.js'
-export type { CacheClass, CachePolicyOptions } from './http/cache-policy.js'
-export type { SizeBudget } from './options/budgets.js'
 export { parseShard, type Shard } from './options/shard.js'
-export { defaultCacheDir } from './options/cache-dir.js'
 
 // The result: one renderer for every entry point (text, or one JSON object).
+
+export type { BudgetResult } from './options/budgets.js'
+export { formatBudgetMarkdown, formatBudgetTable } from './report/budget-report.js'
+export { type DeltaReport, formatDeltaReport } from './report/delta-report.js'
+export { appendGithubStepSummary, enforceBudgets } from './report/enforce-budgets.js'
+export { renderHtmlReport } from './report/html-report.js'
+export { createProgress } from './report/progress.js'
 export {
-  buildResultJson,
-  renderBuildResult,
   type BuildResult,
   type BuildResultJson,
+  buildResultJson,
+  renderBuildResult,
 } from './report/render-result.js'
-export { formatReport, type CompressReport } from './report/report.js'
-export { formatDeltaReport, type DeltaReport } from './report/delta-report.js'
-export { renderHtmlReport } from './report/html-report.js'
-export { appendGithubStepSummary, enforceBudgets } from './report/enforce-budgets.js'
-export { formatBudgetMarkdown, formatBudgetTable } from './report/budget-report.js'
-export type { BudgetResult } from './options/budgets.js'
-export { createProgress } from './report/progress.js'
+export { type CompressReport, formatReport } from './report/report.js'
 export { formatBytes } from './report/units.js'
 
 // The manifest: what deploy and the server configs read.
+
 export {
   MANIFEST_FILENAME,
-  readManifest,
   type Manifest,
   type ManifestDelta,
   type ManifestFile,
   type ManifestSettings,
   type ManifestVariant,
+  readManifest,
 } from './manifest/manifest.js'
 
 // Delta updates (RFC 9842).
-export { writeDeltas, type WriteDeltasContext, type WriteDeltasResult } from './deltas/write-deltas.js'
+
 export {
+  type DictionaryEncoding,
   decodeWithDictionary,
   encodeWithDictionary,
   supportsDictionaryCompression,
-  type DictionaryEncoding,
 } from './codecs/dictionary.js'
+export { type WriteDeltasContext, type WriteDeltasResult, writeDeltas } from './deltas/write-deltas.js'
 export { useAsDictionaryHeader, versionedAsset } from './http/use-as-dictionary.js'
 
 // The codec table: the codings, their tokens and suffixes.
+
+export type { Codec } from './codecs/codec.js'
+export { decodeBuffer, encodeBuffer, type LevelOption } from './codecs/encode.js'
 export {
   ALL_ENCODINGS,
   ALL_FORMATS,
   CODECS,
   DICTIONARY_CODECS,
-  formatOfEncoding,
-  formatOfVariantPath,
   type Encoding,
   type Format,
+  formatOfEncoding,
+  formatOfVariantPath,
 } from './codecs/table.js'
-export type { Codec } from './codecs/codec.js'
-export { decodeBuffer, encodeBuffer, type LevelOption } from './codecs/encode.js'
 export { contentTypeOf, isCompressible } from './http/media-types.js'
 
 // Errors: every user error names the option, file or server and says what to do.
-export { isPreencodeError, PreencodeError, userError, type ErrorComponent, type PreencodeErrorCode } from './errors.js'
+
+export { type ErrorComponent, isPreencodeError, PreencodeError, type PreencodeErrorCode, userError } from './errors.js'

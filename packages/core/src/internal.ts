@@ -5,43 +5,44 @@
 // while a sibling package needs it (`test-utils/test/core-internal.test.ts` checks it).
 
 // Codings
-export { isFormat } from './codecs/table.js'
-export { ZSTD_MAX_WINDOW_LOG } from './codecs/zstd.js'
-export { dictionaryStreamHeader, DICTIONARY_ENCODINGS } from './codecs/dictionary.js'
+
+export { DICTIONARY_ENCODINGS, dictionaryStreamHeader } from './codecs/dictionary.js'
 export {
   AVAILABLE_DICTIONARY_PATTERN,
   availableDictionaryValue,
   parseAvailableDictionary,
 } from './codecs/dictionary-hash.js'
+export { isFormat } from './codecs/table.js'
+export { ZSTD_MAX_WINDOW_LOG } from './codecs/zstd.js'
 
 // What HTTP says about a file: cache policy, compressible types, content-hashed names
+
 export { cacheClassOf, DEFAULT_CACHE_CONTROL, resolveCachePolicy } from './http/cache-policy.js'
-export { compressibleExtensions } from './http/media-types.js'
 export { HASHED_NAME_RULE } from './http/hashed-name.js'
+export { compressibleExtensions } from './http/media-types.js'
 
 // The disk and the pool
-export { extensionOf, isSafeRelativePath } from './paths.js'
-export { writeFileAtomically } from './fs/write.js'
-export { sha256File, withOpenFiles } from './fs/open-files.js'
-export { globProblem } from './fs/glob-check.js'
+
 export { acquireFolderLock, type FolderLock } from './fs/folder-lock.js'
-export { runPool } from './pool/run-pool.js'
+export { globProblem } from './fs/glob-check.js'
+export { sha256File, withOpenFiles } from './fs/open-files.js'
+export { writeFileAtomically } from './fs/write.js'
 export { isSharedCacheUrl } from './options/shared-cache-location.js'
+export { extensionOf, isSafeRelativePath } from './paths.js'
+export { runPool } from './pool/run-pool.js'
 
 // A site on disk against its manifest; which files get compressed
-export { fileRuleOf, skipReason } from './run/eligibility.js'
-export { manifestDrift } from './pipeline/reconcile.js'
-export { completeFoldersSync, type FolderAtExit } from './pipeline/folder-at-exit.js'
-export { buildOptionsFromManifest } from './manifest/settings.js'
+
 export { pathsOutsideSite, refuseManifestOutsideSite } from './manifest/manifest-paths.js'
+export { buildOptionsFromManifest } from './manifest/settings.js'
+export { completeFoldersSync, type FolderAtExit } from './pipeline/folder-at-exit.js'
+export { manifestDrift } from './pipeline/reconcile.js'
+export { fileRuleOf, skipReason } from './run/eligibility.js'
 
 // Delta updates and dictionaries
+
+export { ASSET_DICTIONARY_MATCH } from './deltas/asset-dictionary.js'
 export { deltaPath, originalOfDeltaPath } from './deltas/delta-paths.js'
-export {
-  deployedVersionSource,
-  folderVersionSource,
-  type PreviousVersionSource,
-} from './deltas/previous-versions.js'
 export { buildDictionary } from './deltas/dictionary-builder.js'
 export {
   isPageDictionary,
@@ -49,5 +50,9 @@ export {
   PAGE_DICTIONARY_MATCH_DEST,
   PAGE_DICTIONARY_NAME_PATTERN,
 } from './deltas/page-dictionary.js'
-export { ASSET_DICTIONARY_MATCH } from './deltas/asset-dictionary.js'
+export {
+  deployedVersionSource,
+  folderVersionSource,
+  type PreviousVersionSource,
+} from './deltas/previous-versions.js'
 export { ASSET_DICTIONARY_NAME_PATTERN, isAssetDictionary } from './http/page-dictionary-name.js'

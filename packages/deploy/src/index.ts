@@ -1,20 +1,20 @@
 // The public API. The S3 target is not here at run time: it loads the AWS SDK, so it comes from
 // `createTarget('s3://…')` (which imports it only then) or from `@preencode/deploy/s3`.
-export { deploy, DEFAULT_CONCURRENCY, type DeployOptions, type DeployResult, type DeploySummary } from './deploy.js'
+
+export { DEFAULT_CONCURRENCY, type DeployOptions, type DeployResult, type DeploySummary, deploy } from './deploy.js'
 export {
-  planDeploy,
   type DeployPhase,
   type DeployPlan,
-  type PlanOptions,
   type PlannedPhase,
   type PlannedUpload,
+  type PlanOptions,
+  planDeploy,
   type RemoteObject,
   type RemoteState,
   type SiteObject,
   type UploadReason,
 } from './plan/plan.js'
-export { resolveDeploySettings, type DeploySettings } from './settings.js'
-export { EVERY_TARGET, type DeploySettingName } from './plan/setting-rules.js'
+export { type DeploySettingName, EVERY_TARGET } from './plan/setting-rules.js'
 export {
   DEPLOY_STATE_FILENAME,
   type DeployRecord,
@@ -23,8 +23,9 @@ export {
   type StoredObject,
 } from './plan/state.js'
 export type { DeployEvent, DeployTarget, PhaseResult, TargetContext } from './plan/target.js'
-export { createTarget, TARGETS, targetsTaking, type TargetEntry } from './targets.js'
+export { type DeploySettings, resolveDeploySettings } from './settings.js'
 export { localTarget } from './targets/local.js'
-export { rsyncTarget, type RsyncTargetOptions } from './targets/rsync/rsync.js'
+export { type RsyncTargetOptions, rsyncTarget } from './targets/rsync/rsync.js'
 export type { S3Credentials, S3RequestRecord, S3TargetOptions } from './targets/s3/options.js'
 export type { RetryOptions } from './targets/s3/retry.js'
+export { createTarget, TARGETS, type TargetEntry, targetsTaking } from './targets.js'

@@ -1,7 +1,7 @@
 export { default, MODULE_NAME } from './module.js'
 export {
-  resolvePreencodeNuxtOptions,
   type PreencodeNuxtOptions,
   type ResolvedPreencodeNuxtOptions,
+  resolvePreencodeNuxtOptions,
   type ServerConfigFile,
 } from './options.js'

@@ -1,7 +1,7 @@
-export { preencode, preencode as default } from './plugin.js'
 export {
-  resolvePreencodeRollupOptions,
   type PreencodeRollupOptions,
   type ResolvedPreencodeRollupOptions,
+  resolvePreencodeRollupOptions,
   type ServerConfigFile,
 } from './options.js'
+export { preencode, preencode as default } from './plugin.js'

@@ -8,9 +8,39 @@
  */
 
 // Negotiation, as every generated config implements it.
-export { negotiate, type Encoding, type Negotiated } from './http/negotiate.js'
+
+export { type Encoding, type Negotiated, negotiate } from './http/negotiate.js'
 
 // The generators: manifest and options in, text out.
+
+export { apacheConfig } from './apache/config.js'
+export { caddyConfig, MIN_CADDY_VERSION } from './caddy/config.js'
+export {
+  type CloudflareWorkerFiles,
+  type CloudflareWorkerOptions,
+  cloudflareWorker,
+  cloudflareWorkerFiles,
+  cloudflareWrangler,
+  type ResolvedCloudflareWorkerOptions,
+} from './cloudflare/generate.js'
+export {
+  WORKER_MAX_ASSET_BYTES,
+  WORKER_MAX_ASSET_FILES,
+  WORKER_MAX_COMPRESSED_BYTES,
+  WORKERS_PLANS,
+  type WorkersPlan,
+} from './cloudflare/limits.js'
+export {
+  CLOUDFRONT_FUNCTION_MAX_BYTES,
+  type CloudfrontFunctionOptions,
+  cloudfrontFunction,
+  cloudfrontKeyValueStore,
+  KEY_VALUE_STORE_MAX_BYTES,
+  KEY_VALUE_STORE_MAX_KEY_BYTES,
+  KEY_VALUE_STORE_MAX_VALUE_BYTES,
+} from './cloudfront/function.js'
+export { type ConventionOptions, DEFAULT_CONVENTIONS } from './http/conventions.js'
+export { type NginxIncludeFiles, nginxConfig, nginxIncludeFiles } from './nginx/index.js'
 export type {
   ApacheConfigOptions,
   ApacheForm,
@@ -23,84 +53,59 @@ export type {
   ServerForm,
 } from './shared/options.js'
 export type { ServingOptions } from './shared/policy.js'
-export { DEFAULT_CONVENTIONS, type ConventionOptions } from './http/conventions.js'
-export { nginxConfig, nginxIncludeFiles, type NginxIncludeFiles } from './nginx/index.js'
-export { apacheConfig } from './apache/config.js'
-export { caddyConfig, MIN_CADDY_VERSION } from './caddy/config.js'
 export {
-  varnishConfig,
   MIN_VARNISH_VERSION,
   type ResolvedVarnishOptions,
   type VarnishConfigOptions,
+  varnishConfig,
 } from './varnish/index.js'
-export {
-  cloudfrontFunction,
-  cloudfrontKeyValueStore,
-  CLOUDFRONT_FUNCTION_MAX_BYTES,
-  KEY_VALUE_STORE_MAX_BYTES,
-  KEY_VALUE_STORE_MAX_KEY_BYTES,
-  KEY_VALUE_STORE_MAX_VALUE_BYTES,
-  type CloudfrontFunctionOptions,
-} from './cloudfront/function.js'
-export {
-  cloudflareWorker,
-  cloudflareWorkerFiles,
-  cloudflareWrangler,
-  type CloudflareWorkerFiles,
-  type CloudflareWorkerOptions,
-  type ResolvedCloudflareWorkerOptions,
-} from './cloudflare/generate.js'
-export {
-  WORKER_MAX_ASSET_BYTES,
-  WORKER_MAX_ASSET_FILES,
-  WORKER_MAX_COMPRESSED_BYTES,
-  WORKERS_PLANS,
-  type WorkersPlan,
-} from './cloudflare/limits.js'
 
 // The registry: one entry per server; the CLI `config` command and the plugins go through it.
+
+export { resolveServerConfigFiles, type ServerConfigFile, serverConfigWriter } from './config-files.js'
 export {
-  SERVER_REGISTRY,
-  SERVERS,
   isServer,
-  type Server,
-  type ServerEntry,
-  type ServerFlag,
-  type ServerCompanion,
-  type ServerFiles,
-  type ServerOptionsMap,
   type ResolvedServerOptionsMap,
   type RootNeed,
+  SERVER_REGISTRY,
+  SERVERS,
+  type Server,
+  type ServerCompanion,
+  type ServerEntry,
+  type ServerFiles,
+  type ServerFlag,
+  type ServerOptionsMap,
 } from './registry.js'
+export { type ServerConfigTarget, serverConfig, serverConfigFiles } from './render.js'
 export { CONVENTION_FLAGS, type ConventionFlag } from './shared/conventions.js'
-export { serverConfig, serverConfigFiles, type ServerConfigTarget } from './render.js'
-export { resolveServerConfigFiles, serverConfigWriter, type ServerConfigFile } from './config-files.js'
 
 // The JavaScript servers: the site on disk, answered by the one serving specification.
+
+export { SERVING_EXCEPTIONS, type ServingException, type ServingExceptionName } from './exceptions.js'
+export { createPreencodeHandler, type PreencodeHandler, type PreencodeHandlerOptions } from './fetch/handler.js'
 export {
   createPreencodeMiddleware,
+  type NextFunction,
   type PreencodeMiddleware,
   type PreencodeMiddlewareOptions,
-  type NextFunction,
 } from './node/middleware.js'
-export { createPreencodeHandler, type PreencodeHandler, type PreencodeHandlerOptions } from './fetch/handler.js'
-export { SERVING_EXCEPTIONS, type ServingException, type ServingExceptionName } from './exceptions.js'
 
 // Checking a deployed site.
+
+export {
+  createSiteRunner,
+  type ResolvedSiteOptions,
+  resolveSiteOptions,
+  type SiteLogger,
+  type SiteOptions,
+  type SiteRunner,
+} from './site-runner.js'
 export { resolveVerifySettings, type VerifySettings } from './verify/settings.js'
 export {
-  verifySite,
   DEFAULT_PROBES,
   type EncodingProbe,
   type VerifyCheck,
   type VerifyOptions,
   type VerifyResult,
+  verifySite,
 } from './verify/verify.js'
-export {
-  createSiteRunner,
-  resolveSiteOptions,
-  type ResolvedSiteOptions,
-  type SiteLogger,
-  type SiteOptions,
-  type SiteRunner,
-} from './site-runner.js'

@@ -1,7 +1,7 @@
 export { preencode, preencode as default } from './adapter.js'
 export {
-  resolvePreencodeSvelteKitOptions,
   type PreencodeSvelteKitOptions,
   type ResolvedPreencodeSvelteKitOptions,
+  resolvePreencodeSvelteKitOptions,
   type ServerConfigFile,
 } from './options.js'

@@ -37,23 +37,12 @@ export async function nitroPublicDir(root: string, since: number): Promise<strin
   return undefined
 }
 
-/**
- * Where a server build writes the pages (`server-build` timing): for Qwik City (a process of its
- * own), the Qwik plugin's own answer (`api.getClientPublicOutDir()`); otherwise the folder of
- * the client build that ran before it in this process (`clientFolder`).
- */
-export function serverBuildPagesDir(
-  framework: string,
-  config: ResolvedConfig,
-  clientFolder: string | undefined,
-): string | undefined {
-  if (framework === 'Qwik City') {
-    const qwik = config.plugins.find((plugin) => plugin.name === 'vite-plugin-qwik') as
-      | (Plugin & { api?: { getClientPublicOutDir?: () => string | null | undefined } })
-      | undefined
-    return qwik?.api?.getClientPublicOutDir?.() ?? undefined
-  }
-  return clientFolder
+/** Where Qwik City's adapters write the pages: the Qwik plugin's own answer (`api.getClientPublicOutDir()`). */
+export function qwikPublicDir(config: ResolvedConfig): string | undefined {
+  const qwik = config.plugins.find((plugin) => plugin.name === 'vite-plugin-qwik') as
+    | (Plugin & { api?: { getClientPublicOutDir?: () => string | null | undefined } })
+    | undefined
+  return qwik?.api?.getClientPublicOutDir?.() ?? undefined
 }
 
 /** The `outDir` of every built environment the plugin compresses (by default, those a browser consumes). */

@@ -11,15 +11,22 @@
  * build with `logLevel: 'warn'` (VuePress) show it. A process killed by a signal runs no `exit`
  * listener; the next `preencode config`, `deploy` or `verify` reconciles the folder first.
  *
- * The folders are the process's, not one build's: a process runs several builds (vite-ssg: the
- * client, then the server, then its rendering), and its exit is one moment with one line. They are
- * kept on `globalThis` under a registered symbol, so two copies of this module share them.
+ * Never silent either when Vite's `buildApp` step never comes: an environment's `closeBundle`
+ * leaves the compression to it in an app build, but a script may build the environments itself
+ * (`vite.build()`, `builder.build()`) with `builder` options set. What is still waiting for it
+ * when the process exits is named, with the command that compresses it.
+ *
+ * This is the plugin's one process-wide record, and it outlives the builds on purpose: a process
+ * runs several builds (vite-ssg: the client, then the server, then its rendering), and its exit
+ * is one moment with one line. Entries name their build (the folder, the environment object), so
+ * builds never see each other's. It is kept on `globalThis` under a registered symbol, so two
+ * copies of this module share it and the process has one `exit` listener.
  */
 
 import { relative } from 'node:path'
 import { completeFoldersSync, type FolderAtExit } from '@preencode/core/internal'
 import type { Logger } from 'vite'
-import { compressAfterBuild } from './frameworks.js'
+import { compressAfterBuild } from './messages.js'
 
 /** Names shown in the line; the count says how many more. */
 const NAMED = 5
@@ -32,7 +39,20 @@ interface Guarded {
   found: Set<string>
 }
 
-const FOLDERS = Symbol.for('preencode.vite.folders-at-exit')
+/** Folders an environment left to a `buildApp` step: the project root, and where to say so. */
+interface Waiting {
+  folders: Set<string>
+  root: string
+  logger: Logger
+}
+
+/** What the process's exit looks at: folders compressed by a build, folders left to `buildApp` by environment. */
+interface AtExit {
+  folders: Map<string, Guarded>
+  waiting: Map<object, Waiting>
+}
+
+const AT_EXIT = Symbol.for('preencode.vite.at-exit')
 
 /** One folder's part of a line. */
 export interface AfterRun {
@@ -50,7 +70,7 @@ export interface AfterRun {
  * already compressed again there, named in the line then. `logger`: the build's, where the line goes.
  */
 export function guardAtExit(dir: string, root: string, logger: Logger, found: readonly string[] = []): void {
-  const folders = guardedFolders()
+  const { folders } = atExit()
   const entry = folders.get(dir) ?? { root, logger, found: new Set<string>() }
   entry.logger = logger
   for (const path of found) entry.found.add(path)
@@ -65,14 +85,41 @@ export function afterRunLine({ folder, root, names, completed, failure }: AfterR
   return `${what}, and compressing again failed (${failure ?? 'unknown'}): their variants were removed, so none is served stale. ${compressAfterBuild(root, folder)}`
 }
 
-function guardedFolders(): Map<string, Guarded> {
-  const holder = globalThis as { [FOLDERS]?: Map<string, Guarded> }
-  const existing = holder[FOLDERS]
+/** `closeBundle` of `environment` left `folder` (as shown to the user) to the app build's `buildApp` hook. */
+export function leaveToBuildApp(environment: object, folder: string, root: string, logger: Logger): void {
+  const { waiting } = atExit()
+  const entry = waiting.get(environment) ?? { folders: new Set<string>(), root, logger }
+  entry.folders.add(folder)
+  waiting.set(environment, entry)
+}
+
+/** The `buildApp` hook ran after these environments were built: nothing of theirs is waiting any more. */
+export function buildAppRan(environments: readonly object[]): void {
+  const { waiting } = atExit()
+  for (const environment of environments) waiting.delete(environment)
+}
+
+function atExit(): AtExit {
+  const holder = globalThis as { [AT_EXIT]?: AtExit }
+  const existing = holder[AT_EXIT]
   if (existing) return existing
-  const folders = new Map<string, Guarded>()
-  holder[FOLDERS] = folders
-  process.once('exit', () => checkAtExit(folders))
-  return folders
+  const record: AtExit = { folders: new Map(), waiting: new Map() }
+  holder[AT_EXIT] = record
+  process.once('exit', () => {
+    warnWaiting(record.waiting)
+    checkAtExit(record.folders)
+  })
+  return record
+}
+
+/** A line for each folder still left to a `buildApp` step that never came. */
+function warnWaiting(waiting: Map<object, Waiting>): void {
+  for (const { folders, root, logger } of waiting.values())
+    for (const dir of folders)
+      logger.warn(
+        `[preencode] ${dir} was left to Vite's buildApp step, which never ran (the environments were built with vite.build() or builder.build()): nothing in it was compressed. ${compressAfterBuild(root, dir)}`,
+      )
+  waiting.clear()
 }
 
 /** The `exit` listener: complete every guarded folder, then one line for all of them. */

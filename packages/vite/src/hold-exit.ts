@@ -1,12 +1,8 @@
 /**
- * Qwik City's adapters end the process 5 s after their SSG (`setTimeout(() => process.exit(0),
- * 5000).unref()`, for a build that would otherwise hang on native handles). The pages are
- * compressed after that, in the same `closeBundle` phase: a site that takes longer would be cut
- * short, with exit code 0. The exit is held from the server build's `writeBundle` (before the
- * adapter's `closeBundle` can set its timer) until the pages are compressed, and happens after,
- * as the adapter meant it: only if the process is still running then.
- *
- * Returns the function that lets the exit go again.
+ * Holds `process.exit()` until the returned function is called; an exit asked for meanwhile
+ * happens then, a second later, and only if the process is still running. Only Qwik City's entry
+ * of the framework table asks for it (`frameworks.ts` says why: its adapters end the process
+ * while its pages may still be being compressed).
  */
 export function holdExit(): () => void {
   const exit = process.exit

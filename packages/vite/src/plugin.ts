@@ -18,7 +18,9 @@ import { ViteBuild } from './vite-build.js'
  * a look at the folder as a server would see it. The work itself is core's build runner.
  */
 export function preencode(options: PreencodeViteOptions = {}): Plugin {
-  const build = new ViteBuild()
+  // This build's state: made again in every `configResolved`, so two builds with one instance
+  // (two `build()` calls, a tool that builds several projects) share nothing.
+  let build: ViteBuild
 
   return {
     name: 'preencode:vite',
@@ -37,7 +39,7 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
       // `this.meta.viteVersion` exists from Vite 7, the version that calls plugins' `buildApp`.
       const hasBuildAppHook =
         typeof (this as { meta?: { viteVersion?: unknown } } | undefined)?.meta?.viteVersion === 'string'
-      build.configure(config, resolved, hasBuildAppHook)
+      build = new ViteBuild(config, resolved, hasBuildAppHook)
     },
 
     configurePreviewServer(server) {
@@ -49,7 +51,7 @@ export function preencode(options: PreencodeViteOptions = {}): Plugin {
 
     applyToEnvironment(environment) {
       // Qwik City's SSG, React Router's prerender: pages written in the server build, compressed at its end.
-      if (build.framework?.when === 'server-build' && environment.config.consumer === 'server') return true
+      if (build.hooks.serverEnvironments && environment.config.consumer === 'server') return true
       return build.resolved.environments({ name: environment.name, consumer: environment.config.consumer })
     },
 

@@ -1,46 +1,22 @@
 import { dirname, relative, resolve } from 'node:path'
 import { type BuildRunner, createBuildRunner, wantsColor } from '@preencode/core'
 import { serverConfigWriter } from '@preencode/server-config'
-import type { Environment, Logger, ResolvedConfig, ViteBuilder } from 'vite'
-import { builtClientDirs, nitroPublicDir, serverBuildPagesDir } from './deployable.js'
+import type { Environment, ResolvedConfig, ViteBuilder } from 'vite'
+import { builtClientDirs } from './deployable.js'
 import { lookAsServer } from './final-look.js'
-import {
-  cannotHandleWarning,
-  DEFAULT_PAGES,
-  type Framework,
-  type FrameworkIntegration,
-  frameworkWarning,
-  recogniseBuild,
-} from './frameworks.js'
-import { holdExit } from './hold-exit.js'
-import { buildAppRan, leaveToBuildApp } from './left-to-build-app.js'
+import { buildAppRan, leaveToBuildApp } from './folders-at-exit.js'
+import type { Compression, Deployable, FrameworkBuild, FrameworkHooks } from './framework-hooks.js'
+import { recogniseBuild } from './frameworks.js'
+import { cannotHandleWarning, warnOncePerProject } from './messages.js'
 import { backendFiles, type ResolvedPreencodeViteOptions, servedWhole } from './options.js'
-
-/** Warnings already given in this process (frameworks load the Vite config once per build step). */
-const warned = new Set<string>()
 
 /**
  * Environments of an app build whose `buildApp` reached preencode's hook before any was built
- * (Vite then builds them itself, after every hook): their own `closeBundle` compresses. Kept per
- * process: with `sharedPlugins: false` each environment has its own plugin instance.
+ * (Vite then builds them itself, after every hook): their own `closeBundle` compresses. Keyed by
+ * the environment, as Vite's own plugins keep per-environment state: with `sharedPlugins: false`
+ * each environment has its own plugin instance, not the one whose `buildApp` hook ran.
  */
-const builtAfterBuildApp = new WeakSet<object>()
-
-/**
- * The client folder of a build that left it to a later server build of the same process (React
- * Router builds the client, then the server, with `vite.build()`), by project root.
- */
-const clientFolders = new Map<string, string>()
-
-/** One compression: the folders, the folder server configs describe, where messages go. */
-interface Compression {
-  dirs: string[]
-  siteDir: string
-  environment?: string
-  logger: Logger
-  /** A folder served whole (Nitro's public output): Vite's backend files in it are compressed too. */
-  whole?: boolean
-}
+const builtAfterBuildApp = new WeakSet<Environment>()
 
 /** A runner and the options it was made with. */
 interface Run {
@@ -55,43 +31,47 @@ interface OutputLocation {
 }
 
 /**
- * What one instance of the Vite plugin knows about its build: the resolved config and options,
- * the framework, the folders written and compressed. The plugin's hooks call its methods in
- * lifecycle order: `configure` → `noteOutput` → `closeEnvironment` → `finishApp`.
+ * One build of the Vite plugin: the resolved config and options, the framework's hooks, the
+ * folders written and compressed. The plugin makes one in each `configResolved`, so nothing
+ * carries over from an earlier build; its hooks call the methods in lifecycle order:
+ * `noteOutput` → `closeEnvironment` → `finishApp`.
  */
-export class ViteBuild {
-  config!: ResolvedConfig
-  resolved!: ResolvedPreencodeViteOptions
+export class ViteBuild implements FrameworkBuild {
+  readonly startedAt = Date.now()
+  /** What the framework of this build changes (nothing for a build preencode knows no framework of). */
+  readonly hooks: FrameworkHooks
+  /** Set where the plugin must do nothing: a framework with its own integration, or one it cannot handle here. */
+  readonly standDown: boolean
+  /** Vite builds an app: `buildApp` runs after the environments are built (see `recogniseBuild`). */
+  private readonly appBuild: boolean
   /** The runner for a Vite output, and the one for a folder served whole (see `servedWhole`). */
-  private runners!: Record<'output' | 'whole', Run>
+  private readonly runners: Record<'output' | 'whole', Run>
   /**
    * Output directories written since the last closeBundle, per environment (one per `output`
    * entry). Not reset in buildStart: Rolldown runs the build hooks again for each output of a
    * multi-output build, and only the last output's directory would be left.
    */
   private readonly outDirs = new Map<string, Set<string>>()
-  /** The framework of this build, if preencode knows it. */
-  framework: Framework | undefined
-  /** Set where the plugin must do nothing: a framework with its own integration, or one it cannot handle here. */
-  standDown = false
-  /** Vite builds an app: `buildApp` runs after the environments are built (see `recogniseBuild`). */
-  private appBuild = false
-  /** Vite 7 and later call plugins' `buildApp` hooks. */
-  private hasBuildAppHook = false
-  /** When this build started: Nitro's build info from an earlier build does not count. */
-  private startedAt = 0
   /** Folders `closeBundle` compressed in this build; `buildApp` looks at them again, never compresses them twice. */
   private readonly compressed = new Set<string>()
-  /** Lets the process exit again: held during a server build that writes pages (see `holdExit`). */
-  private releaseExit: (() => void) | undefined
 
-  /** `configResolved`: keeps the config, recognises the build, makes the two runners. */
-  configure(config: ResolvedConfig, resolved: ResolvedPreencodeViteOptions, hasBuildAppHook: boolean): void {
-    this.config = config
-    this.resolved = resolved
-    this.startedAt = Date.now()
-    this.hasBuildAppHook = hasBuildAppHook
-    if (config.command === 'build') this.recognise()
+  /** `configResolved`: `hasBuildAppHook`, Vite 7 and later call plugins' `buildApp` hooks. */
+  constructor(
+    readonly config: ResolvedConfig,
+    readonly resolved: ResolvedPreencodeViteOptions,
+    private readonly hasBuildAppHook: boolean,
+  ) {
+    const kind =
+      config.command === 'build'
+        ? recogniseBuild(
+            config.plugins.map((plugin) => plugin.name),
+            config.builder,
+            this,
+          )
+        : { hooks: {}, app: false, framework: undefined }
+    this.hooks = kind.hooks
+    this.appBuild = kind.app
+    this.standDown = this.standsDown(kind.framework)
     const run = (options: ResolvedPreencodeViteOptions): Run => ({
       options,
       runner: createBuildRunner({
@@ -105,8 +85,7 @@ export class ViteBuild {
 
   /** `writeBundle`: remembers the folder an environment's output was written to. */
   noteOutput(environment: Environment, output: OutputLocation): void {
-    if (this.framework?.when === 'server-build' && environment.config.consumer === 'server')
-      this.releaseExit ??= holdExit()
+    this.hooks.written?.(environment)
     // Rolldown/Rollup give the directory actually written; `file` outputs write beside it.
     const dir = output.dir ?? (output.file ? dirname(output.file) : undefined)
     if (dir === undefined) return
@@ -120,19 +99,17 @@ export class ViteBuild {
     this.outDirs.delete(environment.name)
     try {
       if (error) return
-      if (this.framework?.when === 'server-build')
-        return await this.atServerBuild(this.framework.framework, environment)
+      if (this.hooks.closeEnvironment) return await this.hooks.closeEnvironment(environment)
       if (this.deferred(environment)) {
         for (const dir of dirs)
-          leaveToBuildApp(relative(this.config.root, dir) || '.', this.config.root, environment.logger)
+          leaveToBuildApp(environment, relative(this.config.root, dir) || '.', this.config.root, environment.logger)
         return
       }
       const siteDir = resolve(this.config.root, this.config.build.outDir)
       await this.compress({ dirs, siteDir, environment: environment.name, logger: environment.logger })
       for (const dir of dirs) this.compressed.add(dir)
     } finally {
-      this.releaseExit?.()
-      this.releaseExit = undefined
+      this.hooks.closed?.()
     }
   }
 
@@ -144,22 +121,26 @@ export class ViteBuild {
       for (const environment of environments) builtAfterBuildApp.add(environment)
       return
     }
-    buildAppRan()
+    buildAppRan(environments)
     const { root, logger } = this.config
-    for (const dir of (await this.deployable(builder)) ?? []) {
+    const { dirs, whole }: Deployable = (await this.hooks.deployable?.(builder)) ?? {
+      dirs: builtClientDirs(builder, this.resolved.environments),
+      whole: false,
+    }
+    for (const dir of dirs) {
       if (this.compressed.has(dir))
         await lookAsServer({ dir, root, options: this.runners.output.options.compress, logger, atExit: true })
-      else await this.compress({ dirs: [dir], siteDir: dir, logger, whole: this.framework?.when === 'nitro' })
+      else await this.compress({ dirs: [dir], siteDir: dir, logger, whole })
     }
   }
 
-  private warnOnce(message: string): void {
-    if (warned.has(message)) return
-    warned.add(message)
-    this.config.logger.warn(message)
+  /** Warns once for the project: frameworks load the Vite config once per build step. */
+  warn(message: string): void {
+    warnOncePerProject(this.config.logger, this.config.root, message)
   }
 
-  private async compress({ dirs, siteDir, environment, logger, whole = false }: Compression): Promise<void> {
+  /** Compresses `dirs` with the runner for them, then looks at each folder as a server would. */
+  async compress({ dirs, siteDir, environment, logger, whole = false }: Compression): Promise<void> {
     const { options: used, runner } = this.runners[whole ? 'whole' : 'output']
     const root = this.config.root
     const print = (text: string, json: boolean): void => {
@@ -186,61 +167,24 @@ export class ViteBuild {
       await lookAsServer({ dir: report.dir, root, options: used.compress, logger, late: report.late, atExit })
   }
 
-  /**
-   * `server-build` timing: the client build leaves its folder to the server build of the same
-   * framework, which compresses it at its end, after writing the pages into it.
-   */
-  private async atServerBuild(name: string, environment: Environment): Promise<void> {
-    const root = this.config.root
-    if (environment.config.consumer !== 'server') {
-      clientFolders.set(root, resolve(root, environment.config.build.outDir))
-      return
+  /** Whether the plugin does nothing in this build; says why, once. */
+  private standsDown(framework: string | undefined): boolean {
+    if (this.hooks.standDown) {
+      this.warn(this.hooks.standDown)
+      return true
     }
-    const pages = serverBuildPagesDir(name, environment.config, clientFolders.get(root))
-    if (pages) await this.compress({ dirs: [pages], siteDir: pages, logger: environment.logger })
-    else
-      this.warnOnce(
-        cannotHandleWarning(name, 'its plugin did not say where the pages are', DEFAULT_PAGES[name] ?? 'dist', root),
-      )
-  }
-
-  /** What this build is (framework, app build) and whether the plugin stands down; warns once. */
-  private recognise(): void {
+    if (framework === undefined || !this.hooks.needsBuildApp || this.hasBuildAppHook) return false
     const config = this.config
-    const build = recogniseBuild(
-      config.plugins.map((plugin) => plugin.name),
-      config.builder,
-    )
-    const framework = build.framework
-    this.framework = framework
-    this.appBuild = build.app
-    this.standDown = framework?.when === 'integration'
-    if (framework?.instead) this.warnOnce(frameworkWarning(framework as FrameworkIntegration))
-    if (framework && !this.hasBuildAppHook && (framework.when === 'build-app' || framework.when === 'nitro')) {
-      this.standDown = true
-      const outDir = relative(config.root, resolve(config.root, config.build.outDir)) || '.'
-      const why = "it writes its pages in Vite 7's `buildApp` step, and this Vite has none"
-      this.warnOnce(cannotHandleWarning(framework.framework, why, outDir, config.root))
-    }
+    const outDir = relative(config.root, resolve(config.root, config.build.outDir)) || '.'
+    const why = "it writes its pages in Vite 7's `buildApp` step, and this Vite has none"
+    this.warn(cannotHandleWarning(framework, why, outDir, config.root))
+    return true
   }
 
   /** Whether `buildApp` (order post) compresses after this environment's closeBundle. */
-  private deferred(environment: object): boolean {
+  private deferred(environment: Environment): boolean {
     // In watch mode every rebuild ends in closeBundle; `buildApp` runs once, before the first.
     if (!this.hasBuildAppHook || this.config.build.watch || builtAfterBuildApp.has(environment)) return false
     return this.appBuild
-  }
-
-  /** The folders an app build deploys, once every environment and framework step is done. */
-  private async deployable(builder: ViteBuilder): Promise<string[] | undefined> {
-    const framework = this.framework
-    if (framework?.when !== 'nitro') return builtClientDirs(builder, this.resolved.environments)
-    const publicDir = await nitroPublicDir(this.config.root, this.startedAt)
-    if (publicDir) return [publicDir]
-    // Nitro points the client environments' outDir at its public folder; Analog does not.
-    if (framework.framework !== 'Analog') return builtClientDirs(builder, this.resolved.environments)
-    const why = "Nitro's build info (nitro.json) was not found"
-    this.warnOnce(cannotHandleWarning(framework.framework, why, 'dist/analog/public', this.config.root))
-    return undefined
   }
 }

@@ -1,7 +1,7 @@
 export { preencode, preencode as default } from './build-end.js'
 export {
-  resolvePreencodeVitePressOptions,
   type PreencodeVitePressOptions,
   type ResolvedPreencodeVitePressOptions,
+  resolvePreencodeVitePressOptions,
   type ServerConfigFile,
 } from './options.js'

@@ -10,10 +10,11 @@ import {
   userError,
 } from '@preencode/core'
 import { defineCommand } from 'citty'
-import { assertKnownFlags, createLogger, wantsColor } from '../cli-utils.js'
-import { compressOptionsFrom } from '../compress-options.js'
-import { loadConfig } from '../config-file.js'
-import { deltaArgs, deltasFromFlags } from './deltas.js'
+import { compressOptionsFrom } from '../options/compress.js'
+import { loadConfig } from '../options/config-file.js'
+import { deltaArgs, deltasFromFlags } from '../options/deltas.js'
+import { assertKnownFlags } from '../options/flags.js'
+import { createLogger, wantsColor } from '../output.js'
 
 const args = {
   dir: { type: 'positional', description: 'The build output folder to compress in place', required: true },

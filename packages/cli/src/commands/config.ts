@@ -4,7 +4,8 @@ import { reconcileManifest, userError } from '@preencode/core'
 import { writeFileAtomically } from '@preencode/core/internal'
 import { isServer, SERVER_REGISTRY, SERVERS, type ServerEntry } from '@preencode/server-config'
 import { type ArgsDef, defineCommand } from 'citty'
-import { assertKnownFlags, createLogger } from '../cli-utils.js'
+import { assertKnownFlags } from '../options/flags.js'
+import { createLogger } from '../output.js'
 
 const entries = Object.entries(SERVER_REGISTRY) as [string, ServerEntry<object>][]
 

@@ -12,10 +12,11 @@ import { writeFileAtomically } from '@preencode/core/internal'
 import { createTarget, type DeployEvent, type DeploySettingName, deploy, targetsTaking } from '@preencode/deploy'
 import { cloudfrontKeyValueStore } from '@preencode/server-config'
 import { defineCommand } from 'citty'
-import { assertKnownFlags, type OutputStream, printJson } from '../cli-utils.js'
-import { loadConfig } from '../config-file.js'
+import { loadConfig } from '../options/config-file.js'
+import { deltasOfFlags, resolveDeployFlags } from '../options/deploy.js'
+import { assertKnownFlags } from '../options/flags.js'
+import { type OutputStream, printJson } from '../output.js'
 import { formatPlan, formatSummary } from '../render.js'
-import { deltasOfFlags, resolveDeployFlags } from './deploy-settings.js'
 
 /** "S3 only", from the target registry: the targets that take `setting`. */
 const only = (setting: DeploySettingName): string => `${targetsTaking(setting).join(', ')} only`

@@ -3,7 +3,8 @@ import { basename, dirname, resolve } from 'node:path'
 import { reconcileManifest, renderHtmlReport, userError } from '@preencode/core'
 import { writeFileAtomically } from '@preencode/core/internal'
 import { defineCommand } from 'citty'
-import { assertKnownFlags, createLogger } from '../cli-utils.js'
+import { assertKnownFlags } from '../options/flags.js'
+import { createLogger } from '../output.js'
 
 const args = {
   dir: { type: 'positional', description: 'The compressed site (holding .preencode-manifest.json)', required: true },

@@ -3,9 +3,9 @@ import { join, relative, resolve } from 'node:path'
 import { MANIFEST_FILENAME, readManifest, userError } from '@preencode/core'
 import { CONVENTION_FLAGS, type ConventionOptions, createPreencodeHandler } from '@preencode/server-config'
 import { defineCommand } from 'citty'
-import { assertKnownFlags, parseInteger } from '../cli-utils.js'
-import { DEFAULT_SERVE_LIMITS } from '../serve-limits.js'
-import { type ListenOptions, listen } from '../serve-listener.js'
+import { assertKnownFlags, parseInteger } from '../options/flags.js'
+import { DEFAULT_SERVE_LIMITS } from '../serve/limits.js'
+import { type ListenOptions, listen } from '../serve/listener.js'
 
 const DEFAULT_HOST = '127.0.0.1'
 const DEFAULT_PORT = 8080

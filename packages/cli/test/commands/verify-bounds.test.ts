@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path'
 import { tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-const BIN = resolve(import.meta.dirname, '../dist/bin.js')
+const BIN = resolve(import.meta.dirname, '../../dist/bin.js')
 
 interface Run {
   status: number | null

@@ -16,9 +16,9 @@ import {
   MINIO_USER,
   type Minio,
   startMinio,
-} from '../../deploy/test/helpers.js'
+} from '../../../deploy/test/helpers.js'
 
-const BIN = resolve(import.meta.dirname, '../dist/bin.js')
+const BIN = resolve(import.meta.dirname, '../../dist/bin.js')
 const BUCKET = 'build-cache'
 let minio: Minio
 let work: { path: string; remove: () => Promise<void> }
@@ -243,7 +243,7 @@ describe('the S3 SDK is loaded only for an s3:// cache', () => {
       console.log(JSON.stringify({ before, after: seen.length }))`
     // Written beside the package so that `@preencode/core` resolves; run from the runner's
     // folder so that the local tier of the s3:// run is its own empty XDG cache.
-    const probe = resolve(import.meta.dirname, `../dist/probe-${process.pid}.mjs`)
+    const probe = resolve(import.meta.dirname, `../../dist/probe-${process.pid}.mjs`)
     await writeFile(probe, script)
     cleanupProbe = () => rm(probe, { force: true })
     const child = spawnSync(process.execPath, [probe], {

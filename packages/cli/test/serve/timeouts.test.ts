@@ -1,4 +1,4 @@
-// The timeouts of `preencode serve`'s server (src/serve-limits.ts), run in process with short
+// The timeouts of `preencode serve`'s server (src/serve/limits.ts), run in process with short
 // values so a test can see them act: a client that stops reading loses its response (HTTP/2: the
 // stream reset; HTTP/1.1: the connection closed), an idle HTTP/2 connection is closed, and a
 // client that never finishes its headers is closed. The defaults are in docs/cli.md.
@@ -11,9 +11,9 @@ import { join, resolve } from 'node:path'
 import { createPreencodeHandler } from '@preencode/server-config'
 import { runCollected, tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Listening, listen } from '../src/serve-listener.ts'
+import { type Listening, listen } from '../../src/serve/listener.ts'
 
-const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../dist/bin.js')
+const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../../dist/bin.js')
 /** Larger than loopback's socket buffers, so a client that does not read stalls the server. */
 const HUGE_BYTES = 48 * 1024 * 1024
 const SHORT = { sendTimeoutMs: 300, idleMs: 600, headersTimeoutMs: 400, requestTimeoutMs: 500, graceMs: 200 }

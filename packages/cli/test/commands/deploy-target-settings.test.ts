@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { freePort, tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-const BIN = join(import.meta.dirname, '../dist/bin.js')
+const BIN = join(import.meta.dirname, '../../dist/bin.js')
 
 describe('preencode deploy: the settings each target takes', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>

@@ -12,8 +12,8 @@ import { decodeWithDictionary } from '@preencode/core'
 import { originalOfDeltaPath } from '@preencode/core/internal'
 import { runCollected, tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dictionaryId, sha256Of } from '../../core/src/codecs/dictionary-hash.js'
-import { BIN, cli, listing } from './lifecycle-helpers.js'
+import { dictionaryId, sha256Of } from '../../../core/src/codecs/dictionary-hash.js'
+import { BIN, cli, listing } from '../lifecycle-helpers.js'
 
 const HOOK = `
 import fs from 'node:fs/promises'

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path'
 import { tempDir } from '@preencode/test-utils'
 import { afterEach, describe, expect, it } from 'vitest'
 
-const BIN = resolve(import.meta.dirname, '../dist/bin.js')
+const BIN = resolve(import.meta.dirname, '../../dist/bin.js')
 const HOST_VARIABLES = ['NETLIFY', 'VERCEL', 'CF_PAGES']
 
 const cleanups: (() => Promise<void>)[] = []

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path'
 import { runCollected, tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../dist/bin.js')
+const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../../dist/bin.js')
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex')
 /** Held open by a stalled stream: larger than what is read in one piece (64 KiB). */
 const BIG = randomBytes(1024 * 1024)

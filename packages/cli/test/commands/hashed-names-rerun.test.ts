@@ -5,7 +5,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { cli, readManifestOf, workDirs } from './lifecycle-helpers.js'
+import { cli, readManifestOf, workDirs } from '../lifecycle-helpers.js'
 
 const { workDir } = workDirs('hashed-names-rerun')
 

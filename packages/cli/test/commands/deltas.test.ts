@@ -7,7 +7,7 @@ import { decodeWithDictionary, readManifest } from '@preencode/core'
 import { tempDir } from '@preencode/test-utils'
 import { afterEach, describe, expect, it } from 'vitest'
 
-const BIN = resolve(import.meta.dirname, '../dist/bin.js')
+const BIN = resolve(import.meta.dirname, '../../dist/bin.js')
 
 function cli(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
   const run = spawnSync(process.execPath, [BIN, ...args], {

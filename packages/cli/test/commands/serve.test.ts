@@ -12,7 +12,7 @@ import { type Manifest, readManifest } from '@preencode/core'
 import { runCollected, type StartedPreencodeServe, startPreencodeServe, tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../dist/bin.js')
+const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../../dist/bin.js')
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex')
 const script = Array.from({ length: 400 }, (_, i) => `export const v${i} = 'value ${i % 17}'\n`).join('')
 

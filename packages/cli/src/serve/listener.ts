@@ -17,14 +17,14 @@ import {
   DEFAULT_SERVE_LIMITS,
   http2Settings,
   type ServeLimits,
-} from './serve-limits.js'
+} from './limits.js'
 
 export interface ListenOptions {
   host: string
   port: number
   /** PEM certificate (chain) and key: HTTPS with HTTP/2 and HTTP/1.1. */
   tls?: { cert: Buffer; key: Buffer }
-  /** The limits on every client (`serve-limits.ts`); default `DEFAULT_SERVE_LIMITS`. */
+  /** The limits on every client (`limits.ts`); default `DEFAULT_SERVE_LIMITS`. */
   limits?: Partial<ServeLimits>
 }
 

@@ -4,9 +4,9 @@
 // each one is named: the flag when the user wrote a flag, the file's key otherwise.
 import type { OptionLabel } from '@preencode/core'
 import { type DeployOptions, type DeploySettings, resolveDeploySettings } from '@preencode/deploy'
-import { numberFlag } from '../cli-utils.js'
-import { isRecord, type LoadedConfig, settingLabel } from '../config-file.js'
+import { isRecord, type LoadedConfig, settingLabel } from './config-file.js'
 import { deltaFlagLabel } from './deltas.js'
+import { numberFlag } from './flags.js'
 
 /** What the deploy command's flags parse to (citty's view of them). */
 export interface DeployFlags {

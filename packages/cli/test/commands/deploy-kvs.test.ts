@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path'
 import { tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-const BIN = resolve(import.meta.dirname, '../dist/bin.js')
+const BIN = resolve(import.meta.dirname, '../../dist/bin.js')
 
 function cli(args: string[], cwd: string): { status: number | null; stderr: string } {
   const run = spawnSync(process.execPath, [BIN, ...args], {

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path'
 import { freePort, tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../dist/bin.js')
+const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../../dist/bin.js')
 const IS_ROOT = process.getuid?.() === 0
 const NOBODY = 65534
 

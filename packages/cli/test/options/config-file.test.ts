@@ -7,7 +7,7 @@ import { resolveDeploySettings } from '@preencode/deploy'
 import { tempDir } from '@preencode/test-utils'
 import { defineConfig } from 'preencode'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileLabel, loadConfig } from '../src/config-file.js'
+import { fileLabel, loadConfig } from '../../src/options/config-file.js'
 
 describe('loadConfig', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>
@@ -85,7 +85,7 @@ describe('loadConfig', () => {
 })
 
 describe('deploy settings: the file names its key, a flag names the flag', () => {
-  const BIN = join(import.meta.dirname, '../dist/bin.js')
+  const BIN = join(import.meta.dirname, '../../dist/bin.js')
   let dir: Awaited<ReturnType<typeof tempDir>>
   beforeAll(async () => {
     dir = await tempDir('deploy-settings')

@@ -15,9 +15,9 @@ import {
   userError,
 } from '@preencode/core'
 import { globProblem, isSharedCacheUrl } from '@preencode/core/internal'
-import { numberFlag, parseList } from './cli-utils.js'
-import { deltaFlagLabel } from './commands/deltas.js'
 import { fileLabel, settingLabel } from './config-file.js'
+import { deltaFlagLabel } from './deltas.js'
+import { numberFlag, parseList } from './flags.js'
 
 /** What the compress command's flags parse to (citty's view of them). */
 export type CompressFlags = { [flag in `level-${Format}`]?: string | undefined } & {

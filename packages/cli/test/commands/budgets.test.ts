@@ -9,7 +9,7 @@ import { type CompressReport, type ManifestFile, readManifest, type SizeBudget }
 import { tempDir } from '@preencode/test-utils'
 import { afterEach, describe, expect, it } from 'vitest'
 
-const BIN = resolve(import.meta.dirname, '../dist/bin.js')
+const BIN = resolve(import.meta.dirname, '../../dist/bin.js')
 
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {

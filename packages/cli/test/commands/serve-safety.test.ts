@@ -12,7 +12,7 @@ import { MANIFEST_FILENAME, type Manifest, readManifest } from '@preencode/core'
 import { runCollected, type StartedPreencodeServe, startPreencodeServe, tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../dist/bin.js')
+const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../../dist/bin.js')
 const SECRET = 'TOP SECRET: a file outside the site\n'
 const PAGE = `<!doctype html><title>home</title>\n${'<p>the page of the site</p>\n'.repeat(60)}`
 const EVIL = `evil.txt is a file of the site\n${'plain words of the site\n'.repeat(60)}`

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { chmod, chown, mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { BIN, IS_ROOT, listing, NOBODY, page, put, workDirs } from './lifecycle-helpers.js'
+import { BIN, IS_ROOT, listing, NOBODY, page, put, workDirs } from '../lifecycle-helpers.js'
 
 const { workDir, cleanups } = workDirs('journal-errors')
 const JOURNAL = '.preencode-journal'

@@ -11,7 +11,7 @@ import { createPreencodeHandler } from '@preencode/server-config'
 import { runCollected, startPreencodeServe, tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../dist/bin.js')
+const BIN = process.env.PREENCODE_TEST_BIN ?? resolve(import.meta.dirname, '../../dist/bin.js')
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex')
 const OLD = `<!doctype html><p>OLD PAGE ${'lorem ipsum '.repeat(100)}</p>\n`
 const NEW = '<p>NEW PAGE, short</p>\n'

@@ -9,7 +9,7 @@ import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { runCollected } from '@preencode/test-utils'
 import { describe, expect, it } from 'vitest'
-import { BIN, cli, listing, page, put, readManifestOf, workDirs } from './lifecycle-helpers.js'
+import { BIN, cli, listing, page, put, readManifestOf, workDirs } from '../lifecycle-helpers.js'
 
 const { workDir } = workDirs('concurrent-compress')
 

@@ -1,7 +1,7 @@
 // The delta-update flags of `preencode compress` (RFC 9842): they become the `deltas` option the
 // plugins take, resolved by `resolveBuildOptions` with the rest; the build runner writes the deltas.
 import type { DeltaOptions } from '@preencode/core'
-import { parseInteger, parseList } from '../cli-utils.js'
+import { parseInteger, parseList } from './flags.js'
 
 export const deltaArgs = {
   deltas: {

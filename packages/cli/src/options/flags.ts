@@ -1,16 +1,9 @@
 /**
- * Small helpers every `preencode` subcommand shares, so flags parse, fail and print alike:
- * comma lists, whole numbers, unknown-flag rejection, JSON output and a logger honouring
- * `--quiet`. Only commands (and bin.ts) print; nothing here calls `process.exit`.
+ * How every `preencode` subcommand reads its flags, so they parse and fail alike: comma lists,
+ * whole numbers, numbers left to the setting's rule, unknown-flag rejection.
  */
-import { type CompressLogger, userError } from '@preencode/core'
+import { userError } from '@preencode/core'
 import type { ArgsDef } from 'citty'
-
-/** What the logger and the printers need of a stream: `process.stdout`/`process.stderr` fit. */
-export interface OutputStream {
-  write(chunk: string): unknown
-  isTTY?: boolean
-}
 
 /** `"gzip, brotli,,zstd"` -> `['gzip', 'brotli', 'zstd']`; undefined when the flag was not given. */
 export function parseList(value: string | undefined, flag: string): string[] | undefined {
@@ -90,28 +83,6 @@ const PEER_FLAGS: Readonly<Record<string, string>> = {
   'log-level': '--quiet',
   verbose: '--quiet (the report is printed by default)',
 }
-
-/** Pretty JSON plus a newline: the only thing a command prints to stdout in `--json` mode. */
-export function printJson(value: unknown, stream: OutputStream = process.stdout): void {
-  stream.write(`${JSON.stringify(value, null, 2)}\n`)
-}
-
-/** A `CompressLogger` writing to stderr (stdout stays for the result); silent with `quiet`. */
-export function createLogger(options: { quiet?: boolean; stream?: OutputStream } = {}): CompressLogger {
-  const stream = options.stream ?? process.stderr
-  if (options.quiet) return { info() {}, warn() {} }
-  return {
-    info: (message) => {
-      stream.write(`${message}\n`)
-    },
-    warn: (message) => {
-      stream.write(`warning: ${message}\n`)
-    },
-  }
-}
-
-/** Colour only for a person at a terminal: the same rule as the plugins (core's build runner). */
-export { wantsColor } from '@preencode/core'
 
 function kebab(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()

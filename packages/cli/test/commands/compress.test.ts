@@ -8,7 +8,7 @@ import type { CompressReport } from '@preencode/core'
 import { tempDir } from '@preencode/test-utils'
 import { afterEach, describe, expect, it } from 'vitest'
 
-const BIN = resolve(import.meta.dirname, '../dist/bin.js')
+const BIN = resolve(import.meta.dirname, '../../dist/bin.js')
 
 interface Result {
   status: number | null
