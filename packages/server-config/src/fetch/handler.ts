@@ -15,11 +15,12 @@
  * body is a `Bun.file` (sent by Bun: no byte through JavaScript, memory flat under slow readers),
  * see `bunBody`. Out of file handles, the answer is 503 with Retry-After (`node/handles.ts`).
  */
-import type { FileHandle } from 'node:fs/promises'
+
 import type { Manifest } from '@preencode/core'
 import type { ConventionOptions } from '../http/conventions.js'
 import { isValidHost } from '../http/host.js'
 import { type AnswerBody, REQUEST_FACT_HEADERS, type RequestFacts, targetOf } from '../http/spec.js'
+import type { OpenedFile } from '../node/file-access.js'
 import { isOutOfHandles, outOfHandlesAnswer } from '../node/handles.js'
 import { type Resolved, servedSite } from '../node/site.js'
 import { bunBody } from './bun-body.js'
@@ -102,7 +103,7 @@ export function createPreencodeHandler(dir: string, options: PreencodeHandlerOpt
     if (!resolved) return undefined
     const { answer, handle } = resolved
     if (!answer.body || !handle) return new Response(null, { status: answer.status, headers: answer.headers })
-    const sent = bunBody(dir, handle, answer, request.headers.has('range'))
+    const sent = bunBody(handle, answer, request.headers.has('range'))
     if (sent) return new Response(sent.body, { status: answer.status, headers: sent.headers })
     const body = await bodyOf(handle, answer.body, answer.headers['Content-Length'])
     return new Response(body, { status: answer.status, headers: answer.headers })
@@ -111,7 +112,7 @@ export function createPreencodeHandler(dir: string, options: PreencodeHandlerOpt
 
 /** The bytes to send from the file opened; the handle is closed when they are read or the stream ends. */
 async function bodyOf(
-  handle: FileHandle,
+  handle: OpenedFile,
   body: AnswerBody,
   length: string | undefined,
 ): Promise<Uint8Array | ReadableStream<Uint8Array>> {
@@ -138,7 +139,7 @@ async function bodyOf(
 }
 
 /** `length` bytes (Infinity: to the end) from `start`, read as the consumer pulls; closes the handle. */
-function streamOf(handle: FileHandle, start: number, length: number): ReadableStream<Uint8Array> {
+function streamOf(handle: OpenedFile, start: number, length: number): ReadableStream<Uint8Array> {
   let position = start
   let left = length
   const close = () => handle.close().catch(() => {})
