@@ -20,7 +20,7 @@ import type { Manifest } from '@preencode/core'
 import type { ConventionOptions } from '../http/conventions.js'
 import { isValidHost } from '../http/host.js'
 import { type AnswerBody, REQUEST_FACT_HEADERS, type RequestFacts, targetOf } from '../http/spec.js'
-import type { OpenedFile } from '../node/file-access.js'
+import { DescriptorFile, type OpenedFile } from '../node/file-access.js'
 import { isOutOfHandles, outOfHandlesAnswer } from '../node/handles.js'
 import { type Resolved, servedSite } from '../node/site.js'
 import { bunBody } from './bun-body.js'
@@ -92,21 +92,41 @@ export function createPreencodeHandler(dir: string, options: PreencodeHandlerOpt
     }
     const target = targetOf(request.method, url.pathname, index)
     if (target.kind === 'pass') return undefined
-    let resolved: Resolved | undefined
-    try {
-      resolved = await site.answerFor(target, fetchRequestFacts(request), url)
-    } catch (error) {
-      if (!isOutOfHandles(error)) throw error
-      const busy = outOfHandlesAnswer()
-      return new Response(busy.body, { status: busy.status, headers: busy.headers })
+    for (let attempt = 1; ; attempt++) {
+      let resolved: Resolved | undefined
+      try {
+        resolved = await site.answerFor(target, fetchRequestFacts(request), url)
+      } catch (error) {
+        if (!isOutOfHandles(error)) throw error
+        const busy = outOfHandlesAnswer()
+        return new Response(busy.body, { status: busy.status, headers: busy.headers })
+      }
+      if (!resolved) return undefined
+      const { answer, handle } = resolved
+      if (!answer.body || !handle) return new Response(null, { status: answer.status, headers: answer.headers })
+      const sent = bunBody(handle, answer, request.headers.has('range'))
+      if (sent) return new Response(sent.body, { status: answer.status, headers: sent.headers })
+      if (attempt === 1 && !(await stillDescribed(handle))) continue
+      const body = await bodyOf(handle, answer.body, answer.headers['Content-Length'])
+      return new Response(body, { status: answer.status, headers: answer.headers })
     }
-    if (!resolved) return undefined
-    const { answer, handle } = resolved
-    if (!answer.body || !handle) return new Response(null, { status: answer.status, headers: answer.headers })
-    const sent = bunBody(handle, answer, request.headers.has('range'))
-    if (sent) return new Response(sent.body, { status: answer.status, headers: sent.headers })
-    const body = await bodyOf(handle, answer.body, answer.headers['Content-Length'])
-    return new Response(body, { status: answer.status, headers: answer.headers })
+  }
+}
+
+/**
+ * False when the file described on Bun was replaced before this first read (a rebuild between
+ * the handler's stat and its open, `node/file-access.ts`): the request is answered again, once,
+ * from the new file. A `FileHandle` is open already: nothing to check.
+ */
+async function stillDescribed(handle: OpenedFile): Promise<boolean> {
+  if (!(handle instanceof DescriptorFile)) return true
+  try {
+    await handle.stat()
+    return true
+  } catch (error) {
+    await handle.close()
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
+    throw error
   }
 }
 

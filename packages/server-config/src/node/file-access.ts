@@ -10,12 +10,15 @@
  * keeps up (docs/servers/javascript.md#bunserve, the runtimes part of `pnpm bench`). Reads of
  * a body stay asynchronous: only descriptions and opens are synchronous.
  *
- * A file opened on Bun is a `DescriptorFile`: the descriptor of one open, stat'ed, read and
- * closed through it as a `FileHandle` would be, so the one-handle guarantee holds for what the
- * handler tells from it (size, ETag, Last-Modified).
+ * A file of the site on Bun is a `DescriptorFile`: described by one `stat` (the answer's size,
+ * ETag and Last-Modified come from it) and opened only when JavaScript reads it (a hash, a gzip
+ * variant decoded, the Node middleware's stream), checked then to be the very version described
+ * (`versionOf`), else the read fails as ENOENT. A body Bun sends itself (`fetch/bun-body.ts`) is
+ * opened by Bun, by the same path: no descriptor of ours is opened, stat'ed and closed for it.
  */
 import {
   closeSync,
+  constants,
   createReadStream,
   fstatSync,
   openSync,
@@ -42,33 +45,61 @@ export interface FileAccess {
   /** Follows links, as `stat`. */
   stat(path: string): Stats | Promise<Stats>
   open(path: string, flags: number): OpenedFile | Promise<OpenedFile>
+  /**
+   * When given, the file `stat` described at `path`, opened only when read (and then only if it
+   * is still that version): used instead of `open`.
+   */
+  describe?(path: string, info: Stats): OpenedFile
 }
+
+/** One version of one file: a rename, a link, a write or a chmod changes its ctime, a rebuild its inode. */
+export const versionOf = (info: Stats): string => `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`
 
 /** Node and Deno: the thread pool, which keeps the event loop free while a disk answers. */
 const PROMISES: FileAccess = { realpath, stat, open }
 
-/** A file opened with `openSync` on Bun: stat'ed and closed synchronously, read asynchronously. */
+/** Read only; a FIFO put in place is not waited on (the version check then refuses it). */
+const LATE_OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
+
+const failure = (code: string, message: string): Error => Object.assign(new Error(message), { code })
+
+/** A file of the site on Bun, described by `stat` and opened when first read (see the module comment). */
 export class DescriptorFile implements OpenedFile {
   #fd: number | undefined
+  #closed = false
   #reading = 0
   #closeWhenRead = false
 
-  /** `path`: the real path it was opened by (inside the site). */
+  /** `path`: the path `info` was taken from, inside the site; Bun sends the body from it. */
   constructor(
-    fd: number,
     readonly path: string,
-  ) {
+    readonly info: Stats,
+  ) {}
+
+  /** The descriptor, opened now if it is not yet; it must be the version described. */
+  #descriptor(): number {
+    if (this.#closed) throw failure('EBADF', `${this.path}: file closed`)
+    if (this.#fd !== undefined) return this.#fd
+    const fd = openSync(this.path, LATE_OPEN_FLAGS)
+    if (versionOf(fstatSync(fd)) !== versionOf(this.info)) {
+      closeSync(fd)
+      throw failure('ENOENT', `${this.path}: replaced since it was described (a rebuild)`)
+    }
     this.#fd = fd
+    return fd
   }
 
   async stat(): Promise<Stats> {
-    if (this.#fd === undefined) throw Object.assign(new Error('file closed'), { code: 'EBADF' })
-    return fstatSync(this.#fd)
+    return fstatSync(this.#descriptor())
   }
 
   read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }> {
-    const fd = this.#fd
-    if (fd === undefined) return Promise.reject(Object.assign(new Error('file closed'), { code: 'EBADF' }))
+    let fd: number
+    try {
+      fd = this.#descriptor()
+    } catch (error) {
+      return Promise.reject(error)
+    }
     this.#reading++
     return new Promise((done, fail) => {
       read(fd, buffer, offset, length, position, (error, bytesRead) => {
@@ -82,10 +113,10 @@ export class DescriptorFile implements OpenedFile {
   }
 
   createReadStream(options: { start?: number; end?: number } = {}): ReadStream {
-    if (this.#fd === undefined) throw Object.assign(new Error('file closed'), { code: 'EBADF' })
-    const stream = createReadStream('', { ...options, fd: this.#fd, autoClose: true })
+    const stream = createReadStream('', { ...options, fd: this.#descriptor(), autoClose: true })
     // The stream owns the descriptor now and closes it; a later close() must not close it twice.
     this.#fd = undefined
+    this.#closed = true
     return stream
   }
 
@@ -97,15 +128,24 @@ export class DescriptorFile implements OpenedFile {
   #closeNow(): void {
     const fd = this.#fd
     this.#fd = undefined
+    this.#closed = true
     if (fd !== undefined) closeSync(fd)
   }
 }
 
-/** Bun: synchronous calls (see the module comment). */
+/** Bun: synchronous calls, and files described rather than opened (see the module comment). */
 const SYNCHRONOUS: FileAccess = {
   realpath: (path) => realpathSync(path),
   stat: (path) => statSync(path),
-  open: (path, flags) => new DescriptorFile(openSync(path, flags), path),
+  open: (path, flags) => {
+    const fd = openSync(path, flags)
+    try {
+      return new DescriptorFile(path, fstatSync(fd))
+    } finally {
+      closeSync(fd)
+    }
+  },
+  describe: (path, info) => new DescriptorFile(path, info),
 }
 
 /** The file access of the runtime this runs on. */

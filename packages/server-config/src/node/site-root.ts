@@ -17,7 +17,7 @@
  */
 import { constants, type Stats } from 'node:fs'
 import { isAbsolute, join, relative, sep } from 'node:path'
-import { FILE_ACCESS, type FileAccess, type OpenedFile } from './file-access.js'
+import { FILE_ACCESS, type FileAccess, type OpenedFile, versionOf } from './file-access.js'
 import { isOutOfHandles } from './handles.js'
 
 /** Read only, and never through a link put in place of the checked path since (ELOOP). */
@@ -31,9 +31,6 @@ interface Checked {
   real: string
   version: string
 }
-
-/** One version of one file: a rename, a link, a write or a chmod changes its ctime, a rebuild its inode. */
-const versionOf = (info: Stats): string => `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`
 
 /** A file of the site opened for reading, and what `fstat` tells of it. */
 export interface OpenedSiteFile {
@@ -85,8 +82,10 @@ export function siteRoot(dir: string): SiteRoot {
   }
   const checked = new Map<string, Checked>()
   /** The file the path leads to as checked before, opened by its real path; undefined if it is not that file now. */
-  const reopen = async (known: Checked, seen: Stats): Promise<OpenedSiteFile | undefined> => {
+  const reopen = async (known: Checked, full: string, seen: Stats): Promise<OpenedSiteFile | undefined> => {
     if (known.version !== versionOf(seen)) return undefined
+    // Described (Bun): the very version checked, by the path just stat'ed; read only if still that version.
+    if (fs.describe) return { file: fs.describe(full, seen), info: seen }
     try {
       const opened = await openReal(fs, known.real)
       if (versionOf(opened.info) === known.version) return opened
@@ -103,7 +102,7 @@ export function siteRoot(dir: string): SiteRoot {
       // Follows links (no open: a link to a FIFO or a device is never opened); ENOENT when there is no such file.
       const seen = await fs.stat(full)
       const known = checked.get(path)
-      const again = known && (await reopen(known, seen))
+      const again = known && (await reopen(known, full, seen))
       if (again) return again
       const resolved = await inside(full)
       if (resolved === undefined) {
@@ -125,8 +124,12 @@ export function siteRoot(dir: string): SiteRoot {
   }
 }
 
-/** Opens a real path with `OPEN_FLAGS` and describes the file opened. */
+/** Opens a real path with `OPEN_FLAGS` and describes the file opened (on Bun: describes it, `file-access.ts`). */
 async function openReal(fs: FileAccess, real: string): Promise<OpenedSiteFile> {
+  if (fs.describe) {
+    const info = await fs.stat(real)
+    return { file: fs.describe(real, info), info }
+  }
   const file = await fs.open(real, OPEN_FLAGS)
   try {
     return { file, info: await file.stat() }

@@ -206,7 +206,14 @@ async function openAnswer(
   let keep = false
   try {
     if (!info.isFile()) return undefined
-    const opened = await asOpened(entry, chosen, info, handle)
+    let opened: Representation
+    try {
+      opened = await asOpened(entry, chosen, info, handle)
+    } catch (error) {
+      // Replaced between its description and its read (Bun, `file-access.ts`): as if gone, asked again.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing'
+      throw error
+    }
     const result = answer(facts, { ...entry.served, lastModified: httpDate(info.mtimeMs) }, opened, Date.now(), status)
     keep = result.body !== undefined
     return { answer: result, handle: keep ? handle : undefined }
