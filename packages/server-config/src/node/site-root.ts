@@ -14,6 +14,15 @@
  *
  * The root's real path is resolved once, and again when a file seems to lie outside it: a
  * release swap (`current -> releases/2`) moves the root, and the next request follows it.
+ *
+ * A path found inside is remembered with the version of the file it led to (device, inode,
+ * size, mtime, ctime: `file-access.ts`). Each request `stat`s the path (following links, opening
+ * nothing, so a link to a FIFO or a device is never opened); while it shows that version, the
+ * path is not resolved again, and the file opened by the real path must be that version too.
+ * The same inode, unchanged (a rename, a link, a write or a chmod changes its ctime), is the file
+ * that was checked inside the site; anything else — a link put in place of the file or of a
+ * folder on the way, a rebuild — is another version, checked again in full. On Bun the file is
+ * described by that `stat` and opened only when read (`file-access.ts`).
  */
 import { constants, type Stats } from 'node:fs'
 import { isAbsolute, join, relative, sep } from 'node:path'
