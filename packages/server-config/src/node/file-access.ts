@@ -39,18 +39,19 @@ export interface OpenedFile {
   close(): Promise<void>
 }
 
-/** The calls a request makes: a value or a promise of one (awaited either way); errors as `node:fs`'s. */
-export interface FileAccess {
+/**
+ * The calls a request makes: a value or a promise of one (awaited either way); errors as
+ * `node:fs`'s. A file of the site is either opened (`open`) or, when `describe` is given, the
+ * file `stat` described at a path, opened only when read (and then only if still that version).
+ */
+export type FileAccess = {
   realpath(path: string): string | Promise<string>
   /** Follows links, as `stat`. */
   stat(path: string): Stats | Promise<Stats>
-  open(path: string, flags: number): OpenedFile | Promise<OpenedFile>
-  /**
-   * When given, the file `stat` described at `path`, opened only when read (and then only if it
-   * is still that version): used instead of `open`.
-   */
-  describe?(path: string, info: Stats): OpenedFile
-}
+} & (
+  | { open(path: string, flags: number): OpenedFile | Promise<OpenedFile>; describe?: undefined }
+  | { describe(path: string, info: Stats): OpenedFile; open?: undefined }
+)
 
 /** One version of one file: a rename, a link, a write or a chmod changes its ctime, a rebuild its inode. */
 export const versionOf = (info: Stats): string => `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`
@@ -137,14 +138,6 @@ export class DescriptorFile implements OpenedFile {
 const SYNCHRONOUS: FileAccess = {
   realpath: (path) => realpathSync(path),
   stat: (path) => statSync(path),
-  open: (path, flags) => {
-    const fd = openSync(path, flags)
-    try {
-      return new DescriptorFile(path, fstatSync(fd))
-    } finally {
-      closeSync(fd)
-    }
-  },
   describe: (path, info) => new DescriptorFile(path, info),
 }
 
