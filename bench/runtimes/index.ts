@@ -110,7 +110,7 @@ export async function runRuntimes(ctx: BenchContext): Promise<PartResult> {
   part.tables.push(...tables)
   part.targets.push(...targets)
   part.notes.push(
-    "Under Bun the preencode handler's body is a Bun.file too (sent by Bun's native code, no byte through JavaScript, Content-Length kept); `Bun.file of the stored .br` sends the very bytes the handler sends, with no negotiation and no check, so that ratio measures what the handler does per request: the manifest's stat and the open, fstat and close that tell the answer from the file opened, through Bun's node:fs/promises (73% of the handler's time in a profile), and Bun.serve's slower path for an answer that waited for I/O (16 KiB sendto's instead of one sendmsg: 0.6× in a bare Bun.serve); see docs/servers/javascript.md#bunserve.",
+    "Under Bun the preencode handler's body is a Bun.file too (sent by Bun's native code, no byte through JavaScript, Content-Length kept); `Bun.file of the stored .br` sends the very bytes the handler sends, with no negotiation and no check, so that ratio measures what the handler does per request: negotiation, the headers, and two synchronous `stat`s (the manifest's, and the file's, whose version tells that the path checked inside the site still leads to the file checked), with no open of its own; see docs/servers/javascript.md#bunserve.",
     "Deno's own `serveDir` (std/http) is published on JSR only, which this machine cannot reach (jsr.io and npm.jsr.io do not answer): Deno is compared with Hono's serveStatic for Deno instead.",
   )
   return part

@@ -4,23 +4,24 @@
  * nothing is held in memory for a slow reader (issue 35: 30 slow readers of a 60 MB file took 3.57 GB when bodies were read
  * whole). Bun takes Content-Length from the file it sends, so it is kept.
  *
- * The trade-off, measured and stated in docs/servers/javascript.md: Bun opens the file again by
- * its path when it starts to send, so the one-handle guarantee becomes "one file per body": the
- * body is never a mix of two files (Bun sends from the one descriptor it opened, its length from
- * that descriptor), but a rebuild that replaces the file in the microseconds between the
- * handler's open and Bun's can pair the headers of the old file (ETag, Last-Modified) with the new
- * bytes. `Bun.file(fd)` on the handle opened would keep the guarantee, but Bun never closes a
- * descriptor it is given and tells nobody when the response is sent, so each request would leak
- * one (measured with Bun 1.4.5: one descriptor more per request).
+ * The trade-off, stated in docs/servers/javascript.md: the handler does not open the file (on
+ * Bun a file of the site is described by one `stat`, `node/file-access.ts`); Bun opens it, by
+ * the path that `stat` described (checked inside the site, `node/site-root.ts`), when it starts
+ * to send. So the one-handle guarantee becomes "one file per body": the body is never a mix of
+ * two files (Bun sends from the one descriptor it opened, its length from that descriptor), but
+ * a rebuild that replaces the file in the microseconds between the handler's `stat` and Bun's
+ * open can pair the headers of the old file (ETag, Last-Modified) with the new bytes — the new
+ * build's variant, the encoding of the new file beside it. `Bun.file(fd)` on a descriptor of
+ * ours would keep the guarantee, but Bun never closes a descriptor it is given and tells nobody
+ * when the response is sent, so each request would leak one (measured with Bun 1.4.5).
  *
  * Left to the reading path (`handler.ts`): a gzip variant decoded for a client that takes no
  * coding, and a request with a Range header answered whole (Bun applies a request's Range to a
  * `Bun.file` body of a 200 itself, which would break If-Range and the ranges the specification
  * ignores).
  */
-import type { FileHandle } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { Answer } from '../http/spec.js'
+import { DescriptorFile, type OpenedFile } from '../node/file-access.js'
 
 interface BunFiles {
   file(path: string): Blob
@@ -34,16 +35,17 @@ const BUN = (globalThis as { Bun?: BunFiles }).Bun
  * headers to send; undefined elsewhere, or for a body this does not cover.
  */
 export function bunBody(
-  root: string,
-  handle: FileHandle,
+  handle: OpenedFile,
   answer: Answer,
   rangeAsked: boolean,
 ): { body: Blob; headers: Record<string, string> } | undefined {
   const body = answer.body
-  if (!BUN || !body || body.decode || (rangeAsked && !body.range)) return undefined
-  // Not waited for: the body does not read through it, and a close is a round trip to Bun's thread pool.
+  // On Bun every file of the site is a DescriptorFile (`node/file-access.ts`).
+  if (!BUN || !(handle instanceof DescriptorFile) || !body || body.decode || (rangeAsked && !body.range))
+    return undefined
+  // Nothing is open unless JavaScript read it: the body does not read through it.
   void handle.close().catch(() => {})
-  const file = BUN.file(join(root, body.path))
+  const file = BUN.file(handle.path)
   return {
     body: body.range ? file.slice(body.range.start, body.range.end + 1) : file,
     // Bun names a file body's download after the file (`filename="app.js.br"`) unless told.

@@ -15,11 +15,12 @@
  * body is a `Bun.file` (sent by Bun: no byte through JavaScript, memory flat under slow readers),
  * see `bunBody`. Out of file handles, the answer is 503 with Retry-After (`node/handles.ts`).
  */
-import type { FileHandle } from 'node:fs/promises'
+
 import type { Manifest } from '@preencode/core'
 import type { ConventionOptions } from '../http/conventions.js'
 import { isValidHost } from '../http/host.js'
 import { type AnswerBody, REQUEST_FACT_HEADERS, type RequestFacts, targetOf } from '../http/spec.js'
+import { DescriptorFile, type OpenedFile } from '../node/file-access.js'
 import { isOutOfHandles, outOfHandlesAnswer } from '../node/handles.js'
 import { type Resolved, servedSite } from '../node/site.js'
 import { bunBody } from './bun-body.js'
@@ -91,27 +92,47 @@ export function createPreencodeHandler(dir: string, options: PreencodeHandlerOpt
     }
     const target = targetOf(request.method, url.pathname, index)
     if (target.kind === 'pass') return undefined
-    let resolved: Resolved | undefined
-    try {
-      resolved = await site.answerFor(target, fetchRequestFacts(request), url)
-    } catch (error) {
-      if (!isOutOfHandles(error)) throw error
-      const busy = outOfHandlesAnswer()
-      return new Response(busy.body, { status: busy.status, headers: busy.headers })
+    for (let attempt = 1; ; attempt++) {
+      let resolved: Resolved | undefined
+      try {
+        resolved = await site.answerFor(target, fetchRequestFacts(request), url)
+      } catch (error) {
+        if (!isOutOfHandles(error)) throw error
+        const busy = outOfHandlesAnswer()
+        return new Response(busy.body, { status: busy.status, headers: busy.headers })
+      }
+      if (!resolved) return undefined
+      const { answer, handle } = resolved
+      if (!answer.body || !handle) return new Response(null, { status: answer.status, headers: answer.headers })
+      const sent = bunBody(handle, answer, request.headers.has('range'))
+      if (sent) return new Response(sent.body, { status: answer.status, headers: sent.headers })
+      if (attempt === 1 && !(await stillDescribed(handle))) continue
+      const body = await bodyOf(handle, answer.body, answer.headers['Content-Length'])
+      return new Response(body, { status: answer.status, headers: answer.headers })
     }
-    if (!resolved) return undefined
-    const { answer, handle } = resolved
-    if (!answer.body || !handle) return new Response(null, { status: answer.status, headers: answer.headers })
-    const sent = bunBody(dir, handle, answer, request.headers.has('range'))
-    if (sent) return new Response(sent.body, { status: answer.status, headers: sent.headers })
-    const body = await bodyOf(handle, answer.body, answer.headers['Content-Length'])
-    return new Response(body, { status: answer.status, headers: answer.headers })
+  }
+}
+
+/**
+ * False when the file described on Bun was replaced before this first read (a rebuild between
+ * the handler's stat and its open, `node/file-access.ts`): the request is answered again, once,
+ * from the new file. A `FileHandle` is open already: nothing to check.
+ */
+async function stillDescribed(handle: OpenedFile): Promise<boolean> {
+  if (!(handle instanceof DescriptorFile)) return true
+  try {
+    await handle.stat()
+    return true
+  } catch (error) {
+    await handle.close()
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
+    throw error
   }
 }
 
 /** The bytes to send from the file opened; the handle is closed when they are read or the stream ends. */
 async function bodyOf(
-  handle: FileHandle,
+  handle: OpenedFile,
   body: AnswerBody,
   length: string | undefined,
 ): Promise<Uint8Array | ReadableStream<Uint8Array>> {
@@ -138,7 +159,7 @@ async function bodyOf(
 }
 
 /** `length` bytes (Infinity: to the end) from `start`, read as the consumer pulls; closes the handle. */
-function streamOf(handle: FileHandle, start: number, length: number): ReadableStream<Uint8Array> {
+function streamOf(handle: OpenedFile, start: number, length: number): ReadableStream<Uint8Array> {
   let position = start
   let left = length
   const close = () => handle.close().catch(() => {})

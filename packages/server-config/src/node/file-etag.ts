@@ -17,7 +17,7 @@
  *   give different ETags (a revalidation costs a full answer, never wrong bytes).
  */
 import { createHash } from 'node:crypto'
-import type { FileHandle } from 'node:fs/promises'
+import type { OpenedFile } from './file-access.js'
 
 /** What `FileHandle.stat()` tells that identifies one version of a file. */
 export interface OpenedInfo {
@@ -42,7 +42,7 @@ export function fileEtag(info: OpenedInfo, encoding: string | undefined): string
 }
 
 /** sha256 (hex) of the file opened, read through its handle without moving it; cached by version. */
-export function openedSha256(handle: FileHandle, info: OpenedInfo): Promise<string> {
+export function openedSha256(handle: OpenedFile, info: OpenedInfo): Promise<string> {
   const key = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`
   const known = hashes.get(key)
   if (known) return known
@@ -53,7 +53,7 @@ export function openedSha256(handle: FileHandle, info: OpenedInfo): Promise<stri
   return hashing
 }
 
-async function hashHandle(handle: FileHandle, size: number): Promise<string> {
+async function hashHandle(handle: OpenedFile, size: number): Promise<string> {
   const hash = createHash('sha256')
   const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(size, 1)))
   for (let position = 0; position < size; ) {

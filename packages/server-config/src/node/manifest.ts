@@ -2,12 +2,13 @@
 // path, and read again whenever the file on disk is replaced (a rebuild or a redeploy in place),
 // without a restart; none at all when the folder has no manifest (then `disk.ts` describes
 // every file).
-import { stat } from 'node:fs/promises'
+import type { Stats } from 'node:fs'
 import { join } from 'node:path'
 import { type CacheClass, MANIFEST_FILENAME, type Manifest, type ManifestFile, readManifest } from '@preencode/core'
 import { DEFAULT_CACHE_CONTROL } from '@preencode/core/internal'
 import { type ServedFile, servedFileOf } from '../http/served-file.js'
 import { pathsOutsideSite } from '../shared/manifest-paths.js'
+import { FILE_ACCESS } from './file-access.js'
 
 export interface Entry {
   /** What the serving specification reads. */
@@ -93,7 +94,7 @@ export function indexSite(
 
 /**
  * The manifest as it is on disk now. One `stat` per request (shared by the requests that
- * arrive together) tells whether it was replaced; a rebuild writes it atomically, so a read
+ * arrive together; synchronous on Bun, `file-access.ts`) tells whether it was replaced; a rebuild writes it atomically, so a read
  * sees the old or the new one, never half of it. One that does not read (cut short, not JSON,
  * another version: written in place by something else) leaves the last good one served, with
  * one warning, until it is replaced; with none read before, the request fails naming it.
@@ -117,7 +118,12 @@ export function manifestOnDisk(root: string, warn: WarningHandler): (force?: boo
     }
   }
   const check = async (): Promise<SiteIndex> => {
-    const info = await stat(path).catch(() => undefined)
+    let info: Stats | undefined
+    try {
+      info = await FILE_ACCESS.stat(path)
+    } catch {
+      info = undefined
+    }
     const key = info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'missing'
     if (loaded?.key === key) return loaded.site
     // No manifest (a folder written by hand, or a deploy before issue 36.3): every file is described from the disk.

@@ -18,7 +18,7 @@
  * directory redirect, then `<path>.html`, the SPA's index, the `404.html` page (status 404),
  * each opened and answered like any file.
  */
-import type { FileHandle } from 'node:fs/promises'
+
 import { type Manifest, userError } from '@preencode/core'
 import { isSafeRelativePath } from '@preencode/core/internal'
 import { etagOf } from '../http/conditional.js'
@@ -41,10 +41,11 @@ import {
 } from '../http/spec.js'
 import { resolveConventions } from '../shared/conventions.js'
 import { diskEntry } from './disk.js'
+import type { OpenedFile } from './file-access.js'
 import { fileEtag, type OpenedInfo, openedSha256 } from './file-etag.js'
 import { isOutOfHandles } from './handles.js'
 import { EMIT_WARNING, type Entry, indexSite, manifestOnDisk, type WarningHandler } from './manifest.js'
-import { type SiteRoot, siteRoot } from './site-root.js'
+import { type OpenedSiteFile, type SiteRoot, siteRoot } from './site-root.js'
 
 interface SiteOptions {
   /** The manifest to serve by; default: the one in the folder, re-read when it changes. */
@@ -84,7 +85,7 @@ function resolveFallthrough(value: unknown): boolean {
 /** What to send: the answer, and the stored file open when it has a body (the caller closes it). */
 export interface Resolved {
   answer: Answer
-  handle: FileHandle | undefined
+  handle: OpenedFile | undefined
 }
 
 /** The path and query of the request as on the wire (for a redirect's Location). */
@@ -191,21 +192,28 @@ async function openAnswer(
 ): Promise<Resolved | 'missing' | undefined> {
   const chosen = chooseRepresentation(facts, entry.served)
   if (!chosen) return undefined
-  let handle: FileHandle | undefined
+  let opened: OpenedSiteFile | undefined
   try {
-    handle = await root.open(chosen.path)
+    opened = await root.open(chosen.path)
   } catch (error) {
     // Out of file handles is not "no such file": the caller answers 503 (handles.ts).
     if (isOutOfHandles(error)) throw error
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : undefined
   }
   // A link out of the site: not a file of the site, whatever the manifest says.
-  if (!handle) return undefined
+  if (!opened) return undefined
+  const { file: handle, info } = opened
   let keep = false
   try {
-    const info = await handle.stat()
     if (!info.isFile()) return undefined
-    const opened = await asOpened(entry, chosen, info, handle)
+    let opened: Representation
+    try {
+      opened = await asOpened(entry, chosen, info, handle)
+    } catch (error) {
+      // Replaced between its description and its read (Bun, `file-access.ts`): as if gone, asked again.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing'
+      throw error
+    }
     const result = answer(facts, { ...entry.served, lastModified: httpDate(info.mtimeMs) }, opened, Date.now(), status)
     keep = result.body !== undefined
     return { answer: result, handle: keep ? handle : undefined }
@@ -225,7 +233,7 @@ async function asOpened(
   entry: Entry,
   chosen: Representation,
   info: OpenedInfo,
-  handle: FileHandle,
+  handle: OpenedFile,
 ): Promise<Representation> {
   const stored = chosen.decode ? entry.served.variants.find((v) => v.path === chosen.path) : chosen
   const asRecorded = !entry.onDisk && info.size === stored?.size && Math.abs(info.mtimeMs - entry.mtimeMs) <= 1
