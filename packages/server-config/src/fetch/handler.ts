@@ -2,7 +2,7 @@
  * `createPreencodeHandler(dir)`: the site folder served as a Fetch handler,
  * `(request: Request) => Promise<Response | undefined>`, for any runtime with the Fetch API and
  * `node:fs` (Node, Bun, Deno; Hono, srvx/h3, Fastify and `preencode serve` on top). It answers
- * by the serving specification (`http/spec.ts`) from the site on disk (`node/site.ts`), exactly
+ * by the serving specification (`http/spec.ts`) from the site on disk (`site/site.ts`), exactly
  * as the Node middleware does, and resolves `undefined` for what is not a file of the site
  * (another method, no such file) so the app can go on; with `fallthrough: false` a missing path
  * gets the site's `404.html` with status 404 instead, after clean URLs and the SPA fallback
@@ -13,15 +13,15 @@
  * from the file handle, a range read from its offset, a gzip variant decoded by the standard
  * `DecompressionStream` for a client that takes no coding (`keepOriginals: false`). On Bun a
  * body is a `Bun.file` (sent by Bun: no byte through JavaScript, memory flat under slow readers),
- * see `bunBody`. Out of file handles, the answer is 503 with Retry-After (`node/handles.ts`).
+ * see `bunBody`. Out of file handles, the answer is 503 with Retry-After (`site/handles.ts`).
  */
 import type { FileHandle } from 'node:fs/promises'
 import type { Manifest } from '@preencode/core'
 import type { ConventionOptions } from '../http/conventions.js'
 import { isValidHost } from '../http/host.js'
 import { type AnswerBody, REQUEST_FACT_HEADERS, type RequestFacts, targetOf } from '../http/spec.js'
-import { isOutOfHandles, outOfHandlesAnswer } from '../node/handles.js'
-import { type Resolved, servedSite } from '../node/site.js'
+import { isOutOfHandles, outOfHandlesAnswer } from '../site/handles.js'
+import { type Resolved, servedSite } from '../site/site.js'
 import { bunBody } from './bun-body.js'
 
 /** `createPreencodeHandler()`'s options. */

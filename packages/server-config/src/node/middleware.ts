@@ -23,8 +23,8 @@ import type { Manifest } from '@preencode/core'
 import type { ConventionOptions } from '../http/conventions.js'
 import { isValidHost } from '../http/host.js'
 import { REQUEST_FACT_HEADERS, type RequestFacts, targetOf } from '../http/spec.js'
-import { isOutOfHandles, outOfHandlesAnswer } from './handles.js'
-import { type RequestLocation, type Resolved, servedSite } from './site.js'
+import { isOutOfHandles, outOfHandlesAnswer } from '../site/handles.js'
+import { type RequestLocation, type Resolved, servedSite } from '../site/site.js'
 
 /** `createPreencodeMiddleware()`'s options. */
 export interface PreencodeMiddlewareOptions extends ConventionOptions {
