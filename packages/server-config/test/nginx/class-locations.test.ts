@@ -8,8 +8,8 @@ import type { Manifest } from '@preencode/core'
 import { nginxConfig } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DELTA_RETENTION_SECONDS, dictionaryLifetime } from '../../core/src/http/cache-policy.js'
-import { buildFixtureSite } from './fixture.ts'
+import { DELTA_RETENTION_SECONDS, dictionaryLifetime } from '../../../core/src/http/cache-policy.js'
+import { buildFixtureSite } from '../fixture.ts'
 
 /** An nginx double-quoted string's value. */
 const unquote = (s: string): string => s.slice(1, -1).replace(/\\(["\\])/g, '$1')

@@ -14,12 +14,12 @@ import {
 } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { edgeChoice, edgeSafeCodings, edgeView } from '../src/cloudflare/edge.js'
-import { checkWorkerLimits } from '../src/cloudflare/limits.js'
-import { createWorker, type PreencodeWorker } from '../src/cloudflare/runtime.js'
-import { workerSiteData } from '../src/cloudflare/site-data.js'
-import { assetsOf, edgeRequest } from './cloudflare-helpers.ts'
-import { buildFixtureSite } from './fixture.ts'
+import { edgeChoice, edgeSafeCodings, edgeView } from '../../src/cloudflare/edge.js'
+import { checkWorkerLimits } from '../../src/cloudflare/limits.js'
+import { createWorker, type PreencodeWorker } from '../../src/cloudflare/runtime.js'
+import { workerSiteData } from '../../src/cloudflare/site-data.js'
+import { buildFixtureSite } from '../fixture.ts'
+import { assetsOf, edgeRequest } from './helpers.ts'
 
 const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex')
 

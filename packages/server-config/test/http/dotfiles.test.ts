@@ -5,14 +5,14 @@
 import type { Manifest } from '@preencode/core'
 import { apacheConfig, caddyConfig, nginxConfig } from '@preencode/server-config'
 import { describe, expect, it } from 'vitest'
-import { MANIFEST_VERSION } from '../../core/src/manifest/manifest.js'
+import { MANIFEST_VERSION } from '../../../core/src/manifest/manifest.js'
 import {
   DOTFILE_RELATIVE_PCRE,
   DOTFILE_URL_PCRE,
   DOTFILE_URL_RE2,
   isDotPath,
   WELL_KNOWN_URL_RE2,
-} from '../src/http/dotfiles.ts'
+} from '../../src/http/dotfiles.ts'
 
 const REFUSED = [
   '/.env',

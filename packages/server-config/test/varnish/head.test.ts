@@ -13,7 +13,7 @@ import type { Manifest, ManifestFile } from '@preencode/core'
 import { negotiate, varnishConfig } from '@preencode/server-config'
 import { type StartedVarnish, startVarnish, tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildFixtureSite } from './fixture.ts'
+import { buildFixtureSite } from '../fixture.ts'
 
 const VARNISHD = '/usr/sbin/varnishd'
 

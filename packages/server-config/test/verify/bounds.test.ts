@@ -10,7 +10,7 @@ import type { Manifest } from '@preencode/core'
 import { verifySite } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildFixtureSite } from './fixture.js'
+import { buildFixtureSite } from '../fixture.js'
 
 let site: { root: string; manifest: Manifest; remove: () => Promise<void> }
 const servers: NetServer[] = []

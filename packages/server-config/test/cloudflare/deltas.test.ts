@@ -12,9 +12,9 @@ import {
 } from '@preencode/core'
 import { tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createWorker, type PreencodeWorker } from '../src/cloudflare/runtime.js'
-import { workerSiteData } from '../src/cloudflare/site-data.js'
-import { assetsOf, edgeRequest } from './cloudflare-helpers.ts'
+import { createWorker, type PreencodeWorker } from '../../src/cloudflare/runtime.js'
+import { workerSiteData } from '../../src/cloudflare/site-data.js'
+import { assetsOf, edgeRequest } from './helpers.ts'
 
 describe('createWorker: deltas (RFC 9842)', () => {
   const CHROMIUM_AE = 'gzip, deflate, br, zstd, dcb, dcz'

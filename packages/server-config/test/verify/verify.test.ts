@@ -8,7 +8,7 @@ import type { Manifest, ManifestFile } from '@preencode/core'
 import { verifySite } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildFixtureSite } from './fixture.js'
+import { buildFixtureSite } from '../fixture.js'
 
 async function makeSite(): Promise<{ root: string; manifest: Manifest; remove: () => Promise<void> }> {
   const dir = await tempDir('verify-site')

@@ -7,9 +7,9 @@ import { brotliDecompressSync } from 'node:zlib'
 import type { Manifest, ManifestFile } from '@preencode/core'
 import { tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseRange } from '../src/http/range.js'
-import { buildFixtureSite } from './fixture.ts'
-import { get, serve } from './middleware-helpers.ts'
+import { parseRange } from '../../src/http/range.js'
+import { buildFixtureSite } from '../fixture.ts'
+import { get, serve } from './helpers.ts'
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex')
 

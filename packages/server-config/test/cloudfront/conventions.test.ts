@@ -6,7 +6,7 @@
 import type { Manifest } from '@preencode/core'
 import { cloudfrontFunction, cloudfrontKeyValueStore } from '@preencode/server-config'
 import { describe, expect, it } from 'vitest'
-import { loadCloudfrontFunction, manifestFile, viewerRequest } from './cloudfront-vm.js'
+import { loadCloudfrontFunction, manifestFile, viewerRequest } from './vm.js'
 
 const manifest = {
   version: 1,

@@ -12,7 +12,7 @@ import { compress, type Manifest } from '@preencode/core'
 import { createPreencodeHandler } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { describe, expect, it } from 'vitest'
-import { get, serve } from './middleware-helpers.js'
+import { get, serve } from '../node/helpers.js'
 
 const OLD = `<!doctype html><title>v1</title>\n${'<p>version ONE of the page</p>\n'.repeat(60)}`
 const NEW = OLD.replaceAll('ONE', 'TWO')

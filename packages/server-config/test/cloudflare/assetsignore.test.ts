@@ -9,7 +9,7 @@ import { MANIFEST_FILENAME, type Manifest } from '@preencode/core'
 import { cloudflareWorkerFiles } from '@preencode/server-config'
 import { REPO_ROOT, runCollected, tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildFixtureSite } from './fixture.ts'
+import { buildFixtureSite } from '../fixture.ts'
 
 const WRANGLER = join(REPO_ROOT, 'e2e/node_modules/wrangler/bin/wrangler.js')
 const DOTFILES = ['.env', 'docs/.secret.json', '.git/config', '.well-known/.hidden', 'a/.well-known/x.txt']

@@ -10,7 +10,7 @@ import type { Manifest, ManifestFile } from '@preencode/core'
 import { negotiate, verifySite } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildFixtureSite } from './fixture.js'
+import { buildFixtureSite } from '../fixture.js'
 
 type Front = 'none' | 'url-only-cache' | 'gzip-only'
 

@@ -18,12 +18,12 @@ import {
 } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createWorker } from '../src/cloudflare/runtime.js'
-import type { WorkerSite } from '../src/cloudflare/site-data.js'
-import { DEFAULT_CONVENTIONS, fallbacksOf } from '../src/http/conventions.js'
-import { resolveConventions } from '../src/shared/conventions.js'
-import { assetsOf, edgeRequest } from './cloudflare-helpers.ts'
-import { get } from './middleware-helpers.ts'
+import { createWorker } from '../../src/cloudflare/runtime.js'
+import type { WorkerSite } from '../../src/cloudflare/site-data.js'
+import { DEFAULT_CONVENTIONS, fallbacksOf } from '../../src/http/conventions.js'
+import { resolveConventions } from '../../src/shared/conventions.js'
+import { assetsOf, edgeRequest } from '../cloudflare/helpers.ts'
+import { get } from '../node/helpers.ts'
 
 const page = (title: string): string =>
   `<!doctype html><title>${title}</title>${Array.from({ length: 80 }, (_, i) => `<p>${title} ${i}</p>`).join('')}\n`

@@ -1,4 +1,4 @@
-// RFC 9842 deltas through the CloudFront Function (run in node:vm, cloudfront-vm.ts): a delta is
+// RFC 9842 deltas through the CloudFront Function (run in node:vm, vm.ts): a delta is
 // chosen only when the KeyValueStore lists it for that file and dictionary, so the function never
 // rewrites to an object deploy did not upload; anything else is answered as without deltas.
 
@@ -11,7 +11,7 @@ import {
   KEY_VALUE_STORE_MAX_VALUE_BYTES,
 } from '@preencode/server-config'
 import { describe, expect, it } from 'vitest'
-import { type CfRequest, type Handler, loadCloudfrontFunction, manifestFile, viewerRequest } from './cloudfront-vm.js'
+import { type CfRequest, type Handler, loadCloudfrontFunction, manifestFile, viewerRequest } from './vm.js'
 
 /** A base64 SHA-256 whose first characters are `lead` (padding is canonical: ends in `A=`). */
 const id = (lead: string): string => `${`${lead}${'Q'.repeat(42)}`.slice(0, 42)}A=`

@@ -7,12 +7,12 @@ import { join } from 'node:path'
 import { createPreencodeHandler, type PreencodeHandler } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { edgeSafeCodings } from '../src/cloudflare/edge.js'
-import { createWorker, type PreencodeWorker } from '../src/cloudflare/runtime.js'
-import { workerSiteData } from '../src/cloudflare/site-data.js'
-import { assetsOf } from './cloudflare-helpers.ts'
-import { buildFixtureSite } from './fixture.ts'
-import { get, serve } from './middleware-helpers.ts'
+import { edgeSafeCodings } from '../../src/cloudflare/edge.js'
+import { createWorker, type PreencodeWorker } from '../../src/cloudflare/runtime.js'
+import { workerSiteData } from '../../src/cloudflare/site-data.js'
+import { assetsOf } from '../cloudflare/helpers.ts'
+import { buildFixtureSite } from '../fixture.ts'
+import { get, serve } from '../node/helpers.ts'
 
 const PATHS = [
   '/',

@@ -2,7 +2,7 @@
 // as Cloudflare's edge hands it to a Worker.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { WorkerEnv } from '../src/cloudflare/runtime.js'
+import type { WorkerEnv } from '../../src/cloudflare/runtime.js'
 
 /** The binding: the stored bytes of a path under `root`, 404 otherwise; counts requests. */
 export function assetsOf(root: string): WorkerEnv & { requested: string[] } {

@@ -9,8 +9,8 @@ import { dirname, join } from 'node:path'
 import { compress as compressDirectory, MANIFEST_FILENAME, resolveDeltaOptions, writeDeltas } from '@preencode/core'
 import { tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { compressFixture, fixtureFiles } from './fixture.ts'
-import { get, serve } from './middleware-helpers.ts'
+import { compressFixture, fixtureFiles } from '../fixture.ts'
+import { get, serve } from './helpers.ts'
 
 async function writeAll(root: string, files: Record<string, string | Buffer>): Promise<void> {
   for (const [path, contents] of Object.entries(files)) {

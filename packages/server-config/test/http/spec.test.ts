@@ -2,7 +2,7 @@
 // headers, which stored bytes, which range). Every JavaScript server answers by it (middleware,
 // Fetch handler, Worker); their own suites check the I/O around it.
 import { describe, expect, it } from 'vitest'
-import type { ServedFile } from '../src/http/served-file.js'
+import type { ServedFile } from '../../src/http/served-file.js'
 import {
   answer,
   chooseRepresentation,
@@ -10,7 +10,7 @@ import {
   type RequestFacts,
   specify,
   targetOf,
-} from '../src/http/spec.js'
+} from '../../src/http/spec.js'
 
 const DICTIONARY = `${'A'.repeat(43)}=`
 const LAST_MODIFIED = 'Tue, 01 Sep 2026 10:00:00 GMT'

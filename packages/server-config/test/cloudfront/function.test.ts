@@ -1,10 +1,10 @@
 // The generated CloudFront Function, evaluated in node:vm on many viewer requests
-// (cloudfront-vm.ts: `cf.kvs().get` answered from the generated store data).
+// (vm.ts: `cf.kvs().get` answered from the generated store data).
 
 import type { Manifest, ManifestFile } from '@preencode/core'
 import { CLOUDFRONT_FUNCTION_MAX_BYTES, cloudfrontFunction, cloudfrontKeyValueStore } from '@preencode/server-config'
 import { describe, expect, it } from 'vitest'
-import { type CfRequest, type Handler, loadCloudfrontFunction, manifestFile, viewerRequest } from './cloudfront-vm.js'
+import { type CfRequest, type Handler, loadCloudfrontFunction, manifestFile, viewerRequest } from './vm.js'
 
 const file = manifestFile
 

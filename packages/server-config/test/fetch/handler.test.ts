@@ -9,7 +9,7 @@ import type { Manifest, ManifestFile } from '@preencode/core'
 import { createPreencodeHandler, type PreencodeHandler } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bigText, buildFixtureSite } from './fixture.ts'
+import { bigText, buildFixtureSite } from '../fixture.ts'
 
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex')
 const DECODE: Record<string, (b: Buffer) => Buffer> = {

@@ -1,6 +1,6 @@
 import { type Encoding, type Negotiated, negotiate } from '@preencode/server-config'
 import { describe, expect, it } from 'vitest'
-import { acceptPattern, refusePattern } from '../src/shared/accept-regex.js'
+import { acceptPattern, refusePattern } from '../../src/shared/accept-regex.js'
 
 const ALL: Encoding[] = ['br', 'zstd', 'gzip']
 

@@ -10,8 +10,8 @@ import { MANIFEST_FILENAME, type Manifest } from '@preencode/core'
 import { cloudflareWorkerFiles, createPreencodeHandler, createPreencodeMiddleware } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { compressFixture } from './fixture.ts'
-import { get } from './middleware-helpers.ts'
+import { compressFixture } from '../fixture.ts'
+import { get } from '../node/helpers.ts'
 
 const SECRET = 'TOP SECRET: a file outside the site\n'
 const PAGE = `<!doctype html><title>home</title>\n${'<p>the page of the site</p>\n'.repeat(60)}`

@@ -1,31 +1,43 @@
 // `preencode config` (packages/cli/src/commands/config.ts) run as the real binary: it prints
-// exactly what the generators return, writes --out, and rejects flags of another server.
-import { spawnSync } from 'node:child_process'
+// exactly what the generators return, writes --out, takes each server's own flags (Varnish's
+// --backend) and rejects flags of another server, naming them.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type Manifest, readManifest } from '@preencode/core'
+import { compress, type Manifest, readManifest } from '@preencode/core'
 import {
   apacheConfig,
   caddyConfig,
   cloudflareWorkerFiles,
   nginxConfig,
   nginxIncludeFiles,
+  varnishConfig,
 } from '@preencode/server-config'
-import { REPO_ROOT, tempDir } from '@preencode/test-utils'
+import { tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildFixtureSite } from './fixture.ts'
+import { BIN, cli } from './lifecycle-helpers.js'
 
-const BIN = join(REPO_ROOT, 'packages', 'cli', 'dist', 'bin.js')
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, 'config', ...args], { encoding: 'utf8' })
+const run = (...args: string[]) => cli(['config', ...args], dir.path)
 
 let dir: { path: string; remove: () => Promise<void> }
 let manifest: Manifest
 let root: string
 
+/** A small site compressed by the real engine: pages, a hashed asset, a stylesheet. */
+async function compressedSite(at: string): Promise<Manifest> {
+  await mkdir(join(at, 'assets'), { recursive: true })
+  await writeFile(join(at, 'index.html'), `<!doctype html>${'<p>a page that compresses well</p>\n'.repeat(100)}`)
+  await writeFile(join(at, 'about.html'), `<!doctype html>${'<p>about this site, at length</p>\n'.repeat(80)}`)
+  await writeFile(join(at, 'assets', 'app-3f2a9c1b.js'), `export const a = ${JSON.stringify('x'.repeat(4000))}\n`)
+  await writeFile(join(at, 'assets', 'style.css'), `${'body { margin: 0; padding: 0 }\n'.repeat(60)}`)
+  await compress(at, { cache: false })
+  return readManifest(at)
+}
+
 beforeAll(async () => {
   dir = await tempDir('cli-config')
   root = join(dir.path, 'site')
-  manifest = await buildFixtureSite(root)
+  manifest = await compressedSite(root)
 })
 afterAll(() => dir.remove())
 
@@ -99,5 +111,21 @@ describe.skipIf(!existsSync(BIN))('preencode config', () => {
     expect(unknown.stderr).toMatch(/Unknown server `iis`/)
     expect(run('caddy', root, '--flavor', 'stock').stderr).toMatch(/--flavor applies to nginx only/)
     expect(run('nginx', dir.path).stderr).toMatch(/No manifest/)
+  })
+
+  it('varnish prints the VCL for --backend', () => {
+    const result = run('varnish', root, '--backend', '127.0.0.1:8080')
+    expect(result.status, result.stderr).toBe(0)
+    expect(result.stdout).toBe(varnishConfig(manifest, { backend: '127.0.0.1:8080' }))
+  })
+
+  it('varnish fails with one clear line without --backend or with a bad one', () => {
+    for (const args of [[], ['--backend', 'localhost']]) {
+      const result = run('varnish', root, ...args)
+      expect(result.status).not.toBe(0)
+      expect(result.stderr).toMatch(/--backend is .*host:port/)
+      expect(result.stdout).toBe('')
+    }
+    expect(run('varnish', root, '--backend', 'x:1', '--root', '/srv').stderr).toMatch(/--root applies to/)
   })
 })
