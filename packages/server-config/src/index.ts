@@ -77,12 +77,8 @@ export { serverConfig, serverConfigFiles, type ServerConfigTarget } from './rend
 export { resolveServerConfigFiles, serverConfigWriter, type ServerConfigFile } from './config-files.js'
 
 // The JavaScript servers: the site on disk, answered by the one serving specification.
-export {
-  createPreencodeMiddleware,
-  type PreencodeMiddleware,
-  type PreencodeMiddlewareOptions,
-  type NextFunction,
-} from './node/middleware.js'
+export { createPreencodeMiddleware, type PreencodeMiddleware, type NextFunction } from './node/middleware.js'
+export type { PreencodeMiddlewareOptions } from './site/site.js'
 export { createPreencodeHandler, type PreencodeHandler, type PreencodeHandlerOptions } from './fetch/handler.js'
 export { SERVING_EXCEPTIONS, type ServingException, type ServingExceptionName } from './exceptions.js'
 

@@ -16,41 +16,18 @@
  * see `bunBody`. Out of file handles, the answer is 503 with Retry-After (`site/handles.ts`).
  */
 import type { FileHandle } from 'node:fs/promises'
-import type { Manifest } from '@preencode/core'
-import type { ConventionOptions } from '../http/conventions.js'
 import { isValidHost } from '../http/host.js'
-import { type AnswerBody, REQUEST_FACT_HEADERS, type RequestFacts, targetOf } from '../http/spec.js'
+import { readRequest } from '../http/request.js'
+import type { AnswerBody } from '../http/spec.js'
 import { isOutOfHandles, outOfHandlesAnswer } from '../site/handles.js'
-import { type Resolved, servedSite } from '../site/site.js'
+import { type PreencodeMiddlewareOptions, type Resolved, servedSite } from '../site/site.js'
 import { bunBody } from './bun-body.js'
 
-/** `createPreencodeHandler()`'s options. */
-export interface PreencodeHandlerOptions extends ConventionOptions {
-  /**
-   * The manifest to serve by. When not given, `<dir>/.preencode-manifest.json` is read on the
-   * first request and read again whenever it changes on disk (a rebuild or a redeploy in place).
-   */
-  manifest?: Manifest
-  /**
-   * File served for a URL ending in `/`.
-   * @default 'index.html'
-   */
-  index?: string
-  /**
-   * Told, in one line, what the site cannot use as it is: a manifest that names paths out of
-   * the site, or one cut short (the last good one is kept).
-   * @default process.emitWarning
-   */
-  onWarning?: (message: string) => void
-  /**
-   * What a path the site has no file for (after clean URLs and the SPA fallback) gets: `true`
-   * passes it on (`undefined`), so the app behind can answer it, as express.static's `fallthrough`;
-   * `false` answers it here with the site's `404.html` and status 404, as a static host does
-   * (`preencode serve`). A dotfile the site has is answered 404 either way.
-   * @default true
-   */
-  fallthrough?: boolean
-}
+/**
+ * `createPreencodeHandler()`'s options: the same type as `PreencodeMiddlewareOptions` (one set
+ * of options of the site on disk); this name is kept for the handler's users.
+ */
+export type PreencodeHandlerOptions = PreencodeMiddlewareOptions
 
 /** Answers a request for a file of the site; `undefined` when it is not one (let the app go on). */
 export type PreencodeHandler = (request: Request) => Promise<Response | undefined>
@@ -67,33 +44,17 @@ const CHUNK_BYTES = 64 * 1024
  */
 const STREAM_KEEPS_LENGTH = !('Bun' in globalThis)
 
-/** The facts of a Fetch request that the specification reads. */
-function fetchRequestFacts(request: Request): RequestFacts {
-  const headers: RequestFacts['headers'] = {}
-  for (const name of REQUEST_FACT_HEADERS) {
-    const value = request.headers.get(name)
-    if (value !== null) headers[name] = value
-  }
-  return { method: request.method, headers }
-}
-
 /** Creates the handler for a preencode output directory. */
 export function createPreencodeHandler(dir: string, options: PreencodeHandlerOptions = {}): PreencodeHandler {
   const { site, index } = servedSite(dir, options)
   return async (request) => {
     // Deno builds request.url from Host: a Host with path characters would choose the file.
     if (!isValidHost(request.headers.get('host'))) return new Response(null, { status: 400 })
-    let url: URL
-    try {
-      url = new URL(request.url)
-    } catch {
-      return undefined
-    }
-    const target = targetOf(request.method, url.pathname, index)
-    if (target.kind === 'pass') return undefined
+    const read = readRequest(request.method, request.url, (name) => request.headers.get(name), index)
+    if (read.kind !== 'site') return undefined
     let resolved: Resolved | undefined
     try {
-      resolved = await site.answerFor(target, fetchRequestFacts(request), url)
+      resolved = await site.answerFor(read.target, read.facts, read.location)
     } catch (error) {
       if (!isOutOfHandles(error)) throw error
       const busy = outOfHandlesAnswer()

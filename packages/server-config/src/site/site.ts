@@ -28,6 +28,7 @@ import {
   fallbacksOf,
   type ResolvedConventions,
 } from '../http/conventions.js'
+import type { RequestLocation } from '../http/request.js'
 import { httpDate } from '../http/served-file.js'
 import {
   type Answer,
@@ -87,12 +88,6 @@ export interface Resolved {
   handle: FileHandle | undefined
 }
 
-/** The path and query of the request as on the wire (for a redirect's Location). */
-export interface RequestLocation {
-  pathname: string
-  search: string
-}
-
 export interface SiteOnDisk {
   /**
    * The answer for a request `targetOf` sent to the site: the file (or 404 for a hidden one the
@@ -112,16 +107,40 @@ const identityOf = (facts: RequestFacts): RequestFacts => ({
   headers: { ...facts.headers, 'accept-encoding': 'identity', 'available-dictionary': undefined },
 })
 
-/** The options the middleware and the Fetch handler share, as the user gave them. */
-interface ServingOptions extends ConventionOptions {
-  manifest?: Manifest | undefined
-  index?: string | undefined
-  onWarning?: WarningHandler | undefined
-  fallthrough?: boolean | undefined
+/**
+ * `createPreencodeMiddleware()`'s options, and `createPreencodeHandler()`'s (`PreencodeHandlerOptions`
+ * is this type): the one set of options of the site on disk, checked once by `servedSite`.
+ */
+export interface PreencodeMiddlewareOptions extends ConventionOptions {
+  /**
+   * The manifest to serve by. When not given, `<dir>/.preencode-manifest.json` is read on the
+   * first request and read again whenever it changes on disk (a rebuild or a redeploy in place).
+   */
+  manifest?: Manifest
+  /**
+   * File served for a URL ending in `/`.
+   * @default 'index.html'
+   */
+  index?: string
+  /**
+   * Told, in one line, what the site cannot use as it is: a manifest that names paths out of
+   * the site, or one cut short (the last good one is kept).
+   * @default process.emitWarning
+   */
+  onWarning?: (message: string) => void
+  /**
+   * What a path the site has no file for (after clean URLs and the SPA fallback) gets: `true`
+   * passes it on (the middleware calls `next()`, the Fetch handler resolves `undefined`), so the
+   * app behind can answer it, as express.static's `fallthrough`; `false` answers it here with
+   * the site's `404.html` and status 404, as a static host does (`preencode serve`). A dotfile
+   * the site has is answered 404 either way.
+   * @default true
+   */
+  fallthrough?: boolean
 }
 
 /** The middleware's or the handler's options checked once, and the site on disk they describe. */
-export function servedSite(dir: string, options: ServingOptions): { site: SiteOnDisk; index: string } {
+export function servedSite(dir: string, options: PreencodeMiddlewareOptions): { site: SiteOnDisk; index: string } {
   const index = resolveIndex(options.index)
   const site = siteOnDisk(dir, {
     manifest: options.manifest,
