@@ -110,6 +110,8 @@ describe.skipIf(!existsSync(BIN))('preencode config', () => {
     expect(unknown.status).toBe(1)
     expect(unknown.stderr).toMatch(/Unknown server `iis`/)
     expect(run('caddy', root, '--flavor', 'stock').stderr).toMatch(/--flavor applies to nginx only/)
+    // A server's own option at fault is named by the flag it was given as.
+    expect(run('cloudfront', root, '--index-file', 'a/b.html').stderr).toMatch(/--index-file is "a\/b\.html"/)
     expect(run('nginx', dir.path).stderr).toMatch(/No manifest/)
   })
 

@@ -2,7 +2,12 @@
 // (vm.ts: `cf.kvs().get` answered from the generated store data).
 
 import type { Manifest, ManifestFile } from '@preencode/core'
-import { CLOUDFRONT_FUNCTION_MAX_BYTES, cloudfrontFunction, cloudfrontKeyValueStore } from '@preencode/server-config'
+import {
+  CLOUDFRONT_FUNCTION_MAX_BYTES,
+  cloudfrontFunction,
+  cloudfrontKeyValueStore,
+  SERVER_REGISTRY,
+} from '@preencode/server-config'
 import { describe, expect, it } from 'vitest'
 import { type CfRequest, type Handler, loadCloudfrontFunction, manifestFile, viewerRequest } from './vm.js'
 
@@ -218,6 +223,17 @@ describe('cloudfrontFunction', () => {
     )
     // Raising `threshold` would list more files (issue 30): the advice is to lower it.
     expect(() => cloudfrontKeyValueStore({ ...manifest, files })).toThrow(/Lower `threshold` and `minSaving`/)
+    // A library names the build's options by their keys, never by a CLI flag.
+    expect(() => cloudfrontKeyValueStore({ ...manifest, files })).not.toThrow(/--/)
+  })
+
+  it('names a bad option through the label the registry passes: its key from code, its flag from the CLI', () => {
+    expect(() => cloudfrontFunction(manifest, { indexFile: 'a/b.html' })).toThrow(/`indexFile` is "a\/b\.html"/)
+    expect(() => cloudfrontFunction(manifest, { encodings: ['deflate' as 'br'] })).toThrow(
+      /`encodings` has "deflate", which is not one of br, zstd, gzip/,
+    )
+    const flag = (key: string) => (key === 'indexFile' ? '--index-file' : `\`${key}\``)
+    expect(() => SERVER_REGISTRY.cloudfront.resolveOptions({ indexFile: '' }, flag)).toThrow(/--index-file is ""/)
   })
 
   it('refuses a site built without originals, which CloudFront could not serve to every client', () => {
