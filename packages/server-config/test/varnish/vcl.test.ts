@@ -1,6 +1,6 @@
 // The Varnish generator (src/varnish/): its text (snapshot), accepted by Varnish's own compiler
 // (`varnishd -C`), options validated with the option named, one registry entry. The CLI's
-// `--backend` flag is packages/cli/test/config.test.ts; what it does with real requests is e2e/cache/.
+// `--backend` flag is packages/cli/test/commands/config.test.ts; what it does with real requests is e2e/cache/.
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { chmod, writeFile } from 'node:fs/promises'

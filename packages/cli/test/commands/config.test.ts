@@ -15,7 +15,7 @@ import {
 } from '@preencode/server-config'
 import { tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, cli } from './lifecycle-helpers.js'
+import { BIN, cli } from '../lifecycle-helpers.js'
 
 const run = (...args: string[]) => cli(['config', ...args], dir.path)
 
