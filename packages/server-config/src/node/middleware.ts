@@ -2,7 +2,7 @@
  * A connect/express-compatible middleware (`(req, res, next)`, Node's http only) that serves a
  * preencode output directory by the serving specification (`http/spec.ts`: negotiation, deltas,
  * Vary, ETags per representation, preconditions, ranges, Cache-Control, nosniff) and does only
- * the I/O around it: the site on disk (`site.ts`: the manifest re-read when it changes, so a
+ * the I/O around it: the site on disk (`site/site.ts`: the manifest re-read when it changes, so a
  * rebuild or redeploy in place is followed without a restart; files it does not list as sirv
  * would serve them), and the bytes streamed from the file opened (a gzip variant decoded on the
  * fly for `keepOriginals: false`).
@@ -68,7 +68,7 @@ export function createPreencodeMiddleware(root: string, options: PreencodeMiddle
   }
 }
 
-/** Out of file handles: 503 with Retry-After (`handles.ts`), never a 404 or the app's answer. */
+/** Out of file handles: 503 with Retry-After (`site/handles.ts`), never a 404 or the app's answer. */
 function busy(res: ServerResponse): void {
   const { status, headers, body } = outOfHandlesAnswer()
   res.writeHead(status, headers)
