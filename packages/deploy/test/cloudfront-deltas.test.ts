@@ -16,7 +16,7 @@ import { s3Target } from '@preencode/deploy/s3'
 import { REPO_ROOT, tempDir } from '@preencode/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dictionaryId, sha256Of } from '../../core/src/codecs/dictionary-hash.js'
-import { loadCloudfrontFunction, viewerRequest } from '../../server-config/test/cloudfront-vm.js'
+import { loadCloudfrontFunction, viewerRequest } from '../../server-config/test/cloudfront/vm.js'
 import { createBucket, credentials, getObject, listKeys, type Minio, startMinio } from './helpers.js'
 
 const CLI = join(REPO_ROOT, 'packages/cli/dist/bin.js')

@@ -13,12 +13,12 @@ import { decodeWithDictionary, readManifest } from '@preencode/core'
 import { originalOfDeltaPath } from '@preencode/core/internal'
 import { type DeployTarget, deploy, localTarget, rsyncTarget } from '@preencode/deploy'
 import { s3Target } from '@preencode/deploy/s3'
+import { nginxConfig } from '@preencode/server-config'
 import { hasTool, nginxMainConfig, runCollected, startNginx, tempDir } from '@preencode/test-utils'
 import { describe, expect, it } from 'vitest'
 import { createBucket, credentials, getObject, listKeys, startMinio } from './helpers.js'
 
 const BIN = join(import.meta.dirname, '../../cli/dist/bin.js')
-const SERVER_CONFIG = join(import.meta.dirname, '../../server-config/dist/index.js')
 const PAGES = 8
 
 /** A file some build wrote: any of them may be a dictionary a visitor holds. */
@@ -151,10 +151,7 @@ describe.skipIf(!existsSync(BIN))('deltas on a target are deltas of the live fil
       const www = join(tmp.path, 'www')
       const { site, dictionaries, deltas } = await deployBuilds(tmp.path, 7, () => localTarget(www), folder(www))
       expect(deltas).toBeGreaterThan(0)
-      if (!hasTool('nginx') || !existsSync(SERVER_CONFIG)) return
-      const { nginxConfig } = (await import(SERVER_CONFIG)) as {
-        nginxConfig: (manifest: unknown, options: { root: string; listen?: string }) => string
-      }
+      if (!hasTool('nginx')) return
       const manifest = await readManifest(site)
       const server = await startNginx(
         (port, root) =>

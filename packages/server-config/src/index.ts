@@ -83,12 +83,8 @@ export { CONVENTION_FLAGS, type ConventionFlag } from './shared/conventions.js'
 
 export { SERVING_EXCEPTIONS, type ServingException, type ServingExceptionName } from './exceptions.js'
 export { createPreencodeHandler, type PreencodeHandler, type PreencodeHandlerOptions } from './fetch/handler.js'
-export {
-  createPreencodeMiddleware,
-  type NextFunction,
-  type PreencodeMiddleware,
-  type PreencodeMiddlewareOptions,
-} from './node/middleware.js'
+export { createPreencodeMiddleware, type NextFunction, type PreencodeMiddleware } from './node/middleware.js'
+export type { PreencodeMiddlewareOptions } from './site/site.js'
 
 // Checking a deployed site.
 

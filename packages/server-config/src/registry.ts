@@ -13,9 +13,14 @@ import {
   type ResolvedCloudflareWorkerOptions,
   resolveCloudflareOptions,
 } from './cloudflare/generate.js'
-import { type CloudfrontFunctionOptions, cloudfrontFunction, cloudfrontKeyValueStore } from './cloudfront/function.js'
+import {
+  type CloudfrontFunctionOptions,
+  cloudfrontFunction,
+  cloudfrontKeyValueStore,
+  resolveCloudfrontOptions,
+} from './cloudfront/function.js'
 import { nginxConfig, nginxIncludeFiles } from './nginx/index.js'
-import { CONVENTION_FLAGS, checkServingConventions, resolveConventions } from './shared/conventions.js'
+import { CONVENTION_FLAGS, checkServingConventions } from './shared/conventions.js'
 import {
   type ApacheConfigOptions,
   type CaddyConfigOptions,
@@ -217,7 +222,7 @@ export const SERVER_REGISTRY: {
   },
   cloudfront: {
     description: 'a CloudFront Function (viewer-request) and its KeyValueStore data',
-    resolveOptions: (options, label) => ({ ...options, ...resolveConventions(options, label) }),
+    resolveOptions: resolveCloudfrontOptions,
     needsRoot: NO_ROOT,
     generate: cloudfrontFunction,
     flags: {

@@ -1,7 +1,8 @@
-// The package's rooms: generators, the Node runtime and the HTTP checker apart, each folder
-// importing only folders below it (http < shared < one folder per server, node, verify; the
-// Fetch handler above node, whose site on disk it serves), the registry, render, config-files
-// and index on top; no import cycle, type-only ones included.
+// The package's rooms: generators, the site on disk and the HTTP checker apart, each folder
+// importing only folders below it (http < shared < one folder per server, site, verify; the
+// Node middleware (node/) and the Fetch handler (fetch/) adapters above site, whose site on
+// disk they serve), the registry, render, config-files and index on top; no import cycle,
+// type-only ones included.
 import { join } from 'node:path'
 import { layoutViolations } from '@preencode/test-utils'
 import { expect, it } from 'vitest'
@@ -19,8 +20,9 @@ it('each folder imports only folders below it, with no import cycle', () => {
       cloudfront: BELOW_SERVERS,
       varnish: BELOW_SERVERS,
       cloudflare: BELOW_SERVERS,
-      node: BELOW_SERVERS,
-      fetch: [...BELOW_SERVERS, 'node'],
+      site: BELOW_SERVERS,
+      node: [...BELOW_SERVERS, 'site'],
+      fetch: [...BELOW_SERVERS, 'site'],
       verify: BELOW_SERVERS,
     }),
   ).toEqual({ unknownFolders: [], upward: [], cycles: [] })

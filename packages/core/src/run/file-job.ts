@@ -217,7 +217,7 @@ async function writeVariants(work: FileWork, tickets: ReadonlyMap<Format, SlotTi
     const variantPath = `${job.path}${CODECS[format].extension}`
     // Servers build ETags from mtime + size (nginx: whole seconds): a variant as large as one
     // before it gets the original's mtime plus whole seconds, so every representation keeps its
-    // own ETag (docs/servers/README.md, "Equal sizes").
+    // own ETag (docs/servers/nginx.md, "Equal sizes").
     const ties = kept.slice(0, index).filter((v) => v.bytes.byteLength === bytes.byteLength).length
     const mtimeMs = job.mtimeMs + ties * 1000
     const changed = ctx.cacheOnly

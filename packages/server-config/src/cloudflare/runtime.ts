@@ -17,14 +17,8 @@
 
 import { DEFAULT_CONVENTIONS, fallbacksOf } from '../http/conventions.js'
 import type { ByteRange } from '../http/range.js'
-import {
-  answer,
-  chooseRepresentation,
-  directoryRedirect,
-  REQUEST_FACT_HEADERS,
-  type RequestFacts,
-  targetOf,
-} from '../http/spec.js'
+import { readRequest } from '../http/request.js'
+import { answer, chooseRepresentation, directoryRedirect, type RequestFacts } from '../http/spec.js'
 import { edgeSafeCodings } from './edge.js'
 import { WORKER_SITE_VERSION, type WorkerFile, type WorkerSite } from './site-data.js'
 
@@ -62,20 +56,15 @@ export function createWorker(site: WorkerSite): PreencodeWorker {
   }
   return {
     async fetch(request, env) {
-      let url: URL
-      try {
-        url = new URL(request.url)
-      } catch {
-        return status(400)
-      }
-      const target = targetOf(request.method, url.pathname, site.index)
-      if (target.kind === 'pass')
-        return target.status === 405 ? status(405, { Allow: 'GET, HEAD' }) : status(target.status)
+      const read = readRequest(request.method, request.url, visitorHeader(request), site.index)
+      if (read.kind === 'unreadable') return status(400)
+      if (read.kind === 'pass') return read.status === 405 ? status(405, { Allow: 'GET, HEAD' }) : status(read.status)
+      const { target, location, facts } = read
       const file = target.kind === 'file' ? lookup(target.path) : undefined
-      if (file) return serve(request, env, file)
+      if (file) return serve(request, facts, env, file)
       const index = target.kind === 'file' ? target.directoryIndex : undefined
       if (index !== undefined && lookup(index)) {
-        const { status: code, headers } = directoryRedirect(url.pathname, url.search)
+        const { status: code, headers } = directoryRedirect(location.pathname, location.search)
         return new Response(null, { status: code, headers })
       }
       // The static-host conventions: clean URL, SPA, the site's 404.html (`http/conventions.ts`).
@@ -86,27 +75,27 @@ export function createWorker(site: WorkerSite): PreencodeWorker {
       }
       for (const fallback of fallbacksOf(missing, conventions, site.index, conventions.notFoundPage)) {
         const page = lookup(fallback.path)
-        if (page) return serve(request, env, page, fallback.status)
+        if (page) return serve(request, facts, env, page, fallback.status)
       }
       return status(404)
     },
   }
 }
 
-/** The request's facts, with Accept-Encoding as the visitor sent it: the edge rewrites the header and keeps the original in `cf`. */
-function factsOf(request: Request): RequestFacts {
-  const headers: RequestFacts['headers'] = {}
-  for (const name of REQUEST_FACT_HEADERS) {
-    const value = request.headers.get(name)
-    if (value !== null) headers[name] = value
-  }
+/** The request's headers, Accept-Encoding as the visitor sent it: the edge rewrites the header and keeps the original in `cf`. */
+function visitorHeader(request: Request): (name: string) => string | null {
   const cf = (request as Request & { cf?: { clientAcceptEncoding?: string } }).cf
-  if (cf && typeof cf.clientAcceptEncoding === 'string') headers['accept-encoding'] = cf.clientAcceptEncoding
-  return { method: request.method, headers }
+  const visitor = cf && typeof cf.clientAcceptEncoding === 'string' ? cf.clientAcceptEncoding : undefined
+  return (name) => (name === 'accept-encoding' && visitor !== undefined ? visitor : request.headers.get(name))
 }
 
-async function serve(request: Request, env: WorkerEnv, file: WorkerFile, as: 200 | 404 = 200): Promise<Response> {
-  const facts = factsOf(request)
+async function serve(
+  request: Request,
+  facts: RequestFacts,
+  env: WorkerEnv,
+  file: WorkerFile,
+  as: 200 | 404 = 200,
+): Promise<Response> {
   const chosen = chooseRepresentation(facts, file, { codings: edgeSafeCodings })
   if (!chosen) return status(404)
   const { status: code, headers: fields, body: wanted } = answer(facts, file, chosen, Date.now(), as)

@@ -8,7 +8,7 @@
 // data changes with content. Associated with the viewer response too, the same code sets `Vary`
 // and `Use-As-Dictionary` (S3 cannot store either header on an object).
 
-import { type Encoding, type Manifest, type ManifestDelta, userError } from '@preencode/core'
+import { type Encoding, type Manifest, type ManifestDelta, type OptionLabel, userError } from '@preencode/core'
 import {
   ASSET_DICTIONARY_NAME_PATTERN,
   AVAILABLE_DICTIONARY_PATTERN,
@@ -21,6 +21,7 @@ import { QVALUE } from '../http/negotiate.js'
 import { CODING_LETTER, DELTA_LETTER, letterLegend } from '../shared/coding-letters.js'
 import { resolveConventions } from '../shared/conventions.js'
 import { ASSET_USE_AS_DICTIONARY, PAGE_USE_AS_DICTIONARY } from '../shared/dictionary.js'
+import { fail, KEY_LABEL } from '../shared/option-error.js'
 import { resolveServingPolicy, type ServingPolicy, SUFFIX } from '../shared/policy.js'
 import { conventionCode, conventionEntries } from './conventions.js'
 
@@ -72,12 +73,33 @@ interface Resolved {
   conventions: ResolvedConventions
 }
 
-function resolve(manifest: Manifest, options: CloudfrontFunctionOptions): Resolved {
-  const policy = resolveServingPolicy(manifest)
+/**
+ * Checks the CloudFront Function's options, naming the one at fault through `label` (a direct
+ * call: its key; the CLI: its flag, `--index-file`; a plugin: its `serverConfigs` entry).
+ */
+export function resolveCloudfrontOptions(
+  options: CloudfrontFunctionOptions = {},
+  label: OptionLabel = KEY_LABEL,
+): CloudfrontFunctionOptions & ResolvedConventions {
   for (const encoding of options.encodings ?? []) {
     if (!Object.hasOwn(CODING_LETTER, encoding))
-      throw userError('server-config', `cloudfront \`encodings\`: "${String(encoding)}" is not one of br, zstd, gzip.`)
+      fail(`${label('encodings')} has "${String(encoding)}", which is not one of br, zstd, gzip.`)
   }
+  const indexFile = options.indexFile ?? 'index.html'
+  if (typeof indexFile !== 'string' || indexFile === '' || indexFile.includes('/'))
+    fail(`${label('indexFile')} is ${JSON.stringify(indexFile)}; use a file name such as 'index.html'.`)
+  return { ...options, ...resolveConventions(options, label) }
+}
+
+function resolve(manifest: Manifest, options: CloudfrontFunctionOptions): Resolved {
+  const {
+    encodings: given,
+    indexFile = 'index.html',
+    maxBytes = CLOUDFRONT_FUNCTION_MAX_BYTES,
+    cleanUrls,
+    spa,
+  } = resolveCloudfrontOptions(options)
+  const policy = resolveServingPolicy(manifest)
   if (!policy.keepOriginals) {
     const missing = manifest.files.filter((f) => !f.originalOnDisk)
     throw userError(
@@ -85,16 +107,9 @@ function resolve(manifest: Manifest, options: CloudfrontFunctionOptions): Resolv
       `${missing.length} files (e.g. ${missing[0]?.path}) were built with keepOriginals: false. CloudFront cannot decode a variant for clients that accept no encoding, so they would get an error; build with keepOriginals: true for S3 + CloudFront.`,
     )
   }
-  const encodings = options.encodings ?? [...policy.codings]
-  const indexFile = options.indexFile ?? 'index.html'
-  if (typeof indexFile !== 'string' || indexFile === '' || indexFile.includes('/'))
-    throw userError(
-      'server-config',
-      `cloudfront \`indexFile\` is ${JSON.stringify(indexFile)}; use a file name such as 'index.html'.`,
-    )
+  const encodings = given ?? [...policy.codings]
   const full = encodings.map((e) => CODING_LETTER[e]).join('')
-  const maxBytes = options.maxBytes ?? CLOUDFRONT_FUNCTION_MAX_BYTES
-  return { policy, encodings, indexFile, maxBytes, full, conventions: resolveConventions(options) }
+  return { policy, encodings, indexFile, maxBytes, full, conventions: { cleanUrls, spa } }
 }
 
 /**
@@ -203,7 +218,7 @@ export function cloudfrontKeyValueStore(manifest: Manifest, options: CloudfrontF
     if (value.length > KEY_VALUE_STORE_MAX_VALUE_BYTES) {
       throw userError(
         'server-config',
-        `${file.path}: its CloudFront KeyValueStore value is ${value.length} bytes, above CloudFront's ${KEY_VALUE_STORE_MAX_VALUE_BYTES}: deltas against ${(file.deltas ?? []).length} previous versions. Lower \`deltas.versions\` (--delta-versions) so fewer dictionaries have deltas.`,
+        `${file.path}: its CloudFront KeyValueStore value is ${value.length} bytes, above CloudFront's ${KEY_VALUE_STORE_MAX_VALUE_BYTES}: deltas against ${(file.deltas ?? []).length} previous versions. Lower \`deltas.versions\` so fewer dictionaries have deltas.`,
       )
     }
     lines.push(JSON.stringify({ key: file.path, value }))
@@ -214,7 +229,7 @@ export function cloudfrontKeyValueStore(manifest: Manifest, options: CloudfrontF
   if (total > KEY_VALUE_STORE_MAX_BYTES) {
     throw userError(
       'server-config',
-      `The CloudFront KeyValueStore data is ${total} bytes, above CloudFront's ${KEY_VALUE_STORE_MAX_BYTES}: ${lines.length} files are listed (a file is listed when it lacks a coding, its variants' sizes are in another order than ${encodings.join(', ')}, or it has deltas). Lower \`threshold\` and \`minSaving\` so more files have every coding, lower \`deltas.versions\` (--delta-versions), or serve from an origin that negotiates itself.`,
+      `The CloudFront KeyValueStore data is ${total} bytes, above CloudFront's ${KEY_VALUE_STORE_MAX_BYTES}: ${lines.length} files are listed (a file is listed when it lacks a coding, its variants' sizes are in another order than ${encodings.join(', ')}, or it has deltas). Lower \`threshold\` and \`minSaving\` so more files have every coding, lower \`deltas.versions\`, or serve from an origin that negotiates itself.`,
     )
   }
   return text

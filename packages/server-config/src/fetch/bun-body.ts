@@ -5,8 +5,8 @@
  * whole). Bun takes Content-Length from the file it sends, so it is kept.
  *
  * The trade-off, stated in docs/servers/javascript.md: the handler does not open the file (on
- * Bun a file of the site is described by one `stat`, `node/file-access.ts`); Bun opens it, by
- * the path that `stat` described (checked inside the site, `node/site-root.ts`), when it starts
+ * Bun a file of the site is described by one `stat`, `site/file-access.ts`); Bun opens it, by
+ * the path that `stat` described (checked inside the site, `site/site-root.ts`), when it starts
  * to send. So the one-handle guarantee becomes "one file per body": the body is never a mix of
  * two files (Bun sends from the one descriptor it opened, its length from that descriptor), but
  * a rebuild that replaces the file in the microseconds between the handler's `stat` and Bun's
@@ -21,7 +21,7 @@
  * ignores).
  */
 import type { Answer } from '../http/spec.js'
-import { DescriptorFile, type OpenedFile } from '../node/file-access.js'
+import { DescriptorFile, type OpenedFile } from '../site/file-access.js'
 
 interface BunFiles {
   file(path: string): Blob
@@ -40,7 +40,7 @@ export function bunBody(
   rangeAsked: boolean,
 ): { body: Blob; headers: Record<string, string> } | undefined {
   const body = answer.body
-  // On Bun every file of the site is a DescriptorFile (`node/file-access.ts`).
+  // On Bun every file of the site is a DescriptorFile (`site/file-access.ts`).
   if (!BUN || !(handle instanceof DescriptorFile) || !body || body.decode || (rangeAsked && !body.range))
     return undefined
   // Nothing is open unless JavaScript read it: the body does not read through it.

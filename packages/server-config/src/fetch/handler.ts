@@ -2,7 +2,7 @@
  * `createPreencodeHandler(dir)`: the site folder served as a Fetch handler,
  * `(request: Request) => Promise<Response | undefined>`, for any runtime with the Fetch API and
  * `node:fs` (Node, Bun, Deno; Hono, srvx/h3, Fastify and `preencode serve` on top). It answers
- * by the serving specification (`http/spec.ts`) from the site on disk (`node/site.ts`), exactly
+ * by the serving specification (`http/spec.ts`) from the site on disk (`site/site.ts`), exactly
  * as the Node middleware does, and resolves `undefined` for what is not a file of the site
  * (another method, no such file) so the app can go on; with `fallthrough: false` a missing path
  * gets the site's `404.html` with status 404 instead, after clean URLs and the SPA fallback
@@ -13,45 +13,22 @@
  * from the file handle, a range read from its offset, a gzip variant decoded by the standard
  * `DecompressionStream` for a client that takes no coding (`keepOriginals: false`). On Bun a
  * body is a `Bun.file` (sent by Bun: no byte through JavaScript, memory flat under slow readers),
- * see `bunBody`. Out of file handles, the answer is 503 with Retry-After (`node/handles.ts`).
+ * see `bunBody`. Out of file handles, the answer is 503 with Retry-After (`site/handles.ts`).
  */
-
-import type { Manifest } from '@preencode/core'
-import type { ConventionOptions } from '../http/conventions.js'
+import type { FileHandle } from 'node:fs/promises'
 import { isValidHost } from '../http/host.js'
-import { type AnswerBody, REQUEST_FACT_HEADERS, type RequestFacts, targetOf } from '../http/spec.js'
-import { DescriptorFile, type OpenedFile } from '../node/file-access.js'
-import { isOutOfHandles, outOfHandlesAnswer } from '../node/handles.js'
-import { type Resolved, servedSite } from '../node/site.js'
+import { readRequest } from '../http/request.js'
+import type { AnswerBody } from '../http/spec.js'
+import { DescriptorFile, type OpenedFile } from '../site/file-access.js'
+import { isOutOfHandles, outOfHandlesAnswer } from '../site/handles.js'
+import { type PreencodeMiddlewareOptions, type Resolved, servedSite } from '../site/site.js'
 import { bunBody } from './bun-body.js'
 
-/** `createPreencodeHandler()`'s options. */
-export interface PreencodeHandlerOptions extends ConventionOptions {
-  /**
-   * The manifest to serve by. When not given, `<dir>/.preencode-manifest.json` is read on the
-   * first request and read again whenever it changes on disk (a rebuild or a redeploy in place).
-   */
-  manifest?: Manifest
-  /**
-   * File served for a URL ending in `/`.
-   * @default 'index.html'
-   */
-  index?: string
-  /**
-   * Told, in one line, what the site cannot use as it is: a manifest that names paths out of
-   * the site, or one cut short (the last good one is kept).
-   * @default process.emitWarning
-   */
-  onWarning?: (message: string) => void
-  /**
-   * What a path the site has no file for (after clean URLs and the SPA fallback) gets: `true`
-   * passes it on (`undefined`), so the app behind can answer it, as express.static's `fallthrough`;
-   * `false` answers it here with the site's `404.html` and status 404, as a static host does
-   * (`preencode serve`). A dotfile the site has is answered 404 either way.
-   * @default true
-   */
-  fallthrough?: boolean
-}
+/**
+ * `createPreencodeHandler()`'s options: the same type as `PreencodeMiddlewareOptions` (one set
+ * of options of the site on disk); this name is kept for the handler's users.
+ */
+export type PreencodeHandlerOptions = PreencodeMiddlewareOptions
 
 /** Answers a request for a file of the site; `undefined` when it is not one (let the app go on). */
 export type PreencodeHandler = (request: Request) => Promise<Response | undefined>
@@ -68,34 +45,18 @@ const CHUNK_BYTES = 64 * 1024
  */
 const STREAM_KEEPS_LENGTH = !('Bun' in globalThis)
 
-/** The facts of a Fetch request that the specification reads. */
-function fetchRequestFacts(request: Request): RequestFacts {
-  const headers: RequestFacts['headers'] = {}
-  for (const name of REQUEST_FACT_HEADERS) {
-    const value = request.headers.get(name)
-    if (value !== null) headers[name] = value
-  }
-  return { method: request.method, headers }
-}
-
 /** Creates the handler for a preencode output directory. */
 export function createPreencodeHandler(dir: string, options: PreencodeHandlerOptions = {}): PreencodeHandler {
   const { site, index } = servedSite(dir, options)
   return async (request) => {
     // Deno builds request.url from Host: a Host with path characters would choose the file.
     if (!isValidHost(request.headers.get('host'))) return new Response(null, { status: 400 })
-    let url: URL
-    try {
-      url = new URL(request.url)
-    } catch {
-      return undefined
-    }
-    const target = targetOf(request.method, url.pathname, index)
-    if (target.kind === 'pass') return undefined
+    const read = readRequest(request.method, request.url, (name) => request.headers.get(name), index)
+    if (read.kind !== 'site') return undefined
     for (let attempt = 1; ; attempt++) {
       let resolved: Resolved | undefined
       try {
-        resolved = await site.answerFor(target, fetchRequestFacts(request), url)
+        resolved = await site.answerFor(read.target, read.facts, read.location)
       } catch (error) {
         if (!isOutOfHandles(error)) throw error
         const busy = outOfHandlesAnswer()
@@ -115,7 +76,7 @@ export function createPreencodeHandler(dir: string, options: PreencodeHandlerOpt
 
 /**
  * False when the file described on Bun was replaced before this first read (a rebuild between
- * the handler's stat and its open, `node/file-access.ts`): the request is answered again, once,
+ * the handler's stat and its open, `site/file-access.ts`): the request is answered again, once,
  * from the new file. A `FileHandle` is open already: nothing to check.
  */
 async function stillDescribed(handle: OpenedFile): Promise<boolean> {

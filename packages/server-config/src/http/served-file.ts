@@ -3,7 +3,7 @@
  * Cache-Control, the representations that exist (the original when stored, each variant
  * smallest first, each delta) with their sizes and ETags, Last-Modified and `Use-As-Dictionary`.
  * The serving specification (`spec.ts`) answers from this alone. It is built from the manifest
- * (`servedFileOf`), from the disk for a file no manifest lists (`node/disk.ts`), and it is the
+ * (`servedFileOf`), from the disk for a file no manifest lists (`site/disk.ts`), and it is the
  * shape of the Cloudflare Worker's generated site data (`cloudflare/site-data.ts`).
  */
 import { type ManifestFile, useAsDictionaryHeader } from '@preencode/core'

@@ -2,7 +2,7 @@
  * A connect/express-compatible middleware (`(req, res, next)`, Node's http only) that serves a
  * preencode output directory by the serving specification (`http/spec.ts`: negotiation, deltas,
  * Vary, ETags per representation, preconditions, ranges, Cache-Control, nosniff) and does only
- * the I/O around it: the site on disk (`site.ts`: the manifest re-read when it changes, so a
+ * the I/O around it: the site on disk (`site/site.ts`: the manifest re-read when it changes, so a
  * rebuild or redeploy in place is followed without a restart; files it does not list as sirv
  * would serve them), and the bytes streamed from the file opened (a gzip variant decoded on the
  * fly for `keepOriginals: false`).
@@ -19,40 +19,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
-import type { Manifest } from '@preencode/core'
-import type { ConventionOptions } from '../http/conventions.js'
 import { isValidHost } from '../http/host.js'
-import { REQUEST_FACT_HEADERS, type RequestFacts, targetOf } from '../http/spec.js'
-import { isOutOfHandles, outOfHandlesAnswer } from './handles.js'
-import { type RequestLocation, type Resolved, servedSite } from './site.js'
-
-/** `createPreencodeMiddleware()`'s options. */
-export interface PreencodeMiddlewareOptions extends ConventionOptions {
-  /**
-   * The manifest to serve by. When not given, `<root>/.preencode-manifest.json` is read on the
-   * first request and read again whenever it changes on disk (a rebuild or a redeploy in place).
-   */
-  manifest?: Manifest
-  /**
-   * File served for a URL ending in `/`.
-   * @default 'index.html'
-   */
-  index?: string
-  /**
-   * Told, in one line, what the site cannot use as it is: a manifest that names paths out of
-   * the site, or one cut short (the last good one is kept).
-   * @default process.emitWarning
-   */
-  onWarning?: (message: string) => void
-  /**
-   * What a path the site has no file for (after clean URLs and the SPA fallback) gets: `true`
-   * passes it on (next()), so the app behind can answer it, as express.static's `fallthrough`;
-   * `false` answers it here with the site's `404.html` and status 404, as a static host does
-   * (`preencode serve`). A dotfile the site has is answered 404 either way.
-   * @default true
-   */
-  fallthrough?: boolean
-}
+import { readRequest } from '../http/request.js'
+import { isOutOfHandles, outOfHandlesAnswer } from '../site/handles.js'
+import { type PreencodeMiddlewareOptions, type Resolved, servedSite } from '../site/site.js'
 
 /** Bodies up to this size are read in one call; larger ones are streamed. */
 const READ_WHOLE_BYTES = 64 * 1024
@@ -62,29 +32,13 @@ export type NextFunction = (error?: unknown) => void
 /** A Connect/Express middleware: answers the site's files, passes the rest to `next`. */
 export type PreencodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void
 
-/** The facts of a Node request that the specification reads. */
-function nodeRequestFacts(req: IncomingMessage): RequestFacts {
-  const headers: RequestFacts['headers'] = {}
-  for (const name of REQUEST_FACT_HEADERS) {
+/** A Node request's header by its lower-case name; a repeated one joined as one list. */
+const headerOf =
+  (req: IncomingMessage) =>
+  (name: string): string | undefined => {
     const value = req.headers[name]
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
+    return Array.isArray(value) ? value.join(', ') : value
   }
-  return { method: req.method ?? 'GET', headers }
-}
-
-/** The path and query of a Node request target: origin-form (`/a/b?q`) as is — `//a/b` is a path, not a host; absolute-form via URL. */
-function locationOf(target: string): RequestLocation | undefined {
-  if (target.startsWith('/')) {
-    const pathname = target.replace(/[?#].*$/s, '')
-    return { pathname, search: target.slice(pathname.length).replace(/#.*$/s, '') }
-  }
-  try {
-    const { pathname, search } = new URL(target)
-    return { pathname, search }
-  } catch {
-    return undefined
-  }
-}
 
 /** Creates the middleware for a preencode output directory. */
 export function createPreencodeMiddleware(root: string, options: PreencodeMiddlewareOptions = {}): PreencodeMiddleware {
@@ -105,18 +59,16 @@ export function createPreencodeMiddleware(root: string, options: PreencodeMiddle
       res.end()
       return
     }
-    const location = locationOf(req.url ?? '/')
-    if (!location) return pass()
-    const target = targetOf(req.method ?? 'GET', location.pathname, index)
-    if (target.kind === 'pass') return pass()
+    const request = readRequest(req.method ?? 'GET', req.url ?? '/', headerOf(req), index)
+    if (request.kind !== 'site') return pass()
     site
-      .answerFor(target, nodeRequestFacts(req), location)
+      .answerFor(request.target, request.facts, request.location)
       .then((resolved) => (resolved ? send(resolved, res) : pass()))
       .catch((error: unknown) => (isOutOfHandles(error) && !res.headersSent ? busy(res) : pass(error)))
   }
 }
 
-/** Out of file handles: 503 with Retry-After (`handles.ts`), never a 404 or the app's answer. */
+/** Out of file handles: 503 with Retry-After (`site/handles.ts`), never a 404 or the app's answer. */
 function busy(res: ServerResponse): void {
   const { status, headers, body } = outOfHandlesAnswer()
   res.writeHead(status, headers)
