@@ -15,7 +15,6 @@
  * body is a `Bun.file` (sent by Bun: no byte through JavaScript, memory flat under slow readers),
  * see `bunBody`. Out of file handles, the answer is 503 with Retry-After (`site/handles.ts`).
  */
-import type { FileHandle } from 'node:fs/promises'
 import { isValidHost } from '../http/host.js'
 import { readRequest } from '../http/request.js'
 import type { AnswerBody } from '../http/spec.js'
