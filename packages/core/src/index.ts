@@ -13,7 +13,7 @@ export {
   compressDirectory,
   type CompressLogger,
   type CompressResult,
-  type CompressRun,
+  type CompressHooks,
 } from './run/compress-directory.js'
 export {
   createBuildRunner,

@@ -23,7 +23,7 @@ export {
   type StoredObject,
 } from './plan/state.js'
 export type { DeployEvent, DeployTarget, PhaseResult, TargetContext } from './plan/target.js'
-export { createTarget, TARGETS, targetsTaking, type TargetEntry } from './targets.js'
+export { createTarget, TARGETS, targetsTaking, type TargetEntry } from './target-registry.js'
 export { localTarget } from './targets/local.js'
 export { rsyncTarget, type RsyncTargetOptions } from './targets/rsync/rsync.js'
 export type { S3Credentials, S3RequestRecord, S3TargetOptions } from './targets/s3/options.js'

@@ -12,14 +12,14 @@ import type { CompressLogger } from '../logger.js'
 import type { ResolvedCompressOptions } from '../options/compress-options.js'
 import { WorkPool } from '../pool/pool.js'
 import { compressWithCache } from './compress-files.js'
-import type { CompressResult, CompressRun } from './context.js'
+import type { CompressHooks, CompressResult } from './context.js'
 import type { FileJob } from './file-job.js'
 import { assertDirectory, readPreviousManifest } from './inputs.js'
 import { runAbort } from './run-abort.js'
 import { scanDirectory } from './scan.js'
 import { warnSkipped } from './summary.js'
 
-export type { CompressLogger, CompressResult, CompressRun }
+export type { CompressHooks, CompressLogger, CompressResult }
 
 const SILENT: CompressLogger = { info() {}, warn() {} }
 const _debug = createDebug('preencode:run')
@@ -34,26 +34,26 @@ const _debug = createDebug('preencode:run')
 export async function compressDirectory(
   dir: string,
   options: ResolvedCompressOptions,
-  run: CompressRun = {},
+  hooks: CompressHooks = {},
 ): Promise<CompressResult> {
   const started = performance.now()
-  const logger = run.logger ?? SILENT
+  const logger = hooks.logger ?? SILENT
   await assertDirectory(resolve(dir))
   // The real path: the walk compares symlink targets against it, and `dist -> build/` is fine.
   const root = await realpath(resolve(dir))
   // A shard writes nothing into the site (and shards of one build may share a machine).
-  if (run.shard) return await compressLocked(root, options, run, logger, started)
+  if (hooks.shard) return await compressLocked(root, options, hooks, logger, started)
   return await withSiteLock(
     root,
     (message) => logger.info(message),
-    () => compressLocked(root, options, run, logger, started),
+    () => compressLocked(root, options, hooks, logger, started),
   )
 }
 
 async function compressLocked(
   root: string,
   options: ResolvedCompressOptions,
-  run: CompressRun,
+  hooks: CompressHooks,
   logger: CompressLogger,
   started: number,
 ): Promise<CompressResult> {
@@ -87,25 +87,25 @@ async function compressLocked(
     }
   }
   // One abort for the run: the first failure stops queued work instead of letting it run on.
-  const abort = runAbort(run.signal)
+  const abort = runAbort(hooks.signal)
   const pool = new WorkPool({ concurrency: options.concurrency, signal: abort.signal })
-  if (run.shard && options.cacheDir === false)
+  if (hooks.shard && options.cacheDir === false)
     throw userError(
       'options',
       'A sharded run (`shard`, --shard) fills the cache for the final run to assemble from: it needs a cache, best a shared one (s3://bucket/prefix); drop --no-cache.',
     )
   // The build's cache when it passes one (it logs the summary and closes it), else this run's.
-  const runCache = run.cache ? { cache: run.cache, summary: () => undefined } : openRunCache(options, logger)
+  const runCache = hooks.cache ? { cache: hooks.cache, summary: () => undefined } : openRunCache(options, logger)
   // A shard writes nothing into the site: nothing to journal.
-  const journal = run.shard ? undefined : openJournal(root)
+  const journal = hooks.shard ? undefined : openJournal(root)
   try {
     const state = { started, previous, scan, pending, variantsOnDisk, pool }
-    return await compressWithCache({ root, options, run, logger, abort, cache: runCache.cache, journal, state })
+    return await compressWithCache({ root, options, hooks, logger, abort, cache: runCache.cache, journal, state })
   } finally {
     // Removed once the manifest is written (compressWithCache); kept for the next run otherwise.
     await journal?.close()
     const summary = runCache.summary()
     if (summary) logger.info(summary)
-    if (!run.cache) runCache.cache.close?.()
+    if (!hooks.cache) runCache.cache.close?.()
   }
 }

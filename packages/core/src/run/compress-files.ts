@@ -16,7 +16,7 @@ import { shardJobs } from '../options/shard.js'
 import type { WorkPool } from '../pool/pool.js'
 import { checkBudgets } from '../report/budget-check.js'
 import { buildReport } from '../report/report.js'
-import type { CompressResult, CompressRun } from './context.js'
+import type { CompressHooks, CompressResult } from './context.js'
 import { skipReason } from './eligibility.js'
 import {
   type FileJob,
@@ -46,9 +46,9 @@ interface RunState {
 export interface CompressFilesInput {
   root: string
   options: ResolvedCompressOptions
-  run: CompressRun
+  hooks: CompressHooks
   logger: CompressLogger
-  /** The run's abort (`runAbort(run.signal)`): the first failed file stops the rest. */
+  /** The run's abort (`runAbort(hooks.signal)`): the first failed file stops the rest. */
   abort: RunAbort
   cache: CompressionCache
   /** Absent for a shard, which writes nothing into the site. */
@@ -67,7 +67,7 @@ export async function compressWithCache(input: CompressFilesInput): Promise<Comp
   const files = new FilesRun(input)
   const plan = await files.plan()
   const outcomes = await files.encodeAll(plan.jobs)
-  return input.run.shard ? files.shardResult(outcomes, plan) : await files.commit(outcomes, plan)
+  return input.hooks.shard ? files.shardResult(outcomes, plan) : await files.commit(outcomes, plan)
 }
 
 class FilesRun {
@@ -76,7 +76,7 @@ class FilesRun {
   private readonly late: string[] = []
 
   constructor(private readonly input: CompressFilesInput) {
-    const { root, options, cache, run, journal, state, abort } = input
+    const { root, options, cache, hooks, journal, state, abort } = input
     this.ctx = {
       root,
       options,
@@ -90,7 +90,7 @@ class FilesRun {
         threshold: options.threshold,
       },
       signal: abort.signal,
-      cacheOnly: run.shard !== undefined,
+      cacheOnly: hooks.shard !== undefined,
       ...(journal ? { journal } : {}),
     }
   }
@@ -123,7 +123,7 @@ class FilesRun {
 
   /** Largest first, and a shard's share of them. */
   private async jobsOf(pending: FileJob[]): Promise<StatedFileJob[]> {
-    const { root, run } = this.input
+    const { root, hooks } = this.input
     // Largest first: brotli 11 on one 8 MB source map takes ~15 s, and started last it would run
     // alone on one core at the end (the longest-processing-time-first rule shortens the tail).
     const stated = await Promise.all(pending.map((job) => statFileJob(root, job)))
@@ -133,13 +133,15 @@ class FilesRun {
     const all = stated
       .filter((job) => job !== undefined)
       .sort((a, b) => b.weight - a.weight || (a.path < b.path ? -1 : 1))
-    if (!run.shard) return all
+    if (!hooks.shard) return all
     // Split by the bytes that will be encoded: 50 MB of images cost nothing and must not unbalance the shares.
-    const jobs = shardJobs(all, run.shard, (job) => (skipReason(this.ctx.rule, job.path, job.weight) ? 0 : job.weight))
+    const jobs = shardJobs(all, hooks.shard, (job) =>
+      skipReason(this.ctx.rule, job.path, job.weight) ? 0 : job.weight,
+    )
     debug(
       'shard %d/%d: %d of %d files, %d of %d bytes',
-      run.shard.index,
-      run.shard.count,
+      hooks.shard.index,
+      hooks.shard.count,
       jobs.length,
       all.length,
       jobs.reduce((t, j) => t + j.weight, 0),
@@ -150,7 +152,7 @@ class FilesRun {
 
   /** Encodes every job in the pool; the first failure aborts the rest and is thrown. */
   async encodeAll(jobs: StatedFileJob[]): Promise<FileOutcome[]> {
-    const { run, abort, state } = this.input
+    const { hooks, abort, state } = this.input
     // Room for one largest file per encode slot, 16 MiB at least (pool.ts).
     state.pool.fitByteBudget(jobs.reduce((largest, job) => Math.max(largest, job.weight), 0))
     let done = 0
@@ -162,7 +164,7 @@ class FilesRun {
         try {
           const outcome = await this.runJob(job)
           bytesDone += job.weight
-          run.onProgress?.(++done, jobs.length, job.path, { done: bytesDone, total: bytesTotal })
+          hooks.onProgress?.(++done, jobs.length, job.path, { done: bytesDone, total: bytesTotal })
           if (!outcome) this.late.push(job.path)
           return outcome
         } catch (error) {
@@ -174,7 +176,7 @@ class FilesRun {
     abort.detach()
     const outcomes: FileOutcome[] = []
     for (const result of settled) {
-      if (result.status === 'rejected') throw run.signal?.aborted ? run.signal.reason : firstFailure(settled)
+      if (result.status === 'rejected') throw hooks.signal?.aborted ? hooks.signal.reason : firstFailure(settled)
       if (result.value) outcomes.push(result.value)
     }
     if (debug.enabled) debugCriticalPath(outcomes, performance.now() - encodeStarted, state.pool.concurrency)
