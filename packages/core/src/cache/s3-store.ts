@@ -1,6 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3'
 import { userError } from '../errors.js'
 import type { SharedCacheLocation } from '../options/shared-cache-location.js'
+import { CountingGate } from '../pool/gate.js'
 
 /** The bytes a shared cache stores per key: `get` resolves undefined for a key never stored. */
 export interface RemoteStore {
@@ -58,12 +59,12 @@ export async function openS3Store(
     logger: SILENT_LOGGER,
     requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, socketTimeout: SILENCE_TIMEOUT_MS },
   })
-  const limit = limiter(MAX_IN_FLIGHT)
+  const requests = new CountingGate(MAX_IN_FLIGHT)
   const objectKey = (key: string): string => `${location.prefix}${key}`
   return {
     description: `${location.url}${location.endpoint ? ` (endpoint ${location.endpoint})` : ''}`,
     get: (key) =>
-      limit(async () => {
+      requests.use(1, async () => {
         try {
           const response = await client.send(new sdk.GetObjectCommand({ Bucket: location.bucket, Key: objectKey(key) }))
           if (!response.Body) return undefined
@@ -74,7 +75,7 @@ export async function openS3Store(
         }
       }),
     put: (key, body) =>
-      limit(async () => {
+      requests.use(1, async () => {
         await client.send(
           new sdk.PutObjectCommand({
             Bucket: location.bucket,
@@ -91,22 +92,4 @@ export async function openS3Store(
 function isNotFound(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } }
   return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404
-}
-
-/** At most `max` calls of `task` at once; the rest wait in order. */
-function limiter(max: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0
-  const waiting: (() => void)[] = []
-  return async (task) => {
-    // A finishing task hands its place straight to the next waiter, so none can slip in between.
-    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve))
-    else active++
-    try {
-      return await task()
-    } finally {
-      const next = waiting.shift()
-      if (next) next()
-      else active--
-    }
-  }
 }
