@@ -27,6 +27,7 @@ export { globProblem } from './fs/glob-check.js'
 export { acquireFolderLock, type FolderLock } from './fs/folder-lock.js'
 export { runPool } from './pool/run-pool.js'
 export { isSharedCacheUrl } from './options/shared-cache-location.js'
+export { s3ClientConfig } from './cache/s3-client.js'
 
 // A site on disk against its manifest; which files get compressed
 export { fileRuleOf, skipReason } from './run/eligibility.js'

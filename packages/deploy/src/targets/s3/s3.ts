@@ -39,7 +39,6 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
   if (partSize < MIN_PART_SIZE)
     throw userError('deploy', `partSize must be at least ${MIN_PART_SIZE} bytes (S3's minimum); got ${partSize}.`)
   const timeouts = checkTimeouts(options)
-  const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1'
   const description = `s3://${options.bucket}/${prefix}${options.endpoint ? ` (endpoint ${options.endpoint})` : ''}`
   const secrets = [
     options.credentials?.secretAccessKey,
@@ -47,7 +46,7 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
     process.env.AWS_SECRET_ACCESS_KEY,
     process.env.AWS_SESSION_TOKEN,
   ]
-  const { client, requestCount } = s3Client(options, region, timeouts)
+  const { client, requestCount } = s3Client(options, timeouts)
   const bucket = new S3Bucket({
     client,
     bucket: options.bucket,
