@@ -4,6 +4,9 @@
 // there too. Tests import core's sources by path, never through this file, so a name is here only
 // while a sibling package needs it (`test-utils/test/core-internal.test.ts` checks it).
 
+// Messages
+export { preencodeMessage } from './errors.js'
+
 // Codings
 export { isFormat } from './codecs/table.js'
 export { ZSTD_MAX_WINDOW_LOG } from './codecs/zstd.js'

@@ -17,7 +17,7 @@
  */
 
 import { relative } from 'node:path'
-import { completeFoldersSync, type FolderAtExit } from '@preencode/core/internal'
+import { completeFoldersSync, type FolderAtExit, preencodeMessage } from '@preencode/core/internal'
 import type { Logger } from 'vite'
 import { compressAfterBuild } from './frameworks.js'
 
@@ -91,7 +91,7 @@ function checkAtExit(folders: Map<string, Guarded>): void {
     )
   }
   folders.clear()
-  if (logger) logger.warn(`[preencode] ${parts.join(' ')}`)
+  if (logger) logger.warn(preencodeMessage(parts.join(' ')))
 }
 
 function named(paths: readonly string[]): string {

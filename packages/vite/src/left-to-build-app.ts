@@ -4,6 +4,8 @@
  * (`vite.build()`, `builder.build()`) with `builder` options set. What is still waiting when
  * the process is about to exit is named, with the command that compresses it.
  */
+
+import { preencodeMessage } from '@preencode/core/internal'
 import type { Logger } from 'vite'
 import { compressAfterBuild } from './frameworks.js'
 
@@ -20,7 +22,9 @@ export function leaveToBuildApp(folder: string, root: string, logger: Logger): v
     listening = false
     for (const [dir, { root, logger }] of waiting)
       logger.warn(
-        `[preencode] ${dir} was left to Vite's buildApp step, which never ran (the environments were built with vite.build() or builder.build()): nothing in it was compressed. ${compressAfterBuild(root, dir)}`,
+        preencodeMessage(
+          `${dir} was left to Vite's buildApp step, which never ran (the environments were built with vite.build() or builder.build()): nothing in it was compressed. ${compressAfterBuild(root, dir)}`,
+        ),
       )
     waiting.clear()
   })

@@ -12,7 +12,7 @@ import { openRunCache } from '../cache/run-cache.js'
 import { prepareAssetDictionary } from '../deltas/asset-dictionary.js'
 import { preparePageDictionary } from '../deltas/page-dictionary.js'
 import { writeDeltas } from '../deltas/write-deltas.js'
-import type { ErrorComponent } from '../errors.js'
+import { type ErrorComponent, preencodeMessage } from '../errors.js'
 import { withSiteLock } from '../fs/site-lock.js'
 import { writeFileAtomically } from '../fs/write.js'
 import type { Manifest } from '../manifest/manifest.js'
@@ -139,7 +139,7 @@ export function createBuildRunner(init: BuildRunnerInit): BuildRunner {
         // In watch mode nobody awaits closeBundle: a throw would be an unhandled rejection and
         // end the watcher. Say it and keep watching; the next rebuild tries again.
         if (!output.watch) throw failure
-        output.logger.error(`[preencode] ${failure instanceof Error ? failure.message : String(failure)}`)
+        output.logger.error(preencodeMessage(failure instanceof Error ? failure.message : String(failure)))
         return []
       }
     },
