@@ -53,12 +53,15 @@ export class PreencodeError extends Error {
   readonly code: PreencodeErrorCode
   /** True when the user can fix it (bad option, missing file): print the message, not a stack. */
   readonly isUserError: boolean
+  /** The message without its `[preencode] [component]` prefix, for a caller that puts it in a sentence of its own. */
+  readonly detail: string
 
   constructor(component: ErrorComponent, code: PreencodeErrorCode, message: string, options: { cause?: unknown } = {}) {
     super(preencodeMessage(message, component), options.cause === undefined ? {} : { cause: options.cause })
     this.component = component
     this.code = code
     this.isUserError = code !== 'INTERNAL'
+    this.detail = message
   }
 }
 

@@ -88,7 +88,7 @@ export class FilesRun {
     if (hooks.shard && options.cacheDir === false)
       throw userError(
         'options',
-        'A sharded run (`shard`, --shard) fills the cache for the final run to assemble from: it needs a cache, best a shared one (s3://bucket/prefix); drop --no-cache.',
+        'A sharded run (`shard`) fills the cache for the final run to assemble from: it needs a cache, best a shared one (`cache: "s3://bucket/prefix"`), not `cache: false`.',
       )
     // The build's cache when it passes one (it logs the summary and closes it), else this run's.
     const { cache, summary } = hooks.cache

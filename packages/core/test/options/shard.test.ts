@@ -54,10 +54,12 @@ describe('shardJobs', () => {
 })
 
 describe('parseShard and shared cache locations', () => {
-  it('accepts i/n and names the flag otherwise', () => {
+  it('accepts i/n and names the setting through the label otherwise', () => {
     expect(parseShard('2/3')).toEqual({ index: 2, count: 3 })
-    for (const bad of ['0/3', '4/3', '1/0', 'a/b', '2'])
-      expect(() => parseShard(bad)).toThrow(/--shard is `.*`; it must be i\/n/)
+    for (const bad of ['0/3', '4/3', '1/0', 'a/b', '2']) {
+      expect(() => parseShard(bad, (key) => `--${key}`)).toThrow(/--shard is `.*`; it must be i\/n/)
+      expect(() => parseShard(bad)).toThrow(/`shard` is `.*`; it must be i\/n/)
+    }
   })
 
   it('parses s3://bucket/prefix with the endpoint from the option or AWS_ENDPOINT_URL', () => {
