@@ -23,8 +23,8 @@ const DOCS = readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8'
 const CORE_LAYERS = [
   'http',
   'codecs',
-  'fs',
   'pool',
+  'fs',
   'options',
   'manifest',
   'cache',

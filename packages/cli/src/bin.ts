@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Checked before anything else is imported: preencode's modules import zstd from node:zlib,
 // which Node before 22.15 lacks, and the import alone would fail with a raw SyntaxError. This
-// file must stay free of static imports and of syntax an old Node cannot parse.
+// file must stay free of static imports and of syntax an old Node cannot parse (so its one
+// message types core's `[preencode] [cli]` prefix by hand).
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number)
 if (major < 22 || (major === 22 && minor < 15)) {
   process.stderr.write(

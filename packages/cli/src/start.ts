@@ -3,6 +3,7 @@
 // itself, prints it and exits 1, so crashes and mistakes would look alike. bin.ts checks the
 // Node version and then imports this file.
 import { isPreencodeError } from '@preencode/core'
+import { preencodeMessage } from '@preencode/core/internal'
 import { run } from './run.js'
 
 process.on('unhandledRejection', (error) => {
@@ -13,7 +14,7 @@ process.on('unhandledRejection', (error) => {
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error
   process.stderr.write(
-    '[preencode] [cli] the output was closed before preencode finished writing it (EPIPE); stopped. Write to a file (--out, or > file) to keep all of it.\n',
+    `${preencodeMessage('the output was closed before preencode finished writing it (EPIPE); stopped. Write to a file (--out, or > file) to keep all of it.', 'cli')}\n`,
   )
   process.exit(1)
 })

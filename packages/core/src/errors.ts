@@ -35,6 +35,17 @@ export type PreencodeErrorCode =
   /** Anything else: a bug or an environment failure. */
   | 'INTERNAL'
 
+/** What every message preencode prints or throws starts with; to find one in a child's output. */
+export const MESSAGE_PREFIX = '[preencode]'
+
+/**
+ * `message` with the prefix every message of preencode carries: `[preencode] [component] …`, or
+ * `[preencode] …` without a component.
+ */
+export function preencodeMessage(message: string, component?: ErrorComponent): string {
+  return component ? `${MESSAGE_PREFIX} [${component}] ${message}` : `${MESSAGE_PREFIX} ${message}`
+}
+
 /** Every error preencode throws on purpose: `component` names where, `code` what; `isUserError` marks a mistake the user can fix. */
 export class PreencodeError extends Error {
   override readonly name = 'PreencodeError'
@@ -42,12 +53,15 @@ export class PreencodeError extends Error {
   readonly code: PreencodeErrorCode
   /** True when the user can fix it (bad option, missing file): print the message, not a stack. */
   readonly isUserError: boolean
+  /** The message without its `[preencode] [component]` prefix, for a caller that puts it in a sentence of its own. */
+  readonly detail: string
 
   constructor(component: ErrorComponent, code: PreencodeErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(`[preencode] [${component}] ${message}`, options.cause === undefined ? {} : { cause: options.cause })
+    super(preencodeMessage(message, component), options.cause === undefined ? {} : { cause: options.cause })
     this.component = component
     this.code = code
     this.isUserError = code !== 'INTERNAL'
+    this.detail = message
   }
 }
 

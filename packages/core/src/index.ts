@@ -25,9 +25,9 @@ export {
 } from './pipeline/sidecar-hosts.js'
 export { compress } from './run/compress.js'
 export {
+  type CompressHooks,
   type CompressLogger,
   type CompressResult,
-  type CompressRun,
   compressDirectory,
 } from './run/compress-directory.js'
 

@@ -4,6 +4,10 @@
 // there too. Tests import core's sources by path, never through this file, so a name is here only
 // while a sibling package needs it (`test-utils/test/core-internal.test.ts` checks it).
 
+// Messages
+
+export { preencodeMessage } from './errors.js'
+
 // Codings
 
 export { DICTIONARY_ENCODINGS, dictionaryStreamHeader } from './codecs/dictionary.js'
@@ -23,6 +27,7 @@ export { compressibleExtensions } from './http/media-types.js'
 
 // The disk and the pool
 
+export { s3ClientConfig } from './cache/s3-client.js'
 export { acquireFolderLock, type FolderLock } from './fs/folder-lock.js'
 export { globProblem } from './fs/glob-check.js'
 export { sha256File, withOpenFiles } from './fs/open-files.js'

@@ -7,7 +7,7 @@ import { compress, decodeWithDictionary } from '@preencode/core'
 import { deploy, localTarget } from '@preencode/deploy'
 import { tempDir } from '@preencode/test-utils'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { FakeS3 } from './fake-s3-server.js'
+import { FakeS3 } from './targets/s3/fake-s3-server.js'
 
 const V1 = Buffer.from(
   Array.from({ length: 2500 }, (_, i) => `export function f${i}(x) { return x * ${i % 17} }\n`).join(''),

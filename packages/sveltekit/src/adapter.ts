@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path'
 import { userError } from '@preencode/core'
+import { preencodeMessage } from '@preencode/core/internal'
 import { createSiteRunner } from '@preencode/server-config'
 import type { Adapter, Builder } from '@sveltejs/kit'
 import type { PreencodeSvelteKitOptions } from './options.js'
@@ -51,11 +52,15 @@ export function preencode(adapter: Adapter, options: PreencodeSvelteKitOptions =
       await adapter.adapt(recording)
       if (skippedPrecompress)
         builder.log.warn(
-          `[preencode] ${adapter.name}'s own \`precompress\` was skipped: preencode writes gzip, brotli and zstd. Remove \`precompress\` from the adapter's options.`,
+          preencodeMessage(
+            `${adapter.name}'s own \`precompress\` was skipped: preencode writes gzip, brotli and zstd. Remove \`precompress\` from the adapter's options.`,
+          ),
         )
       if (written.size === 0) {
         builder.log.warn(
-          `[preencode] ${adapter.name} wrote no client or prerendered files through the builder: nothing was compressed.`,
+          preencodeMessage(
+            `${adapter.name} wrote no client or prerendered files through the builder: nothing was compressed.`,
+          ),
         )
         return
       }

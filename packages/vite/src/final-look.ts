@@ -9,7 +9,7 @@ import { realpath, stat } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import type { ResolvedCompressOptions } from '@preencode/core'
 import { readManifest, reconcileManifest } from '@preencode/core'
-import { fileRuleOf, manifestDrift, skipReason } from '@preencode/core/internal'
+import { fileRuleOf, manifestDrift, preencodeMessage, skipReason } from '@preencode/core/internal'
 import type { Logger } from 'vite'
 import { afterRunLine, guardAtExit } from './folders-at-exit.js'
 
@@ -49,7 +49,7 @@ export async function lookAsServer({
   if (atExit) guardAtExit(dir, root, logger, names)
   else if (names.length > 0)
     logger.warn(
-      `[preencode] ${afterRunLine({ folder: relative(root, folderPath) || '.', root, names, completed: true })}`,
+      preencodeMessage(afterRunLine({ folder: relative(root, folderPath) || '.', root, names, completed: true })),
     )
 }
 

@@ -24,7 +24,7 @@
  */
 
 import { relative } from 'node:path'
-import { completeFoldersSync, type FolderAtExit } from '@preencode/core/internal'
+import { completeFoldersSync, type FolderAtExit, preencodeMessage } from '@preencode/core/internal'
 import type { Logger } from 'vite'
 import { compressAfterBuild } from './messages.js'
 
@@ -117,7 +117,9 @@ function warnWaiting(waiting: Map<object, Waiting>): void {
   for (const { folders, root, logger } of waiting.values())
     for (const dir of folders)
       logger.warn(
-        `[preencode] ${dir} was left to Vite's buildApp step, which never ran (the environments were built with vite.build() or builder.build()): nothing in it was compressed. ${compressAfterBuild(root, dir)}`,
+        preencodeMessage(
+          `${dir} was left to Vite's buildApp step, which never ran (the environments were built with vite.build() or builder.build()): nothing in it was compressed. ${compressAfterBuild(root, dir)}`,
+        ),
       )
   waiting.clear()
 }
@@ -138,7 +140,7 @@ function checkAtExit(folders: Map<string, Guarded>): void {
     )
   }
   folders.clear()
-  if (logger) logger.warn(`[preencode] ${parts.join(' ')}`)
+  if (logger) logger.warn(preencodeMessage(parts.join(' ')))
 }
 
 function named(paths: readonly string[]): string {

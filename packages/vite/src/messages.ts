@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { preencodeMessage } from '@preencode/core/internal'
 import type { Logger } from 'vite'
 
 /**
@@ -24,7 +25,9 @@ export function warnOncePerProject(logger: Logger, root: string, message: string
 
 /** The build-time warning: what would go wrong, that the plugin stands down, and what to use. */
 export function frameworkWarning(framework: string, instead: string): string {
-  return `[preencode] ${framework} writes its final pages after Vite's build, so @preencode/vite would compress a partial folder (or the wrong one): it does nothing in this build. Use ${instead}.`
+  return preencodeMessage(
+    `${framework} writes its final pages after Vite's build, so @preencode/vite would compress a partial folder (or the wrong one): it does nothing in this build. Use ${instead}.`,
+  )
 }
 
 /**
@@ -32,7 +35,9 @@ export function frameworkWarning(framework: string, instead: string): string {
  * no public folder found): it stands down, and names the one line that does the job.
  */
 export function cannotHandleWarning(framework: string, why: string, folder: string, root: string): string {
-  return `[preencode] ${framework}: ${why}, so @preencode/vite does nothing in this build rather than compress part of the site. ${compressAfterBuild(root, folder)}`
+  return preencodeMessage(
+    `${framework}: ${why}, so @preencode/vite does nothing in this build rather than compress part of the site. ${compressAfterBuild(root, folder)}`,
+  )
 }
 
 /** The line that compresses `folder` after the project's build: its `build` script, extended. */

@@ -144,7 +144,7 @@ export const compressCommand = defineCommand({
         rawArgs,
         loaded && { path: loaded.path, options: loaded.config.compress },
       )
-      const shard = parsed.shard === undefined ? undefined : parseShard(String(parsed.shard))
+      const shard = parsed.shard === undefined ? undefined : parseShard(String(parsed.shard), (key) => `--${key}`)
       const root = process.cwd()
       const options = resolveBuildOptions(
         {

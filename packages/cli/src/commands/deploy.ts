@@ -178,8 +178,7 @@ function checkKeyValueStore(site: Manifest): void {
     cloudfrontKeyValueStore(site)
   } catch (cause) {
     if (!isPreencodeError(cause) || !cause.isUserError) throw cause
-    const reason = cause.message.replace(/^\[preencode\] \[[^\]]+\] /, '')
-    throw userError('deploy', `--key-value-store: ${reason} Nothing was uploaded.`, { cause, code: 'BAD_INPUT' })
+    throw userError('deploy', `--key-value-store: ${cause.detail} Nothing was uploaded.`, { cause, code: 'BAD_INPUT' })
   }
 }
 

@@ -1,16 +1,17 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { mkdir, open, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ENGINE_VERSION } from '../codecs/encode.js'
 import { createDebug } from '../debug.js'
 import { withOpenFiles } from '../fs/open-files.js'
 import { sha256Hex } from '../hash.js'
+import { frameEntry, unframeEntry } from './entry-frame.js'
 
 /**
  * A persistent, content-addressed store of compressed bytes. Brotli 11 runs near 0.8 MB/s, so a
  * rebuild that finds its bytes here instead of recompressing is the largest saving users get.
  *
- * Layout: `<dir>/v1/<2 hex>/<64 hex>`; each entry is `MAGIC | sha256(key | payload) | payload`:
+ * Layout: `<dir>/v1/<2 hex>/<64 hex>`; each entry is `MAGIC | sha256(key | payload) | payload` (`entry-frame.ts`):
  * a truncated or corrupted entry, and an entry moved under another key (swapped files, a CI
  * cache restored from another branch), fail that check and are a miss, never an error. The
  * check cannot stop an entry crafted for its key (anyone who can write the folder can compute
@@ -51,7 +52,6 @@ export interface CacheKeyParts {
 const LAYOUT = 'v1'
 // PEC1 entries (a checksum of the payload only) are not bound to their key: read as a miss.
 const MAGIC = Buffer.from('PEC2')
-const HEADER_BYTES = MAGIC.length + 32
 const ENTRY_NAME = /^[0-9a-f]{64}$/
 /**
  * The LRU clock's resolution: a hit makes an entry young again (its mtime), but an entry touched
@@ -101,11 +101,6 @@ export function cacheKey(parts: CacheKeyParts): string {
   return sha256Hex(JSON.stringify([parts.engine ?? ENGINE_VERSION, parts.format, parts.settings, parts.contentSha256]))
 }
 
-/** Binds an entry to its key: the same payload stored under another key does not verify. */
-function entryDigest(key: string, payload: Uint8Array): Buffer {
-  return createHash('sha256').update(key).update(payload).digest()
-}
-
 export function openCache(dir: string | false, maxBytes: number, hooks: CacheHooks = {}): CompressionCache {
   if (dir === false) {
     return {
@@ -151,12 +146,8 @@ class LocalCache implements CompressionCache {
       debug('miss %s (%s)', key.slice(0, 12), (error as NodeJS.ErrnoException).code)
       return undefined
     }
-    const payload = entry.subarray(HEADER_BYTES)
-    const intact =
-      entry.length >= HEADER_BYTES &&
-      entry.subarray(0, MAGIC.length).equals(MAGIC) &&
-      entryDigest(key, payload).equals(entry.subarray(MAGIC.length, HEADER_BYTES))
-    if (!intact) {
+    const payload = unframeEntry(MAGIC, key, entry)
+    if (!payload) {
       debug('corrupt or misplaced entry %s treated as a miss and removed', path)
       await rm(path, { force: true }).catch(() => {})
       return undefined
@@ -177,10 +168,10 @@ class LocalCache implements CompressionCache {
   async set(key: string, payload: Uint8Array): Promise<void> {
     const path = this.entryPath(key)
     const temp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`
-    const digest = entryDigest(key, payload)
+    const entry = frameEntry(MAGIC, key, payload)
     try {
       await mkdir(join(this.root, key.slice(0, 2)), { recursive: true })
-      await withOpenFiles(1, () => writeFile(temp, Buffer.concat([MAGIC, digest, payload])))
+      await withOpenFiles(1, () => writeFile(temp, entry))
       // rename is atomic: a concurrent reader sees the old entry, the new one, or none.
       await rename(temp, path)
     } catch (error) {

@@ -1,6 +1,8 @@
 import type { S3Client } from '@aws-sdk/client-s3'
 import { userError } from '../errors.js'
 import type { SharedCacheLocation } from '../options/shared-cache-location.js'
+import { CountingGate } from '../pool/gate.js'
+import { s3ClientConfig } from './s3-client.js'
 
 /** The bytes a shared cache stores per key: `get` resolves undefined for a key never stored. */
 export interface RemoteStore {
@@ -18,11 +20,9 @@ const CONNECT_TIMEOUT_MS = 3000
 /**
  * A request whose connection stays silent this long (nothing sent, nothing received) fails: an
  * endpoint that accepts connections and never answers then costs about two of these (one
- * retry), not the build (docs/shared-cache.md). The SDK's `requestTimeout` only logs a warning
- * unless told otherwise; `socketTimeout` is the inactivity timer that ends the request.
+ * retry), not the build (docs/shared-cache.md).
  */
 export const SILENCE_TIMEOUT_MS = 5000
-const SILENT_LOGGER = { trace() {}, debug() {}, info() {}, warn() {}, error() {} }
 
 type S3Sdk = typeof import('@aws-sdk/client-s3')
 
@@ -46,24 +46,24 @@ export async function openS3Store(
       { cause, code: 'UNSUPPORTED_RUNTIME' },
     )
   }
-  const client: S3Client = new sdk.S3Client({
-    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
-    ...(location.endpoint === undefined ? {} : { endpoint: location.endpoint, forcePathStyle: true }),
-    // As for deploy: the 2025 defaults send aws-chunked bodies some stores mishandle; the entry
-    // carries its own checksum anyway.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    // One retry: a bucket that is down must cost one warning and seconds, not minutes.
-    maxAttempts: 2,
-    logger: SILENT_LOGGER,
-    requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, socketTimeout: SILENCE_TIMEOUT_MS },
-  })
-  const limit = limiter(MAX_IN_FLIGHT)
+  const client: S3Client = new sdk.S3Client(
+    s3ClientConfig(
+      {
+        endpoint: location.endpoint,
+        // One retry: a bucket that is down must cost one warning and seconds, not minutes.
+        maxAttempts: 2,
+        connectionMs: CONNECT_TIMEOUT_MS,
+        silenceMs: SILENCE_TIMEOUT_MS,
+      },
+      env,
+    ),
+  )
+  const requests = new CountingGate(MAX_IN_FLIGHT)
   const objectKey = (key: string): string => `${location.prefix}${key}`
   return {
     description: `${location.url}${location.endpoint ? ` (endpoint ${location.endpoint})` : ''}`,
     get: (key) =>
-      limit(async () => {
+      requests.use(1, async () => {
         try {
           const response = await client.send(new sdk.GetObjectCommand({ Bucket: location.bucket, Key: objectKey(key) }))
           if (!response.Body) return undefined
@@ -74,7 +74,7 @@ export async function openS3Store(
         }
       }),
     put: (key, body) =>
-      limit(async () => {
+      requests.use(1, async () => {
         await client.send(
           new sdk.PutObjectCommand({
             Bucket: location.bucket,
@@ -91,22 +91,4 @@ export async function openS3Store(
 function isNotFound(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } }
   return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404
-}
-
-/** At most `max` calls of `task` at once; the rest wait in order. */
-function limiter(max: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0
-  const waiting: (() => void)[] = []
-  return async (task) => {
-    // A finishing task hands its place straight to the next waiter, so none can slip in between.
-    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve))
-    else active++
-    try {
-      return await task()
-    } finally {
-      const next = waiting.shift()
-      if (next) next()
-      else active--
-    }
-  }
 }

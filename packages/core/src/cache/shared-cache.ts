@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto'
 import { createDebug } from '../debug.js'
 import { isPreencodeError } from '../errors.js'
 import type { CompressionCache, VerifyEntry } from './cache.js'
+import { frameEntry, unframeEntry } from './entry-frame.js'
 import type { RemoteStore } from './s3-store.js'
 
 /**
@@ -11,7 +11,7 @@ import type { RemoteStore } from './s3-store.js'
  * local cache); new entries go to both.
  *
  * Remote entries come from other machines, so each is checked before use: its frame
- * (`MAGIC | sha256(key | payload) | payload`) catches a partial upload, bit rot and an entry
+ * (`entry-frame.ts`: `MAGIC | sha256(key | payload) | payload`) catches a partial upload, bit rot and an entry
  * of another key or another tool (foreign), and `verify` decodes it against the original. A bad
  * entry is a miss: the run recomputes it and overwrites it. A bucket that fails (down, no
  * network, denied) turns the shared tier off for the rest of the run with one call of
@@ -37,7 +37,6 @@ export interface SharedCompressionCache extends CompressionCache {
 
 const MAGIC = Buffer.from('PES1')
 const OFF = Symbol('shared cache off')
-const HEADER_BYTES = MAGIC.length + 32
 const debug = createDebug('preencode:cache')
 
 /** `openStore` runs on first use, so `@aws-sdk/client-s3` is loaded only when a run needs it. */
@@ -100,7 +99,9 @@ export function withSharedCache(
       await local.set(key, payload)
       if (!writable) return
       try {
-        const done = await unlessOff(writesOff.signal, async () => (await connect()).put(key, frame(key, payload)))
+        const done = await unlessOff(writesOff.signal, async () =>
+          (await connect()).put(key, frameEntry(MAGIC, key, payload)),
+        )
         if (done !== OFF) stats.uploads++
       } catch (error) {
         if (writable) degrade(error, 'write')
@@ -135,18 +136,9 @@ async function unlessOff<T>(signal: AbortSignal, work: () => Promise<T>): Promis
   }
 }
 
-function digest(key: string, payload: Uint8Array): Buffer {
-  return createHash('sha256').update(key).update(payload).digest()
-}
-
-function frame(key: string, payload: Uint8Array): Buffer {
-  return Buffer.concat([MAGIC, digest(key, payload), payload])
-}
-
 async function unframe(key: string, entry: Buffer, verify: VerifyEntry | undefined): Promise<Buffer | undefined> {
-  if (entry.length < HEADER_BYTES || !entry.subarray(0, MAGIC.length).equals(MAGIC)) return undefined
-  const payload = entry.subarray(HEADER_BYTES)
-  if (!digest(key, payload).equals(entry.subarray(MAGIC.length, HEADER_BYTES))) return undefined
+  const payload = unframeEntry(MAGIC, key, entry)
+  if (!payload) return undefined
   if (verify && !(await verify(payload).catch(() => false))) return undefined
   return payload
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
+import { CountingGate } from '../pool/gate.js'
 
 /**
  * One process-wide bound on the file handles preencode holds at once. The pool bounds bytes in
@@ -21,58 +22,12 @@ import { createReadStream } from 'node:fs'
  */
 const DEFAULT_MAX_OPEN_FILES = 64
 
-interface Waiter {
-  count: number
-  resolve: () => void
-}
-
-class HandleLimit {
-  private held = 0
-  // An array with a moving head: 100,000 files can queue at once, and Array#shift would copy.
-  private queue: Waiter[] = []
-  private head = 0
-
-  constructor(readonly max: number) {}
-
-  async use<T>(count: number, task: () => Promise<T>): Promise<T> {
-    const need = Math.min(Math.max(1, count), this.max)
-    if (this.head < this.queue.length || this.held + need > this.max) {
-      await new Promise<void>((resolve) => this.queue.push({ count: need, resolve }))
-    } else {
-      this.take(need)
-    }
-    try {
-      return await task()
-    } finally {
-      this.held -= need
-      this.pump()
-    }
-  }
-
-  private take(count: number): void {
-    this.held += count
-  }
-
-  /** FIFO, so a caller needing two handles is not starved by callers needing one. */
-  private pump(): void {
-    while (this.head < this.queue.length && this.held + this.queue[this.head]!.count <= this.max) {
-      const waiter = this.queue[this.head++]!
-      this.take(waiter.count)
-      waiter.resolve()
-    }
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head)
-      this.head = 0
-    }
-  }
-}
-
 function limitFromEnv(): number {
   const value = Number(process.env.PREENCODE_MAX_OPEN_FILES)
   return Number.isInteger(value) && value >= 1 ? value : DEFAULT_MAX_OPEN_FILES
 }
 
-const limit = new HandleLimit(limitFromEnv())
+const limit = new CountingGate(limitFromEnv())
 
 /**
  * Runs `task`, which opens up to `count` files and closes them before it settles, once that

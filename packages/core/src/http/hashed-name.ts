@@ -15,7 +15,7 @@
  * base64url hashes have neither and count as plain names (an hour of caching, no deltas): the
  * price of never caching `app-settings.js` for a year.
  *
- * `test/hashed-name.test.ts` runs every dialect through its engine (perl for PCRE, Go's regexp for
+ * `test/http/hashed-name.test.ts` runs every dialect through its engine (perl for PCRE, Go's regexp for
  * RE2) on one table of names and checks they agree with `looksContentHashed`.
  */
 

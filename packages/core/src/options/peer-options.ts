@@ -6,7 +6,10 @@
  */
 import type { OptionLabel } from './option-label.js'
 
-const PEER_OPTIONS: Readonly<Record<string, string>> = {
+/** A hint, or one naming an option through the label (the CLI names `report` by its flags). */
+type PeerHint = string | ((label: OptionLabel) => string)
+
+const PEER_OPTIONS: Readonly<Record<string, PeerHint>> = {
   algorithms: "use `formats: ['gzip', 'brotli', 'zstd']` (all three by default)",
   algorithm: "use `formats: ['gzip', 'brotli', 'zstd']` (all three by default)",
   compressionOptions: 'use `levels: { gzip: 9, brotli: 11, zstd: 19 }` (those are the defaults)',
@@ -18,8 +21,8 @@ const PEER_OPTIONS: Readonly<Record<string, string>> = {
   ext: 'remove it: variants are always named `<file>.gz`, `.br`, `.zst`, where servers look for them',
   test: "use `include` (globs or RegExps, as in Rollup's createFilter)",
   filter: "use `include` / `exclude` (globs or RegExps, as in Rollup's createFilter)",
-  logLevel: 'use `report: false` (plugin) or `--quiet` (CLI)',
-  verbose: "use `report: true | false | 'json'` (plugin) or `--quiet` (CLI)",
+  logLevel: (label) => `use ${label('report')} (what the report prints: true, false or 'json')`,
+  verbose: (label) => `use ${label('report')} (what the report prints: true, false or 'json')`,
   scheduler: 'use `concurrency` (files compressed at once)',
   artifacts: 'remove it: every file in the output is compressed, files other plugins copy included',
   disable: 'leave `preencode()` out of the plugin list instead',
@@ -36,8 +39,9 @@ const PEER_FORMATS: Readonly<Record<string, string>> = {
 }
 
 /** The hint for an option another plugin spells differently; undefined when there is none. */
-function peerOptionHint(key: string): string | undefined {
-  return Object.hasOwn(PEER_OPTIONS, key) ? PEER_OPTIONS[key] : undefined
+function peerOptionHint(key: string, label: OptionLabel): string | undefined {
+  const hint = Object.hasOwn(PEER_OPTIONS, key) ? PEER_OPTIONS[key] : undefined
+  return typeof hint === 'function' ? hint(label) : hint
 }
 
 /** `brotliCompress` -> `brotli`; undefined when the name means nothing known. */
@@ -47,7 +51,7 @@ export function peerFormatName(name: string): string | undefined {
 
 /** The unknown-option message (`label` names the key): the peer's equivalent when there is one, else the known names. */
 export function unknownOptionMessage(key: string, known: Iterable<string>, label: OptionLabel): string {
-  const hint = peerOptionHint(key)
+  const hint = peerOptionHint(key, label)
   if (hint)
     return `Unknown option ${label(key)} (another plugin's name): ${hint}. See docs/migrating-from-vite-plugin-compression2.md.`
   return `Unknown option ${label(key)}. Known options: ${[...known].join(', ')}.`

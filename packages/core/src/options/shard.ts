@@ -1,4 +1,5 @@
 import { userError } from '../errors.js'
+import { KEY_LABEL, type OptionLabel } from './option-label.js'
 
 /** One share of a cold compress split across CI jobs: `index` of `count`, 1-based as written. */
 export interface Shard {
@@ -6,13 +7,16 @@ export interface Shard {
   count: number
 }
 
-/** `"2/3"` -> `{ index: 2, count: 3 }`, with an error naming `flag` for anything else. */
-export function parseShard(text: string, flag = '--shard'): Shard {
+/**
+ * `"2/3"` -> `{ index: 2, count: 3 }`, with an error naming the setting through `label` (the
+ * CLI: its flag) for anything else.
+ */
+export function parseShard(text: string, label: OptionLabel = KEY_LABEL): Shard {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text)
   const index = match ? Number(match[1]) : Number.NaN
   const count = match ? Number(match[2]) : Number.NaN
   if (!match || count < 1 || index < 1 || index > count) {
-    throw userError('options', `${flag} is \`${text}\`; it must be i/n with 1 <= i <= n, e.g. ${flag} 2/3.`)
+    throw userError('options', `${label('shard')} is \`${text}\`; it must be i/n with 1 <= i <= n, e.g. 2/3.`)
   }
   return { index, count }
 }

@@ -12,7 +12,7 @@ import { openRunCache } from '../cache/run-cache.js'
 import { prepareAssetDictionary } from '../deltas/asset-dictionary.js'
 import { preparePageDictionary } from '../deltas/page-dictionary.js'
 import { writeDeltas } from '../deltas/write-deltas.js'
-import type { ErrorComponent } from '../errors.js'
+import { type ErrorComponent, preencodeMessage } from '../errors.js'
 import { withSiteLock } from '../fs/site-lock.js'
 import { writeFileAtomically } from '../fs/write.js'
 import type { Manifest } from '../manifest/manifest.js'
@@ -22,7 +22,7 @@ import { isInsideDirectory, outermostDirectories } from '../paths.js'
 import { enforceBudgets } from '../report/enforce-budgets.js'
 import { renderHtmlReport } from '../report/html-report.js'
 import { type BuildResult, renderBuildResult } from '../report/render-result.js'
-import { type CompressLogger, type CompressRun, compressDirectory } from '../run/compress-directory.js'
+import { type CompressHooks, type CompressLogger, compressDirectory } from '../run/compress-directory.js'
 import { detectSidecarIgnoringHost, sidecarsSkippedMessage } from './sidecar-hosts.js'
 
 /** Where a build's messages go: the bundler's logger. */
@@ -64,7 +64,7 @@ export interface BuildRunnerInit {
 }
 
 /** One build's output, as the integration saw it being written. */
-export interface BuildOutput extends Pick<CompressRun, 'onProgress' | 'signal' | 'shard'> {
+export interface BuildOutput extends Pick<CompressHooks, 'onProgress' | 'signal' | 'shard'> {
   /** Absolute directories the build wrote; nested ones are compressed once, from the outer one. */
   dirs: readonly string[]
   /**
@@ -139,7 +139,7 @@ export function createBuildRunner(init: BuildRunnerInit): BuildRunner {
         // In watch mode nobody awaits closeBundle: a throw would be an unhandled rejection and
         // end the watcher. Say it and keep watching; the next rebuild tries again.
         if (!output.watch) throw failure
-        output.logger.error(`[preencode] ${failure instanceof Error ? failure.message : String(failure)}`)
+        output.logger.error(preencodeMessage(failure instanceof Error ? failure.message : String(failure)))
         return []
       }
     },
@@ -151,8 +151,8 @@ interface BuildPass {
   init: BuildRunnerInit
   output: BuildOutput
   dirs: string[]
-  /** The compression run: its logger shows notes only when `notes`, and carries the build's cache. */
-  run: CompressRun & { logger: CompressLogger }
+  /** The compression hooks: their logger shows notes only when `notes`, and carries the build's cache. */
+  hooks: CompressHooks & { logger: CompressLogger }
   /** Where the report table goes. */
   print: (text: string, json: boolean) => void
   /** Whether notes (configs written, cache summary) reach the log. */
@@ -174,7 +174,7 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
     init,
     output,
     dirs,
-    run: {
+    hooks: {
       logger: runLogger,
       cache: runCache.cache,
       ...(output.onProgress ? { onProgress: output.onProgress } : {}),
@@ -201,14 +201,14 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
 }
 
 async function compressOne(pass: BuildPass, dir: string): Promise<BuildResult> {
-  const { init, output, run } = pass
+  const { init, output, hooks } = pass
   const { options } = init
   // A shard encodes into the cache and writes nothing into the site: no configs, no deltas.
   const deltas = output.shard ? undefined : options.deltas || undefined
   // The dictionaries' links go into the pages before they are compressed.
   if (deltas?.assets) await prepareAssetDictionary(dir, deltas.maxDictionaryBytes)
   if (deltas?.pages) await preparePageDictionary(dir, deltas.pageDictionaryBytes)
-  const { manifest, report } = await compressDirectory(dir, options.compress, run)
+  const { manifest, report } = await compressDirectory(dir, options.compress, hooks)
   if (report.late && output.warnLate !== false) {
     const named = `${report.late.slice(0, 5).join(', ')}${report.late.length > 5 ? ', …' : ''}`
     output.logger.warn(
@@ -219,7 +219,8 @@ async function compressOne(pass: BuildPass, dir: string): Promise<BuildResult> {
   // Last: every recompression above rewrites the manifest without deltas. The reports come
   // once the directory is final: whoever waits for them finds nothing still being written.
   const deltaReport = deltas
-    ? (await writeDeltas(dir, current, deltas, { ...options.compress, cache: run.cache, logger: run.logger })).report
+    ? (await writeDeltas(dir, current, deltas, { ...options.compress, cache: hooks.cache, logger: hooks.logger }))
+        .report
     : undefined
   const result: BuildResult = {
     dir: report.dir,
@@ -245,9 +246,9 @@ async function writeConfigs(pass: BuildPass, dir: string, manifest: Manifest): P
   let current = manifest
   for (let round = 0; round < 3; round++) {
     const changed = await init.writeServerConfigs(current)
-    for (const path of changed) pass.run.logger.info(`preencode: wrote ${relative(init.root, path)}`)
+    for (const path of changed) pass.hooks.logger.info(`preencode: wrote ${relative(init.root, path)}`)
     if (!changed.some((path) => isInsideDirectory(path, dir))) break
-    current = (await compressDirectory(dir, init.options.compress, pass.run)).manifest
+    current = (await compressDirectory(dir, init.options.compress, pass.hooks)).manifest
   }
   return current
 }

@@ -23,6 +23,7 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { MESSAGE_PREFIX } from '../errors.js'
 import { JOURNAL_FILENAME } from '../fs/journal.js'
 import { SITE_LOCK_FILENAME } from '../fs/site-lock.js'
 import { sha256Hex } from '../hash.js'
@@ -133,7 +134,7 @@ function reconcileInChild(roots: string[]): string | undefined {
   if (child.error) return child.error.message
   if (child.status === 0) return undefined
   const lines = (child.stderr ?? '').split('\n').filter((line) => line.trim() !== '')
-  return lines.find((line) => line.includes('[preencode]'))?.trim() ?? lines[0]?.trim() ?? `exit code ${child.status}`
+  return lines.find((line) => line.includes(MESSAGE_PREFIX))?.trim() ?? lines[0]?.trim() ?? `exit code ${child.status}`
 }
 
 /**

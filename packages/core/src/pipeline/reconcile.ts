@@ -8,7 +8,7 @@ import { MANIFEST_FILENAME, type Manifest, type ManifestFile, readManifest } fro
 import { refuseManifestOutsideSite } from '../manifest/manifest-paths.js'
 import { buildOptionsFromManifest } from '../manifest/settings.js'
 import { runPool } from '../pool/run-pool.js'
-import type { CompressLogger, CompressRun } from '../run/compress-directory.js'
+import type { CompressHooks, CompressLogger } from '../run/compress-directory.js'
 import { scanDirectory } from '../run/scan.js'
 import { createBuildRunner } from './build-runner.js'
 
@@ -61,7 +61,7 @@ const COMPARE_CONCURRENCY = 16
  * gone or has another size makes its original damaged. Added and removed originals come from
  * one walk of the directory, ownership rules as in `compress`.
  */
-export async function reconcileManifest(dir: string, run: CompressRun = {}): Promise<ReconcileResult> {
+export async function reconcileManifest(dir: string, hooks: CompressHooks = {}): Promise<ReconcileResult> {
   const root = await realpath(resolve(dir)).catch(() => resolve(dir))
   const manifest = await readManifest(root)
   // Before the drift check stats or hashes a path the manifest names.
@@ -69,7 +69,7 @@ export async function reconcileManifest(dir: string, run: CompressRun = {}): Pro
   const drift = await manifestDrift(root, manifest)
   const total =
     drift.changed.length + drift.added.length + drift.removed.length + drift.damaged.length + drift.leftovers.length
-  const logger: CompressLogger = run.logger ?? { info() {}, warn() {} }
+  const logger: CompressLogger = hooks.logger ?? { info() {}, warn() {} }
   if (total === 0) {
     // A recompression would remove them too; without one, they go here, under the site's lock.
     // Best effort: a read-only site, or one another run holds (and cleans), keeps them for now.
@@ -98,8 +98,8 @@ export async function reconcileManifest(dir: string, run: CompressRun = {}): Pro
     logger: { ...logger, error: (message) => logger.warn(message) },
     notes: true,
     color: false,
-    ...(run.onProgress ? { onProgress: run.onProgress } : {}),
-    ...(run.signal ? { signal: run.signal } : {}),
+    ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+    ...(hooks.signal ? { signal: hooks.signal } : {}),
   })
   return { manifest: await readManifest(root), drift, recompressed: true }
 }

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os'
+import { Gate } from './gate.js'
 import { SlotQueue, type SlotTicket } from './slot-queue.js'
 
 export type { SlotTicket } from './slot-queue.js'
@@ -66,53 +67,6 @@ export function byteBudgetFor(largestFile: number, concurrency: number): number 
  * small files spend most of their time in file-system calls, not encoders, and need depth.
  */
 const DEFAULT_MAX_FILES_IN_FLIGHT = 2048
-
-interface Waiter {
-  admit: () => boolean
-  resolve: () => void
-  reject: (reason: unknown) => void
-}
-
-/** A FIFO gate: a waiter is admitted when its condition holds and every earlier waiter was. */
-class Gate {
-  // An array with a moving head: a site of 50,000 files queues 50,000 waiters, and
-  // Array#shift on that many would copy the queue on every admission.
-  private queue: Waiter[] = []
-  private head = 0
-
-  constructor(private readonly signal: AbortSignal | undefined) {
-    signal?.addEventListener(
-      'abort',
-      () => {
-        const waiting = this.queue.slice(this.head)
-        this.queue = []
-        this.head = 0
-        for (const waiter of waiting) waiter.reject(signal.reason)
-      },
-      { once: true },
-    )
-  }
-
-  wait(admit: () => boolean): Promise<void> {
-    if (this.signal?.aborted) return Promise.reject(this.signal.reason)
-    // FIFO, so a large file waiting for the budget to drain is not starved by small ones.
-    if (this.head === this.queue.length && admit()) return Promise.resolve()
-    return new Promise((resolve, reject) => {
-      this.queue.push({ admit, resolve, reject })
-    })
-  }
-
-  /** Call after releasing anything: admits waiters in order while they fit. */
-  pump(): void {
-    while (this.head < this.queue.length && this.queue[this.head]!.admit()) {
-      this.queue[this.head++]!.resolve()
-    }
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head)
-      this.head = 0
-    }
-  }
-}
 
 export class WorkPool {
   readonly concurrency: number

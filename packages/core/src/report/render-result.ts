@@ -42,7 +42,7 @@ export function renderBuildResult(result: BuildResult, options: RenderResultOpti
   if (options.mode === 'json') return JSON.stringify(buildResultJson(result))
   if (result.shard) {
     const { index, count } = result.shard
-    return `shard ${index}/${count}: ${result.report.cache.misses} encoded into the cache, ${result.report.cache.hits} already there; nothing written to ${result.report.dir}. Run \`preencode compress\` without --shard, with the same cache, to assemble the site.`
+    return `shard ${index}/${count}: ${result.report.cache.misses} encoded into the cache, ${result.report.cache.hits} already there; nothing written to ${result.report.dir}. Run again without the shard, with the same options and cache, to assemble the site.`
   }
   const table = formatReport(result.report, { color: options.color === true })
   return result.deltas ? `${table}\n${formatDeltaReport(result.deltas)}` : table

@@ -1,28 +1,13 @@
 import { realpath } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { performance } from 'node:perf_hooks'
-import { openRunCache } from '../cache/run-cache.js'
-import { CODECS, FALLBACK_FORMAT } from '../codecs/table.js'
-import { createDebug } from '../debug.js'
-import { userError } from '../errors.js'
-import { openJournal } from '../fs/journal.js'
 import { withSiteLock } from '../fs/site-lock.js'
-import { assertWritableDirectory } from '../fs/write.js'
 import type { CompressLogger } from '../logger.js'
 import type { ResolvedCompressOptions } from '../options/compress-options.js'
-import { WorkPool } from '../pool/pool.js'
-import { compressWithCache } from './compress-files.js'
-import type { CompressResult, CompressRun } from './context.js'
-import type { FileJob } from './file-job.js'
-import { assertDirectory, readPreviousManifest } from './inputs.js'
-import { runAbort } from './run-abort.js'
-import { scanDirectory } from './scan.js'
-import { warnSkipped } from './summary.js'
+import { FilesRun } from './compress-files.js'
+import type { CompressHooks, CompressResult } from './context.js'
+import { assertDirectory } from './inputs.js'
 
-export type { CompressLogger, CompressResult, CompressRun }
-
-const SILENT: CompressLogger = { info() {}, warn() {} }
-const _debug = createDebug('preencode:run')
+export type { CompressHooks, CompressLogger, CompressResult }
 
 /**
  * Compresses every qualifying file under `dir` in place: writes `.gz/.br/.zst` sidecars (only
@@ -34,78 +19,31 @@ const _debug = createDebug('preencode:run')
 export async function compressDirectory(
   dir: string,
   options: ResolvedCompressOptions,
-  run: CompressRun = {},
+  hooks: CompressHooks = {},
 ): Promise<CompressResult> {
-  const started = performance.now()
-  const logger = run.logger ?? SILENT
   await assertDirectory(resolve(dir))
   // The real path: the walk compares symlink targets against it, and `dist -> build/` is fine.
   const root = await realpath(resolve(dir))
   // A shard writes nothing into the site (and shards of one build may share a machine).
-  if (run.shard) return await compressLocked(root, options, run, logger, started)
+  if (hooks.shard) return await compressLocked(root, options, hooks)
   return await withSiteLock(
     root,
-    (message) => logger.info(message),
-    () => compressLocked(root, options, run, logger, started),
+    (message) => hooks.logger?.info(message),
+    () => compressLocked(root, options, hooks),
   )
 }
 
 async function compressLocked(
   root: string,
   options: ResolvedCompressOptions,
-  run: CompressRun,
-  logger: CompressLogger,
-  started: number,
+  hooks: CompressHooks,
 ): Promise<CompressResult> {
-  await assertWritableDirectory(root)
-
-  const previous = await readPreviousManifest(root, logger)
-  const scan = await scanDirectory(root, {
-    include: options.include,
-    exclude: options.exclude,
-    ...(previous ? { previous } : {}),
-    skipDirs: options.cacheDir === false ? [] : [options.cacheDir],
-  })
-  warnSkipped(logger, root, scan.skipped)
-  // A typo in `include` (`*.hmtl`) would otherwise strip every variant without a word.
-  if (options.include.length > 0 && scan.included.size === 0 && scan.originals.length > 0)
-    logger.warn(
-      `\`include\` (${options.include.map(String).join(', ')}) matches no file in ${root}: no file is compressed, and variants written before are removed`,
-    )
-
-  // Originals that `keepOriginals: false` removed last time: their .gz carries the bytes.
-  const onDisk = new Set(scan.originals)
-  const variantsOnDisk = new Set(scan.variants)
-  const pending: FileJob[] = scan.originals.map((path) => ({ path, recoverFromGzip: false }))
-  for (const file of previous?.files ?? []) {
-    if (
-      !file.originalOnDisk &&
-      !onDisk.has(file.path) &&
-      variantsOnDisk.has(`${file.path}${CODECS[FALLBACK_FORMAT].extension}`)
-    ) {
-      pending.push({ path: file.path, recoverFromGzip: true, expectedSize: file.size })
-    }
-  }
-  // One abort for the run: the first failure stops queued work instead of letting it run on.
-  const abort = runAbort(run.signal)
-  const pool = new WorkPool({ concurrency: options.concurrency, signal: abort.signal })
-  if (run.shard && options.cacheDir === false)
-    throw userError(
-      'options',
-      'A sharded run (`shard`, --shard) fills the cache for the final run to assemble from: it needs a cache, best a shared one (s3://bucket/prefix); drop --no-cache.',
-    )
-  // The build's cache when it passes one (it logs the summary and closes it), else this run's.
-  const runCache = run.cache ? { cache: run.cache, summary: () => undefined } : openRunCache(options, logger)
-  // A shard writes nothing into the site: nothing to journal.
-  const journal = run.shard ? undefined : openJournal(root)
+  const run = await FilesRun.open(root, options, hooks)
   try {
-    const state = { started, previous, scan, pending, variantsOnDisk, pool }
-    return await compressWithCache({ root, options, run, logger, abort, cache: runCache.cache, journal, state })
+    const plan = await run.plan()
+    const outcomes = await run.encodeAll(plan.jobs)
+    return hooks.shard ? run.shardResult(outcomes, plan) : await run.commit(outcomes, plan)
   } finally {
-    // Removed once the manifest is written (compressWithCache); kept for the next run otherwise.
-    await journal?.close()
-    const summary = runCache.summary()
-    if (summary) logger.info(summary)
-    if (!run.cache) runCache.cache.close?.()
+    await run.close()
   }
 }

@@ -1,22 +1,30 @@
-// The body of one compress run once its inputs are read, as named steps over its state:
-// `plan` (ownership, temp files, the jobs largest first, the shard) -> `encodeAll` (the encodes
-// in the pool) -> `commit` (stale variants, the manifest, the removal of originals, the report).
+// One compress run of a folder, as named steps over its state: `open` (the previous manifest,
+// the scan, the cache, the pool, the journal) -> `plan` (ownership, temp files, the jobs largest first, the shard) -> `encodeAll` (the encodes
+// in the pool) -> `commit` (stale variants, the manifest, the removal of originals, the report)
+// -> `close`. `writeDeltas`'s `DeltaRun` reads the same way.
 import { unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import type { CompressionCache } from '../cache/cache.js'
+import { openRunCache } from '../cache/run-cache.js'
 import { createDebug } from '../debug.js'
 import { removeEmptyDeltaFolders } from '../deltas/stale-deltas.js'
-import type { RunJournal } from '../fs/journal.js'
-import { cleanTempFiles, removeStaleVariants, unwritable, writeFileAtomically } from '../fs/write.js'
+import { userError } from '../errors.js'
+import { openJournal, type RunJournal } from '../fs/journal.js'
+import {
+  assertWritableDirectory,
+  cleanTempFiles,
+  removeStaleVariants,
+  unwritable,
+  writeFileAtomically,
+} from '../fs/write.js'
 import type { CompressLogger } from '../logger.js'
-import { MANIFEST_FILENAME, type Manifest } from '../manifest/manifest.js'
+import { MANIFEST_FILENAME } from '../manifest/manifest.js'
 import type { ResolvedCompressOptions } from '../options/compress-options.js'
 import { shardJobs } from '../options/shard.js'
-import type { WorkPool } from '../pool/pool.js'
+import { WorkPool } from '../pool/pool.js'
 import { checkBudgets } from '../report/budget-check.js'
 import { buildReport } from '../report/report.js'
-import type { CompressResult, CompressRun } from './context.js'
+import type { CompressHooks, CompressResult } from './context.js'
 import { skipReason } from './eligibility.js'
 import {
   type FileJob,
@@ -26,34 +34,28 @@ import {
   type StatedFileJob,
   statFileJob,
 } from './file-job.js'
+import { type RunInputs, readRunInputs } from './inputs.js'
 import { checkSidecarOwnership } from './ownership.js'
-import type { RunAbort } from './run-abort.js'
-import type { scanDirectory } from './scan.js'
+import { type RunAbort, runAbort } from './run-abort.js'
 import { counters, debugCriticalPath, manifestOf } from './summary.js'
 
 const debug = createDebug('preencode:run')
 
-interface RunState {
+/** What `open` reads and opens before any file is encoded, besides what every file job reads. */
+interface OpenedRun {
   started: number
-  previous: Manifest | undefined
-  scan: Awaited<ReturnType<typeof scanDirectory>>
-  pending: FileJob[]
-  variantsOnDisk: Set<string>
-  pool: WorkPool
-}
-
-/** What `compressDirectory` hands over once the inputs are read and the cache and journal open. */
-export interface CompressFilesInput {
-  root: string
-  options: ResolvedCompressOptions
-  run: CompressRun
+  hooks: CompressHooks
   logger: CompressLogger
-  /** The run's abort (`runAbort(run.signal)`): the first failed file stops the rest. */
+  /** The run's abort (`runAbort(hooks.signal)`): the first failed file stops the rest. */
   abort: RunAbort
-  cache: CompressionCache
+  scan: RunInputs['scan']
+  pending: FileJob[]
+  /** The scan's variants, and the sidecars `plan` adopts: `ctx.existingVariants`. */
+  variantsOnDisk: Set<string>
   /** Absent for a shard, which writes nothing into the site. */
   journal: RunJournal | undefined
-  state: RunState
+  /** The cache's summary line for the log; undefined for the caller's cache (it logs it). */
+  cacheSummary: () => string | undefined
 }
 
 /** The jobs of this run (this share of them for a shard) and the sidecars it owns. */
@@ -63,42 +65,62 @@ interface RunPlan {
   tempFiles: number
 }
 
-export async function compressWithCache(input: CompressFilesInput): Promise<CompressResult> {
-  const files = new FilesRun(input)
-  const plan = await files.plan()
-  const outcomes = await files.encodeAll(plan.jobs)
-  return input.run.shard ? files.shardResult(outcomes, plan) : await files.commit(outcomes, plan)
-}
+const SILENT: CompressLogger = { info() {}, warn() {} }
 
-class FilesRun {
-  private readonly ctx: FileJobContext
+export class FilesRun {
   /** Files that went away or changed while this run read them (`runFileJob`): skipped, named in the report. */
   private readonly late: string[] = []
 
-  constructor(private readonly input: CompressFilesInput) {
-    const { root, options, cache, run, journal, state, abort } = input
-    this.ctx = {
+  private constructor(
+    private readonly ctx: FileJobContext,
+    private readonly run: OpenedRun,
+  ) {}
+
+  /** Reads the previous manifest and the folder, opens the cache (unless `hooks` brings one), the pool and the journal. */
+  static async open(root: string, options: ResolvedCompressOptions, hooks: CompressHooks): Promise<FilesRun> {
+    const started = performance.now()
+    const logger = hooks.logger ?? SILENT
+    await assertWritableDirectory(root)
+    const { previous, scan, pending } = await readRunInputs(root, options, logger)
+    // One abort for the run: the first failure stops queued work instead of letting it run on.
+    const abort = runAbort(hooks.signal)
+    const pool = new WorkPool({ concurrency: options.concurrency, signal: abort.signal })
+    if (hooks.shard && options.cacheDir === false)
+      throw userError(
+        'options',
+        'A sharded run (`shard`) fills the cache for the final run to assemble from: it needs a cache, best a shared one (`cache: "s3://bucket/prefix"`), not `cache: false`.',
+      )
+    // The build's cache when it passes one (it logs the summary and closes it), else this run's.
+    const { cache, summary } = hooks.cache
+      ? { cache: hooks.cache, summary: () => undefined }
+      : openRunCache(options, logger)
+    // A shard writes nothing into the site: nothing to journal.
+    const journal = hooks.shard ? undefined : openJournal(root)
+    const variantsOnDisk = new Set(scan.variants)
+    const ctx: FileJobContext = {
       root,
       options,
       cache,
-      pool: state.pool,
-      existingVariants: state.variantsOnDisk,
-      previousFiles: new Map(state.previous?.files.map((file) => [file.path, file])),
+      pool,
+      existingVariants: variantsOnDisk,
+      previousFiles: new Map(previous?.files.map((file) => [file.path, file])),
       rule: {
-        included: (path) => state.scan.included.has(path),
-        excluded: (path) => state.scan.excluded.has(path),
+        included: (path) => scan.included.has(path),
+        excluded: (path) => scan.excluded.has(path),
         threshold: options.threshold,
       },
       signal: abort.signal,
-      cacheOnly: run.shard !== undefined,
+      cacheOnly: hooks.shard !== undefined,
       ...(journal ? { journal } : {}),
     }
+    const run = { started, hooks, logger, abort, scan, pending, variantsOnDisk, journal, cacheSummary: summary }
+    return new FilesRun(ctx, run)
   }
 
   async plan(): Promise<RunPlan> {
-    const { root, logger, state } = this.input
-    const { scan, variantsOnDisk } = state
-    let { pending } = state
+    const { root } = this.ctx
+    const { logger, scan, variantsOnDisk } = this.run
+    let { pending } = this.run
     // Before anything is written: a sidecar name taken by a file preencode did not write stops
     // the run (or, holding exactly the bytes it would write, becomes preencode's).
     const { adopted } = await checkSidecarOwnership(this.ctx, pending, scan.foreign)
@@ -123,7 +145,8 @@ class FilesRun {
 
   /** Largest first, and a shard's share of them. */
   private async jobsOf(pending: FileJob[]): Promise<StatedFileJob[]> {
-    const { root, run } = this.input
+    const { root } = this.ctx
+    const { hooks } = this.run
     // Largest first: brotli 11 on one 8 MB source map takes ~15 s, and started last it would run
     // alone on one core at the end (the longest-processing-time-first rule shortens the tail).
     const stated = await Promise.all(pending.map((job) => statFileJob(root, job)))
@@ -133,13 +156,15 @@ class FilesRun {
     const all = stated
       .filter((job) => job !== undefined)
       .sort((a, b) => b.weight - a.weight || (a.path < b.path ? -1 : 1))
-    if (!run.shard) return all
+    if (!hooks.shard) return all
     // Split by the bytes that will be encoded: 50 MB of images cost nothing and must not unbalance the shares.
-    const jobs = shardJobs(all, run.shard, (job) => (skipReason(this.ctx.rule, job.path, job.weight) ? 0 : job.weight))
+    const jobs = shardJobs(all, hooks.shard, (job) =>
+      skipReason(this.ctx.rule, job.path, job.weight) ? 0 : job.weight,
+    )
     debug(
       'shard %d/%d: %d of %d files, %d of %d bytes',
-      run.shard.index,
-      run.shard.count,
+      hooks.shard.index,
+      hooks.shard.count,
       jobs.length,
       all.length,
       jobs.reduce((t, j) => t + j.weight, 0),
@@ -150,9 +175,10 @@ class FilesRun {
 
   /** Encodes every job in the pool; the first failure aborts the rest and is thrown. */
   async encodeAll(jobs: StatedFileJob[]): Promise<FileOutcome[]> {
-    const { run, abort, state } = this.input
+    const { hooks, abort } = this.run
+    const { pool } = this.ctx
     // Room for one largest file per encode slot, 16 MiB at least (pool.ts).
-    state.pool.fitByteBudget(jobs.reduce((largest, job) => Math.max(largest, job.weight), 0))
+    pool.fitByteBudget(jobs.reduce((largest, job) => Math.max(largest, job.weight), 0))
     let done = 0
     let bytesDone = 0
     const bytesTotal = jobs.reduce((total, job) => total + job.weight, 0)
@@ -162,7 +188,7 @@ class FilesRun {
         try {
           const outcome = await this.runJob(job)
           bytesDone += job.weight
-          run.onProgress?.(++done, jobs.length, job.path, { done: bytesDone, total: bytesTotal })
+          hooks.onProgress?.(++done, jobs.length, job.path, { done: bytesDone, total: bytesTotal })
           if (!outcome) this.late.push(job.path)
           return outcome
         } catch (error) {
@@ -174,10 +200,10 @@ class FilesRun {
     abort.detach()
     const outcomes: FileOutcome[] = []
     for (const result of settled) {
-      if (result.status === 'rejected') throw run.signal?.aborted ? run.signal.reason : firstFailure(settled)
+      if (result.status === 'rejected') throw hooks.signal?.aborted ? hooks.signal.reason : firstFailure(settled)
       if (result.value) outcomes.push(result.value)
     }
-    if (debug.enabled) debugCriticalPath(outcomes, performance.now() - encodeStarted, state.pool.concurrency)
+    if (debug.enabled) debugCriticalPath(outcomes, performance.now() - encodeStarted, pool.concurrency)
     return outcomes
   }
 
@@ -200,14 +226,15 @@ class FilesRun {
 
   /** A shard writes nothing into the site: its manifest and report are only returned. */
   shardResult(outcomes: FileOutcome[], plan: RunPlan): CompressResult {
-    const manifest = manifestOf(this.input.options, outcomes)
+    const manifest = manifestOf(this.ctx.options, outcomes)
     const cleanup = { pruned: 0, stale: 0, tempFiles: plan.tempFiles, originalsRemoved: { files: 0, bytes: 0 } }
     return { manifest, report: buildReport(manifest, this.counters(outcomes, cleanup)) }
   }
 
   /** Removes stale variants, writes the manifest, removes originals, prunes the cache; the result. */
   async commit(outcomes: FileOutcome[], plan: RunPlan): Promise<CompressResult> {
-    const { root, options, logger, journal, cache } = this.input
+    const { root, options, cache } = this.ctx
+    const { logger, journal } = this.run
     const keep = new Set(outcomes.flatMap((o) => o.entry.variants.map((v) => v.path)))
     // Only sidecars an earlier manifest records (or adopted above): never a file of the user's.
     const stale = await removeStaleVariants(root, plan.owned, keep)
@@ -239,15 +266,24 @@ class FilesRun {
     let originalsRemoved = { files: 0, bytes: 0 }
     for (const outcome of outcomes) {
       if (!outcome.removeOriginal) continue
-      await unlink(join(this.input.root, outcome.entry.path))
+      await unlink(join(this.ctx.root, outcome.entry.path))
       originalsRemoved = { files: originalsRemoved.files + 1, bytes: originalsRemoved.bytes + outcome.entry.size }
     }
     return originalsRemoved
   }
 
   private counters(outcomes: FileOutcome[], cleanup: Parameters<typeof counters>[5]): ReturnType<typeof counters> {
-    const { root, options, state } = this.input
-    return { ...counters(root, options, state.started, outcomes, state.pool, cleanup), late: this.late.sort() }
+    const { root, options, pool } = this.ctx
+    return { ...counters(root, options, this.run.started, outcomes, pool, cleanup), late: this.late.sort() }
+  }
+
+  /** Closes the journal (removed once the manifest is written: kept for the next run otherwise) and the cache `open` opened. */
+  async close(): Promise<void> {
+    const { journal, logger, hooks, cacheSummary } = this.run
+    await journal?.close()
+    const summary = cacheSummary()
+    if (summary) logger.info(summary)
+    if (!hooks.cache) this.ctx.cache.close?.()
   }
 }
 

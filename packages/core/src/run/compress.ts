@@ -1,5 +1,5 @@
 import { type CompressOptions, resolveCompressOptions } from '../options/compress-options.js'
-import { type CompressResult, type CompressRun, compressDirectory } from './compress-directory.js'
+import { type CompressHooks, type CompressResult, compressDirectory } from './compress-directory.js'
 
 /**
  * For scripts: resolves `options` (against the working directory) and compresses `dir` with
@@ -8,7 +8,7 @@ import { type CompressResult, type CompressRun, compressDirectory } from './comp
 export async function compress(
   dir: string,
   options: CompressOptions = {},
-  run: CompressRun = {},
+  hooks: CompressHooks = {},
 ): Promise<CompressResult> {
-  return await compressDirectory(dir, resolveCompressOptions(options), run)
+  return await compressDirectory(dir, resolveCompressOptions(options), hooks)
 }

@@ -38,7 +38,7 @@ export interface FileJobContext {
 }
 
 /** Per-call hooks, kept apart from `CompressOptions` because they are not configuration. */
-export interface CompressRun {
+export interface CompressHooks {
   /**
    * Where notes and warnings go (a corrupt previous manifest, say). Library code never prints.
    * @default silent

@@ -43,6 +43,7 @@ export interface PreencodeWorker {
 
 /** The Worker for one site's data. */
 export function createWorker(site: WorkerSite): PreencodeWorker {
+  // The prefix by hand: the Worker bundle carries no part of core (preencodeMessage).
   if (site.version !== WORKER_SITE_VERSION)
     throw new Error(
       `[preencode] [cloudflare] preencode-site.js is version ${String(site.version)}, this runtime reads ${WORKER_SITE_VERSION}: run \`preencode config cloudflare\` again.`,

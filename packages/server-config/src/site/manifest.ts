@@ -4,7 +4,14 @@
 // every file).
 import type { Stats } from 'node:fs'
 import { join } from 'node:path'
-import { type CacheClass, MANIFEST_FILENAME, type Manifest, type ManifestFile, readManifest } from '@preencode/core'
+import {
+  type CacheClass,
+  isPreencodeError,
+  MANIFEST_FILENAME,
+  type Manifest,
+  type ManifestFile,
+  readManifest,
+} from '@preencode/core'
 import { DEFAULT_CACHE_CONTROL } from '@preencode/core/internal'
 import { type ServedFile, servedFileOf } from '../http/served-file.js'
 import { pathsOutsideSite } from '../shared/manifest-paths.js'
@@ -112,7 +119,7 @@ export function manifestOnDisk(root: string, warn: WarningHandler): (force?: boo
       if (!lastGood) throw error
       // readManifest's message names the file and what is wrong with it.
       warn(
-        `preencode: still serving by the last manifest read: ${(error as Error).message.replace(/^\[preencode\] \[core\] /, '')}`,
+        `preencode: still serving by the last manifest read: ${isPreencodeError(error) ? error.detail : (error as Error).message}`,
       )
       return lastGood
     }

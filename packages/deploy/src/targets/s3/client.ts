@@ -1,7 +1,9 @@
-// The S3 client of the S3 target: the SDK settings a deploy needs (one attempt per call, our
-// retries; checksums only when required; no console output) and a middleware that counts and
+// The S3 client of the S3 target: core's SDK settings (`s3ClientConfig`, shared with the shared
+// cache: checksums only when required, no console output, the silence timeout) with one attempt
+// per call (the retries are ours), and a middleware that counts and
 // reports every request (`onRequest`, `requestCount`).
 import { S3Client } from '@aws-sdk/client-s3'
+import { s3ClientConfig } from '@preencode/core/internal'
 import type { S3TargetOptions } from './options.js'
 
 /**
@@ -11,32 +13,23 @@ import type { S3TargetOptions } from './options.js'
 export const BODY_PROBE: unique symbol = Symbol('preencode.s3.bodyProbe')
 type BodyProbe = (key: string | undefined, streamed: boolean) => void
 
-const SILENT_LOGGER = { trace() {}, debug() {}, info() {}, warn() {}, error() {} }
-
 /** The client, and the number of requests it has sent so far. */
 export function s3Client(
   options: S3TargetOptions,
-  region: string,
   timeouts: { connectionMs: number; requestMs: number },
 ): { client: S3Client; requestCount: () => number } {
-  const client = new S3Client({
-    region,
-    endpoint: options.endpoint,
-    forcePathStyle: options.forcePathStyle ?? options.endpoint !== undefined,
-    credentials: options.credentials,
-    // The SDK's defaults since 2025 (WHEN_SUPPORTED) send streamed bodies as aws-chunked with a
-    // trailing checksum, and some stores then keep `aws-chunked` in Content-Encoding.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    // Retries are ours (with jitter, and visible in events); one attempt per SDK call.
-    maxAttempts: 1,
-    // The SDK falls back to console.warn when given its NoOpLogger; a library must not print.
-    logger: SILENT_LOGGER,
-    // `socketTimeout` is the inactivity limit that fails a request (TimeoutError). The handler's
-    // `requestTimeout` only logs a warning unless `throwOnRequestTimeout`: with it alone, an
-    // endpoint that accepts the connection and never answers hung deploys for 15 minutes.
-    requestHandler: { connectionTimeout: timeouts.connectionMs, socketTimeout: timeouts.requestMs },
-  })
+  const client = new S3Client(
+    s3ClientConfig({
+      region: options.region,
+      endpoint: options.endpoint,
+      forcePathStyle: options.forcePathStyle,
+      credentials: options.credentials,
+      // Retries are ours (with jitter, and visible in events); one attempt per SDK call.
+      maxAttempts: 1,
+      connectionMs: timeouts.connectionMs,
+      silenceMs: timeouts.requestMs,
+    }),
+  )
   let requests = 0
   const probe = (options as { [BODY_PROBE]?: BodyProbe })[BODY_PROBE]
   client.middlewareStack.add(

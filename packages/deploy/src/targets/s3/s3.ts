@@ -12,7 +12,6 @@ import type { PlannedPhase, PlannedUpload, RemoteObject, RemoteState, SiteObject
 import { API_LABEL, checkDeploySettings } from '../../plan/setting-rules.js'
 import { DEPLOY_STATE_FILENAME, type DeployState, type StoredObject } from '../../plan/state.js'
 import type { DeployTarget, PhaseResult, TargetContext } from '../../plan/target.js'
-import { plainTarget } from '../plain-target.js'
 import { type ListedObject, S3Bucket } from './bucket.js'
 import { s3Client } from './client.js'
 import {
@@ -40,7 +39,6 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
   if (partSize < MIN_PART_SIZE)
     throw userError('deploy', `partSize must be at least ${MIN_PART_SIZE} bytes (S3's minimum); got ${partSize}.`)
   const timeouts = checkTimeouts(options)
-  const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1'
   const description = `s3://${options.bucket}/${prefix}${options.endpoint ? ` (endpoint ${options.endpoint})` : ''}`
   const secrets = [
     options.credentials?.secretAccessKey,
@@ -48,7 +46,7 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
     process.env.AWS_SECRET_ACCESS_KEY,
     process.env.AWS_SESSION_TOKEN,
   ]
-  const { client, requestCount } = s3Client(options, region, timeouts)
+  const { client, requestCount } = s3Client(options, timeouts)
   const bucket = new S3Bucket({
     client,
     bucket: options.bucket,
@@ -60,7 +58,27 @@ export function s3Target(options: S3TargetOptions): DeployTarget {
     label: options.label,
   })
   const threshold = options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD
-  return plainTarget(new S3Target(bucket, description, { partSize, threshold }, requestCount))
+  const unfinished = unfinishedUploads({
+    client,
+    bucket: options.bucket,
+    prefix,
+    description,
+    call: <T>(action: string, context: TargetContext, attempt: () => Promise<T>) =>
+      bucket.call(action, context, attempt),
+  })
+  const t: S3State = { bucket, description, sizes: { partSize, threshold }, unfinished, stored: {} }
+  return {
+    kind: 's3',
+    description,
+    previousVersions: (context) => previousVersions(t, context),
+    readRemote: (objects, context) => readRemote(t, objects, context),
+    uploadPhase: (phase, context) => uploadPhase(t, phase, context),
+    storedObjects: () => ({ ...t.stored }),
+    writeState: (state, context) => writeState(t, state, context),
+    deleteKeys: (keys, context) => deleteKeys(t, keys, context),
+    requestCount,
+    close: async () => client.destroy(),
+  }
 }
 
 /** The two timeouts in ms: the request timeout is the deploy setting `timeout` (seconds), one rule. */
@@ -77,145 +95,121 @@ function checkTimeouts(options: S3TargetOptions): { connectionMs: number; reques
   return { connectionMs, requestMs: (options.timeout ?? DEFAULT_TIMEOUT) * 1000 }
 }
 
-class S3Target implements DeployTarget {
-  readonly kind = 's3'
-  private readonly stored: Record<string, StoredObject> = {}
-  private readonly unfinished: ReturnType<typeof unfinishedUploads>
+/** One S3 target's state, which its functions below share. */
+interface S3State {
+  readonly bucket: S3Bucket
+  readonly description: string
+  readonly sizes: { partSize: number; threshold: number }
+  readonly unfinished: ReturnType<typeof unfinishedUploads>
+  /** Hashes and ETags of what this deploy wrote or checked (`storedObjects`). */
+  readonly stored: Record<string, StoredObject>
+}
 
-  constructor(
-    private readonly bucket: S3Bucket,
-    readonly description: string,
-    private readonly sizes: { partSize: number; threshold: number },
-    private readonly countRequests: () => number,
-  ) {
-    this.unfinished = unfinishedUploads({
-      client: bucket.client,
-      bucket: bucket.bucket,
-      prefix: bucket.prefix,
-      description,
-      call: <T>(action: string, context: TargetContext, attempt: () => Promise<T>) =>
-        bucket.call(action, context, attempt),
-    })
-  }
+async function previousVersions(t: S3State, context: TargetContext): Promise<PreviousVersionSource> {
+  const listed = await t.bucket.listAll(context)
+  const state = listed.has(DEPLOY_STATE_FILENAME) ? await t.bucket.readState(context) : undefined
+  return deployedVersionSource({
+    description: t.description,
+    keys: new Set(listed.keys()),
+    deploys: state?.deploys,
+    read: (key) => t.bucket.getObject(key, context),
+  })
+}
 
-  async previousVersions(context: TargetContext): Promise<PreviousVersionSource> {
-    const listed = await this.bucket.listAll(context)
-    const state = listed.has(DEPLOY_STATE_FILENAME) ? await this.bucket.readState(context) : undefined
-    return deployedVersionSource({
-      description: this.description,
-      keys: new Set(listed.keys()),
-      deploys: state?.deploys,
-      read: (key) => this.bucket.getObject(key, context),
-    })
-  }
+async function readRemote(t: S3State, objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
+  const listed = await t.bucket.listAll(context)
+  const state = listed.has(DEPLOY_STATE_FILENAME) ? await t.bucket.readState(context) : undefined
 
-  async readRemote(objects: readonly SiteObject[], context: TargetContext): Promise<RemoteState> {
-    const listed = await this.bucket.listAll(context)
-    const state = listed.has(DEPLOY_STATE_FILENAME) ? await this.bucket.readState(context) : undefined
+  const remote = new Map<string, RemoteObject>()
+  for (const [key, item] of listed) remote.set(key, { size: item.size })
+  const toHead = hashesFromState(objects, listed, state, remote)
+  await runPool(toHead, context.concurrency, async (key) => {
+    const head = await t.bucket.headObject(key, context)
+    const sha256 = head.Metadata?.[METADATA_SHA256]
+    remote.set(key, { size: head.ContentLength, sha256 })
+    if (sha256) t.stored[key] = { sha256, etag: head.ETag, size: head.ContentLength }
+  })
+  return { objects: remote, state }
+}
 
-    const remote = new Map<string, RemoteObject>()
-    for (const [key, item] of listed) remote.set(key, { size: item.size })
-    const toHead = hashesFromState(objects, listed, state, remote)
-    await runPool(toHead, context.concurrency, async (key) => {
-      const head = await this.bucket.headObject(key, context)
-      const sha256 = head.Metadata?.[METADATA_SHA256]
-      remote.set(key, { size: head.ContentLength, sha256 })
-      if (sha256) this.stored[key] = { sha256, etag: head.ETag, size: head.ContentLength }
-    })
-    return { objects: remote, state }
-  }
+async function uploadPhase(t: S3State, phase: PlannedPhase, context: TargetContext): Promise<PhaseResult> {
+  let bytes = 0
+  await runPool(phase.uploads, context.concurrency, async (object) => {
+    await putObject(t, object, context)
+    bytes += object.size
+    context.emit({ type: 'upload', key: object.key, bytes: object.size, phase: phase.phase })
+  })
+  return { uploaded: phase.uploads.length, bytes }
+}
 
-  async uploadPhase(phase: PlannedPhase, context: TargetContext): Promise<PhaseResult> {
-    let bytes = 0
-    await runPool(phase.uploads, context.concurrency, async (object) => {
-      await this.putObject(object, context)
-      bytes += object.size
-      context.emit({ type: 'upload', key: object.key, bytes: object.size, phase: phase.phase })
-    })
-    return { uploaded: phase.uploads.length, bytes }
-  }
+async function putObject(t: S3State, object: PlannedUpload, context: TargetContext): Promise<void> {
+  const { client, bucket: Bucket, prefix } = t.bucket
+  const { partSize, threshold } = t.sizes
+  const params = (): PutObjectCommandInput => ({
+    Bucket,
+    Key: prefix + object.key,
+    Body: createReadStream(join(context.root, object.key)),
+    ContentLength: object.size,
+    ContentType: object.contentType,
+    ContentEncoding: object.contentEncoding,
+    CacheControl: object.cacheControl,
+    Metadata: { [METADATA_SHA256]: object.sha256 },
+  })
+  if (object.size >= threshold) await t.unfinished.abort(object.key, context)
+  // The body is a read stream: one file handle per upload, under core's process-wide limit.
+  const etag = await withOpenFiles(1, () =>
+    t.bucket.call(`upload of ${object.key}`, context, async () => {
+      if (object.size < threshold) return (await client.send(new PutObjectCommand(params()))).ETag
+      const upload = new Upload({ client, params: params(), partSize, queueSize: 2, leavePartsOnError: false })
+      return (await upload.done()).ETag
+    }),
+  )
+  t.stored[object.key] = { sha256: object.sha256, etag, size: object.size }
+}
 
-  private async putObject(object: PlannedUpload, context: TargetContext): Promise<void> {
-    const { client, bucket: Bucket, prefix } = this.bucket
-    const { partSize, threshold } = this.sizes
-    const params = (): PutObjectCommandInput => ({
-      Bucket,
-      Key: prefix + object.key,
-      Body: createReadStream(join(context.root, object.key)),
-      ContentLength: object.size,
-      ContentType: object.contentType,
-      ContentEncoding: object.contentEncoding,
-      CacheControl: object.cacheControl,
-      Metadata: { [METADATA_SHA256]: object.sha256 },
-    })
-    if (object.size >= threshold) await this.unfinished.abort(object.key, context)
-    // The body is a read stream: one file handle per upload, under core's process-wide limit.
-    const etag = await withOpenFiles(1, () =>
-      this.bucket.call(`upload of ${object.key}`, context, async () => {
-        if (object.size < threshold) return (await client.send(new PutObjectCommand(params()))).ETag
-        const upload = new Upload({ client, params: params(), partSize, queueSize: 2, leavePartsOnError: false })
-        return (await upload.done()).ETag
+async function writeState(t: S3State, state: DeployState, context: TargetContext): Promise<void> {
+  const body = `${JSON.stringify(state)}\n`
+  await t.bucket.call(`writing ${DEPLOY_STATE_FILENAME}`, context, () =>
+    t.bucket.client.send(
+      new PutObjectCommand({
+        Bucket: t.bucket.bucket,
+        Key: t.bucket.prefix + DEPLOY_STATE_FILENAME,
+        Body: body,
+        ContentType: 'application/json',
+        CacheControl: 'no-store',
       }),
-    )
-    this.stored[object.key] = { sha256: object.sha256, etag, size: object.size }
-  }
+    ),
+  )
+}
 
-  storedObjects(): Record<string, StoredObject> {
-    return { ...this.stored }
-  }
+async function deleteKeys(t: S3State, keys: readonly string[], context: TargetContext): Promise<void> {
+  const batches: string[][] = []
+  for (let i = 0; i < keys.length; i += DELETE_BATCH_SIZE) batches.push(keys.slice(i, i + DELETE_BATCH_SIZE))
+  await runPool(batches, Math.min(2, context.concurrency), (batch) => deleteBatch(t, batch, context))
+}
 
-  async writeState(state: DeployState, context: TargetContext): Promise<void> {
-    const body = `${JSON.stringify(state)}\n`
-    await this.bucket.call(`writing ${DEPLOY_STATE_FILENAME}`, context, () =>
-      this.bucket.client.send(
-        new PutObjectCommand({
-          Bucket: this.bucket.bucket,
-          Key: this.bucket.prefix + DEPLOY_STATE_FILENAME,
-          Body: body,
-          ContentType: 'application/json',
-          CacheControl: 'no-store',
-        }),
-      ),
-    )
-  }
-
-  async deleteKeys(keys: readonly string[], context: TargetContext): Promise<void> {
-    const batches: string[][] = []
-    for (let i = 0; i < keys.length; i += DELETE_BATCH_SIZE) batches.push(keys.slice(i, i + DELETE_BATCH_SIZE))
-    await runPool(batches, Math.min(2, context.concurrency), (batch) => this.deleteBatch(batch, context))
-  }
-
-  /** One DeleteObjects request; any key it could not delete fails the deploy. */
-  private async deleteBatch(batch: readonly string[], context: TargetContext): Promise<void> {
-    const { client, bucket: Bucket, prefix } = this.bucket
-    const result = await this.bucket.call(`deleting ${batch.length} stale objects`, context, () =>
-      client.send(
-        new DeleteObjectsCommand({
-          Bucket,
-          Delete: { Objects: batch.map((key) => ({ Key: prefix + key })), Quiet: true },
-        }),
-      ),
-    )
-    const errors = result.Errors ?? []
-    if (errors.length === 0) return
-    const first = errors
-      .slice(0, 3)
-      .map((e) => `${e.Key ?? '?'} (${e.Code ?? 'error'}: ${e.Message ?? ''})`)
-      .join(', ')
-    throw userError(
-      'deploy',
-      `${this.description}: ${errors.length} of ${batch.length} deletions failed: ${first}. Rerun the deploy to retry.`,
-      { code: 'TARGET_FAILED' },
-    )
-  }
-
-  requestCount(): number {
-    return this.countRequests()
-  }
-
-  async close(): Promise<void> {
-    this.bucket.client.destroy()
-  }
+/** One DeleteObjects request; any key it could not delete fails the deploy. */
+async function deleteBatch(t: S3State, batch: readonly string[], context: TargetContext): Promise<void> {
+  const { client, bucket: Bucket, prefix } = t.bucket
+  const result = await t.bucket.call(`deleting ${batch.length} stale objects`, context, () =>
+    client.send(
+      new DeleteObjectsCommand({
+        Bucket,
+        Delete: { Objects: batch.map((key) => ({ Key: prefix + key })), Quiet: true },
+      }),
+    ),
+  )
+  const errors = result.Errors ?? []
+  if (errors.length === 0) return
+  const first = errors
+    .slice(0, 3)
+    .map((e) => `${e.Key ?? '?'} (${e.Code ?? 'error'}: ${e.Message ?? ''})`)
+    .join(', ')
+  throw userError(
+    'deploy',
+    `${t.description}: ${errors.length} of ${batch.length} deletions failed: ${first}. Rerun the deploy to retry.`,
+    { code: 'TARGET_FAILED' },
+  )
 }
 
 /**
