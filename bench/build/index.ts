@@ -65,13 +65,17 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
 
   // Interleaved repetitions, so that a burst of load from elsewhere hits every configuration.
   const cliMs: number[] = []
+  const cliCpuMs: number[] = []
   for (let rep = 0; rep < reps; rep++) {
     await build('baseline', 'baseline')
     // The CLI on the plain output: the same files the plugin compresses, without Vite around it.
     if (!('why' in core) && runs.some((r) => r.config === 'baseline' && !r.error)) {
       const cli = await cliCold(ctx, outDir('baseline'), join(work, 'cli'), rep)
       if (cli.error) part.notes.push(`cli cold failed: ${cli.error}`)
-      else cliMs.push(cli.ms)
+      else {
+        cliMs.push(cli.ms)
+        cliCpuMs.push(cli.cpuMs)
+      }
     }
     if (!preencodeWhy) {
       const cacheDir = join(work, `cache-${rep}`)
@@ -96,6 +100,9 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
   }
   const base = stats('baseline')
   const added = (config: ConfigName) => stats(config).ms - base.ms
+  const cpuOf = (config: ConfigName) =>
+    median(runs.filter((r) => r.config === config && !r.error && r.cpuMs !== undefined).map((r) => r.cpuMs ?? 0))
+  const addedCpu = cpuOf('preencode cold') - cpuOf('baseline')
   const configs: ConfigName[] = ['baseline', 'preencode cold', 'preencode warm', 'peer']
   const timeTable: Table = {
     title: `Build time and peak memory (median of ${reps} run${reps > 1 ? 's' : ''} each, one child process per build)`,
@@ -188,12 +195,19 @@ export async function runBuild(ctx: BenchContext): Promise<PartResult> {
   }
   const summaries: AppSummary[] = []
   if (!preencodeWhy && cliMs.length > 0) {
-    const floor = await reportFloor(ctx, part, outDir('baseline'), cliMs, added('preencode cold'))
+    const floor = await reportFloor(ctx, part, outDir('baseline'), {
+      cliMs,
+      cliCpuMs,
+      pluginAddedMs: added('preencode cold'),
+      pluginAddedCpuMs: addedCpu,
+    })
     summaries.push({
       app: benchApp,
       floor,
       floorMs: floorMsOf(floor),
       cliMs: median(cliMs),
+      cliCpuMs: median(cliCpuMs),
+      addedCpuPreencode: addedCpu,
       addedPreencode: added('preencode cold'),
       addedPeer: added('peer'),
       bytes,

@@ -19,6 +19,10 @@ export interface AppSummary {
   floorMs: number
   /** Median wall time of `preencode compress`, cold. */
   cliMs: number
+  /** Median CPU time (all threads) of `preencode compress`, cold. */
+  cliCpuMs: number
+  /** Median CPU time of a cold build with preencode() minus the plain build's. */
+  addedCpuPreencode: number
   /** Median build time of each configuration minus the plain build's median, cold. */
   addedPreencode: number
   addedPeer: number
@@ -31,7 +35,9 @@ export async function measureApp(ctx: BenchContext, app: BenchApp, work: string)
   const reps = ctx.quick ? 1 : ctx.reps
   const outDir = (tool: BuildTool) => join(work, `dist-${tool}`)
   const times: Record<BuildTool, number[]> = { baseline: [], preencode: [], peer: [] }
+  const cpu: Record<BuildTool, number[]> = { baseline: [], preencode: [], peer: [] }
   const cliMs: number[] = []
+  const cliCpuMs: number[] = []
   const errors: string[] = []
   const build = async (tool: BuildTool, cacheDir?: string): Promise<boolean> => {
     ctx.log(`build: ${app.name}: ${tool}${tool === 'baseline' ? '' : ' cold'}…`)
@@ -49,13 +55,17 @@ export async function measureApp(ctx: BenchContext, app: BenchApp, work: string)
     }
     ctx.log(`build: ${app.name}: ${tool}: ${fmtMs(outcome.buildMs)}`)
     times[tool].push(outcome.buildMs)
+    if (outcome.cpuMs !== undefined) cpu[tool].push(outcome.cpuMs)
     return true
   }
   for (let rep = 0; rep < reps; rep++) {
     if (await build('baseline')) {
       const cli = await cliCold(ctx, outDir('baseline'), join(work, 'cli'), rep)
       if (cli.error) errors.push(`${app.name}: cli cold failed: ${cli.error}`)
-      else cliMs.push(cli.ms)
+      else {
+        cliMs.push(cli.ms)
+        cliCpuMs.push(cli.cpuMs)
+      }
     }
     const cacheDir = join(work, `cache-${rep}`)
     await rm(cacheDir, { recursive: true, force: true })
@@ -67,6 +77,8 @@ export async function measureApp(ctx: BenchContext, app: BenchApp, work: string)
     app,
     floorMs: Number.NaN,
     cliMs: median(cliMs),
+    cliCpuMs: median(cliCpuMs),
+    addedCpuPreencode: median(cpu.preencode) - median(cpu.baseline),
     addedPreencode: median(times.preencode) - base,
     addedPeer: median(times.peer) - base,
     errors,

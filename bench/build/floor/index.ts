@@ -2,7 +2,7 @@
 // plugin adds over the CLI on the same output. The floor of a cold compress is the longer of
 // (a) the longest single encode, which cannot be split, and (b) the CPU time of all encodes
 // spread over the cores; both are measured in the same run (child.ts), on the same files.
-import { cp, mkdir, rm } from 'node:fs/promises'
+import { cp, mkdir, readFile, rm } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import type { BenchContext } from '../../lib/context.ts'
@@ -14,32 +14,43 @@ import type { FloorMeasure } from './spec.ts'
 export const FLOOR_TARGET = 1.15
 const PLUGIN_OVER_CLI_TARGET = 1.1
 
-/** One cold `preencode compress` (empty cache directory) of a fresh copy of `site`: its wall time. */
-export async function cliCold(
-  ctx: BenchContext,
-  site: string,
-  work: string,
-  rep: number,
-): Promise<{ ms: number; error?: string }> {
+const CPU_PRELOAD = join(import.meta.dirname, 'cpu-preload.ts')
+
+/** One cold run of the CLI: its wall time and its CPU time (all threads; NaN if not recorded). */
+export interface ColdRun {
+  ms: number
+  cpuMs: number
+  error?: string
+}
+
+/** One cold `preencode compress` (empty cache directory) of a fresh copy of `site`: its wall and CPU time. */
+export async function cliCold(ctx: BenchContext, site: string, work: string, rep: number): Promise<ColdRun> {
   const copy = join(work, `cli-site-${rep}`)
   const cache = join(work, `cli-cache-${rep}`)
+  const cpuFile = join(work, `cli-cpu-${rep}.json`)
   await rm(copy, { recursive: true, force: true })
   await rm(cache, { recursive: true, force: true })
+  await rm(cpuFile, { force: true })
   await mkdir(work, { recursive: true })
   await cp(site, copy, { recursive: true })
   ctx.log('build: cli cold…')
-  const child = await runChild(process.execPath, [CLI_BIN, 'compress', copy, '--cache-dir', cache, '--quiet'], {
+  const args = ['--import', CPU_PRELOAD, CLI_BIN, 'compress', copy, '--cache-dir', cache, '--quiet']
+  const child = await runChild(process.execPath, args, {
     timeoutMs: 15 * 60_000,
-    env: { CI: 'true' },
+    env: { CI: 'true', PREENCODE_BENCH_CPU_FILE: cpuFile },
   })
   await rm(copy, { recursive: true, force: true })
   if (child.code !== 0)
     return {
       ms: Number.NaN,
+      cpuMs: Number.NaN,
       error: `preencode compress exited ${child.code ?? child.signal}: ${firstLine(child.stderr)}`,
     }
-  ctx.log(`build: cli cold: ${fmtMs(child.wallMs)}`)
-  return { ms: child.wallMs }
+  const cpuMs = await readFile(cpuFile, 'utf8')
+    .then((text) => (JSON.parse(text) as { cpuMs: number }).cpuMs)
+    .catch(() => Number.NaN)
+  ctx.log(`build: cli cold: ${fmtMs(child.wallMs)} (CPU ${fmtMs(cpuMs)})`)
+  return { ms: child.wallMs, cpuMs }
 }
 
 /** Every encode of `site` alone, one after the other, in a child process (child.ts). */
@@ -68,9 +79,9 @@ export async function reportFloor(
   ctx: BenchContext,
   part: PartResult,
   site: string,
-  cliMs: number[],
-  pluginAddedMs: number,
+  runs: { cliMs: number[]; cliCpuMs: number[]; pluginAddedMs: number; pluginAddedCpuMs: number },
 ): Promise<FloorMeasure | undefined> {
+  const { cliMs, pluginAddedMs } = runs
   const { floor, error } = await measureFloor(ctx, site)
   if (error) part.notes.push(error)
   const cores = availableParallelism()
@@ -79,6 +90,7 @@ export async function reportFloor(
   const floorMs = floorMsOf(floor)
   const coldOverFloor = ratio(cli, floorMs)
   const pluginOverCli = ratio(pluginAddedMs, cli)
+  const cliCpu = median(runs.cliCpuMs)
   part.tables.push({
     title: 'Cold compress against the floor, and the plugin against the CLI (same files)',
     columns: ['measure', 'value'],
@@ -94,11 +106,20 @@ export async function reportFloor(
       ['cold / floor', fmtRatio(coldOverFloor)],
       ['plugin-added build time, cold (median)', fmtMs(pluginAddedMs)],
       ['plugin-added / CLI', fmtRatio(pluginOverCli)],
+      [
+        'CPU time: preencode compress, cold / all encodes alone',
+        floor ? `${fmtMs(cliCpu)} / ${fmtMs(floor.cpuMs)} = ${fmtRatio(ratio(cliCpu, floor.cpuMs))}` : 'n/a',
+      ],
+      [
+        'CPU time: plugin-added / CLI',
+        `${fmtMs(runs.pluginAddedCpuMs)} / ${fmtMs(cliCpu)} = ${fmtRatio(ratio(runs.pluginAddedCpuMs, cliCpu))}`,
+      ],
     ],
     notes: [
       "the floor child runs every encode preencode runs (compressible files ≥ 1 KiB, gzip 9 + brotli 11 + zstd 19) one after the other in one process: each one's wall time is then its own, and their CPU time is the work to spread over the cores",
       'cold = `preencode compress` with an empty cache directory on a fresh copy of the plain build output, in its own process; the plugin builds write the same files',
       'on a machine shared with other work the cold and plugin times grow while the floor (CPU time) does not: compare the load column of this part',
+      'CPU time (user + system, every thread of the process) hardly grows with load: CPU of the run over CPU of its encodes alone is what the run adds to the encodes (reads, hashes, cache, writes, manifest, start-up); when it is near 1 and the wall ratio is not, the difference is time the cores were not encoding (or were taken by other work)',
     ],
   })
   part.targets.push(

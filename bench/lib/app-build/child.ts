@@ -44,7 +44,12 @@ async function main(): Promise<void> {
         rolldownOptions: { input: spec.entries },
       },
     })
-    outcome = { buildMs: performance.now() - started, maxRssBytes: process.resourceUsage().maxRSS * 1024 }
+    const { user, system } = process.cpuUsage()
+    outcome = {
+      buildMs: performance.now() - started,
+      maxRssBytes: process.resourceUsage().maxRSS * 1024,
+      cpuMs: (user + system) / 1000,
+    }
   } catch (error) {
     outcome = {
       buildMs: Number.NaN,

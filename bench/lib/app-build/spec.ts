@@ -16,6 +16,8 @@ export interface BuildSpec {
 export interface BuildOutcome {
   buildMs: number
   maxRssBytes: number
+  /** CPU time of the build process (user + system, every thread), as `buildMs` measures it. */
+  cpuMs?: number
   error?: string
 }
 
