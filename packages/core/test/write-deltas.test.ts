@@ -109,7 +109,10 @@ describe('writeDeltas', () => {
     // Both codings against the newest version, dcb alone against the older one (Chromium takes
     // dcb wherever it takes dcz; each older version costs a full encode per coding).
     const codings = (path: string) =>
-      app.deltas!.filter((d) => d.dictionaryPath === path).map((d) => d.encoding).sort()
+      app
+        .deltas!.filter((d) => d.dictionaryPath === path)
+        .map((d) => d.encoding)
+        .sort()
     expect(codings('assets/index-Ef56Gh78.js')).toEqual(['dcb', 'dcz'])
     expect(codings('assets/index-Ab12Cd34.js')).toEqual(['dcb'])
     for (const delta of app.deltas!) {

@@ -208,7 +208,11 @@ async function compressOne(pass: BuildPass, dir: string): Promise<BuildResult> {
   const deltas = output.shard ? undefined : options.deltas || undefined
   // The dictionaries' links go into the pages before they are compressed.
   if (deltas?.assets)
-    await prepareAssetDictionary(dir, deltas.maxDictionaryBytes, versionSourceOf(deltas, options.compress, resolve(dir)))
+    await prepareAssetDictionary(
+      dir,
+      deltas.maxDictionaryBytes,
+      versionSourceOf(deltas, options.compress, resolve(dir)),
+    )
   if (deltas?.pages) await preparePageDictionary(dir, deltas.pageDictionaryBytes)
   const { manifest, report } = await compressDirectory(dir, options.compress, run)
   if (report.late && output.warnLate !== false) {
