@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto'
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises'
 import { dirname, join, posix } from 'node:path'
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { promisify } from 'node:util'
+import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { Manifest } from '@preencode/core'
 import { CLI_BIN } from '../lib/paths.ts'
 import { listFiles, runChild } from '../lib/util.ts'
@@ -32,21 +33,34 @@ const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).dig
 /** The base64 id RFC 9842 names a dictionary by (`Available-Dictionary`), from a hex sha256. */
 const dictionaryId = (hex: string): string => Buffer.from(hex, 'hex').toString('base64')
 
-/** Sizes of the alternatives, by content: each distinct content is encoded once. */
-const baselineCache = new Map<string, Record<'br11' | 'gzip9' | 'cdn4', number>>()
-function baselines(bytes: Buffer, hash: string): Record<'br11' | 'gzip9' | 'cdn4', number> {
+type Baselines = Record<'br11' | 'gzip9' | 'cdn4', number>
+const brotliAsync = promisify(brotliCompress)
+const gzipAsync = promisify(gzip)
+
+/**
+ * Sizes of the alternatives, by content: each distinct content is encoded once, in zlib's thread
+ * pool (a synchronous brotli 11 of a multi-megabyte chunk held up every site's replay).
+ */
+const baselineCache = new Map<string, Promise<Baselines>>()
+function baselines(bytes: Buffer, hash: string): Promise<Baselines> {
   let sizes = baselineCache.get(hash)
   if (!sizes) {
-    const brotli = (quality: number): number =>
-      brotliCompressSync(bytes, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: quality,
-          [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
-        },
-      }).byteLength
+    const brotli = async (quality: number): Promise<number> =>
+      (
+        await brotliAsync(bytes, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: quality,
+            [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+          },
+        })
+      ).byteLength
     // What a server sends: the encoding, or the file itself when that is not smaller.
     const sent = (encoded: number): number => Math.min(bytes.byteLength, encoded)
-    sizes = { br11: sent(brotli(11)), gzip9: sent(gzipSync(bytes, { level: 9 }).byteLength), cdn4: sent(brotli(4)) }
+    sizes = Promise.all([brotli(11), gzipAsync(bytes, { level: 9 }), brotli(4)]).then(([br11, gz, br4]) => ({
+      br11: sent(br11),
+      gzip9: sent(gz.byteLength),
+      cdn4: sent(br4),
+    }))
     baselineCache.set(hash, sizes)
   }
   return sizes
@@ -152,7 +166,7 @@ export async function deployRelease(run: SiteRun, version: string, packageRoot: 
     const original = originals.get(path)
     if (!original) continue // the page dictionary: only preencode's visitors fetch it
     const hash = sha256(original)
-    const sizes = baselines(original, hash)
+    const sizes = await baselines(original, hash)
     for (const method of ['br11', 'gzip9', 'cdn4'] as const)
       visit[method].push({ path, hash, bytes: { full: sizes[method] } })
   }
