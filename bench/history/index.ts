@@ -60,25 +60,68 @@ export async function runHistory(ctx: BenchContext): Promise<PartResult> {
   const replayed = await Promise.allSettled(
     sites.map((site) => replaySite(ctx, site, Math.min(count, site.releases ?? count))),
   )
+  const defaults: number[] = []
   for (const [i, site] of sites.entries()) {
     const outcome = replayed[i]!
     if (outcome.status === 'fulfilled') {
       const ratio = report(part, site, outcome.value)
-      if (site.kind === 'app' && site.assets) apps.push(ratio)
+      if (site.kind === 'app' && site.assets) {
+        apps.push(ratio)
+        defaults.push(withoutAssetDictionary(part, site, outcome.value))
+      }
     } else {
       ctx.log(`history: ${site.slug} failed: ${(outcome.reason as Error).stack ?? outcome.reason}`)
       part.notes.push(`${site.slug}: not measured: ${firstLine(outcome.reason)}`)
     }
   }
   if (apps.length > 0) {
-    const sorted = [...apps].sort((a, b) => a - b)
-    const mid = sorted.length / 2
-    const median = sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+    const pct = (ratio: number): string => `${(ratio * 100).toFixed(1)}%`
     part.notes.unshift(
-      `**Median over the ${apps.length} app histories with hashed names: ${(median * 100).toFixed(1)}% of brotli 11** (return visits, dictionary fetches included; worst ${(sorted.at(-1)! * 100).toFixed(1)}%)`,
+      `**Median over the ${apps.length} app histories with hashed names: ${pct(median(defaults))} of brotli 11 with the defaults** (return visits; worst ${pct(Math.max(...defaults))}); ${pct(median(apps))} with \`--asset-dictionary\`, its fetches included (worst ${pct(Math.max(...apps))})`,
     )
   }
   return part
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length / 2
+  return sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+/**
+ * The same deploys replayed as with the defaults (no asset dictionary): the visitor never fetches
+ * it and no delta against it is sent; every other byte is the same encode (the pages differ from
+ * a run without it by the one `<link>`). Notes the result; returns it as a share of brotli 11.
+ */
+function withoutAssetDictionary(part: PartResult, site: HistorySite, records: DeployRecord[]): number {
+  const isAssetDictionary = (path: string): boolean => /(^|\/)preencode-assets-[0-9a-f]{16}\.txt$/.test(path)
+  const dictionaries = new Set(
+    records.flatMap((r) => r.visit.preencode.filter((f) => isAssetDictionary(f.path)).map((f) => f.hash)),
+  )
+  const visits = records.map((r) => ({
+    ...r.visit,
+    preencode: r.visit.preencode
+      .filter((f) => !isAssetDictionary(f.path))
+      .map((f) => ({
+        ...f,
+        bytes: { ...f.bytes, deltas: (f.bytes.deltas ?? []).filter((d) => !dictionaries.has(d.dictionary)) },
+      })),
+  }))
+  const returns = replayVisitor(METHODS, visits).returns.slice(1)
+  const sum = (m: Method, pick: (v: VisitBytes) => number): number => returns.reduce((n, r) => n + pick(r[m]), 0)
+  const total = sum('preencode', (v) => v.total)
+  const ratio =
+    total /
+    Math.max(
+      1,
+      sum('br11', (v) => v.total),
+    )
+  const plain = sum('preencode', (v) => v.noDictionary) / Math.max(1, total)
+  part.notes.push(
+    `${site.slug} without the asset dictionary (the defaults; the same deploys, the visitor never fetching it): ${fmtBytes(total)}, **${(ratio * 100).toFixed(1)}% of brotli 11**, ${(plain * 100).toFixed(1)}% of it sent with no dictionary`,
+  )
+  return ratio
 }
 
 async function replaySite(ctx: BenchContext, site: HistorySite, count: number): Promise<DeployRecord[]> {
