@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto'
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises'
 import { dirname, join, posix } from 'node:path'
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { promisify } from 'node:util'
+import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { Manifest } from '@preencode/core'
 import { CLI_BIN } from '../lib/paths.ts'
 import { listFiles, runChild } from '../lib/util.ts'
@@ -21,6 +22,8 @@ export interface DeployRecord {
   visit: DeployVisit<Method>
   /** Wall time of `preencode compress` (variants, page dictionary, deltas from the build history). */
   compressMs: number
+  /** CPU time (user + system, its worker threads included) of that `preencode compress`: what the machine's load does not inflate. */
+  compressCpuMs: number
   deployMs: number
   /** Pages and assets the visitor fetched whose bytes changed since the previous release. */
   changed: number
@@ -30,21 +33,34 @@ const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).dig
 /** The base64 id RFC 9842 names a dictionary by (`Available-Dictionary`), from a hex sha256. */
 const dictionaryId = (hex: string): string => Buffer.from(hex, 'hex').toString('base64')
 
-/** Sizes of the alternatives, by content: each distinct content is encoded once. */
-const baselineCache = new Map<string, Record<'br11' | 'gzip9' | 'cdn4', number>>()
-function baselines(bytes: Buffer, hash: string): Record<'br11' | 'gzip9' | 'cdn4', number> {
+type Baselines = Record<'br11' | 'gzip9' | 'cdn4', number>
+const brotliAsync = promisify(brotliCompress)
+const gzipAsync = promisify(gzip)
+
+/**
+ * Sizes of the alternatives, by content: each distinct content is encoded once, in zlib's thread
+ * pool (a synchronous brotli 11 of a multi-megabyte chunk held up every site's replay).
+ */
+const baselineCache = new Map<string, Promise<Baselines>>()
+function baselines(bytes: Buffer, hash: string): Promise<Baselines> {
   let sizes = baselineCache.get(hash)
   if (!sizes) {
-    const brotli = (quality: number): number =>
-      brotliCompressSync(bytes, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: quality,
-          [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
-        },
-      }).byteLength
+    const brotli = async (quality: number): Promise<number> =>
+      (
+        await brotliAsync(bytes, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: quality,
+            [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+          },
+        })
+      ).byteLength
     // What a server sends: the encoding, or the file itself when that is not smaller.
     const sent = (encoded: number): number => Math.min(bytes.byteLength, encoded)
-    sizes = { br11: sent(brotli(11)), gzip9: sent(gzipSync(bytes, { level: 9 }).byteLength), cdn4: sent(brotli(4)) }
+    sizes = Promise.all([brotli(11), gzipAsync(bytes, { level: 9 }), brotli(4)]).then(([br11, gz, br4]) => ({
+      br11: sent(br11),
+      gzip9: sent(gz.byteLength),
+      cdn4: sent(br4),
+    }))
     baselineCache.set(hash, sizes)
   }
   return sizes
@@ -78,11 +94,16 @@ export interface SiteRun {
   previous?: ReadonlyMap<string, Buffer>
 }
 
-async function cli(args: string[]): Promise<number> {
-  const child = await runChild(process.execPath, [CLI_BIN, ...args], { timeoutMs: 10 * 60_000 })
+/** Runs the CLI under GNU time (`/usr/bin/time`): its wall time and CPU time (user + system). */
+async function cli(args: string[], scratch: string): Promise<{ wallMs: number; cpuMs: number }> {
+  const times = join(scratch, 'cli-times.txt')
+  const child = await runChild('/usr/bin/time', ['-f', '%U %S', '-o', times, process.execPath, CLI_BIN, ...args], {
+    timeoutMs: 20 * 60_000,
+  })
   if (child.code !== 0)
     throw new Error(`preencode ${args[0]} failed (exit ${child.code}): ${child.stderr.slice(-400).trim()}`)
-  return child.wallMs
+  const [user, system] = (await readFile(times, 'utf8')).trim().split('\n').at(-1)!.split(' ').map(Number)
+  return { wallMs: child.wallMs, cpuMs: ((user ?? 0) + (system ?? 0)) * 1000 }
 }
 
 /** Lays out, compresses and deploys one release; lists what the returning visitor fetches. */
@@ -104,8 +125,8 @@ export async function deployRelease(run: SiteRun, version: string, packageRoot: 
     ...(site.pages ? ['--pages'] : []),
     ...(site.assets ? ['--asset-dictionary'] : []),
   ]
-  const compressMs = await cli(['compress', dir, ...flags])
-  const deployMs = await cli(['deploy', dir, '--to', join(scratch, 'target'), '--json'])
+  const compressed = await cli(['compress', dir, ...flags], scratch)
+  const deployMs = (await cli(['deploy', dir, '--to', join(scratch, 'target'), '--json'], scratch)).wallMs
   const manifest = JSON.parse(await readFile(join(dir, '.preencode-manifest.json'), 'utf8')) as Manifest
   const entries = new Map(manifest.files.map((f) => [f.path, f]))
 
@@ -145,9 +166,9 @@ export async function deployRelease(run: SiteRun, version: string, packageRoot: 
     const original = originals.get(path)
     if (!original) continue // the page dictionary: only preencode's visitors fetch it
     const hash = sha256(original)
-    const sizes = baselines(original, hash)
+    const sizes = await baselines(original, hash)
     for (const method of ['br11', 'gzip9', 'cdn4'] as const)
       visit[method].push({ path, hash, bytes: { full: sizes[method] } })
   }
-  return { version, visit, compressMs, deployMs, changed }
+  return { version, visit, compressMs: compressed.wallMs, compressCpuMs: compressed.cpuMs, deployMs, changed }
 }

@@ -70,6 +70,32 @@ export const SITES: readonly HistorySite[] = [
     assets: true,
   },
   {
+    slug: 'vue-devtools',
+    description:
+      "Vue DevTools' client (`vite-plugin-vue-devtools`'s `client`: a Vite-built Vue app, one entry page, a 3 MB entry chunk, content-hashed scripts and styles, lazy routes and syntax grammars)",
+    packageName: 'vite-plugin-vue-devtools',
+    last: '8.2.1',
+    folder: 'client',
+    publish: () => true,
+    kind: 'app',
+    entries: ['index.html'],
+    pages: false,
+    assets: true,
+  },
+  {
+    slug: 'vitest-browser',
+    description:
+      "Vitest's browser runner (`@vitest/browser`'s `dist/client`: Vite-built, two entry pages, the orchestrator and the tester, content-hashed chunks under `__vitest_browser__/`)",
+    packageName: '@vitest/browser',
+    last: '5.1.2',
+    folder: 'dist/client',
+    publish: () => true,
+    kind: 'app',
+    entries: ['orchestrator.html', 'tester/tester.html'],
+    pages: false,
+    assets: true,
+  },
+  {
     slug: 'swagger-ui',
     description:
       'Swagger UI (`swagger-ui-dist`: the page and the bundles it loads, fixed file names; the source maps, module builds for bundlers and Node entry points are not published)',

@@ -14,15 +14,25 @@
  * destination outranks one that does not. The visitor fetches the dictionary when idle; from the
  * second build on it is itself a delta against the previous build's (same `*` match).
  *
+ * The dictionary is kept from build to build (the same bytes, so the same name and the same pages:
+ * a returning visitor fetches nothing) while the visitors' copy still holds most of what a fresh
+ * one would: every refresh costs each returning visitor a delta of about the code that changed, a
+ * second time after the chunks' own deltas, while a kept one costs only the chunks with new names
+ * the code they gained since it was built (issue 37: on Vitest's UI, whose chunks never change
+ * names, the refetched dictionary was half of what a returning visitor downloaded).
+ *
  * Like the page dictionary it is off by default, because it edits the pages (one `<link>` each).
  */
 import { readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { brotliCompress, constants } from 'node:zlib'
 import { glob } from 'tinyglobby'
 import { writeFileAtomically } from '../fs/write.js'
 import { assetDictionaryName, isAssetDictionary } from '../http/page-dictionary-name.js'
 import { versionedAsset } from '../http/use-as-dictionary.js'
 import { hrefFrom, relink } from './dictionary-link.js'
+import type { PreviousVersionSource } from './previous-versions.js'
 
 /** The `Use-As-Dictionary` of the asset dictionary: every URL under its folder (the site root), any destination. */
 export const ASSET_DICTIONARY_MATCH = '*'
@@ -34,6 +44,16 @@ export const ASSET_DICTIONARY_MATCH = '*'
  * first fetch, one more file to compress at every build, and the deltas written against it.
  */
 const ASSET_DICTIONARY_BYTES = 1024 * 1024
+/**
+ * A fresh dictionary replaces the one visitors hold only when more than this share of it is new to
+ * them (its brotli size against the held one over its brotli size alone, both at
+ * {@link ESTIMATE_QUALITY}): below it, the held one still holds three quarters of the code, and
+ * what the refresh would cost every returning visitor is at least what it would save the chunks
+ * with new names of the next build.
+ */
+const REFRESH_SHARE = 0.25
+/** A quick brotli for that estimate (two encodes of at most a MiB), not the delta sent. */
+const ESTIMATE_QUALITY = 5
 /** Content-hashed scripts and styles: what the asset dictionary is made of, and what gets deltas against it. */
 const CODE = /\.(?:m?js|css)$/
 
@@ -45,16 +65,43 @@ export function isVersionedCode(path: string): boolean {
 export interface AssetDictionaryResult {
   /** The dictionary's path relative to the root: `preencode-assets-<hash>.txt`. */
   path: string
-  /** Scripts and styles in it. */
+  /** Scripts and styles a fresh one holds (this build's). */
   files: number
   /** Pages whose HTML got the link this run. */
   linked: number
   bytes: number
+  /** Whether it is the dictionary of an earlier build, kept (visitors hold it already). */
+  kept: boolean
+}
+
+type BrotliCall = (buf: Uint8Array, options: object, callback: (error: Error | null, result: Buffer) => void) => void
+/** Node 24.15 added `dictionary` to the brotli options; @types/node does not list it yet. */
+const brotli = promisify<Uint8Array, object, Buffer>(brotliCompress as BrotliCall)
+
+/** The newest asset dictionary of the builds `source` remembers (what a returning visitor holds). */
+async function heldDictionary(source: PreviousVersionSource | undefined): Promise<Buffer | undefined> {
+  const held = (await source?.list())
+    ?.filter((v) => isAssetDictionary(v.path))
+    .sort((a, b) => a.generation - b.generation)[0]
+  return held?.read()
+}
+
+/** The share of `fresh` that is new to a visitor holding `held` (see {@link REFRESH_SHARE}). */
+async function newShare(fresh: Buffer, held: Buffer): Promise<number> {
+  const params = {
+    [constants.BROTLI_PARAM_QUALITY]: ESTIMATE_QUALITY,
+    [constants.BROTLI_PARAM_LGWIN]: 24,
+    [constants.BROTLI_PARAM_SIZE_HINT]: fresh.byteLength,
+  }
+  const [alone, against] = await Promise.all([brotli(fresh, { params }), brotli(fresh, { params, dictionary: held })])
+  return against.byteLength / Math.max(1, alone.byteLength)
 }
 
 /**
  * Builds the dictionary from the site's content-hashed scripts and styles (the smallest first up
- * to {@link ASSET_DICTIONARY_BYTES} and `maxBytes`, laid end to end in path order), writes it under its hashed name (removing the
+ * to {@link ASSET_DICTIONARY_BYTES} and `maxBytes`, laid end to end in path order), or keeps the
+ * newest one `history` remembers while the fresh one would add little to it
+ * ({@link REFRESH_SHARE}), writes it under its hashed name (removing the
  * asset dictionaries of earlier runs from the root: the name is ours), and links it from every
  * page that has a `<head>` and no dictionary link of someone else. Returns undefined (and changes
  * nothing) for a site without such files.
@@ -62,6 +109,7 @@ export interface AssetDictionaryResult {
 export async function prepareAssetDictionary(
   dir: string,
   maxBytes: number,
+  history?: PreviousVersionSource,
 ): Promise<AssetDictionaryResult | undefined> {
   const scan = (patterns: string[]): Promise<string[]> =>
     glob(patterns, {
@@ -83,11 +131,18 @@ export async function prepareAssetDictionary(
   })
   if (chosen.length === 0) return undefined
   chosen.sort((a, b) => (a.path < b.path ? -1 : 1))
-  const dictionary = Buffer.concat(chosen.map((file) => file.bytes))
+  const fresh = Buffer.concat(chosen.map((file) => file.bytes))
+  const held = await heldDictionary(history)
+  const kept =
+    held !== undefined &&
+    held.byteLength > 0 &&
+    held.byteLength <= limit &&
+    (held.equals(fresh) || (await newShare(fresh, held)) <= REFRESH_SHARE)
+  const dictionary = kept ? held : fresh
   const name = assetDictionaryName(dictionary)
   const target = join(dir, name)
-  const previous = await readFile(target).catch(() => undefined)
-  if (!previous?.equals(dictionary)) await writeFileAtomically(target, dictionary)
+  const onDisk = await readFile(target).catch(() => undefined)
+  if (!onDisk?.equals(dictionary)) await writeFileAtomically(target, dictionary)
   let linked = 0
   for (const page of (await scan(['**/*.html'])).sort()) {
     const html = await readFile(join(dir, page), 'utf8')
@@ -100,5 +155,5 @@ export async function prepareAssetDictionary(
   for (const entry of await readdir(dir)) {
     if (entry !== name && isAssetDictionary(entry)) await rm(join(dir, entry), { force: true })
   }
-  return { path: name, files: chosen.length, linked, bytes: dictionary.byteLength }
+  return { path: name, files: chosen.length, linked, bytes: dictionary.byteLength, kept }
 }

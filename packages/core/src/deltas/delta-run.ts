@@ -220,7 +220,7 @@ export class DeltaRun {
       // The same bytes under two names, or the file itself: one set of deltas, or none.
       if (seen.has(id) || hash.toString('hex') === file.sha256) continue
       seen.add(id)
-      for (const encoding of encodingsAgainst(version.path, this.options.encodings)) {
+      for (const encoding of encodingsAgainst(version, this.options.encodings)) {
         if (!acceptsDictionary(encoding, dictionary)) continue
         const { cache, pool } = this.run
         const body = await encodeCached(

@@ -6,10 +6,11 @@
  * point writes the same bytes and reports the same way, in watch mode, with colour, with its
  * cache and configs.
  */
-import { basename, join, relative } from 'node:path'
+import { basename, join, relative, resolve } from 'node:path'
 import { onceCacheWarning } from '../cache/cache.js'
 import { openRunCache } from '../cache/run-cache.js'
 import { prepareAssetDictionary } from '../deltas/asset-dictionary.js'
+import { versionSourceOf } from '../deltas/delta-candidates.js'
 import { preparePageDictionary } from '../deltas/page-dictionary.js'
 import { writeDeltas } from '../deltas/write-deltas.js'
 import { type ErrorComponent, preencodeMessage } from '../errors.js'
@@ -206,7 +207,12 @@ async function compressOne(pass: BuildPass, dir: string): Promise<BuildResult> {
   // A shard encodes into the cache and writes nothing into the site: no configs, no deltas.
   const deltas = output.shard ? undefined : options.deltas || undefined
   // The dictionaries' links go into the pages before they are compressed.
-  if (deltas?.assets) await prepareAssetDictionary(dir, deltas.maxDictionaryBytes)
+  if (deltas?.assets)
+    await prepareAssetDictionary(
+      dir,
+      deltas.maxDictionaryBytes,
+      versionSourceOf(deltas, options.compress, resolve(dir)),
+    )
   if (deltas?.pages) await preparePageDictionary(dir, deltas.pageDictionaryBytes)
   const { manifest, report } = await compressDirectory(dir, options.compress, hooks)
   if (report.late && output.warnLate !== false) {

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { decodeWithDictionary } from '../../src/codecs/dictionary.js'
 import { dictionaryId, sha256Of } from '../../src/codecs/dictionary-hash.js'
 import { prepareAssetDictionary } from '../../src/deltas/asset-dictionary.js'
+import { cacheVersionSource } from '../../src/deltas/version-store.js'
 import { writeDeltas } from '../../src/deltas/write-deltas.js'
 import { resolveDeltaOptions } from '../../src/options/delta-options.js'
 import { compress as compressDirectory } from '../../src/run/compress.js'
@@ -37,15 +38,17 @@ describe('asset dictionary', () => {
     await site.remove()
   })
 
-  async function build(files: Record<string, string>) {
+  /** One build; `history`: the dictionary may be the one the cache's history remembers (as `compress` runs it). */
+  async function build(files: Record<string, string>, history = false) {
     await rm(join(site.path, 'assets'), { recursive: true, force: true })
     for (const [path, text] of Object.entries(files)) {
       await mkdir(dirname(join(site.path, path)), { recursive: true })
       await writeFile(join(site.path, path), text)
     }
     const options = resolveDeltaOptions({ assets: true })
-    const prepared = await prepareAssetDictionary(site.path, options.maxDictionaryBytes)
     const cache = `${site.path}-cache`
+    const source = history ? cacheVersionSource(cache, site.path) : undefined
+    const prepared = await prepareAssetDictionary(site.path, options.maxDictionaryBytes, source)
     const { manifest } = await compressDirectory(site.path, { cache })
     return { prepared, ...(await writeDeltas(site.path, manifest, options, { cacheDir: cache })) }
   }
@@ -93,5 +96,63 @@ describe('asset dictionary', () => {
     const next = file(second.prepared!.path)
     expect(next.deltas!.some((d) => d.dictionary === id)).toBe(true)
     expect(await readFile(join(site.path, 'index.html'), 'utf8')).toContain(`href="${second.prepared!.path}"`)
+  })
+
+  it('keeps the dictionary visitors hold while a fresh one would add little, and refreshes it once most of the code is new', async () => {
+    const routes = moduleCode('routes', 7)
+    const first = await build(
+      {
+        'index.html': page(['assets/index-Ab12Cd34.js', 'assets/routes-Ef56Gh78.js']),
+        'assets/index-Ab12Cd34.js': moduleCode('main', 3),
+        'assets/routes-Ef56Gh78.js': routes,
+      },
+      true,
+    )
+    expect(first.prepared).toMatchObject({ kept: false })
+    const held = await readFile(join(site.path, first.prepared!.path))
+
+    // A small change and a chunk with a new name: the visitor's copy still holds nearly all of it.
+    const second = await build(
+      {
+        'index.html': page(['assets/index-Xy12Zw34.js', 'assets/pages-Qr56St78.js']),
+        'assets/index-Xy12Zw34.js': `${moduleCode('main', 3)}export const edition = 2\n`,
+        'assets/pages-Qr56St78.js': `${routes}export const more = 1\n`,
+      },
+      true,
+    )
+    expect(second.prepared).toMatchObject({ kept: true, path: first.prepared!.path })
+    expect((await readFile(join(site.path, first.prepared!.path))).equals(held)).toBe(true)
+    // The page links the dictionary the visitor holds: nothing to fetch again.
+    expect(await readFile(join(site.path, 'index.html'), 'utf8')).toContain(`href="${first.prepared!.path}"`)
+    const file = (path: string) => second.manifest.files.find((f) => f.path === path)!
+    expect(file(first.prepared!.path)).toMatchObject({ useAsDictionary: '*' })
+    const renamed = file('assets/pages-Qr56St78.js')
+    const delta = renamed.deltas!.find((d) => d.dictionary === dictionaryId(sha256Of(held)))!
+    expect(delta.size).toBeLessThan(renamed.variants.find((v) => v.format === 'brotli')!.size * 0.05)
+    expect(
+      (await decodeWithDictionary(delta.encoding, await readFile(join(site.path, delta.path)), held)).equals(
+        await readFile(join(site.path, renamed.path)),
+      ),
+    ).toBe(true)
+
+    // Most of the code is new: a fresh dictionary, itself a delta against the one visitors hold.
+    const third = await build(
+      {
+        'index.html': page(['assets/index-Mn12Op34.js', 'assets/pages-Uv56Wx78.js']),
+        'assets/index-Mn12Op34.js': moduleCode('shell', 11),
+        'assets/pages-Uv56Wx78.js': `${routes}${moduleCode('reports', 13)}`,
+      },
+      true,
+    )
+    expect(third.prepared!.kept).toBe(false)
+    expect(third.prepared!.path).not.toBe(first.prepared!.path)
+    const fresh = third.manifest.files.find((f) => f.path === third.prepared!.path)!
+    const refresh = fresh.deltas!.find((d) => d.dictionary === dictionaryId(sha256Of(held)))!
+    expect(
+      (await decodeWithDictionary(refresh.encoding, await readFile(join(site.path, refresh.path)), held)).equals(
+        await readFile(join(site.path, fresh.path)),
+      ),
+    ).toBe(true)
+    expect(await readFile(join(site.path, 'index.html'), 'utf8')).toContain(`href="${third.prepared!.path}"`)
   })
 })
