@@ -10,7 +10,7 @@
  *   read (`manifest.ts`), so a new manifest starts afresh.
  * - the answer (`answer`) of a request with no precondition and no range (no `If-*`, no `Range`)
  *   depends on the entry, the representation, the method, the status and the version of the file
- *   opened (device, inode, size, mtime, ctime: `versionOf`) — its ETag, length and Last-Modified
+ *   opened (device, inode, size, mtime, ctime: `sameVersion`) — its ETag, length and Last-Modified
  *   come from that version — and not on the clock: remembered per representation, by version,
  *   method and status. A rebuild (a new inode) or any write (a new ctime) is another version.
  *
@@ -19,33 +19,42 @@
  */
 import { type Answer, chooseRepresentation, type Representation, type RequestFacts } from '../http/spec.js'
 import type { ServedFile } from '../http/served-file.js'
+import { sameVersion, type Version } from './file-access.js'
 
 /** Header-value pairs whose representation is remembered per file. */
 const MAX_CHOICES = 16
 /** Versions, methods and statuses whose answer is remembered per representation. */
 const MAX_ANSWERS = 4
 
-const CHOICES = new WeakMap<ServedFile, Map<string, Representation | undefined>>()
-const ANSWERS = new WeakMap<Representation, Map<string, Answer>>()
-
-/** Adds to a bounded map, forgetting its oldest key when full. */
-function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): V {
-  if (map.size >= max) map.delete(map.keys().next().value as K)
-  map.set(key, value)
-  return value
+/** An answer remembered, with what it was the answer to. */
+interface Remembered {
+  version: Version
+  method: string
+  status: 200 | 404
+  answer: Answer
 }
+
+const CHOICES = new WeakMap<ServedFile, Map<string, Representation | undefined>>()
+const ANSWERS = new WeakMap<Representation, Remembered[]>()
+
+/**
+ * The key of a request's two header values. A header value holds no CR or LF: `\r` stands for
+ * an absent Accept-Encoding, `\n` separates an Available-Dictionary (absent: nothing added).
+ */
+const choiceKey = (ae: string | undefined, ad: string | undefined): string =>
+  ad === undefined ? (ae ?? '\r') : `${ae ?? '\r'}\n${ad}`
 
 /** `chooseRepresentation(facts, file)`, remembered by the request's Accept-Encoding and Available-Dictionary. */
 export function chosenFor(facts: RequestFacts, file: ServedFile): Representation | undefined {
-  const ae = facts.headers['accept-encoding']
-  const ad = facts.headers['available-dictionary']
-  // `\n` cannot be in a header value; `-` and `+` tell an absent header from an empty one.
-  const key = `${ae === undefined ? '-' : `+${ae}`}\n${ad === undefined ? '-' : `+${ad}`}`
+  const key = choiceKey(facts.headers['accept-encoding'], facts.headers['available-dictionary'])
   let choices = CHOICES.get(file)
   if (!choices) CHOICES.set(file, (choices = new Map()))
-  if (choices.has(key)) return choices.get(key)
+  const known = choices.get(key)
+  if (known !== undefined || choices.has(key)) return known
   const chosen = chooseRepresentation(facts, file)
-  return remember(choices, key, chosen && Object.freeze(chosen), MAX_CHOICES)
+  if (choices.size >= MAX_CHOICES) choices.delete(choices.keys().next().value as string)
+  choices.set(key, chosen && Object.freeze(chosen))
+  return chosen
 }
 
 /** Whether the answer to `facts` depends on no precondition and no range (then it can be remembered). */
@@ -61,7 +70,7 @@ function isPlain(facts: RequestFacts): boolean {
   )
 }
 
-/** Where the answer to `facts` for `chosen` of the file `version` is remembered; undefined when it is not. */
+/** Where the answer to a request for `chosen` of one version of the file is remembered. */
 export interface AnswerSlot {
   get(): Answer | undefined
   set(answer: Answer): Answer
@@ -71,17 +80,25 @@ export interface AnswerSlot {
 export function answerSlot(
   facts: RequestFacts,
   chosen: Representation,
-  version: string,
+  version: Version,
   status: 200 | 404,
 ): AnswerSlot | undefined {
   if (!isPlain(facts)) return undefined
-  const key = `${version}\n${facts.method}\n${status}`
+  const { method } = facts
   let answers = ANSWERS.get(chosen)
-  if (!answers) ANSWERS.set(chosen, (answers = new Map()))
+  if (!answers) ANSWERS.set(chosen, (answers = []))
   const memo = answers
   return {
-    get: () => memo.get(key),
-    set: (answer) => remember(memo, key, freeze(answer), MAX_ANSWERS),
+    get: () => {
+      for (const r of memo)
+        if (r.method === method && r.status === status && sameVersion(r.version, version)) return r.answer
+      return undefined
+    },
+    set: (answer) => {
+      if (memo.length >= MAX_ANSWERS) memo.shift()
+      memo.push({ version, method, status, answer: freeze(answer) })
+      return answer
+    },
   }
 }
 

@@ -43,7 +43,7 @@ import {
 import { resolveConventions } from '../shared/conventions.js'
 import { answerSlot, chosenFor } from './answer-memo.js'
 import { diskEntry } from './disk.js'
-import { type OpenedFile, versionOf } from './file-access.js'
+import type { OpenedFile } from './file-access.js'
 import { fileEtag, type OpenedInfo, openedSha256 } from './file-etag.js'
 import { isOutOfHandles } from './handles.js'
 import { EMIT_WARNING, type Entry, indexSite, manifestOnDisk, type WarningHandler } from './manifest.js'
@@ -228,7 +228,7 @@ async function openAnswer(
   let keep = false
   try {
     if (!info.isFile()) return undefined
-    const slot = remembered ? answerSlot(facts, chosen, versionOf(info), status) : undefined
+    const slot = remembered ? answerSlot(facts, chosen, info, status) : undefined
     let result = slot?.get()
     if (!result) {
       let opened: Representation
