@@ -89,6 +89,7 @@ export class DescriptorFile implements OpenedFile {
     const fd = openSync(this.path, LATE_OPEN_FLAGS)
     if (!sameVersion(fstatSync(fd), this.info)) {
       closeSync(fd)
+      SEEN_THIS_TURN.delete(this.path)
       throw failure('ENOENT', `${this.path}: replaced since it was described (a rebuild)`)
     }
     this.#fd = fd
@@ -169,10 +170,30 @@ const SYNCHRONOUS: FileAccess = {
 export const FILE_ACCESS: FileAccess = 'Bun' in globalThis ? SYNCHRONOUS : PROMISES
 
 /**
- * Whether what one request learnt of the manifest's `stat` is kept for the other requests of the
- * same event-loop turn (`manifest.ts`). On Node and Deno the requests that arrive while that
- * `stat` is in the thread pool share it; on Bun, where it is synchronous, the requests Bun.serve
- * hands over in one turn (about 26 under `wrk -c32`, measured with Bun 1.4.5) share it instead,
- * until the turn ends (`setImmediate`): the same "requests that arrive together", one `stat` for them.
+ * Whether what one request learnt of a `stat` (the manifest's, `manifest.ts`; a file's,
+ * `statThisTurn`) is kept for the other requests of the same event-loop turn. On Node and Deno the
+ * requests that arrive while the manifest's `stat` is in the thread pool share it; on Bun, where
+ * it is synchronous, the requests Bun.serve hands over in one turn (about 26 under `wrk -c32`,
+ * measured with Bun 1.4.5) share it instead, until the turn ends (`setImmediate`): the same
+ * "requests that arrive together", one `stat` for them.
  */
 export const SHARED_PER_TURN = FILE_ACCESS === SYNCHRONOUS
+
+/** On Bun, what `stat` told of each path this turn; forgotten when the turn ends, or the file is found replaced. */
+const SEEN_THIS_TURN = new Map<string, Stats>()
+
+/**
+ * `stat` of a file of the site (following links), shared by the requests of one turn on Bun
+ * (`SHARED_PER_TURN`); a failure is never kept. A file found replaced since (`DescriptorFile`)
+ * is forgotten, so the request asked again sees the new one.
+ */
+export function statThisTurn(path: string): Stats | Promise<Stats> {
+  if (!SHARED_PER_TURN) return FILE_ACCESS.stat(path)
+  let seen = SEEN_THIS_TURN.get(path)
+  if (seen === undefined) {
+    seen = statSync(path)
+    if (SEEN_THIS_TURN.size === 0) setImmediate(() => SEEN_THIS_TURN.clear())
+    SEEN_THIS_TURN.set(path, seen)
+  }
+  return seen
+}

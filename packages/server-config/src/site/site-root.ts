@@ -26,7 +26,14 @@
  */
 import { constants, type Stats } from 'node:fs'
 import { isAbsolute, join, relative, sep } from 'node:path'
-import { FILE_ACCESS, type FileAccess, type OpenedFile, sameVersion, type Version } from './file-access.js'
+import {
+  FILE_ACCESS,
+  type FileAccess,
+  type OpenedFile,
+  sameVersion,
+  statThisTurn,
+  type Version,
+} from './file-access.js'
 import { isOutOfHandles } from './handles.js'
 
 /** Read only, and never through a link put in place of the checked path since (ELOOP). */
@@ -112,7 +119,7 @@ export function siteRoot(dir: string): SiteRoot {
       const known = checked.get(path)
       const full = known?.full ?? join(dir, path)
       // Follows links (no open: a link to a FIFO or a device is never opened); ENOENT when there is no such file.
-      const seen = await fs.stat(full)
+      const seen = await statThisTurn(full)
       const again = known && (await reopen(known, full, seen))
       if (again) return again
       const resolved = await inside(full)
