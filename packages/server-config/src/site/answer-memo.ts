@@ -17,8 +17,9 @@
  * Both are bounded per file, the oldest forgotten first; a request with a precondition or a
  * range is answered afresh.
  */
-import { type Answer, chooseRepresentation, type Representation, type RequestFacts } from '../http/spec.js'
+
 import type { ServedFile } from '../http/served-file.js'
+import { type Answer, chooseRepresentation, type Representation, type RequestFacts } from '../http/spec.js'
 import { sameVersion, type Version } from './file-access.js'
 
 /** Header-value pairs whose representation is remembered per file. */
