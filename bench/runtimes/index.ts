@@ -110,7 +110,7 @@ export async function runRuntimes(ctx: BenchContext): Promise<PartResult> {
   part.tables.push(...tables)
   part.targets.push(...targets)
   part.notes.push(
-    "Under Bun the preencode handler's body is a Bun.file too (sent by Bun's native code, no byte through JavaScript, Content-Length kept); `Bun.file of the stored .br` sends the very bytes the handler sends, with no negotiation and no check, so that ratio measures what the handler does per request: negotiation, the headers, and two synchronous `stat`s (the manifest's, and the file's, whose version tells that the path checked inside the site still leads to the file checked), with no open of its own; see docs/servers/javascript.md#bunserve.",
+    "Under Bun the preencode handler's body is a Bun.file too (sent by Bun's native code, no byte through JavaScript, Content-Length kept); `Bun.file of the stored .br` sends the very bytes the handler sends, with no negotiation and no check, so that ratio measures what the handler does per request: negotiation and the headers (remembered per header value and file version), and two synchronous `stat`s (the manifest's, and the file's, whose version tells that the path checked inside the site still leads to the file checked; each shared by the requests of one event-loop turn), with no open of its own; see docs/servers/javascript.md#bunserve.",
     "Deno's own `serveDir` (std/http) is published on JSR only, which this machine cannot reach (jsr.io and npm.jsr.io do not answer): Deno is compared with Hono's serveStatic for Deno instead.",
   )
   return part

@@ -64,7 +64,7 @@ export function createPreencodeHandler(dir: string, options: PreencodeHandlerOpt
       if (!resolved) return undefined
       const { answer, handle } = resolved
       if (!answer.body || !handle) return new Response(null, { status: answer.status, headers: answer.headers })
-      const sent = bunBody(handle, answer, request.headers.has('range'))
+      const sent = bunBody(handle, answer, read.facts.headers.range !== undefined)
       if (sent) return new Response(sent.body, { status: answer.status, headers: sent.headers })
       if (attempt === 1 && !(await stillDescribed(handle))) continue
       const body = await bodyOf(handle, answer.body, answer.headers['Content-Length'])

@@ -42,8 +42,25 @@ export interface ParsedAcceptEncoding {
   readonly codings: ReadonlyMap<string, number>
 }
 
-/** Parses an Accept-Encoding value into coding -> q. Malformed entries are dropped. */
+/** Header values whose parse is remembered: browsers send a handful, so a request reads a parse made before. */
+const MAX_PARSED = 256
+const PARSED = new Map<string, ParsedAcceptEncoding>()
+
+/**
+ * Parses an Accept-Encoding value into coding -> q. Malformed entries are dropped. A value parsed
+ * before is not parsed again (the last `MAX_PARSED` values, by the exact string; the parse is frozen).
+ */
 export function parseAcceptEncoding(value: string): ParsedAcceptEncoding {
+  let parsed = PARSED.get(value)
+  if (parsed === undefined) {
+    if (PARSED.size >= MAX_PARSED) PARSED.delete(PARSED.keys().next().value as string)
+    parsed = Object.freeze(parseAnew(value))
+    PARSED.set(value, parsed)
+  }
+  return parsed
+}
+
+function parseAnew(value: string): ParsedAcceptEncoding {
   const codings = new Map<string, number>()
   for (const element of value.split(',')) {
     const [rawToken = '', ...params] = element.split(';')

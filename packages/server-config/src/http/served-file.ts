@@ -42,9 +42,20 @@ export interface ServedFile {
   varies?: boolean
 }
 
-/** The HTTP date of a modification time, whole seconds. */
+/** Seconds whose HTTP date is remembered (a site's files share a few build times). */
+const MAX_DATES = 256
+const DATES = new Map<number, string>()
+
+/** The HTTP date of a modification time, whole seconds (remembered per second). */
 export function httpDate(mtimeMs: number): string {
-  return new Date(Math.floor(mtimeMs / 1000) * 1000).toUTCString()
+  const seconds = Math.floor(mtimeMs / 1000)
+  let date = DATES.get(seconds)
+  if (date === undefined) {
+    if (DATES.size >= MAX_DATES) DATES.delete(DATES.keys().next().value as number)
+    date = new Date(seconds * 1000).toUTCString()
+    DATES.set(seconds, date)
+  }
+  return date
 }
 
 /** A manifest file as the specification reads it. Pure. */

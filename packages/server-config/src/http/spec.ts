@@ -107,12 +107,14 @@ export interface ChooseOptions {
 /** Where a request for `pathname` (as on the wire, percent-encoded, no query) goes. */
 export function targetOf(method: string, pathname: string, index: string): Target {
   if (method !== 'GET' && method !== 'HEAD') return { kind: 'pass', status: 405 }
-  let path: string
-  try {
-    path = decodeURIComponent(pathname)
-  } catch {
-    return { kind: 'pass', status: 400 }
-  }
+  let path = pathname
+  // Without a `%` there is nothing to decode (the path as it is, and no work per request).
+  if (pathname.includes('%'))
+    try {
+      path = decodeURIComponent(pathname)
+    } catch {
+      return { kind: 'pass', status: 400 }
+    }
   if (path.includes('\0') || !path.startsWith('/')) return { kind: 'pass', status: 400 }
   const asked = path.slice(1)
   const directory = asked === '' || asked.endsWith('/')

@@ -15,7 +15,7 @@ import {
 import { DEFAULT_CACHE_CONTROL } from '@preencode/core/internal'
 import { type ServedFile, servedFileOf } from '../http/served-file.js'
 import { pathsOutsideSite } from '../shared/manifest-paths.js'
-import { FILE_ACCESS } from './file-access.js'
+import { FILE_ACCESS, SHARED_PER_TURN } from './file-access.js'
 
 export interface Entry {
   /** What the serving specification reads. */
@@ -101,7 +101,7 @@ export function indexSite(
 
 /**
  * The manifest as it is on disk now. One `stat` per request (shared by the requests that
- * arrive together; synchronous on Bun, `file-access.ts`) tells whether it was replaced; a rebuild writes it atomically, so a read
+ * arrive together: `SHARED_PER_TURN`, `file-access.ts`) tells whether it was replaced; a rebuild writes it atomically, so a read
  * sees the old or the new one, never half of it. One that does not read (cut short, not JSON,
  * another version: written in place by something else) leaves the last good one served, with
  * one warning, until it is replaced; with none read before, the request fails naming it.
@@ -138,12 +138,32 @@ export function manifestOnDisk(root: string, warn: WarningHandler): (force?: boo
     loaded = { key, site }
     return site
   }
-  return (force = false) => {
-    if (force) loaded = undefined
-    // A failed read is retried on the next request (the build may not have finished yet).
-    checking ??= check().finally(() => {
-      checking = undefined
+  /** `checking` is settled and kept for the rest of this turn (`SHARED_PER_TURN`). */
+  let kept = false
+  const start = (): Promise<SiteIndex> => {
+    kept = false
+    const started: Promise<SiteIndex> = check().finally(() => {
+      if (checking !== started) return
+      if (!SHARED_PER_TURN) checking = undefined
+      else {
+        kept = true
+        setImmediate(() => {
+          if (checking !== started) return
+          checking = undefined
+          kept = false
+        })
+      }
     })
+    return started
+  }
+  return (force = false) => {
+    if (force) {
+      loaded = undefined
+      // Asked to read again: not what this turn learnt before.
+      if (kept) checking = undefined
+    }
+    // A failed read is retried on the next request (the build may not have finished yet).
+    checking ??= start()
     return checking
   }
 }

@@ -26,7 +26,14 @@
  */
 import { constants, type Stats } from 'node:fs'
 import { isAbsolute, join, relative, sep } from 'node:path'
-import { FILE_ACCESS, type FileAccess, type OpenedFile, versionOf } from './file-access.js'
+import {
+  FILE_ACCESS,
+  type FileAccess,
+  type OpenedFile,
+  sameVersion,
+  statThisTurn,
+  type Version,
+} from './file-access.js'
 import { isOutOfHandles } from './handles.js'
 
 /** Read only, and never through a link put in place of the checked path since (ELOOP). */
@@ -37,8 +44,10 @@ const MAX_CHECKED = 16_384
 
 /** A path checked inside the site: its real path, and the version of the file it led to. */
 interface Checked {
+  /** The path joined to the root, as asked. */
+  full: string
   real: string
-  version: string
+  version: Version
 }
 
 /** A file of the site opened for reading, and what `fstat` tells of it. */
@@ -92,12 +101,12 @@ export function siteRoot(dir: string): SiteRoot {
   const checked = new Map<string, Checked>()
   /** The file the path leads to as checked before, opened by its real path; undefined if it is not that file now. */
   const reopen = async (known: Checked, full: string, seen: Stats): Promise<OpenedSiteFile | undefined> => {
-    if (known.version !== versionOf(seen)) return undefined
+    if (!sameVersion(known.version, seen)) return undefined
     // Described (Bun): the very version checked, by the path just stat'ed; read only if still that version.
     if (fs.describe) return { file: fs.describe(full, seen), info: seen }
     try {
       const opened = await openReal(fs, known.real)
-      if (versionOf(opened.info) === known.version) return opened
+      if (sameVersion(opened.info, known.version)) return opened
       await opened.file.close().catch(() => {})
     } catch (error) {
       if (isOutOfHandles(error)) throw error
@@ -107,10 +116,10 @@ export function siteRoot(dir: string): SiteRoot {
   return {
     dir,
     async open(path) {
-      const full = join(dir, path)
-      // Follows links (no open: a link to a FIFO or a device is never opened); ENOENT when there is no such file.
-      const seen = await fs.stat(full)
       const known = checked.get(path)
+      const full = known?.full ?? join(dir, path)
+      // Follows links (no open: a link to a FIFO or a device is never opened); ENOENT when there is no such file.
+      const seen = await statThisTurn(full)
       const again = known && (await reopen(known, full, seen))
       if (again) return again
       const resolved = await inside(full)
@@ -122,7 +131,7 @@ export function siteRoot(dir: string): SiteRoot {
       const opened = await openReal(fs, resolved)
       checked.delete(path)
       if (checked.size >= MAX_CHECKED) checked.delete(checked.keys().next().value as string)
-      checked.set(path, { real: resolved, version: versionOf(opened.info) })
+      checked.set(path, { full, real: resolved, version: opened.info })
       return opened
     },
     async fileInfo(path) {

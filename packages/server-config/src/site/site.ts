@@ -41,6 +41,7 @@ import {
   type Target,
 } from '../http/spec.js'
 import { resolveConventions } from '../shared/conventions.js'
+import { answerSlot, chosenFor } from './answer-memo.js'
 import { diskEntry } from './disk.js'
 import type { OpenedFile } from './file-access.js'
 import { fileEtag, type OpenedInfo, openedSha256 } from './file-etag.js'
@@ -209,7 +210,9 @@ async function openAnswer(
   facts: RequestFacts,
   status: 200 | 404,
 ): Promise<Resolved | 'missing' | undefined> {
-  const chosen = chooseRepresentation(facts, entry.served)
+  // An entry of the manifest lives as long as the manifest read: what it answers is remembered (`answer-memo.ts`).
+  const remembered = entry.onDisk !== true
+  const chosen = remembered ? chosenFor(facts, entry.served) : chooseRepresentation(facts, entry.served)
   if (!chosen) return undefined
   let opened: OpenedSiteFile | undefined
   try {
@@ -225,15 +228,21 @@ async function openAnswer(
   let keep = false
   try {
     if (!info.isFile()) return undefined
-    let opened: Representation
-    try {
-      opened = await asOpened(entry, chosen, info, handle)
-    } catch (error) {
-      // Replaced between its description and its read (Bun, `file-access.ts`): as if gone, asked again.
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing'
-      throw error
+    const slot = remembered ? answerSlot(facts, chosen, info, status) : undefined
+    let result = slot?.get()
+    if (!result) {
+      let opened: Representation
+      try {
+        opened = await asOpened(entry, chosen, info, handle)
+      } catch (error) {
+        // Replaced between its description and its read (Bun, `file-access.ts`): as if gone, asked again.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing'
+        throw error
+      }
+      const file = { ...entry.served, lastModified: httpDate(info.mtimeMs) }
+      result = answer(facts, file, opened, Date.now(), status)
+      if (slot) result = slot.set(result)
     }
-    const result = answer(facts, { ...entry.served, lastModified: httpDate(info.mtimeMs) }, opened, Date.now(), status)
     keep = result.body !== undefined
     return { answer: result, handle: keep ? handle : undefined }
   } finally {
