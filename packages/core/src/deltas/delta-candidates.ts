@@ -124,17 +124,16 @@ export function deltaFileReport(
 }
 
 /**
- * The codings of a file's deltas against `version`: every one against the newest version (what
- * most returning visitors hold), dcb only against older ones and against an asset dictionary
- * (when dcb is on). Chromium accepts dcb wherever it accepts dcz, and each older version costs a
- * full encode per coding at the build's level: on a 3 MB chunk with four versions in the window,
- * most of a build's delta time (issue 37). zstd at level 19 against a dictionary of the site's
- * code was most of a build's delta time on Vitest's UI.
+ * The codings of a file's deltas against `version`: every one, except against an asset
+ * dictionary: dcb only when it is on. zstd at level 19 loads a dictionary of the site's code for
+ * every file (on Vitest's UI most of a build's delta time), and Chromium accepts dcb wherever it
+ * accepts dcz. Against an earlier version of the file itself every coding is written: a client
+ * may take only one of them, and every held version must get a delta it can decode.
  */
 export function encodingsAgainst(
-  version: Pick<PreviousVersion, 'path' | 'generation'>,
+  version: Pick<PreviousVersion, 'path'>,
   encodings: readonly DictionaryEncoding[],
 ): readonly DictionaryEncoding[] {
-  const dcbOnly = isAssetDictionary(version.path) || version.generation > 0
+  const dcbOnly = isAssetDictionary(version.path)
   return dcbOnly && encodings.includes('dcb') ? ['dcb'] : encodings
 }
