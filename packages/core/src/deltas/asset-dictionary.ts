@@ -23,16 +23,14 @@
  *
  * Like the page dictionary it is off by default, because it edits the pages (one `<link>` each).
  */
-import { readdir, readFile, rm } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { brotliCompress, constants } from 'node:zlib'
-import { glob } from 'tinyglobby'
-import { writeFileAtomically } from '../fs/write.js'
 import { assetDictionaryName, isAssetDictionary } from '../http/page-dictionary-name.js'
 import { versionedAsset } from '../http/use-as-dictionary.js'
-import { hrefFrom, relink } from './dictionary-link.js'
 import type { PreviousVersionSource } from './previous-versions.js'
+import { isScannedPage, publishDictionary, scannedFiles } from './publish-dictionary.js'
 
 /** The `Use-As-Dictionary` of the asset dictionary: every URL under its folder (the site root), any destination. */
 export const ASSET_DICTIONARY_MATCH = '*'
@@ -111,15 +109,8 @@ export async function prepareAssetDictionary(
   maxBytes: number,
   history?: PreviousVersionSource,
 ): Promise<AssetDictionaryResult | undefined> {
-  const scan = (patterns: string[]): Promise<string[]> =>
-    glob(patterns, {
-      cwd: dir,
-      onlyFiles: true,
-      dot: false,
-      expandDirectories: false,
-      ignore: ['**/*.dict/**', '**/node_modules/**'],
-    })
-  const code = (await scan(['**/*.js', '**/*.mjs', '**/*.css'])).filter(isVersionedCode)
+  const files = await scannedFiles(dir)
+  const code = files.filter(isVersionedCode)
   const contents = await Promise.all(code.map(async (path) => ({ path, bytes: await readFile(join(dir, path)) })))
   contents.sort((a, b) => a.bytes.byteLength - b.bytes.byteLength || (a.path < b.path ? -1 : 1))
   let total = 0
@@ -140,20 +131,11 @@ export async function prepareAssetDictionary(
     (held.equals(fresh) || (await newShare(fresh, held)) <= REFRESH_SHARE)
   const dictionary = kept ? held : fresh
   const name = assetDictionaryName(dictionary)
-  const target = join(dir, name)
-  const onDisk = await readFile(target).catch(() => undefined)
-  if (!onDisk?.equals(dictionary)) await writeFileAtomically(target, dictionary)
-  let linked = 0
-  for (const page of (await scan(['**/*.html'])).sort()) {
-    const html = await readFile(join(dir, page), 'utf8')
-    const withLink = relink(html, 'assets', hrefFrom(page, name))
-    if (withLink !== html) {
-      await writeFileAtomically(join(dir, page), withLink)
-      linked++
-    }
-  }
-  for (const entry of await readdir(dir)) {
-    if (entry !== name && isAssetDictionary(entry)) await rm(join(dir, entry), { force: true })
-  }
+  const isEarlier = (entry: string): boolean => isAssetDictionary(entry)
+  const linked = await publishDictionary(
+    dir,
+    { kind: 'assets', name, bytes: dictionary, isEarlier },
+    files.filter(isScannedPage),
+  )
   return { path: name, files: chosen.length, linked, bytes: dictionary.byteLength, kept }
 }

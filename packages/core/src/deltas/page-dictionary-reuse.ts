@@ -8,14 +8,7 @@ import { join } from 'node:path'
 import { sha256Hex } from '../hash.js'
 import { isPageDictionary, pageDictionaryName } from '../http/page-dictionary-name.js'
 import { MANIFEST_FILENAME, type Manifest, readManifest } from '../manifest/manifest.js'
-
-/** Paths the page scan lists (`**\/*.html`, no dot folders or files, no `.dict/`, no node_modules). */
-function isScannedPage(path: string): boolean {
-  return (
-    path.endsWith('.html') &&
-    !path.split('/').some((part) => part.startsWith('.') || part === 'node_modules' || part.endsWith('.dict'))
-  )
-}
+import { isScannedPage } from './publish-dictionary.js'
 
 /**
  * The page dictionary the previous run wrote, when it was built at `size` from exactly these

@@ -17,14 +17,13 @@
  * so a rerun on the same pages gives the same dictionary, name and link. This runs before
  * compression: the link goes into the pages first, so their variants carry it.
  */
-import { readdir, readFile, rm } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { glob } from 'tinyglobby'
-import { writeFileAtomically } from '../fs/write.js'
 import { isPageDictionary, pageDictionaryName } from '../http/page-dictionary-name.js'
 import { buildDictionary } from './dictionary-builder.js'
-import { hrefFrom, relink, withoutOurLinks } from './dictionary-link.js'
+import { withoutOurLinks } from './dictionary-link.js'
 import { previousPageDictionary } from './page-dictionary-reuse.js'
+import { isScannedPage, publishDictionary, scannedFiles } from './publish-dictionary.js'
 
 export { isPageDictionary, PAGE_DICTIONARY_NAME_PATTERN } from '../http/page-dictionary-name.js'
 /** The `Use-As-Dictionary` of the page dictionary: every page under its folder, documents only. */
@@ -53,15 +52,7 @@ export interface PageDictionaryResult {
  */
 export async function preparePageDictionary(dir: string, size: number): Promise<PageDictionaryResult | undefined> {
   const started = performance.now()
-  const pages = (
-    await glob(['**/*.html'], {
-      cwd: dir,
-      onlyFiles: true,
-      dot: false,
-      expandDirectories: false,
-      ignore: ['**/*.dict/**', '**/node_modules/**'],
-    })
-  ).sort()
+  const pages = (await scannedFiles(dir)).filter(isScannedPage)
   if (pages.length < MIN_PAGES) return undefined
   const texts = await Promise.all(pages.map((page) => readFile(join(dir, page), 'utf8')))
   const reused = await previousPageDictionary(dir, pages, texts, size)
@@ -74,24 +65,10 @@ export async function preparePageDictionary(dir: string, size: number): Promise<
     )
   if (dictionary.byteLength === 0) return undefined
   const name = pageDictionaryName(dictionary)
-  const target = join(dir, name)
-  const previous = await readFile(target).catch(() => undefined)
-  if (!previous?.equals(dictionary)) await writeFileAtomically(target, dictionary)
-  let linked = 0
-  for (const [i, page] of pages.entries()) {
-    const html = texts[i]!
-    const withLink = relink(html, 'page', hrefFrom(page, name))
-    if (withLink !== html) {
-      await writeFileAtomically(join(dir, page), withLink)
-      linked++
-    }
-  }
-  // Earlier runs' dictionaries: the pages no longer name them (visitors who hold one get deltas
+  // Earlier runs' dictionaries go once the pages name this one (visitors who hold one get deltas
   // through the pages' `.dict/` folders, written against the previous versions a deploy keeps).
-  for (const entry of await readdir(dir)) {
-    if (entry !== name && (isPageDictionary(entry) || entry === 'preencode-dictionary.txt'))
-      await rm(join(dir, entry), { force: true })
-  }
+  const isEarlier = (entry: string): boolean => isPageDictionary(entry) || entry === 'preencode-dictionary.txt'
+  const linked = await publishDictionary(dir, { kind: 'page', name, bytes: dictionary, isEarlier }, pages, texts)
   return {
     path: name,
     pages: pages.length,
