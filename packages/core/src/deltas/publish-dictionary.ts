@@ -9,9 +9,9 @@
 // - A page is the user's own file, not a variant: rewritten with our link, it keeps its mode
 //   exactly (0640 stays 0640, 0755 stays 0755; the umask does not apply) and takes a new mtime
 //   (its bytes changed: a server's Last-Modified and ETag must change with them).
-// - A page that is a symlink is left alone, neither written through nor replaced by a copy: its
-//   target is a page of the site too (the walk lists no other), linked itself, so the symlinked
-//   page shows the link through it.
+// - A page that is a symlink is left alone, neither written through nor replaced by a copy (the
+//   user's link stays a link): its target is a file of the site (the walk lists no other), linked
+//   itself when it is a page, so the symlinked page shows the link through it.
 import { lstat, readdir, readFile, realpath, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { walkDirectory } from '../fs/walk.js'

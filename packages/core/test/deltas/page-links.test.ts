@@ -17,7 +17,9 @@ function pageOf(n: number): string {
   return `<!doctype html><html><head><title>Page ${n}</title><script type="module" src="/assets/app-Ab12Cd34.js"></script></head><body><nav><ul>${items.join('')}</ul></nav><main><h1>Page ${n}</h1><p>Text of page ${n}.</p></main></body></html>\n`
 }
 
-const CODE = Array.from({ length: 200 }, (_, i) => `export function f${i}(v){return v*${i}+"${i.toString(36)}"}`).join('\n')
+const CODE = Array.from({ length: 200 }, (_, i) => `export function f${i}(v){return v*${i}+"${i.toString(36)}"}`).join(
+  '\n',
+)
 
 /** Each of the two dictionaries, as the build runs it before compression. */
 const LINKERS: [string, (dir: string) => Promise<{ linked: number } | undefined>][] = [
