@@ -131,10 +131,9 @@ export async function prepareAssetDictionary(
     (held.equals(fresh) || (await newShare(fresh, held)) <= REFRESH_SHARE)
   const dictionary = kept ? held : fresh
   const name = assetDictionaryName(dictionary)
-  const isEarlier = (entry: string): boolean => isAssetDictionary(entry)
   const linked = await publishDictionary(
     dir,
-    { kind: 'assets', name, bytes: dictionary, isEarlier },
+    { kind: 'assets', name, bytes: dictionary, isEarlier: isAssetDictionary },
     files.filter(isScannedPage),
   )
   return { path: name, files: chosen.length, linked, bytes: dictionary.byteLength, kept }
