@@ -53,6 +53,7 @@ const FLAG_ONLY: Readonly<Record<string, string>> = {
   report: '--json or --quiet',
   deltas: '--no-deltas or the delta flags',
   force: '--force',
+  shard: '--shard',
 }
 
 /**
@@ -86,6 +87,8 @@ function compressLabel(given: CompressOptions, path: string | undefined): Option
     const [root = ''] = key.split('.')
     // A flag-only option (`force`) is named by its flag, set or not.
     if (FLAG_ONLY[root]) return FLAG_ONLY[root]
+    // `--no-cache` turned it off, `--cache-dir` chose it.
+    if (root === 'cache' && given.cache === false) return '--no-cache'
     const level = /^levels\.(\w+)$/.exec(key)?.[1]
     const byFlag = level ? given.levels?.[level as Format] !== undefined : root in given
     // Without a config file every option came from a flag (or the command itself).

@@ -207,6 +207,10 @@ describe('shared cache on S3-compatible storage (MinIO)', () => {
     const endpoint = r.run(['--endpoint', 'http://127.0.0.1:9'])
     expect(endpoint.status).toBe(1)
     expect(endpoint.stderr).toMatch(/--endpoint .* needs --cache-dir s3:\/\//)
+    // The two flags by their names, not the library's keys.
+    const uncached = r.run(['--shard', '1/2', '--no-cache'])
+    expect(uncached.status).toBe(1)
+    expect(uncached.stderr).toMatch(/--shard fills the cache .* but --no-cache turns the cache off/)
   })
 
   it('with MinIO stopped, one warning and a correct local result; the build does not fail', async () => {

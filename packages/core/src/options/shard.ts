@@ -8,6 +8,18 @@ export interface Shard {
 }
 
 /**
+ * A shard fills the cache for the final run to assemble from, so it needs one (best a shared
+ * one); the error names both settings through `label` (the CLI: `--shard`, `--no-cache`).
+ */
+export function assertShardHasCache(cacheDir: string | false, label: OptionLabel = KEY_LABEL): void {
+  if (cacheDir !== false) return
+  throw userError(
+    'options',
+    `${label('shard')} fills the cache for the final run to assemble from, so it needs a cache (best a shared one, s3://bucket/prefix), but ${label('cache')} turns the cache off.`,
+  )
+}
+
+/**
  * `"2/3"` -> `{ index: 2, count: 3 }`, with an error naming the setting through `label` (the
  * CLI: its flag) for anything else.
  */

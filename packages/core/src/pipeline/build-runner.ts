@@ -19,6 +19,7 @@ import { writeFileAtomically } from '../fs/write.js'
 import type { Manifest } from '../manifest/manifest.js'
 import type { ResolvedBuildOptions } from '../options/build-options.js'
 import { KEY_LABEL, type OptionLabel } from '../options/option-label.js'
+import { assertShardHasCache } from '../options/shard.js'
 import { isInsideDirectory, outermostDirectories } from '../paths.js'
 import { enforceBudgets } from '../report/enforce-budgets.js'
 import { renderHtmlReport } from '../report/html-report.js'
@@ -169,6 +170,8 @@ async function compressAll(init: BuildRunnerInit, output: BuildOutput, dirs: str
     },
     warn: (message: string) => logger.warn(message),
   })
+  // Before anything runs, with the build's names for the two settings.
+  if (output.shard) assertShardHasCache(init.options.compress.cacheDir, init.label)
   // One cache for the whole build: every compression and the deltas read and fill it.
   const runCache = openRunCache(init.options.compress, runLogger)
   const pass: BuildPass = {

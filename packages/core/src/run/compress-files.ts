@@ -8,7 +8,6 @@ import { performance } from 'node:perf_hooks'
 import { openRunCache } from '../cache/run-cache.js'
 import { createDebug } from '../debug.js'
 import { removeEmptyDeltaFolders } from '../deltas/stale-deltas.js'
-import { userError } from '../errors.js'
 import { openJournal, type RunJournal } from '../fs/journal.js'
 import {
   assertWritableDirectory,
@@ -20,7 +19,7 @@ import {
 import type { CompressLogger } from '../logger.js'
 import { MANIFEST_FILENAME } from '../manifest/manifest.js'
 import type { ResolvedCompressOptions } from '../options/compress-options.js'
-import { shardJobs } from '../options/shard.js'
+import { assertShardHasCache, shardJobs } from '../options/shard.js'
 import { WorkPool } from '../pool/pool.js'
 import { checkBudgets } from '../report/budget-check.js'
 import { buildReport } from '../report/report.js'
@@ -85,11 +84,7 @@ export class FilesRun {
     // One abort for the run: the first failure stops queued work instead of letting it run on.
     const abort = runAbort(hooks.signal)
     const pool = new WorkPool({ concurrency: options.concurrency, signal: abort.signal })
-    if (hooks.shard && options.cacheDir === false)
-      throw userError(
-        'options',
-        'A sharded run (`shard`) fills the cache for the final run to assemble from: it needs a cache, best a shared one (`cache: "s3://bucket/prefix"`), not `cache: false`.',
-      )
+    if (hooks.shard) assertShardHasCache(options.cacheDir)
     // The build's cache when it passes one (it logs the summary and closes it), else this run's.
     const { cache, summary } = hooks.cache
       ? { cache: hooks.cache, summary: () => undefined }
