@@ -4,13 +4,13 @@
  * keeps (`version-store.ts`). Either way a source lists paths with their age in deploys and
  * reads bytes on demand: only versions of files that changed are ever read.
  */
-import { readFile, stat } from 'node:fs/promises'
+import { readFile, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { glob } from 'tinyglobby'
 import { isSiteDictionary } from '../http/page-dictionary-name.js'
 import { versionedAsset } from '../http/use-as-dictionary.js'
 import { MANIFEST_FILENAME } from '../manifest/manifest.js'
-import { isSafeRelativePath } from '../paths.js'
+import { isInsideDirectory, isSafeRelativePath } from '../paths.js'
 
 export interface PreviousVersion {
   /** POSIX path relative to the site root, as served. */
@@ -40,11 +40,19 @@ async function readText(path: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * Reads a previous version only from inside the folder: a link planted there (or a symlinked
+ * folder) that leads out is no version, since its bytes would become the dictionary of a delta
+ * this site publishes. The path is resolved at read time, so a link swapped in after the listing
+ * is caught too.
+ */
 function reader(root: string, path: string): () => Promise<Buffer | undefined> {
   return async () => {
     try {
-      const info = await stat(join(root, path))
-      return info.isFile() ? await readFile(join(root, path)) : undefined
+      const [realRoot, real] = await Promise.all([realpath(root), realpath(join(root, path))])
+      if (!isInsideDirectory(real, realRoot)) return undefined
+      const info = await stat(real)
+      return info.isFile() ? await readFile(real) : undefined
     } catch {
       return undefined
     }
@@ -98,7 +106,14 @@ export function folderVersionSource(dir: string): PreviousVersionSource {
         return versions
       }
       kind = 'files'
-      for (const path of await glob(['**/*'], { cwd: dir, onlyFiles: true, dot: false, expandDirectories: false }))
+      // A symlinked folder is not walked into: what it leads to is not the deployed site.
+      for (const path of await glob(['**/*'], {
+        cwd: dir,
+        onlyFiles: true,
+        dot: false,
+        expandDirectories: false,
+        followSymbolicLinks: false,
+      }))
         add(path, 0)
       return versions
     },
