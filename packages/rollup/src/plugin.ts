@@ -75,7 +75,8 @@ export function preencode(options: PreencodeRollupOptions = {}): Plugin {
             warnLate: watch,
           })
           if (!watch)
-            for (const { report } of results) guardFolder({ dir: report.dir, root, found: report.late, warn, atExit: true })
+            for (const { report } of results)
+              guardFolder({ dir: report.dir, root, found: report.late, warn, atExit: true })
         } catch (failure) {
           if (isPreencodeError(failure) && failure.isUserError) this.error(failure.message)
           throw failure

@@ -116,7 +116,9 @@ describe('@preencode/rollup: the output stays true whatever writes last', () => 
     const lines = await apiBuild(root, '[lateWriter]')
     expect(await expectTrue(join(root, 'dist'), ['main.js', 'licenses.txt'])).toContain('main.js')
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatch(/^warn: .*\[preencode\] 2 file\(s\) in dist .*\(licenses\.txt, main\.js\): compressed again/)
+    expect(lines[0]).toMatch(
+      /^warn: .*\[preencode\] 2 file\(s\) in dist .*\(licenses\.txt, main\.js\): compressed again/,
+    )
   })
 
   it('a script writes into the output after bundle.close(): compressed again at exit, one line', async () => {

@@ -33,7 +33,13 @@ const WAITING = Symbol.for('preencode.vite.waiting-for-build-app')
  * process exits and they are named then, in the one line; in watch mode they are named now.
  * `logger`: the build's, where the line goes.
  */
-export function guardAfterRun(dir: string, root: string, logger: Logger, found: readonly string[], atExit: boolean): void {
+export function guardAfterRun(
+  dir: string,
+  root: string,
+  logger: Logger,
+  found: readonly string[],
+  atExit: boolean,
+): void {
   guardFolder({
     dir,
     root,
