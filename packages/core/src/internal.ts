@@ -1,5 +1,5 @@
 // @preencode/core/internal: what the other packages' sources (server-config, deploy, the CLI,
-// the Vite plugin) and the bench use beyond the public API, name by name. No compatibility
+// the Vite and Rollup plugins) and the bench use beyond the public API, name by name. No compatibility
 // promise: users import '@preencode/core', and the other packages import the public names from
 // there too. Tests import core's sources by path, never through this file, so a name is here only
 // while a sibling package needs it (`test-utils/test/core-internal.test.ts` checks it).
@@ -40,7 +40,7 @@ export { runPool } from './pool/run-pool.js'
 
 export { pathsOutsideSite, refuseManifestOutsideSite } from './manifest/manifest-paths.js'
 export { buildOptionsFromManifest } from './manifest/settings.js'
-export { completeFoldersSync, type FolderAtExit } from './pipeline/folder-at-exit.js'
+export { guardFolder } from './pipeline/exit-guard.js'
 export { manifestDrift } from './pipeline/reconcile.js'
 export { fileRuleOf, skipReason } from './run/eligibility.js'
 

@@ -3,15 +3,16 @@
  * whose original changed or is gone is never left to be served, and a compressible file written
  * after preencode ran (or skipped as late while it was being written) gets its variants: the
  * folder is reconciled, as `deploy` and `verify` do. In a build the one line that says so comes
- * as the process exits (`folders-at-exit.ts`, which looks once more then); in watch mode, now.
+ * as the process exits (`folders-at-exit.ts`: core's `guardFolder` looks once more then); in
+ * watch mode, now.
  */
 import { realpath, stat } from 'node:fs/promises'
-import { join, relative } from 'node:path'
+import { join } from 'node:path'
 import type { ResolvedCompressOptions } from '@preencode/core'
 import { readManifest, reconcileManifest } from '@preencode/core'
-import { fileRuleOf, manifestDrift, preencodeMessage, skipReason } from '@preencode/core/internal'
+import { fileRuleOf, manifestDrift, skipReason } from '@preencode/core/internal'
 import type { Logger } from 'vite'
-import { afterRunLine, guardAtExit } from './folders-at-exit.js'
+import { guardAfterRun } from './folders-at-exit.js'
 
 export interface FinalLook {
   /** The folder a server serves (absolute). */
@@ -45,12 +46,7 @@ export async function lookAsServer({
   // records (unchanged files are cache hits), so every variant holds its original's bytes and
   // every file the rule compresses has its variants.
   if (found.length > 0) await reconcileManifest(dir)
-  const names = [...new Set([...late, ...found])].sort()
-  if (atExit) guardAtExit(dir, root, logger, names)
-  else if (names.length > 0)
-    logger.warn(
-      preencodeMessage(afterRunLine({ folder: relative(root, folderPath) || '.', root, names, completed: true })),
-    )
+  guardAfterRun(folderPath, root, logger, [...late, ...found], atExit)
 }
 
 /** The paths among `added` that preencode compresses: core's one rule (type or `include`, `exclude`, threshold). */
