@@ -27,6 +27,8 @@ export interface DeployRecord {
   deployMs: number
   /** Pages and assets the visitor fetched whose bytes changed since the previous release. */
   changed: number
+  /** The original bytes of the files the visit loads (not preencode's page dictionary), for the bound (bound.ts). */
+  visited: ReadonlyMap<string, Buffer>
 }
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex')
@@ -139,6 +141,7 @@ export async function deployRelease(run: SiteRun, version: string, packageRoot: 
     paths = [...new Set([...run.sample.filter((p) => originals.has(p)), ...pages.filter(changedSince)])].sort()
   }
   const changed = run.previous ? paths.filter(changedSince).length : paths.length
+  const visited = new Map(paths.filter((p) => originals.has(p)).map((p) => [p, originals.get(p)!]))
   run.previous = originals
 
   const preencode: VisitedFile[] = []
@@ -170,5 +173,5 @@ export async function deployRelease(run: SiteRun, version: string, packageRoot: 
     for (const method of ['br11', 'gzip9', 'cdn4'] as const)
       visit[method].push({ path, hash, bytes: { full: sizes[method] } })
   }
-  return { version, visit, compressMs: compressed.wallMs, compressCpuMs: compressed.cpuMs, deployMs, changed }
+  return { version, visit, compressMs: compressed.wallMs, compressCpuMs: compressed.cpuMs, deployMs, changed, visited }
 }

@@ -1,6 +1,8 @@
 // The history part's pure pieces: the returning visitor's byte accounting on a tiny synthetic
-// history, and the SVG chart.
+// history, the bound's bookkeeping (what is held, what is fetched), and the SVG chart.
+import { HASHED_NAME_RULE } from '@preencode/core/internal'
 import { describe, expect, it } from 'vitest'
+import { HistoryBound, stemFunction, VisitorHoldings } from './bound.ts'
 import { replayVisitor, type VisitedFile } from './replay.ts'
 import { renderLineChart } from './svg.ts'
 
@@ -135,6 +137,67 @@ describe('replayVisitor', () => {
       },
     ])
     expect(result.returns[1]!.pre).toEqual({ total: 20 + 300, noDictionary: 300, dictionaryFetch: 0 })
+  })
+})
+
+describe('the bound', () => {
+  const stemOf = stemFunction(HASHED_NAME_RULE.versionedAsset)
+  const f = (path: string, hash: string) => ({ path, hash })
+
+  it('reads stems with core’s hashed-name rule', () => {
+    expect(stemOf('assets/index-BX3fA9zq.js')).toBe('assets/index-*.js')
+    expect(stemOf('assets/app-settings.js')).toBe('assets/app-settings.js')
+    expect(stemOf('index.html')).toBe('index.html')
+  })
+
+  it('fetches what is not held at its URL, against every distinct content held before, least recently loaded first', () => {
+    const holdings = new VisitorHoldings(stemOf)
+    const first = holdings.visit([f('index.html', 'h0'), f('a-1aaaaaaa.js', 'a1'), f('v-1vvvvvvv.js', 'v1')])
+    expect(first.map((x) => [x.path, x.held])).toEqual([
+      ['index.html', []],
+      ['a-1aaaaaaa.js', []],
+      ['v-1vvvvvvv.js', []],
+    ])
+    // Deploy 1: a's new version; v unchanged (from the cache); a new stem b.
+    const second = holdings.visit([
+      f('index.html', 'h1'),
+      f('a-2aaaaaaa.js', 'a2'),
+      f('b-2bbbbbbb.js', 'b2'),
+      f('v-1vvvvvvv.js', 'v1'),
+    ])
+    expect(second.map((x) => [x.path, x.newStem])).toEqual([
+      ['index.html', false],
+      ['a-2aaaaaaa.js', false],
+      ['b-2bbbbbbb.js', true],
+    ])
+    expect(second[0]!.held).toEqual(['h0', 'a1', 'v1'])
+    // Deploy 2: v loaded again last time, so now newer than a1 and h0; a page that went back to h0 is fetched again (the URL holds h1).
+    const third = holdings.visit([f('index.html', 'h0'), f('a-2aaaaaaa.js', 'a2'), f('v-1vvvvvvv.js', 'v1')])
+    expect(third.map((x) => x.path)).toEqual(['index.html'])
+    expect(third[0]!.held).toEqual(['h0', 'a1', 'h1', 'a2', 'b2', 'v1'])
+  })
+
+  it('comes to 0 on the first visit and on a visit with nothing new, and never above brotli 11 alone', async () => {
+    const bound = new HistoryBound(HASHED_NAME_RULE.versionedAsset)
+    const text = (n: number): Buffer =>
+      Buffer.from(
+        Array.from({ length: 400 }, (_, i) => `export const value${i} = ${(i * 7919 + n) % 1000};\n`).join(''),
+      )
+    const deploys = [
+      new Map([['app-1aaaaaaa.js', text(0)]]),
+      new Map([['app-1aaaaaaa.js', text(0)]]),
+      new Map([
+        ['app-2aaaaaaa.js', text(1)],
+        ['new-2bbbbbbb.js', text(0)],
+      ]),
+    ]
+    const [first, same, changed] = await Promise.all(deploys.map((files) => bound.visit(files)))
+    expect(first).toEqual({ fetched: 0, bound: 0, brotli: 0, newStemBound: 0 })
+    expect(same).toEqual({ fetched: 0, bound: 0, brotli: 0, newStemBound: 0 })
+    expect(changed!.fetched).toBe(2)
+    expect(changed!.bound).toBeLessThan(changed!.brotli / 2)
+    expect(changed!.newStemBound).toBeGreaterThan(0)
+    expect(changed!.newStemBound).toBeLessThan(changed!.bound)
   })
 })
 

@@ -9,6 +9,7 @@ import type { BenchContext } from '../lib/context.ts'
 import { importBuilt } from '../lib/packages.ts'
 import { emptyPart, type Figure, type PartResult, type Table } from '../lib/report.ts'
 import { firstLine, fmtBytes, fmtMs, lowerMedian } from '../lib/util.ts'
+import { type DeployBound, HistoryBound } from './bound.ts'
 import { type DeployRecord, deployRelease, METHODS, type Method, type SiteRun } from './deploys.ts'
 import { consecutiveReleases, publishedVersions, unpackedRelease } from './releases.ts'
 import { replayVisitor, type VisitBytes } from './replay.ts'
@@ -50,6 +51,9 @@ export async function runHistory(ctx: BenchContext): Promise<PartResult> {
   ].join(' ')
   const core = await importBuilt('@preencode/core', ['supportsDictionaryCompression'])
   if ('why' in core) return { ...part, skipped: core.why }
+  const internal = await importBuilt('@preencode/core/internal', ['HASHED_NAME_RULE'])
+  if ('why' in internal) return { ...part, skipped: internal.why }
+  const versionedAsset = internal.mod.HASHED_NAME_RULE.versionedAsset
   if (!core.mod.supportsDictionaryCompression())
     return { ...part, skipped: `Node ${process.versions.node} has no brotli dictionary support (needs 24.15)` }
   part.figures = []
@@ -58,17 +62,20 @@ export async function runHistory(ctx: BenchContext): Promise<PartResult> {
   // The sites replay side by side (each deploy's CLI runs are child processes); reported in order.
   const sites = SITES.filter((s) => !only || only.includes(s.slug))
   const replayed = await Promise.allSettled(
-    sites.map((site) => replaySite(ctx, site, Math.min(count, site.releases ?? count))),
+    sites.map((site) => replaySite(ctx, site, Math.min(count, site.releases ?? count), versionedAsset)),
   )
   const defaults: number[] = []
   for (const [i, site] of sites.entries()) {
     const outcome = replayed[i]!
     if (outcome.status === 'fulfilled') {
-      const ratio = report(part, site, outcome.value)
+      const { records, bounds } = outcome.value
+      const ratio = report(part, site, records, bounds)
+      const withDefaults = site.kind === 'app' && site.assets ? withoutAssetDictionary(part, site, records) : ratio
       if (site.kind === 'app' && site.assets) {
         apps.push(ratio)
-        defaults.push(withoutAssetDictionary(part, site, outcome.value))
+        defaults.push(withDefaults)
       }
+      noteBound(part, site, records, bounds, withDefaults)
     } else {
       ctx.log(`history: ${site.slug} failed: ${(outcome.reason as Error).stack ?? outcome.reason}`)
       part.notes.push(`${site.slug}: not measured: ${firstLine(outcome.reason)}`)
@@ -124,25 +131,37 @@ function withoutAssetDictionary(part: PartResult, site: HistorySite, records: De
   return ratio
 }
 
-async function replaySite(ctx: BenchContext, site: HistorySite, count: number): Promise<DeployRecord[]> {
+async function replaySite(
+  ctx: BenchContext,
+  site: HistorySite,
+  count: number,
+  versionedAsset: string,
+): Promise<{ records: DeployRecord[]; bounds: DeployBound[] }> {
   const versions = consecutiveReleases(await publishedVersions(site.packageName), site.last, count)
   const run: SiteRun = { site, scratch: join(ctx.tmp, 'history', site.slug) }
   await mkdir(run.scratch, { recursive: true })
   const records: DeployRecord[] = []
+  // The bound's encodes run in zlib's thread pool while the next release compresses.
+  const bound = new HistoryBound(versionedAsset)
+  const bounds: Promise<DeployBound>[] = []
   for (const version of versions) {
     const record = await deployRelease(run, version, await unpackedRelease(site.packageName, version))
+    bounds.push(bound.visit(record.visited))
     ctx.log(
       `history: ${site.slug} ${version}: ${record.changed} visited files changed, compress ${fmtMs(record.compressMs)} (CPU ${fmtMs(record.compressCpuMs)})`,
     )
     records.push(record)
   }
   if (process.env.PREENCODE_BENCH_HISTORY_DUMP)
-    await writeFile(join(process.env.PREENCODE_BENCH_HISTORY_DUMP, `${site.slug}.json`), JSON.stringify(records))
-  return records
+    await writeFile(
+      join(process.env.PREENCODE_BENCH_HISTORY_DUMP, `${site.slug}.json`),
+      JSON.stringify(records.map(({ visited: _, ...r }) => r)),
+    )
+  return { records, bounds: await Promise.all(bounds) }
 }
 
 /** Reports one site; returns preencode's return-visit bytes as a share of brotli 11's. */
-function report(part: PartResult, site: HistorySite, records: DeployRecord[]): number {
+function report(part: PartResult, site: HistorySite, records: DeployRecord[], bounds: DeployBound[]): number {
   const replay = replayVisitor(
     METHODS,
     records.map((r) => r.visit),
@@ -196,6 +215,7 @@ function report(part: PartResult, site: HistorySite, records: DeployRecord[]): n
         `${fmtMs(r.compressMs)} / ${fmtMs(r.compressCpuMs)}`,
       ]),
   }
+  addBound(summary, perDeploy, bounds.slice(1), total('br11'))
   part.tables.push(summary, perDeploy)
   part.notes.push(
     `**${site.slug}: a returning visitor downloads ${fmtBytes(total('preencode'))} instead of ${fmtBytes(total('br11'))} (brotli 11, ${pct(total('preencode'), total('br11'))}), ${fmtBytes(total('gzip9'))} (gzip 9) or ${fmtBytes(total('cdn4'))} (a CDN at brotli 4)** over ${returns.length} deploys of ${span}`,
@@ -210,6 +230,46 @@ function report(part: PartResult, site: HistorySite, records: DeployRecord[]): n
     })
   part.figures!.push(chart(site, records, replay.returns))
   return ratio
+}
+
+const BOUND_LABEL = 'bound: everything held as one dictionary'
+const sumBound = (bounds: readonly DeployBound[], pick: (b: DeployBound) => number): number =>
+  bounds.reduce((n, b) => n + pick(b), 0)
+
+/** The bound (bound.ts) as a row of the summary and a column of the per-deploy table. */
+function addBound(summary: Table, perDeploy: Table, returns: DeployBound[], br11: number): void {
+  const total = sumBound(returns, (b) => b.bound)
+  const row = [BOUND_LABEL, fmtBytes(total), `${((total / Math.max(1, br11)) * 100).toFixed(1)}%`]
+  summary.rows.push([
+    ...row,
+    ...summary.columns.slice(3).map((_, i) => (i === 2 ? fmtBytes(lowerMedian(returns.map((b) => b.bound))) : '')),
+  ])
+  summary.notes!.push(
+    `"${BOUND_LABEL}": for each file the visitor fetches, the least of brotli 11 alone, dcz (zstd 19) and dcb (brotli 11, where dictionary and file fit 16 MiB) against every distinct content they fetched before, as one raw dictionary (the least recently loaded first, cut from the front to fit zstd's 128 MiB window), no dictionary fetch counted: an estimate of the least any RFC 9842 scheme could send`,
+  )
+  perDeploy.columns.splice(-1, 0, BOUND_LABEL)
+  for (const [i, r] of perDeploy.rows.entries()) r.splice(-1, 0, fmtBytes(returns[i]!.bound))
+}
+
+/** A note per site: preencode with the defaults against the bound, and the share of the bound for new stems. */
+function noteBound(
+  part: PartResult,
+  site: HistorySite,
+  records: DeployRecord[],
+  bounds: DeployBound[],
+  defaults: number,
+): void {
+  const returns = bounds.slice(1)
+  const br11 = replayVisitor(
+    METHODS,
+    records.map((r) => r.visit),
+  ).returns.reduce((n, r) => n + r.br11.total, 0)
+  const bound = sumBound(returns, (b) => b.bound)
+  const ratio = bound / Math.max(1, br11)
+  const newStem = sumBound(returns, (b) => b.newStemBound) / Math.max(1, bound)
+  part.notes.push(
+    `**${site.slug}: bound ${fmtBytes(bound)}, ${(ratio * 100).toFixed(1)}% of brotli 11**; preencode (${site.assets ? 'defaults' : 'as run'}) / bound: ${(defaults / Math.max(ratio, 1e-9)).toFixed(1)}×; ${(newStem * 100).toFixed(1)}% of the bound is files whose stem is new (no earlier file of that name)`,
+  )
 }
 
 function chart(site: HistorySite, records: DeployRecord[], returns: Record<Method, VisitBytes>[]): Figure {
