@@ -109,7 +109,7 @@ export async function measureMemoryScaling(
     rows,
     notes: [
       `the ${scale}x site is the plain build copied ${scale} times into sub-folders; the cache is off, so every copy is compressed`,
-      "`preencode compress`: the peak of the process that compresses (its report's `peakRssBytes`); on glibc the same process re-imaged once (execve) with MALLOC_MMAP_THRESHOLD_=1048576 (docs/performance.md#peak-memory)",
+      "`preencode compress`: the peak of the process that compresses (its report's `peakRssBytes`); on glibc the same process re-imaged once (execve) with MALLOC_MMAP_THRESHOLD_=8388608 (docs/performance.md#peak-memory)",
       "compressDirectory in Node: the library in a plain Node process, as the Vite plugin runs inside Vite, with glibc's default (dynamic) mmap threshold",
       '"idle" is a child that only imports @preencode/core; "over idle" is what compressing added',
     ],
